@@ -1,0 +1,64 @@
+"""Counter-based random streams, one per (seed, game index).
+
+A game's stream is SplitMix64 started at a key mixed from the seed and the game
+index. The n-th draw of a game is a pure function of (seed, index, n), so results
+do not depend on threads, chunk sizes or the order games are played in.
+
+The stream's state is one slot ``at`` of an int64 array the caller owns (the
+game's state array), holding the uint64 bits, so jitted code advances it in place
+without any global generator and without an extra array argument.
+"""
+import numpy as np
+from analyzer.engine.jit import kernel
+
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_S30 = np.uint64(30)
+_S27 = np.uint64(27)
+_S31 = np.uint64(31)
+_S32 = np.uint64(32)
+_LOW32 = np.uint64(0xFFFFFFFF)
+_STREAM_SALT = np.uint64(0xD1B54A32D192ED03)
+
+
+@kernel(inline=True)
+def mix64(z):
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
+@kernel
+def seed_stream(buf, at, seed, index):
+    """Point slot ``at`` at the start of the stream of game ``index`` under ``seed``."""
+    key = mix64(np.uint64(seed) + _STREAM_SALT)
+    buf[at] = np.int64(mix64(key ^ mix64(np.uint64(index) * _GAMMA + _GAMMA)))
+
+
+@kernel(inline=True)
+def next_u64(buf, at):
+    counter = np.uint64(buf[at]) + _GAMMA
+    buf[at] = np.int64(counter)
+    return mix64(counter)
+
+
+@kernel(inline=True)
+def below(buf, at, n):
+    """Uniform integer in [0, n) for 0 < n < 2**32, without modulo bias (Lemire)."""
+    bound = np.uint64(n)
+    while True:
+        product = (next_u64(buf, at) >> _S32) * bound
+        low = product & _LOW32
+        if low >= bound:
+            return np.int64(product >> _S32)
+        # rare slow path: reject the few values that would bias the result
+        threshold = (np.uint64(0x100000000) - bound) % bound
+        if low >= threshold:
+            return np.int64(product >> _S32)
+
+
+@kernel(inline=True)
+def uniform(buf, at):
+    """Uniform float in [0, 1) with 53 random bits."""
+    return np.float64(next_u64(buf, at) >> np.uint64(11)) * (1.0 / 9007199254740992.0)

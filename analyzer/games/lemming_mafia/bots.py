@@ -1,0 +1,438 @@
+"""Lemming Mafia bots, jitted.
+
+Every decision goes through one function with this signature (user bots too):
+
+    decide(what, seat, kind, game, state, params, n_options) -> int
+
+- ``what``: DECIDE_MOVE / DECIDE_FIELD / DECIDE_BET / DECIDE_DISCARD (layout.py);
+- ``seat``: the deciding player; ``kind``: its bot id;
+- ``game``: board and deck (read with ``rules.field_action``, ``field_section``,
+  ``section_first``, ``card_entry``);
+- ``state``: what this player can see: the public state at ``PUB_*``, its own
+  hidden row (hand, stack, contracts) at ``S_VIEW + OWN_*``, the field occupants at
+  ``S_OCCUPANT + field`` and the options at ``S_OPTIONS + i`` for ``i <
+  n_options``: candidate lemmings (MOVE) or free fields (FIELD). Other players'
+  hidden rows are not in it. ``rules.draw(state, n)`` draws from the race's stream;
+- ``params[seat, :]``: the bot's float64 parameters (``registry.py`` names them).
+
+Answer: an index into the options for MOVE and FIELD; a colour in hand or -1 for
+BET; a held contract slot (0-2) or -1 for DISCARD.
+
+The heuristic bots share one model of the race. A lemming's *value* is its
+progress in sections less ``block_weight`` per concrete block; the chance that it
+wins is a softmax of ``sharpness`` times its value. A bot differs from another in
+its *stakes*: how much it gains per unit of value each lemming gains. A move is
+scored as the sum over lemmings of stake times value change, so the same code
+pushes a favourite, buries a rival in concrete or steers a contract.
+"""
+import math
+
+from analyzer.engine.jit import kernel
+from analyzer.games.lemming_mafia.layout import (
+    AT_LEAST_THREE_ELIMINATED, AT_MOST_ONE_ELIMINATED, BEFORE, BOOKMAKER, BOSS,
+    CONCRETE, DECIDE_BET, DECIDE_FIELD, DECIDE_MOVE, DECK_C1, DECK_C2, DECK_KIND,
+    DECK_POINTS, ELIMINATED, GETAWAY, JACKHAMMER, N_CONTRACTS_EACH, N_LEMMINGS,
+    OWN_CONTRACT, OWN_HAND, OWN_HELD, OWN_STACK, OWN_STACK_N, PUB_BLOCKS, PUB_MOVING,
+    PUB_N_ELIM, PUB_N_FIELDS, PUB_N_SECTIONS, PUB_OUT, PUB_POS, S_OCCUPANT, S_OPTIONS,
+    S_SCRATCH, S_VIEW, TOP3, UNFULFILLED_PENALTY, WINNER_CLEAN,
+)
+from analyzer.games.lemming_mafia.rules import (
+    card_entry, draw, field_action, field_section, target_fields,
+)
+
+# bot ids (index into BOTS in registry.py)
+RANDOM, FAVOURITE, TIMER, CONTRACTOR = range(4)
+
+# parameter slots of the heuristic bots; registry.py names them and sets defaults
+P_BLOCK_WEIGHT = 0  # sections of progress one concrete block is worth
+P_SHARPNESS = 1  # how strongly the leader is expected to win
+P_ELIM_COST = 2  # value lost by an eliminated lemming, in sections
+P_LATE_BETS = 3  # bet cards held back for the end of the race
+P_URGENCY = 4  # the held cards go down once the leader is this many sections out
+P_BET_STAKE = 5  # weight of bet points in move choices (timer, contractor)
+P_PUSH = 6  # favourite: stake in its favourite
+P_HARM = 7  # favourite: how hard it hinders likely rival winners
+P_LOYALTY = 8  # favourite: value bonus of a colour whose card is still to play
+P_DISCARD_MARGIN = 9  # contractor: keep a contract down to this expected loss
+N_PARAMS = 10
+
+_WIN = 1000.0  # value gained by a lemming that reaches the water
+_OWN = S_VIEW  # the deciding player's own row in state
+
+
+# ---------------------------------------------------------------- the random bot
+
+@kernel(inline=True)
+def decide_random(what, cards, at, state, n_options):
+    """The reference random bot, exactly as the rules page defines it. Its own row
+    is ``cards[at:]`` (the kernel passes the hidden array itself: no copy)."""
+    if what == DECIDE_MOVE or what == DECIDE_FIELD:
+        return draw(state, n_options)
+    if what == DECIDE_BET:
+        n_hand = 0
+        for color in range(N_LEMMINGS):
+            n_hand += cards[at + OWN_HAND + color]
+        if n_hand == 0 or draw(state, 2) == 0:
+            return -1
+        k = draw(state, n_hand)
+        for color in range(N_LEMMINGS):
+            if cards[at + OWN_HAND + color] == 1:
+                if k == 0:
+                    return color
+                k -= 1
+        return -1
+    n_held = 0
+    for slot in range(N_CONTRACTS_EACH):
+        n_held += cards[at + OWN_HELD + slot]
+    if n_held == 0 or draw(state, 2) == 0:
+        return -1
+    k = draw(state, n_held)
+    for slot in range(N_CONTRACTS_EACH):
+        if cards[at + OWN_HELD + slot] == 1:
+            if k == 0:
+                return slot
+            k -= 1
+    return -1
+
+
+# ---------------------------------------------------------- the shared race model
+
+@kernel
+def progress(game, state, lemming):
+    """Sections behind the lemming: 0 in the start area."""
+    pos = state[PUB_POS + lemming]
+    if pos < 0:
+        return 0.0
+    if pos >= state[PUB_N_FIELDS]:
+        return float(state[PUB_N_SECTIONS] + 1)
+    return float(field_section(game, pos) + 1)
+
+
+@kernel
+def lemming_value(game, state, params, seat, lemming):
+    if state[PUB_OUT + lemming] > 0:
+        return -params[seat, P_ELIM_COST]
+    return (progress(game, state, lemming)
+            - params[seat, P_BLOCK_WEIGHT] * state[PUB_BLOCKS + lemming])
+
+
+@kernel
+def win_weight(game, state, params, seat, lemming):
+    """Unnormalised chance that the lemming wins (0 once eliminated)."""
+    if state[PUB_OUT + lemming] > 0:
+        return 0.0
+    return math.exp(params[seat, P_SHARPNESS] * lemming_value(game, state, params, seat, lemming))
+
+
+@kernel
+def win_chance(game, state, params, seat, lemming):
+    total = 0.0
+    for lem in range(N_LEMMINGS):
+        total += win_weight(game, state, params, seat, lem)
+    return win_weight(game, state, params, seat, lemming) / total
+
+
+@kernel
+def remaining_sections(game, state):
+    """Sections the leading lemming still has to cross to reach the water."""
+    best = 0.0
+    for lem in range(N_LEMMINGS):
+        if state[PUB_OUT + lem] == 0:
+            best = max(best, progress(game, state, lem))
+    return state[PUB_N_SECTIONS] + 1 - best
+
+
+@kernel
+def landing_gain(game, state, params, seat, lemming, field):
+    """Expected value change of the lemming if it lands on ``field`` (or the water
+    when ``field`` is the field count), the field's action included."""
+    n_fields = state[PUB_N_FIELDS]
+    if field >= n_fields:
+        return _WIN
+    before = lemming_value(game, state, params, seat, lemming)
+    block = params[seat, P_BLOCK_WEIGHT]
+    elim = params[seat, P_ELIM_COST]
+    moved = float(field_section(game, field) + 1) - progress(game, state, lemming)
+    blocks = state[PUB_BLOCKS + lemming]
+    action = field_action(game, field)
+    if action == CONCRETE:
+        if blocks >= 2:
+            return -elim - before
+        return moved - block
+    if action == JACKHAMMER and blocks > 0:
+        return moved + block
+    if action == GETAWAY:
+        # average over the six rolls of the getaway car, one step deep
+        extra = 0.0
+        for roll in range(1, 7):
+            target = field + roll
+            if target >= n_fields:
+                extra += _WIN
+            elif state[S_OCCUPANT + target] >= 0 and state[S_OCCUPANT + target] != lemming:
+                extra += (-elim - before - moved) if blocks >= 2 else -block
+            else:
+                extra += field_section(game, target) - field_section(game, field)
+                then = field_action(game, target)
+                if then == CONCRETE:
+                    extra -= block if blocks < 2 else elim
+                elif then == JACKHAMMER and blocks > 0:
+                    extra += block
+        return moved + extra / 6.0
+    return moved
+
+
+@kernel
+def bet_gain(state, lemming):
+    """Bet points this player scores if ``lemming`` wins, counting a card still in
+    hand as if it were placed next."""
+    n = state[_OWN + OWN_STACK_N]
+    for k in range(n):
+        if state[_OWN + OWN_STACK + k] == lemming:
+            return float(k + 1)
+    if state[_OWN + OWN_HAND + lemming] == 1:
+        return float(n + 1)
+    return 0.0
+
+
+@kernel
+def _elim_chance(state, lemming, left):
+    blocks = min(state[PUB_BLOCKS + lemming], 2)
+    base = 0.1 if blocks == 0 else (0.25 if blocks == 1 else 0.5)
+    return base * (0.3 + left)
+
+
+@kernel
+def _sigmoid(x):
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+@kernel
+def contract_chance(game, state, params, seat, card):
+    """Rough chance that a contract will be fulfilled, from the public race."""
+    kind = card_entry(game, card, DECK_KIND)
+    c1 = card_entry(game, card, DECK_C1)
+    c2 = card_entry(game, card, DECK_C2)
+    n_elim = state[PUB_N_ELIM]
+    left = remaining_sections(game, state) / (state[PUB_N_SECTIONS] + 1.0)
+    spread = 1.0 + 4.0 * left  # early in the race values say little
+    if kind == ELIMINATED:
+        if state[PUB_OUT + c1] > 0 or state[PUB_OUT + c2] > 0:
+            return 1.0
+        q1 = _elim_chance(state, c1, left)
+        q2 = _elim_chance(state, c2, left)
+        return 1.0 - (1.0 - q1) * (1.0 - q2)
+    if kind == BEFORE:
+        d = (lemming_value(game, state, params, seat, c1)
+             - lemming_value(game, state, params, seat, c2))
+        return _sigmoid(d / spread)
+    if kind == TOP3:
+        if state[PUB_OUT + c1] > 0:
+            return 0.0
+        mine = lemming_value(game, state, params, seat, c1)
+        ahead = 0.0
+        for lem in range(N_LEMMINGS):
+            if lem != c1 and state[PUB_OUT + lem] == 0:
+                ahead += _sigmoid((lemming_value(game, state, params, seat, lem) - mine) / spread)
+        return _sigmoid(2.0 * (2.5 - ahead))
+    expected_more = 0.0
+    for lem in range(N_LEMMINGS):
+        if state[PUB_OUT + lem] == 0:
+            expected_more += _elim_chance(state, lem, left)
+    if kind == AT_MOST_ONE_ELIMINATED:
+        if n_elim >= 2:
+            return 0.0
+        return math.exp(-expected_more) * (1.0 + expected_more * (1 - n_elim))
+    if kind == AT_LEAST_THREE_ELIMINATED:
+        if n_elim >= 3:
+            return 1.0
+        return _sigmoid(2.0 * (expected_more - (3 - n_elim)))
+    if kind == WINNER_CLEAN:
+        total = 0.0
+        clean = 0.0
+        for lem in range(N_LEMMINGS):
+            w = win_weight(game, state, params, seat, lem)
+            total += w
+            if state[PUB_BLOCKS + lem] == 0:
+                clean += w
+        return (clean / total) * (1.0 - 0.5 * left) + 0.3 * left
+    return 0.5
+
+
+@kernel
+def contract_stake(game, state, lemming):
+    """How much this player's held contracts gain per unit of value of a lemming."""
+    stake = 0.0
+    for slot in range(N_CONTRACTS_EACH):
+        if state[_OWN + OWN_HELD + slot] == 0:
+            continue
+        card = state[_OWN + OWN_CONTRACT + slot]
+        kind = card_entry(game, card, DECK_KIND)
+        swing = card_entry(game, card, DECK_POINTS) - UNFULFILLED_PENALTY
+        c1 = card_entry(game, card, DECK_C1)
+        c2 = card_entry(game, card, DECK_C2)
+        if kind == ELIMINATED and (lemming == c1 or lemming == c2):
+            stake -= 0.3 * swing
+        elif kind == BEFORE:
+            if lemming == c1:
+                stake += 0.3 * swing
+            elif lemming == c2:
+                stake -= 0.3 * swing
+        elif kind == TOP3 and lemming == c1:
+            stake += 0.3 * swing
+        elif kind == AT_MOST_ONE_ELIMINATED and state[PUB_BLOCKS + lemming] >= 1:
+            stake += 0.15 * swing
+        elif kind == AT_LEAST_THREE_ELIMINATED:
+            stake -= 0.15 * swing
+        elif kind == WINNER_CLEAN and state[PUB_BLOCKS + lemming] == 0:
+            stake += 0.1 * swing
+    return stake
+
+
+@kernel
+def favourite(game, state, params, seat):
+    """The lemming the favourite bot backs: the most promising one whose card it
+    has not thrown away early."""
+    best = -1
+    best_score = -1e300
+    for lem in range(N_LEMMINGS):
+        if state[PUB_OUT + lem] > 0:
+            continue
+        score = lemming_value(game, state, params, seat, lem)
+        if bet_gain(state, lem) >= state[_OWN + OWN_STACK_N]:
+            score += params[seat, P_LOYALTY]
+        if score > best_score:
+            best_score = score
+            best = lem
+    return best
+
+
+@kernel
+def stake(kind, game, state, params, seat, lemming):
+    """Points this player gains per unit of value the lemming gains."""
+    if state[PUB_OUT + lemming] > 0:
+        return 0.0
+    if kind == FAVOURITE:
+        if lemming == favourite(game, state, params, seat):
+            return params[seat, P_PUSH]
+        chance = win_chance(game, state, params, seat, lemming)
+        return -params[seat, P_HARM] * chance * N_LEMMINGS / 2.0
+    # bets: what the lemming's win is worth against the expected bet points
+    expected = 0.0
+    for lem in range(N_LEMMINGS):
+        expected += win_chance(game, state, params, seat, lem) * bet_gain(state, lem)
+    bet = (bet_gain(state, lemming) - expected) * params[seat, P_BET_STAKE]
+    if kind == TIMER:
+        return bet
+    return bet + contract_stake(game, state, lemming)
+
+
+@kernel
+def move_utility(kind, game, state, params, seat, lemming, field):
+    gain = landing_gain(game, state, params, seat, lemming, field)
+    if gain >= _WIN:  # a win ends the race: score it by what it pays this player
+        return _WIN * (bet_gain(state, lemming) + contract_stake(game, state, lemming))
+    u = stake(kind, game, state, params, seat, lemming) * gain
+    action = field_action(game, field)
+    if action == BOOKMAKER or action == BOSS:
+        u += 0.05  # a round of bets or discards is worth a little to a planner
+    return u
+
+
+@kernel
+def best_field(kind, game, state, params, seat, lemming, options_at, n_options):
+    """Utility and index of the best of the fields at ``state[options_at:]``."""
+    best = -1e300
+    best_i = 0
+    for i in range(n_options):
+        u = move_utility(kind, game, state, params, seat, lemming, state[options_at + i])
+        if u > best:
+            best = u
+            best_i = i
+    return best, best_i
+
+
+@kernel
+def choose_move(kind, game, state, params, seat, n_options):
+    best = -1e300
+    best_i = 0
+    for i in range(n_options):
+        lemming = state[S_OPTIONS + i]
+        n = target_fields(game, state, lemming, S_SCRATCH)
+        if n == 0:
+            u = move_utility(kind, game, state, params, seat, lemming, state[PUB_N_FIELDS])
+        else:
+            u, _ = best_field(kind, game, state, params, seat, lemming, S_SCRATCH, n)
+        if u > best:
+            best = u
+            best_i = i
+    return best_i
+
+
+@kernel
+def choose_bet(kind, game, state, params, seat):
+    """Throw away unlikely colours first; place the likely winner late.
+
+    ``late_bets`` cards are held back for the end; they go down, likeliest first,
+    once the leader is within ``urgency`` sections of the water. The favourite bot
+    counts its favourite as the likeliest whatever the race says."""
+    n_hand = 0
+    for color in range(N_LEMMINGS):
+        n_hand += state[_OWN + OWN_HAND + color]
+    if n_hand == 0:
+        return -1
+    urgent = remaining_sections(game, state) <= params[seat, P_URGENCY]
+    fav = favourite(game, state, params, seat) if kind == FAVOURITE else -1
+    best = -1
+    best_chance = -1.0
+    worst = -1
+    worst_chance = 3.0
+    for color in range(N_LEMMINGS):
+        if state[_OWN + OWN_HAND + color] == 0:
+            continue
+        chance = win_chance(game, state, params, seat, color)
+        if color == fav:
+            chance += 1.0
+        if chance > best_chance:
+            best_chance = chance
+            best = color
+        if chance < worst_chance:
+            worst_chance = chance
+            worst = color
+    if urgent:
+        return best
+    if n_hand > params[seat, P_LATE_BETS]:
+        return worst
+    return -1
+
+
+@kernel
+def choose_discard(game, state, params, seat, margin):
+    """Discard the held contract with the worst expected payoff if it is below
+    ``-margin`` points."""
+    worst = -1
+    worst_value = -margin
+    for slot in range(N_CONTRACTS_EACH):
+        if state[_OWN + OWN_HELD + slot] == 0:
+            continue
+        card = state[_OWN + OWN_CONTRACT + slot]
+        p = contract_chance(game, state, params, seat, card)
+        value = p * card_entry(game, card, DECK_POINTS) + (1.0 - p) * UNFULFILLED_PENALTY
+        if value < worst_value:
+            worst_value = value
+            worst = slot
+    return worst
+
+
+@kernel
+def decide_builtin(what, seat, kind, game, state, params, n_options):
+    if kind == RANDOM:  # the kernel answers for it; kept for direct callers
+        return decide_random(what, state, _OWN, state, n_options)
+    if what == DECIDE_MOVE:
+        return choose_move(kind, game, state, params, seat, n_options)
+    if what == DECIDE_FIELD:
+        _, i = best_field(kind, game, state, params, seat, state[PUB_MOVING], S_OPTIONS,
+                          n_options)
+        return i
+    if what == DECIDE_BET:
+        return choose_bet(kind, game, state, params, seat)
+    return choose_discard(game, state, params, seat, params[seat, P_DISCARD_MARGIN])

@@ -1,0 +1,217 @@
+"""The flow of a Lemming Mafia race: turns, decisions and field actions, jitted.
+
+Every decision goes through the module-level ``decide`` (signature in
+``bots.py``). Here it is the built-in bots' ``decide_builtin``, and everything is
+cached. ``with_decide`` compiles this same module again around another
+``decide`` (user bots), uncached so that it never overwrites the built-in cache.
+``decide`` is a global, not an argument, because a jitted function passed as an
+argument keeps a kernel from being cached.
+"""
+import itertools
+from pathlib import Path
+
+import numpy as np
+
+from analyzer.engine.jit import kernel
+from analyzer.engine.rng import seed_stream
+from analyzer.games.lemming_mafia.bots import RANDOM, decide_builtin, decide_random
+from analyzer.games.lemming_mafia.layout import (
+    BOOKMAKER, BOSS, CONCRETE, GETAWAY, S_OCCUPANT, DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE,
+    ERROR_BET, ERROR_DISCARD, ERROR_FIELD, ERROR_MOVE, FIELD_LEN, FIELD_TRIGGERS,
+    FINISH_LAST_STANDING, FINISH_WATER, G_H_ANSWERS_AT, G_H_COUNT_AT, G_H_LEN,
+    G_N_FIELDS, G_N_PLAYERS, G_S_LEN, JACKHAMMER, N_CONTRACTS_EACH, N_LEMMINGS,
+    OWN_HAND, OWN_HELD, OWN_LEN, PUB_BLOCKS, PUB_ERROR, PUB_MOVER, PUB_MOVING,
+    PUB_POS, PUB_RNG, PUB_TURN, PUB_WATER_FROM, RACE_FINISH, RACE_TURNS,
+    RACE_WINNER_FIELD, S_OPTIONS, S_VIEW,
+)
+from analyzer.games.lemming_mafia.rules import (
+    NO_WINNER, bot_kind, deal, discard, draw, field_action, give_block, land,
+    own_at, place_bet, reach_water, roll_candidates, score_race, target_fields,
+)
+
+BOT_ERROR = -2  # a move ended by an invalid bot answer (see PUB_ERROR)
+
+_USER_DECIDE = globals().get("_USER_DECIDE")  # set by with_decide() before it runs this file
+_CACHE = _USER_DECIDE is None
+decide = decide_builtin if _USER_DECIDE is None else _USER_DECIDE
+
+
+@kernel(cache=_CACHE, inline=True)
+def ask(what, seat, game, state, hidden, params, n_options):
+    """One decision of one player. The bot is shown ``state`` with a copy of its
+    own hidden row in ``S_VIEW``, never the other rows. The reference random bot
+    is answered here directly: it needs no copy and is the hot path of every
+    cross-check."""
+    kind = bot_kind(game, seat)
+    at = own_at(game, seat)
+    if kind == RANDOM:
+        return decide_random(what, hidden, at, state, n_options)
+    for i in range(OWN_LEN):
+        state[S_VIEW + i] = hidden[at + i]
+    return decide(what, seat, kind, game, state, params, n_options)
+
+
+@kernel(cache=_CACHE, inline=True)
+def betting_round(game, state, hidden, params):
+    """Every player may put one card on their stack: hidden and simultaneous, so
+    every answer is taken before any card is placed."""
+    n_players = game[G_N_PLAYERS]
+    answers = game[G_H_ANSWERS_AT]
+    for seat in range(n_players):
+        hidden[answers + seat] = ask(DECIDE_BET, seat, game, state, hidden, params, 0)
+    for seat in range(n_players):
+        color = hidden[answers + seat]
+        if color < 0:
+            continue
+        if color >= N_LEMMINGS or hidden[own_at(game, seat) + OWN_HAND + color] == 0:
+            state[PUB_ERROR] = ERROR_BET * 8 + seat
+            return
+        place_bet(game, state, hidden, seat, color)
+
+
+@kernel(cache=_CACHE, inline=True)
+def discard_round(game, state, hidden, params):
+    n_players = game[G_N_PLAYERS]
+    answers = game[G_H_ANSWERS_AT]
+    for seat in range(n_players):
+        hidden[answers + seat] = ask(DECIDE_DISCARD, seat, game, state, hidden, params, 0)
+    for seat in range(n_players):
+        slot = hidden[answers + seat]
+        if slot < 0:
+            continue
+        if slot >= N_CONTRACTS_EACH or hidden[own_at(game, seat) + OWN_HELD + slot] == 0:
+            state[PUB_ERROR] = ERROR_DISCARD * 8 + seat
+            return
+        discard(game, state, hidden, seat, slot)
+
+
+@kernel(cache=_CACHE, inline=True)
+def move_lemming(game, state, hidden, params, lemming):
+    """Move one lemming a section on and resolve what follows. Returns the winner
+    and the finish kind as ``winner * 2 + finish``, NO_WINNER or BOT_ERROR."""
+    n_free = target_fields(game, state, lemming, S_OPTIONS)
+    if n_free == 0:
+        return reach_water(state, lemming)
+    pick = 0
+    if n_free > 1:
+        seat = state[PUB_MOVER]
+        state[PUB_MOVING] = lemming
+        pick = ask(DECIDE_FIELD, seat, game, state, hidden, params, n_free)
+        state[PUB_MOVING] = -1
+        if pick < 0 or pick >= n_free:
+            state[PUB_ERROR] = ERROR_FIELD * 8 + seat
+            return BOT_ERROR
+    field = state[S_OPTIONS + pick]
+    land(game, state, hidden, lemming, field)
+    counters = game[G_H_COUNT_AT]
+    while True:
+        action = field_action(game, field)
+        trigger = counters + field * FIELD_LEN + FIELD_TRIGGERS
+        if action == CONCRETE:
+            hidden[trigger] += 1
+            last = give_block(state, lemming)
+            if last >= 0:
+                return last * 2 + FINISH_LAST_STANDING
+        elif action == JACKHAMMER:
+            if state[PUB_BLOCKS + lemming] > 0:
+                hidden[trigger] += 1
+                state[PUB_BLOCKS + lemming] -= 1
+        elif action == GETAWAY:
+            hidden[trigger] += 1
+            target = field + draw(state, 6) + 1
+            if target >= game[G_N_FIELDS]:
+                return reach_water(state, lemming)
+            if state[S_OCCUPANT + target] >= 0:
+                last = give_block(state, lemming)
+                if last >= 0:
+                    return last * 2 + FINISH_LAST_STANDING
+            else:
+                land(game, state, hidden, lemming, target)
+                field = target
+                continue
+        elif action == BOOKMAKER:
+            hidden[trigger] += 1
+            betting_round(game, state, hidden, params)
+            if state[PUB_ERROR] != 0:
+                return BOT_ERROR
+        elif action == BOSS:
+            hidden[trigger] += 1
+            discard_round(game, state, hidden, params)
+            if state[PUB_ERROR] != 0:
+                return BOT_ERROR
+        return NO_WINNER
+
+
+@kernel(cache=_CACHE)
+def play_race(game, state, hidden, params, race_row, player_rows, contract_rows,
+              bet_rows):
+    """One race from the deal to the scores. Returns 0 or the bot error code."""
+    deal(game, state, hidden)
+    n_players = game[G_N_PLAYERS]
+    seat = 0
+    result = NO_WINNER
+    while result == NO_WINNER:
+        state[PUB_TURN] += 1
+        state[PUB_MOVER] = seat
+        n_cand = roll_candidates(state, S_OPTIONS)
+        pick = 0
+        if n_cand > 1:
+            pick = ask(DECIDE_MOVE, seat, game, state, hidden, params, n_cand)
+            if pick < 0 or pick >= n_cand:
+                state[PUB_ERROR] = ERROR_MOVE * 8 + seat
+                return state[PUB_ERROR]
+        result = move_lemming(game, state, hidden, params, state[S_OPTIONS + pick])
+        if result == BOT_ERROR:
+            return state[PUB_ERROR]
+        seat += 1
+        if seat == n_players:
+            seat = 0
+    winner = result >> 1
+    finish = result & 1
+    race_row[RACE_TURNS] = state[PUB_TURN]
+    race_row[RACE_FINISH] = finish
+    race_row[RACE_WINNER_FIELD] = (state[PUB_WATER_FROM] if finish == FINISH_WATER
+                                   else state[PUB_POS + winner])
+    score_race(game, state, hidden, winner, race_row, player_rows, contract_rows,
+               bet_rows)
+    return 0
+
+
+@kernel(cache=_CACHE, allocates=True)
+def play_races(game, params, seed, first, count, races, players, contracts, bets,
+               field_count):
+    """Play races ``first .. first+count-1`` of ``seed`` into rows 0.. of the
+    outputs; add each field's landings and triggers to ``field_count``.
+
+    Returns 0, or ``(ERROR_* * 8 + seat) * 2**32 + race`` for the first invalid
+    bot answer. The game and parameters are copied first: threads running this
+    side by side then share no array, and so no reference count."""
+    game = game.copy()
+    params = params.copy()
+    state = np.zeros(game[G_S_LEN], np.int64)
+    hidden = np.zeros(game[G_H_LEN], np.int64)
+    for i in range(count):
+        seed_stream(state, PUB_RNG, seed, first + i)
+        error = play_race(game, state, hidden, params, races[i], players[i],
+                          contracts[i], bets[i])
+        if error != 0:
+            return error * (1 << 32) + first + i
+    counters = game[G_H_COUNT_AT]
+    for field in range(game[G_N_FIELDS]):
+        for column in range(FIELD_LEN):
+            field_count[field, column] += hidden[counters + field * FIELD_LEN + column]
+    return 0
+
+
+_variants = itertools.count()
+
+
+def with_decide(user_decide):
+    """``play_races`` of this module compiled around ``user_decide``."""
+    namespace = {
+        "__name__": f"{__name__}_variant{next(_variants)}",
+        "__file__": __file__,
+        "_USER_DECIDE": user_decide,
+    }
+    exec(compile(Path(__file__).read_text(), __file__, "exec"), namespace)
+    return namespace["play_races"]

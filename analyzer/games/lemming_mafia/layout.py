@@ -1,0 +1,162 @@
+"""Named integer constants of Lemming Mafia: colours, actions, contract kinds, the
+layout of the flat state arrays the kernel and the bots share, and the decisions.
+
+A race lives in three flat int64 arrays, so that jitted functions take few
+arguments (each array argument costs a call several scalar arguments):
+- ``game``: what is fixed for a run: header, bot kinds, board, deck (``G_*``);
+- ``state``: what the deciding player may see: the public state (``PUB_*``), a
+  copy of its own hidden row (``S_VIEW``), the options of the decision and the
+  occupant of every field (``S_*``). A bot is given ``state`` and nothing else of
+  the race, so it cannot look at other players' cards;
+- ``hidden``: the kernel's private part: every player's own row (``OWN_*``),
+  discard turns, simultaneous answers, the deck order and field counters
+  (offsets in the ``game`` header, ``G_H_*``).
+"""
+
+COLORS = ("blue", "grey", "green", "purple", "pink", "red")
+N_LEMMINGS = 6
+N_CONTRACTS_EACH = 3
+MIN_PLAYERS, MAX_PLAYERS = 3, 6
+VARIANT_MIN_PLAYERS = 2  # two players: a variant the rules page allows if flagged
+
+# field actions
+EMPTY, CONCRETE, JACKHAMMER, GETAWAY, BOOKMAKER, BOSS = range(6)
+ACTIONS = ("empty", "concrete", "jackhammer", "getaway", "bookmaker", "boss")
+
+# contract kinds: (name, colours named on the card, printed points)
+ELIMINATED, BEFORE, TOP3, AT_MOST_ONE_ELIMINATED, AT_LEAST_THREE_ELIMINATED, WINNER_CLEAN = range(6)
+CONTRACT_KINDS = (
+    "eliminated",
+    "before",
+    "top3",
+    "at_most_one_eliminated",
+    "at_least_three_eliminated",
+    "winner_clean",
+)
+KIND_COLOR_COUNT = (2, 2, 1, 0, 0, 0)
+KIND_POINTS = (1, 2, 3, 4, 4, 5)
+UNFULFILLED_PENALTY = -2
+
+# deck array columns ([cards, DECK_LEN] int64)
+DECK_KIND, DECK_C1, DECK_C2, DECK_POINTS = range(4)
+DECK_LEN = 4
+
+# game header (offsets of the variable-length parts are stored in it)
+G_N_FIELDS = 0
+G_N_SECTIONS = 1
+G_N_CARDS = 2
+G_N_PLAYERS = 3
+G_KINDS = 4  # 6 seats: bot id of each seat
+G_ACTION_AT = 10  # fields: action of each field
+G_SECTION_AT = 11  # fields: section of each field
+G_START_AT = 12  # sections + 1: first field of each section
+G_DECK_AT = 13  # cards x DECK_LEN
+G_H_DISCARD_AT = 14  # hidden: players x 3 turn of each discard (0 = kept)
+G_H_ANSWERS_AT = 15  # hidden: players, simultaneous answers
+G_H_ORDER_AT = 16  # hidden: cards, the shuffled deck
+G_H_COUNT_AT = 17  # hidden: fields x FIELD_LEN counters
+G_H_LEN = 18
+G_S_LEN = 19
+G_HEADER = 20
+
+# lemming positions: a field index, or one of these
+START = -1
+ELIMINATED_POS = -2
+# a lemming that reached the water stands at the field count (past the last field)
+
+# pub layout
+PUB_POS = 0  # 6: field index / START / ELIMINATED_POS / n_fields (water)
+PUB_BLOCKS = 6  # 6: concrete blocks carried
+PUB_OUT = 12  # 6: 0 while in the race, k for the k-th lemming eliminated
+PUB_TURN = 18  # moves started so far (1 during the first move)
+PUB_N_ELIM = 19
+PUB_N_PLAYERS = 20
+PUB_MOVER = 21  # seat whose move it is
+PUB_MOVING = 22  # lemming being moved (field decision), else -1
+PUB_HAND_COUNT = 23  # 6 seats: bet cards in hand
+PUB_STACK_COUNT = 29  # 6 seats: bet cards on the stack
+PUB_HELD_COUNT = 35  # 6 seats: contracts still held
+PUB_N_FIELDS = 41
+PUB_N_SECTIONS = 42
+PUB_WATER_FROM = 43  # field the winner jumped into the water from (-1: start)
+PUB_ERROR = 44  # a bot's invalid answer: ERROR_* * 8 + seat, 0 if none
+PUB_RNG = 45  # the race's random stream (uint64 bits): bots may draw from it
+PUB_LEN = 46
+
+# the rest of state
+S_VIEW = PUB_LEN  # OWN_LEN: the deciding player's own row (a copy)
+S_OPTIONS = S_VIEW + 31  # OPTIONS_CAP: candidates / free fields of the decision
+OPTIONS_CAP = 32
+S_SCRATCH = S_OPTIONS + 16  # options beyond 16 are scratch space for bots
+S_OCCUPANT = S_OPTIONS + OPTIONS_CAP  # fields: lemming on each field, -1 if none
+
+# own layout (one row per seat)
+OWN_HAND = 0  # 6: 1 if the bet card of that colour is in hand
+OWN_STACK = 6  # 6: colours in placing order
+OWN_STACK_N = 12
+OWN_CONTRACT = 13  # 3: deck index of each dealt contract
+OWN_HELD = 16  # 3: 1 while held, 0 once discarded
+OWN_STACK_TURN = 19  # 6: turn each stack card was placed
+OWN_STACK_PLACE = 25  # 6: track place of the bet colour when placed
+OWN_LEN = 31
+
+# decisions a bot is asked for
+DECIDE_MOVE = 0  # options: candidate lemmings; answer: index into options
+DECIDE_FIELD = 1  # options: free fields of the target section; answer: index
+DECIDE_BET = 2  # answer: colour to put on the stack, or -1 to pass
+DECIDE_DISCARD = 3  # answer: contract slot 0-2 to discard, or -1 to keep all
+
+# invalid bot answers (the kernel cannot raise; it stops and reports one of these)
+ERROR_MOVE, ERROR_FIELD, ERROR_BET, ERROR_DISCARD = 1, 2, 3, 4
+ERRORS = {
+    ERROR_MOVE: "chose a lemming outside its candidates",
+    ERROR_FIELD: "chose a field outside the free fields",
+    ERROR_BET: "bet a card it does not hold",
+    ERROR_DISCARD: "discarded a contract it does not hold",
+}
+
+# finish kinds
+FINISH_WATER, FINISH_LAST_STANDING = 0, 1
+FINISHES = ("water", "last_standing")
+
+# per-race record columns ([races, RACE_LEN] int64)
+RACE_WINNER = 0
+RACE_TURNS = 1
+RACE_N_ELIM = 2
+RACE_FINISH = 3
+RACE_WINNER_BLOCKS = 4
+RACE_TIEBREAK = 5  # 1 if the top score was tied and contract points decided
+RACE_N_WINNERS = 6
+RACE_WINNER_FIELD = 7  # field the winner jumped from (water) or stands on
+RACE_PLACE = 8  # 6: final place of each colour
+RACE_BLOCKS = 14  # 6: blocks each colour carries at the end
+RACE_LEN = 20
+
+# per-player record columns ([races, players, PLAYER_LEN] int64)
+PL_BET_POINTS = 0
+PL_CONTRACT_POINTS = 1
+PL_SCORE = 2
+PL_BETS_PLACED = 3
+PL_DISCARDED = 4
+PL_WON = 5
+PL_LEN = 6
+
+# per-contract record columns ([races, players, 3, CT_LEN] int64)
+CT_CARD = 0
+CT_DISCARDED = 1
+CT_FULFILLED = 2
+CT_PAYOFF = 3
+CT_DISCARD_TURN = 4  # turn of the discard, 0 if kept
+CT_LEN = 5
+
+# per-bet record columns ([races, players, 6, BET_LEN] int64); row k = k-th card
+BET_COLOR = 0
+BET_TURN = 1
+BET_PLACE = 2  # track place of the colour when the card was placed
+BET_PAID = 3
+BET_LEN = 4
+
+# per-field counters ([fields, FIELD_LEN] int64), summed over a block of races
+FIELD_LANDINGS = 0  # a lemming arrived on the field (any way)
+FIELD_TRIGGERS = 1  # its action did something (block given/removed, roll, round)
+FIELD_LEN = 2

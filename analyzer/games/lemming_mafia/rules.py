@@ -1,0 +1,332 @@
+"""The Lemming Mafia rules that need no decision, jitted: dice, moves, blocks,
+the deal and the scores, as ``shared/rules/lemming-mafia.md`` states them.
+
+All functions work on the flat ``game`` / ``state`` / ``hidden`` arrays of
+``layout.py``; the small accessors below keep the offsets in one place.
+"""
+import numpy as np
+
+from analyzer.engine.jit import kernel
+from analyzer.engine.rng import below
+from analyzer.games.lemming_mafia.layout import (
+    AT_LEAST_THREE_ELIMINATED, AT_MOST_ONE_ELIMINATED, BEFORE, BET_COLOR, BET_PAID,
+    BET_PLACE, BET_TURN, CT_CARD, CT_DISCARD_TURN, CT_DISCARDED, CT_FULFILLED,
+    CT_PAYOFF, DECK_C1, DECK_C2, DECK_KIND, DECK_LEN, DECK_POINTS, ELIMINATED,
+    ELIMINATED_POS, FIELD_LANDINGS, FIELD_LEN, FINISH_WATER, G_ACTION_AT, G_DECK_AT,
+    G_H_ANSWERS_AT, G_H_COUNT_AT, G_H_DISCARD_AT, G_H_ORDER_AT, G_KINDS, G_N_CARDS,
+    G_N_FIELDS, G_N_PLAYERS, G_N_SECTIONS, G_SECTION_AT, G_START_AT, N_CONTRACTS_EACH,
+    N_LEMMINGS, OWN_CONTRACT, OWN_HAND, OWN_HELD, OWN_LEN, OWN_STACK, OWN_STACK_N,
+    OWN_STACK_PLACE, OWN_STACK_TURN, PL_BET_POINTS, PL_BETS_PLACED,
+    PL_CONTRACT_POINTS, PL_DISCARDED, PL_SCORE, PL_WON, PUB_BLOCKS, PUB_HAND_COUNT,
+    PUB_HELD_COUNT, PUB_LEN, PUB_MOVING, PUB_N_ELIM, PUB_N_FIELDS, PUB_N_PLAYERS,
+    PUB_N_SECTIONS, PUB_OUT, PUB_POS, PUB_RNG, PUB_STACK_COUNT, PUB_TURN, PUB_WATER_FROM, RACE_BLOCKS,
+    RACE_N_ELIM, RACE_N_WINNERS, RACE_PLACE, RACE_TIEBREAK, RACE_WINNER,
+    RACE_WINNER_BLOCKS, S_OCCUPANT, START, TOP3, UNFULFILLED_PENALTY, WINNER_CLEAN,
+)
+
+NO_WINNER = -1
+
+
+# ----------------------------------------------------------------- accessors
+
+@kernel(inline=True)
+def field_action(game, field):
+    return game[game[G_ACTION_AT] + field]
+
+
+@kernel(inline=True)
+def field_section(game, field):
+    return game[game[G_SECTION_AT] + field]
+
+
+@kernel(inline=True)
+def section_first(game, section):
+    """First field of a section; ``section_first(game, s + 1)`` ends it."""
+    return game[game[G_START_AT] + section]
+
+
+@kernel(inline=True)
+def card_entry(game, card, column):
+    return game[game[G_DECK_AT] + card * DECK_LEN + column]
+
+
+@kernel(inline=True)
+def bot_kind(game, seat):
+    return game[G_KINDS + seat]
+
+
+@kernel(inline=True)
+def own_at(game, seat):
+    """Offset of a player's own row in ``hidden``."""
+    return seat * OWN_LEN
+
+
+@kernel(inline=True)
+def occupant(state, field):
+    return state[S_OCCUPANT + field]
+
+
+@kernel(inline=True)
+def draw(state, n):
+    """Uniform integer in [0, n) from the race's stream."""
+    return below(state, PUB_RNG, n)
+
+
+# ------------------------------------------------------------------- the race
+
+@kernel(inline=True)
+def track_place(state, lemming):
+    """Place the lemming holds now (competition ranking; eliminated by order out)."""
+    out = state[PUB_OUT + lemming]
+    if out > 0:
+        return N_LEMMINGS + 1 - out
+    pos = state[PUB_POS + lemming]
+    ahead = 0
+    for other in range(N_LEMMINGS):
+        if state[PUB_OUT + other] == 0 and state[PUB_POS + other] > pos:
+            ahead += 1
+    return ahead + 1
+
+
+@kernel(inline=True)
+def roll_candidates(state, options_at):
+    """Roll both lemming dice; write the distinct lemmings they stand for at
+    ``state[options_at:]``; return how many."""
+    n = 0
+    for _ in range(2):
+        face = draw(state, N_LEMMINGS)
+        if state[PUB_OUT + face] == 0:
+            n = _add_candidate(state, options_at, n, face)
+            continue
+        # an eliminated colour stands for the last-placed lemming, each tied one
+        last = 1 << 30
+        for lem in range(N_LEMMINGS):
+            if state[PUB_OUT + lem] == 0 and state[PUB_POS + lem] < last:
+                last = state[PUB_POS + lem]
+        for lem in range(N_LEMMINGS):
+            if state[PUB_OUT + lem] == 0 and state[PUB_POS + lem] == last:
+                n = _add_candidate(state, options_at, n, lem)
+    return n
+
+
+@kernel(inline=True)
+def _add_candidate(state, options_at, n, lemming):
+    for i in range(n):
+        if state[options_at + i] == lemming:
+            return n
+    state[options_at + n] = lemming
+    return n + 1
+
+
+@kernel(inline=True)
+def target_fields(game, state, lemming, options_at):
+    """The free fields the lemming moves to choose from, written at
+    ``state[options_at:]``: those of the next section with a free field. Returns
+    their count, or 0 if every section ahead is full (the lemming reaches the water)."""
+    pos = state[PUB_POS + lemming]
+    section = 0 if pos < 0 else field_section(game, pos) + 1
+    n_sections = state[PUB_N_SECTIONS]
+    while section < n_sections:
+        n = 0
+        for field in range(section_first(game, section), section_first(game, section + 1)):
+            if state[S_OCCUPANT + field] < 0:
+                state[options_at + n] = field
+                n += 1
+        if n > 0:
+            return n
+        section += 1
+    return 0
+
+
+@kernel(inline=True)
+def land(game, state, hidden, lemming, field):
+    old = state[PUB_POS + lemming]
+    if old >= 0:
+        state[S_OCCUPANT + old] = -1
+    state[S_OCCUPANT + field] = lemming
+    state[PUB_POS + lemming] = field
+    hidden[game[G_H_COUNT_AT] + field * FIELD_LEN + FIELD_LANDINGS] += 1
+
+
+@kernel(inline=True)
+def give_block(state, lemming):
+    """One concrete block; a third eliminates. Returns the last lemming standing,
+    if this elimination leaves only one, else NO_WINNER."""
+    blocks = state[PUB_BLOCKS + lemming] + 1
+    state[PUB_BLOCKS + lemming] = blocks
+    if blocks < 3:
+        return NO_WINNER
+    pos = state[PUB_POS + lemming]
+    if pos >= 0:
+        state[S_OCCUPANT + pos] = -1
+    state[PUB_POS + lemming] = ELIMINATED_POS
+    n_elim = state[PUB_N_ELIM] + 1
+    state[PUB_N_ELIM] = n_elim
+    state[PUB_OUT + lemming] = n_elim
+    if n_elim < N_LEMMINGS - 1:
+        return NO_WINNER
+    for lem in range(N_LEMMINGS):
+        if state[PUB_OUT + lem] == 0:
+            return lem
+    return NO_WINNER
+
+
+@kernel(inline=True)
+def reach_water(state, lemming):
+    pos = state[PUB_POS + lemming]
+    if pos >= 0:
+        state[S_OCCUPANT + pos] = -1
+    state[PUB_WATER_FROM] = pos
+    state[PUB_POS + lemming] = state[PUB_N_FIELDS]
+    return lemming * 2 + FINISH_WATER
+
+
+@kernel(inline=True)
+def place_bet(game, state, hidden, seat, color):
+    at = own_at(game, seat)
+    k = hidden[at + OWN_STACK_N]
+    hidden[at + OWN_HAND + color] = 0
+    hidden[at + OWN_STACK + k] = color
+    hidden[at + OWN_STACK_TURN + k] = state[PUB_TURN]
+    hidden[at + OWN_STACK_PLACE + k] = track_place(state, color)
+    hidden[at + OWN_STACK_N] = k + 1
+    state[PUB_HAND_COUNT + seat] -= 1
+    state[PUB_STACK_COUNT + seat] += 1
+
+
+@kernel(inline=True)
+def discard(game, state, hidden, seat, slot):
+    hidden[own_at(game, seat) + OWN_HELD + slot] = 0
+    hidden[game[G_H_DISCARD_AT] + seat * N_CONTRACTS_EACH + slot] = state[PUB_TURN]
+    state[PUB_HELD_COUNT + seat] -= 1
+
+
+@kernel
+def deal(game, state, hidden):
+    """Set up a race (the stream in ``state[PUB_RNG]`` already seeded): lemmings at
+    the start, six bet cards and three contracts each. Field counters are kept."""
+    rng = state[PUB_RNG]
+    state[:PUB_LEN] = 0
+    state[PUB_RNG] = rng
+    n_fields = game[G_N_FIELDS]
+    state[S_OCCUPANT:S_OCCUPANT + n_fields] = -1
+    for lem in range(N_LEMMINGS):
+        state[PUB_POS + lem] = START
+    n_players = game[G_N_PLAYERS]
+    state[PUB_N_PLAYERS] = n_players
+    state[PUB_MOVING] = -1
+    state[PUB_N_FIELDS] = n_fields
+    state[PUB_N_SECTIONS] = game[G_N_SECTIONS]
+    hidden[:game[G_H_ANSWERS_AT]] = 0  # own rows and discard turns
+    order = game[G_H_ORDER_AT]
+    n_cards = game[G_N_CARDS]
+    for i in range(n_cards):
+        hidden[order + i] = i
+    for i in range(n_players * N_CONTRACTS_EACH):  # the first steps of a Fisher-Yates shuffle
+        j = i + draw(state, n_cards - i)
+        card = hidden[order + j]
+        hidden[order + j] = hidden[order + i]
+        hidden[order + i] = card
+    for seat in range(n_players):
+        at = own_at(game, seat)
+        for color in range(N_LEMMINGS):
+            hidden[at + OWN_HAND + color] = 1
+        for slot in range(N_CONTRACTS_EACH):
+            hidden[at + OWN_CONTRACT + slot] = hidden[order + seat * N_CONTRACTS_EACH + slot]
+            hidden[at + OWN_HELD + slot] = 1
+        state[PUB_HAND_COUNT + seat] = N_LEMMINGS
+        state[PUB_HELD_COUNT + seat] = N_CONTRACTS_EACH
+
+
+@kernel
+def contract_fulfilled(game, state, card, places, winner):
+    kind = card_entry(game, card, DECK_KIND)
+    c1 = card_entry(game, card, DECK_C1)
+    c2 = card_entry(game, card, DECK_C2)
+    n_elim = state[PUB_N_ELIM]
+    if kind == ELIMINATED:
+        return state[PUB_OUT + c1] > 0 or state[PUB_OUT + c2] > 0
+    if kind == BEFORE:
+        return places[c1] < places[c2]
+    if kind == TOP3:
+        return places[c1] <= 3
+    if kind == AT_MOST_ONE_ELIMINATED:
+        return n_elim <= 1
+    if kind == AT_LEAST_THREE_ELIMINATED:
+        return n_elim >= 3
+    if kind == WINNER_CLEAN:
+        return state[PUB_BLOCKS + winner] == 0
+    return False
+
+
+@kernel
+def score_race(game, state, hidden, winner, race_row, player_rows, contract_rows,
+               bet_rows):
+    """Final places, bet and contract points, winners; written into the records."""
+    n_players = game[G_N_PLAYERS]
+    places = race_row[RACE_PLACE:RACE_PLACE + N_LEMMINGS]
+    for lem in range(N_LEMMINGS):
+        places[lem] = track_place(state, lem)
+        race_row[RACE_BLOCKS + lem] = state[PUB_BLOCKS + lem]
+    best_score = -1 << 30
+    for seat in range(n_players):
+        at = own_at(game, seat)
+        n_stack = hidden[at + OWN_STACK_N]
+        bet_points = 0
+        for k in range(N_LEMMINGS):
+            if k < n_stack:
+                color = hidden[at + OWN_STACK + k]
+                paid = k + 1 if color == winner else 0
+                bet_points += paid
+                bet_rows[seat, k, BET_COLOR] = color
+                bet_rows[seat, k, BET_TURN] = hidden[at + OWN_STACK_TURN + k]
+                bet_rows[seat, k, BET_PLACE] = hidden[at + OWN_STACK_PLACE + k]
+                bet_rows[seat, k, BET_PAID] = paid
+            else:
+                bet_rows[seat, k, BET_COLOR] = -1
+                bet_rows[seat, k, BET_TURN] = 0
+                bet_rows[seat, k, BET_PLACE] = 0
+                bet_rows[seat, k, BET_PAID] = 0
+        contract_points = 0
+        n_discarded = 0
+        for slot in range(N_CONTRACTS_EACH):
+            card = hidden[at + OWN_CONTRACT + slot]
+            fulfilled = contract_fulfilled(game, state, card, places, winner)
+            held = hidden[at + OWN_HELD + slot] == 1
+            payoff = 0
+            if held:
+                payoff = card_entry(game, card, DECK_POINTS) if fulfilled else UNFULFILLED_PENALTY
+            else:
+                n_discarded += 1
+            contract_points += payoff
+            contract_rows[seat, slot, CT_CARD] = card
+            contract_rows[seat, slot, CT_DISCARDED] = 0 if held else 1
+            contract_rows[seat, slot, CT_FULFILLED] = 1 if fulfilled else 0
+            contract_rows[seat, slot, CT_PAYOFF] = payoff
+            contract_rows[seat, slot, CT_DISCARD_TURN] = hidden[
+                game[G_H_DISCARD_AT] + seat * N_CONTRACTS_EACH + slot]
+        score = bet_points + contract_points
+        player_rows[seat, PL_BET_POINTS] = bet_points
+        player_rows[seat, PL_CONTRACT_POINTS] = contract_points
+        player_rows[seat, PL_SCORE] = score
+        player_rows[seat, PL_BETS_PLACED] = n_stack
+        player_rows[seat, PL_DISCARDED] = n_discarded
+        best_score = max(best_score, score)
+    # the highest total wins; a tie goes to contract points, then is shared
+    n_top = 0
+    best_contract = -1 << 30
+    for seat in range(n_players):
+        if player_rows[seat, PL_SCORE] == best_score:
+            n_top += 1
+            best_contract = max(best_contract, player_rows[seat, PL_CONTRACT_POINTS])
+    n_winners = 0
+    for seat in range(n_players):
+        won = (player_rows[seat, PL_SCORE] == best_score
+               and player_rows[seat, PL_CONTRACT_POINTS] == best_contract)
+        player_rows[seat, PL_WON] = 1 if won else 0
+        n_winners += 1 if won else 0
+    race_row[RACE_WINNER] = winner
+    race_row[RACE_N_ELIM] = state[PUB_N_ELIM]
+    race_row[RACE_WINNER_BLOCKS] = state[PUB_BLOCKS + winner]
+    race_row[RACE_TIEBREAK] = 1 if n_top > 1 else 0
+    race_row[RACE_N_WINNERS] = n_winners

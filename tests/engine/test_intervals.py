@@ -1,0 +1,63 @@
+import math
+
+import numpy as np
+import pytest
+
+from analyzer.stats.intervals import mean_ci, paired_diff_ci, wilson
+
+
+def hand_wilson(k, n, z=1.959963984540054):
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return centre - half, centre + half
+
+
+def test_wilson_known_values():
+    low, high = wilson(50, 100)
+    assert (round(float(low), 4), round(float(high), 4)) == (0.4038, 0.5962)
+    low, high = wilson(0, 10)
+    assert low == 0.0 and round(float(high), 4) == 0.2775
+    low, high = wilson(10, 10)
+    assert high == 1.0 and round(float(low), 4) == 0.7225
+    for k, n in [(1, 3), (7, 40), (999, 1000)]:
+        assert np.allclose(wilson(k, n), hand_wilson(k, n))
+
+
+def test_wilson_vectorised_and_empty():
+    low, high = wilson(np.array([0, 5, 0, 30]), np.array([10, 10, 0, 100]))
+    assert low.shape == high.shape == (4,)
+    assert np.isnan(low[2]) and np.isnan(high[2])
+    assert np.allclose(low[[1, 3]], [hand_wilson(5, 10)[0], hand_wilson(30, 100)[0]])
+    low, high = wilson(0, 0)
+    assert math.isnan(low) and math.isnan(high)
+    with pytest.raises(ValueError):
+        wilson(11, 10)
+
+
+def test_wilson_coverage():
+    rng = np.random.default_rng(20240611)
+    p, n, replicates = 0.3, 200, 2000
+    successes = rng.binomial(n, p, size=replicates)
+    low, high = wilson(successes, n)
+    coverage = np.mean((low <= p) & (p <= high))
+    tolerance = 3 * math.sqrt(0.95 * 0.05 / replicates)
+    assert abs(coverage - 0.95) <= tolerance
+
+
+def test_mean_ci():
+    low, high = mean_ci(10.0, 2.0, 100)
+    assert np.allclose((low, high), (10 - 1.959963984540054 * 0.2, 10 + 1.959963984540054 * 0.2))
+    low, high = mean_ci(np.array([1.0, 2.0]), np.array([1.0, 1.0]), np.array([4, 1]))
+    assert np.allclose(low[0], 1 - 1.959963984540054 / 2) and np.isnan(low[1])
+
+
+def test_paired_diff_ci():
+    diffs = np.array([1.0, 2.0, 3.0, 4.0])
+    mean, low, high = paired_diff_ci(diffs)
+    half = 1.959963984540054 * np.std(diffs, ddof=1) / 2
+    assert mean == 2.5 and np.allclose((low, high), (2.5 - half, 2.5 + half))
+    mean, low, high = paired_diff_ci(np.ones((5, 3)))
+    assert mean.shape == (3,) and np.allclose(low, 1) and np.allclose(high, 1)
+    mean, low, high = paired_diff_ci([7.0])
+    assert mean == 7.0 and math.isnan(low) and math.isnan(high)

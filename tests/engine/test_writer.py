@@ -1,0 +1,180 @@
+import json
+import os
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+from analyzer.engine.writer import RunWriter, file_sha256
+from analyzer.errors import AnalyzerError
+
+
+def chunk(first, count):
+    games = range(first, first + count)
+    return pd.DataFrame({"game": list(games), "score": [g * 0.5 for g in games]})
+
+
+def partial_dirs(parent):
+    return [p for p in parent.iterdir() if p.name.startswith(".")]
+
+
+def write_run(out, chunks=((0, 5), (5, 5), (10, 3)), manifest=None):
+    with RunWriter(out, ["games"]) as w:
+        for first, count in chunks:
+            w.write("games", chunk(first, count))
+        w.finish(manifest or {"seed": 1})
+
+
+def test_complete_run(tmp_path):
+    out = tmp_path / "a" / "b" / "run"
+    write_run(out, manifest={"seed": 7, "games": 13})
+    assert sorted(p.name for p in out.iterdir()) == ["games.parquet", "manifest.json"]
+    manifest_text = (out / "manifest.json").read_text()
+    assert json.loads(manifest_text) == {"seed": 7, "games": 13, "complete": True}
+    assert manifest_text == json.dumps({"complete": True, "games": 13, "seed": 7},
+                                       indent=2, sort_keys=True) + "\n"
+    table = pq.read_table(out / "games.parquet").to_pandas()
+    pd.testing.assert_frame_equal(table, chunk(0, 13))
+    assert partial_dirs(out.parent) == []
+
+
+def test_later_chunks_are_cast_to_first_schema(tmp_path):
+    out = tmp_path / "run"
+    with RunWriter(out, ["t"]) as w:
+        w.write("t", pd.DataFrame({"a": [1, 2], "b": [0.5, 1.5]}))
+        w.write("t", pd.DataFrame({"b": [2, 3], "a": [3, 4]}))  # other order, int b
+        with pytest.raises(ValueError):
+            w.write("t", pd.DataFrame({"a": [1]}))
+        w.finish({})
+    df = pq.read_table(out / "t.parquet").to_pandas()
+    assert df["a"].tolist() == [1, 2, 3, 4] and df["b"].tolist() == [0.5, 1.5, 2.0, 3.0]
+    assert df["b"].dtype == "float64"
+
+
+def test_empty_tables_declared_or_skipped(tmp_path):
+    out = tmp_path / "run"
+    with RunWriter(out, ["games", "declared", "silent"]) as w:
+        w.declare("declared", pd.DataFrame({"x": pd.Series(dtype="int32")}))
+        w.write("games", chunk(0, 2))
+        w.finish({})
+    assert sorted(p.name for p in out.iterdir()) == [
+        "declared.parquet", "games.parquet", "manifest.json"]
+    table = pq.read_table(out / "declared.parquet")
+    assert table.num_rows == 0 and str(table.schema.field("x").type) == "int32"
+
+
+def test_unknown_table(tmp_path):
+    with RunWriter(tmp_path / "run", ["games"]) as w:
+        with pytest.raises(ValueError, match="unknown table"):
+            w.write("other", chunk(0, 1))
+
+
+@pytest.mark.parametrize("error", [RuntimeError, KeyboardInterrupt])
+def test_failed_run_leaves_nothing(tmp_path, error):
+    out = tmp_path / "run"
+    with pytest.raises(error):
+        with RunWriter(out, ["games"]) as w:
+            w.write("games", chunk(0, 5))
+            raise error
+    assert not out.exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_exit_without_finish_leaves_nothing(tmp_path):
+    out = tmp_path / "run"
+    with RunWriter(out, ["games"]) as w:
+        w.write("games", chunk(0, 5))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_failed_run_keeps_previous_run(tmp_path):
+    out = tmp_path / "run"
+    write_run(out, manifest={"seed": 1})
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    with pytest.raises(KeyboardInterrupt):
+        with RunWriter(out, ["games"]) as w:
+            w.write("games", chunk(100, 5))
+            raise KeyboardInterrupt
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert partial_dirs(tmp_path) == []
+
+
+def test_new_run_replaces_previous_run(tmp_path):
+    out = tmp_path / "run"
+    with RunWriter(out, ["games", "extra"]) as w:
+        w.write("games", chunk(0, 5))
+        w.write("extra", chunk(0, 1))
+        w.finish({"seed": 1})
+    write_run(out, chunks=[(50, 2)], manifest={"seed": 2})
+    assert sorted(p.name for p in out.iterdir()) == ["games.parquet", "manifest.json"]
+    assert json.loads((out / "manifest.json").read_text())["seed"] == 2
+    assert pq.read_table(out / "games.parquet").column("game").to_pylist() == [50, 51]
+    assert partial_dirs(tmp_path) == []
+
+
+def test_existing_empty_dir_is_used(tmp_path):
+    out = tmp_path / "run"
+    out.mkdir()
+    write_run(out)
+    assert (out / "manifest.json").exists()
+
+
+def test_refuses_foreign_directory(tmp_path):
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    with pytest.raises(AnalyzerError, match="other files") as info:
+        RunWriter(out, ["games"])
+    assert "\n" not in str(info.value)
+    assert (out / "notes.txt").read_text() == "mine"
+    (out / "notes.txt").unlink()
+    (out / "sub").mkdir()  # a subdirectory is foreign too
+    with pytest.raises(AnalyzerError):
+        RunWriter(out, ["games"])
+
+
+def test_refuses_directory_that_turns_foreign_during_run(tmp_path):
+    out = tmp_path / "run"
+    with pytest.raises(AnalyzerError):
+        with RunWriter(out, ["games"]) as w:
+            w.write("games", chunk(0, 1))
+            out.mkdir()
+            (out / "notes.txt").write_text("mine")
+            w.finish({})
+    assert (out / "notes.txt").read_text() == "mine"
+    assert partial_dirs(tmp_path) == []
+
+
+def test_refuses_file(tmp_path):
+    out = tmp_path / "run"
+    out.write_text("x")
+    with pytest.raises(AnalyzerError, match="not a directory"):
+        RunWriter(out, ["games"])
+
+
+def test_refuses_unwritable_location(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(AnalyzerError, match="cannot write") as info:
+        with RunWriter(blocker / "run", ["games"]):
+            pass
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can write anywhere")
+def test_refuses_read_only_parent(tmp_path):
+    parent = tmp_path / "ro"
+    parent.mkdir()
+    parent.chmod(0o500)
+    try:
+        with pytest.raises(AnalyzerError, match="cannot write"):
+            with RunWriter(parent / "run", ["games"]):
+                pass
+    finally:
+        parent.chmod(0o700)
+
+
+def test_file_sha256(tmp_path):
+    path = tmp_path / "f"
+    path.write_bytes(b"abc")
+    assert file_sha256(path) == "ba7816bf8f01cfea"
