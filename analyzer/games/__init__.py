@@ -1,0 +1,23 @@
+"""The games the analyzer knows. Each is a folder with a match class that the
+game-agnostic engine drives; this table is the only place that names them."""
+from __future__ import annotations
+
+import importlib
+
+from analyzer.errors import AnalyzerError
+
+GAMES = {
+    "lemming-mafia": ("analyzer.games.lemming_mafia.match", "LemmingMafiaMatch", 4),
+}
+
+
+def match_class(game: str):
+    if game not in GAMES:
+        raise AnalyzerError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
+    module, name, _ = GAMES[game]
+    return getattr(importlib.import_module(module), name)
+
+
+def default_players(game: str) -> int:
+    match_class(game)
+    return GAMES[game][2]

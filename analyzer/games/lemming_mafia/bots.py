@@ -13,7 +13,9 @@ Every decision goes through one function with this signature (user bots too):
   ``S_OCCUPANT + field`` and the options at ``S_OPTIONS + i`` for ``i <
   n_options``: candidate lemmings (MOVE) or free fields (FIELD). Other players'
   hidden rows are not in it. ``rules.draw(state, n)`` draws from the race's stream;
-- ``params[seat, :]``: the bot's float64 parameters (``registry.py`` names them).
+- ``params[seat, :N_PARAMS]``: the bot's float64 parameters (``registry.py``
+  names them); ``params[seat, N_PARAMS:]`` is scratch space the bot may use
+  during a decision (the kernel gives every thread its own copy).
 
 Answer: an index into the options for MOVE and FIELD; a colour in hand or -1 for
 BET; a held contract slot (0-2) or -1 for DISCARD.
@@ -30,10 +32,10 @@ import math
 from analyzer.engine.jit import kernel
 from analyzer.games.lemming_mafia.layout import (
     AT_LEAST_THREE_ELIMINATED, AT_MOST_ONE_ELIMINATED, BEFORE, BOOKMAKER, BOSS,
-    CONCRETE, DECIDE_BET, DECIDE_FIELD, DECIDE_MOVE, DECK_C1, DECK_C2, DECK_KIND,
+    CONCRETE, DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, DECK_C1, DECK_C2, DECK_KIND,
     DECK_POINTS, ELIMINATED, GETAWAY, JACKHAMMER, N_CONTRACTS_EACH, N_LEMMINGS,
     OWN_CONTRACT, OWN_HAND, OWN_HELD, OWN_STACK, OWN_STACK_N, PUB_BLOCKS, PUB_MOVING,
-    PUB_N_ELIM, PUB_N_FIELDS, PUB_N_SECTIONS, PUB_OUT, PUB_POS, S_OCCUPANT, S_OPTIONS,
+    PUB_N_ELIM, PUB_N_FIELDS, PUB_N_SECTIONS, PUB_OUT, PUB_POS, PUB_TURN, S_OCCUPANT, S_OPTIONS,
     S_SCRATCH, S_VIEW, TOP3, UNFULFILLED_PENALTY, WINNER_CLEAN,
 )
 from analyzer.games.lemming_mafia.rules import (
@@ -55,6 +57,12 @@ P_HARM = 7  # favourite: how hard it hinders likely rival winners
 P_LOYALTY = 8  # favourite: value bonus of a colour whose card is still to play
 P_DISCARD_MARGIN = 9  # contractor: keep a contract down to this expected loss
 N_PARAMS = 10
+# scratch: what a decision derives once from the race and reuses for every option
+SC_STAKE = N_PARAMS  # 6: stake in each lemming
+SC_CHANCE = N_PARAMS + 6  # 6: chance that each lemming wins
+SC_FAVOURITE = N_PARAMS + 12
+SC_SIZED_TURN = N_PARAMS + 13  # turn whose move decision filled the scratch
+PARAMS_WIDTH = N_PARAMS + 16
 
 _WIN = 1000.0  # value gained by a lemming that reaches the water
 _OWN = S_VIEW  # the deciding player's own row in state
@@ -122,14 +130,6 @@ def win_weight(game, state, params, seat, lemming):
     if state[PUB_OUT + lemming] > 0:
         return 0.0
     return math.exp(params[seat, P_SHARPNESS] * lemming_value(game, state, params, seat, lemming))
-
-
-@kernel
-def win_chance(game, state, params, seat, lemming):
-    total = 0.0
-    for lem in range(N_LEMMINGS):
-        total += win_weight(game, state, params, seat, lem)
-    return win_weight(game, state, params, seat, lemming) / total
 
 
 @kernel
@@ -307,23 +307,40 @@ def favourite(game, state, params, seat):
 
 
 @kernel
-def stake(kind, game, state, params, seat, lemming):
-    """Points this player gains per unit of value the lemming gains."""
-    if state[PUB_OUT + lemming] > 0:
-        return 0.0
-    if kind == FAVOURITE:
-        if lemming == favourite(game, state, params, seat):
-            return params[seat, P_PUSH]
-        chance = win_chance(game, state, params, seat, lemming)
-        return -params[seat, P_HARM] * chance * N_LEMMINGS / 2.0
-    # bets: what the lemming's win is worth against the expected bet points
+def size_up(kind, game, state, params, seat, with_stakes):
+    """Derive once per decision what every option is judged by: each lemming's
+    chance to win and (``with_stakes``) this player's stake in it, in points per
+    unit of value."""
+    total = 0.0
+    for lem in range(N_LEMMINGS):
+        w = win_weight(game, state, params, seat, lem)
+        params[seat, SC_CHANCE + lem] = w
+        total += w
     expected = 0.0
     for lem in range(N_LEMMINGS):
-        expected += win_chance(game, state, params, seat, lem) * bet_gain(state, lem)
-    bet = (bet_gain(state, lemming) - expected) * params[seat, P_BET_STAKE]
-    if kind == TIMER:
-        return bet
-    return bet + contract_stake(game, state, lemming)
+        chance = params[seat, SC_CHANCE + lem] / total
+        params[seat, SC_CHANCE + lem] = chance
+        expected += chance * bet_gain(state, lem)
+    fav = favourite(game, state, params, seat) if kind == FAVOURITE else -1
+    params[seat, SC_FAVOURITE] = fav
+    params[seat, SC_SIZED_TURN] = -1
+    if not with_stakes:
+        return
+    for lem in range(N_LEMMINGS):
+        stake = 0.0
+        if state[PUB_OUT + lem] > 0:
+            stake = 0.0
+        elif kind == FAVOURITE:
+            if lem == fav:
+                stake = params[seat, P_PUSH]
+            else:
+                stake = -params[seat, P_HARM] * params[seat, SC_CHANCE + lem] * N_LEMMINGS / 2.0
+        else:
+            # bets: what the lemming's win is worth against the expected bet points
+            stake = (bet_gain(state, lem) - expected) * params[seat, P_BET_STAKE]
+            if kind == CONTRACTOR:
+                stake += contract_stake(game, state, lem)
+        params[seat, SC_STAKE + lem] = stake
 
 
 @kernel
@@ -331,7 +348,7 @@ def move_utility(kind, game, state, params, seat, lemming, field):
     gain = landing_gain(game, state, params, seat, lemming, field)
     if gain >= _WIN:  # a win ends the race: score it by what it pays this player
         return _WIN * (bet_gain(state, lemming) + contract_stake(game, state, lemming))
-    u = stake(kind, game, state, params, seat, lemming) * gain
+    u = params[seat, SC_STAKE + lemming] * gain
     action = field_action(game, field)
     if action == BOOKMAKER or action == BOSS:
         u += 0.05  # a round of bets or discards is worth a little to a planner
@@ -378,10 +395,11 @@ def choose_bet(kind, game, state, params, seat):
     n_hand = 0
     for color in range(N_LEMMINGS):
         n_hand += state[_OWN + OWN_HAND + color]
-    if n_hand == 0:
-        return -1
     urgent = remaining_sections(game, state) <= params[seat, P_URGENCY]
-    fav = favourite(game, state, params, seat) if kind == FAVOURITE else -1
+    if n_hand == 0 or (not urgent and n_hand <= params[seat, P_LATE_BETS]):
+        return -1
+    size_up(kind, game, state, params, seat, False)
+    fav = params[seat, SC_FAVOURITE]
     best = -1
     best_chance = -1.0
     worst = -1
@@ -389,7 +407,7 @@ def choose_bet(kind, game, state, params, seat):
     for color in range(N_LEMMINGS):
         if state[_OWN + OWN_HAND + color] == 0:
             continue
-        chance = win_chance(game, state, params, seat, color)
+        chance = params[seat, SC_CHANCE + color]
         if color == fav:
             chance += 1.0
         if chance > best_chance:
@@ -398,11 +416,7 @@ def choose_bet(kind, game, state, params, seat):
         if chance < worst_chance:
             worst_chance = chance
             worst = color
-    if urgent:
-        return best
-    if n_hand > params[seat, P_LATE_BETS]:
-        return worst
-    return -1
+    return best if urgent else worst
 
 
 @kernel
@@ -427,12 +441,17 @@ def choose_discard(game, state, params, seat, margin):
 def decide_builtin(what, seat, kind, game, state, params, n_options):
     if kind == RANDOM:  # the kernel answers for it; kept for direct callers
         return decide_random(what, state, _OWN, state, n_options)
+    if what == DECIDE_DISCARD:
+        return choose_discard(game, state, params, seat, params[seat, P_DISCARD_MARGIN])
     if what == DECIDE_MOVE:
+        size_up(kind, game, state, params, seat, True)
+        # the field decision of this move sees the same race: it reuses the scratch
+        params[seat, SC_SIZED_TURN] = state[PUB_TURN]
         return choose_move(kind, game, state, params, seat, n_options)
     if what == DECIDE_FIELD:
+        if params[seat, SC_SIZED_TURN] != state[PUB_TURN]:
+            size_up(kind, game, state, params, seat, True)
         _, i = best_field(kind, game, state, params, seat, state[PUB_MOVING], S_OPTIONS,
                           n_options)
         return i
-    if what == DECIDE_BET:
-        return choose_bet(kind, game, state, params, seat)
-    return choose_discard(game, state, params, seat, params[seat, P_DISCARD_MARGIN])
+    return choose_bet(kind, game, state, params, seat)

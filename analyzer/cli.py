@@ -1,0 +1,98 @@
+"""The command line: parses, calls, renders. Every user error ends as one line on
+stderr and a non-zero exit (2 for usage errors), never a traceback."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+try:  # typer >= 0.20 ships its own copy of click
+    from typer._click import exceptions as click_errors
+except ImportError:  # pragma: no cover - older typer on click
+    from click import exceptions as click_errors
+
+from analyzer.errors import AnalyzerError
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    help="Monte Carlo strategy analyzer for race-and-bet board games.",
+)
+
+@app.callback()
+def _commands() -> None:
+    """Monte Carlo strategy analyzer for race-and-bet board games."""
+
+
+DEFAULT_TABLE = ("favourite", "timer", "contractor", "random", "random", "random")
+
+
+def _default_bots(players: int) -> str:
+    return ",".join(DEFAULT_TABLE[i % len(DEFAULT_TABLE)] for i in range(players))
+
+
+@app.command()
+def simulate(
+    game: str = typer.Argument(..., help="game to simulate: lemming-mafia"),
+    board: Optional[Path] = typer.Option(None, help="board/deck TOML file (default: the assumed board)"),
+    players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
+    bots: Optional[str] = typer.Option(
+        None, help="one bot for every seat, or a comma list with one per seat: "
+                   "favourite,random,timer:late_bets=3,random or path/to/bot.py"),
+    races: int = typer.Option(100_000, help="races to play"),
+    seed: int = typer.Option(1, help="seed: fixes every result"),
+    threads: Optional[int] = typer.Option(None, help="worker threads (default: all cores)"),
+    out: Optional[Path] = typer.Option(None, help="write Parquet tables and manifest.json to this directory"),
+    chunk: int = typer.Option(1 << 16, hidden=True, help="races per chunk"),
+    progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="progress bar (default: on a terminal)"),
+):
+    """Play many races between bots and print a summary."""
+    from analyzer.engine.botspec import parse_bot_list, seat_bots
+    from analyzer.engine.simulate import simulate as run
+    from analyzer.games import default_players, match_class
+
+    cls = match_class(game)
+    players = players if players is not None else default_players(game)
+    specs = seat_bots(parse_bot_list(bots if bots is not None else _default_bots(players)), players)
+    match = cls(str(board) if board is not None else None, players, specs)
+    result = run(match, races, seed, threads=threads, chunk_size=chunk, out_dir=out, progress=progress)
+    typer.echo(render_header(match, result))
+    typer.echo(result.summary.render())
+    typer.echo(f"speed: {result.rate:,.0f} races/s ({result.seconds:.2f} s on {result.manifest['threads']} threads)")
+    if out is not None:
+        typer.echo(f"tables: {out}/ ({', '.join(match.tables)}.parquet, manifest.json)")
+
+
+def render_header(match, result) -> str:
+    m = result.manifest
+    lines = [f"{match.title}: {m['races']:,} races, {match.players} players, seed {m['seed']}"]
+    lines += match.setup_lines()
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> None:
+    try:
+        app(args=argv, prog_name="analyzer", standalone_mode=False)
+    except typer.Exit as e:
+        sys.exit(getattr(e, "exit_code", 0))
+    except typer.Abort:
+        print("analyzer: interrupted", file=sys.stderr)
+        sys.exit(130)
+    except click_errors.NoArgsIsHelpError as e:
+        print(e.format_message() if hasattr(e, "format_message") else e, file=sys.stderr)
+        sys.exit(2)
+    except click_errors.ClickException as e:
+        print(f"analyzer: error: {e.format_message()}", file=sys.stderr)
+        sys.exit(2 if isinstance(e, click_errors.UsageError) else e.exit_code)
+    except AnalyzerError as e:
+        print(f"analyzer: error: {e}", file=sys.stderr)
+        sys.exit(e.exit_code)
+    except KeyboardInterrupt:
+        print("analyzer: interrupted", file=sys.stderr)
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.exit(1)

@@ -1,0 +1,96 @@
+"""Run a match for many games: chunked, threaded, streamed to tables and a summary.
+Knows no game: the match object supplies playing, tables and summary."""
+from __future__ import annotations
+
+import os
+import platform
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numba
+import numpy as np
+import pandas as pd
+
+import analyzer
+from analyzer.engine.progress import Progress
+from analyzer.engine.runner import run_chunks
+from analyzer.engine.writer import RunWriter
+from analyzer.errors import AnalyzerError
+
+DEFAULT_CHUNK = 1 << 16
+MAX_SEED = (1 << 63) - 1
+
+
+@dataclass
+class RunResult:
+    summary: object
+    seconds: float  # playing time, compile excluded
+    manifest: dict
+
+    @property
+    def rate(self) -> float:
+        return self.summary.races / self.seconds if self.seconds > 0 else float("inf")
+
+
+def default_threads() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def check_run_options(races: int, seed: int, threads: int, chunk_size: int) -> None:
+    if races < 1:
+        raise AnalyzerError(f"--races must be at least 1, got {races}")
+    if not 0 <= seed <= MAX_SEED:
+        raise AnalyzerError(f"--seed must be 0 to {MAX_SEED}, got {seed}")
+    if threads < 1:
+        raise AnalyzerError(f"--threads must be at least 1, got {threads}")
+    if chunk_size < 1:
+        raise AnalyzerError(f"chunk size must be at least 1, got {chunk_size}")
+
+
+def versions() -> dict:
+    return {"analyzer": analyzer.__version__, "numba": numba.__version__, "numpy": np.__version__,
+            "pandas": pd.__version__, "python": platform.python_version()}
+
+
+def simulate(match, races: int, seed: int, *, threads: int | None = None,
+             chunk_size: int = DEFAULT_CHUNK, out_dir: Path | None = None,
+             progress: bool | None = None) -> RunResult:
+    threads = threads or default_threads()
+    check_run_options(races, seed, threads, chunk_size)
+    match.warm_up()
+    match.reserve(-(-min(chunk_size, races) // threads))
+    summary = match.new_summary()
+    writer = RunWriter(Path(out_dir), list(match.tables)) if out_dir is not None else None
+    manifest = {
+        "game": match.game, "seed": seed, "races": races, "threads": threads,
+        "chunk_size": chunk_size, "versions": versions(),
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        **match.describe(),
+    }
+
+    def on_chunk(first, count, parts):
+        for part in parts:
+            summary.add(part)
+            if writer is not None:
+                for name, df in match.tables_of(part).items():
+                    writer.write(name, df)
+        match.release(parts)
+
+    def play(first, count):
+        return match.play(seed, first, count)
+
+    start = time.perf_counter()
+    if writer is None:
+        with Progress(races, match.game, enabled=progress) as bar:
+            run_chunks(play, races, chunk_size=chunk_size, threads=threads, on_chunk=on_chunk, progress=bar)
+    else:
+        with writer, Progress(races, match.game, enabled=progress) as bar:
+            run_chunks(play, races, chunk_size=chunk_size, threads=threads, on_chunk=on_chunk, progress=bar)
+            writer.write("fields", match.fields_table(summary.fields))
+            manifest["summary"] = summary.as_dict()
+            writer.finish(manifest)
+    seconds = time.perf_counter() - start
+    manifest.setdefault("summary", summary.as_dict())
+    return RunResult(summary, seconds, manifest)

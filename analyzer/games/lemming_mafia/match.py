@@ -1,0 +1,269 @@
+"""A Lemming Mafia match: board, deck and seated bots, ready to play chunks of
+races, turn them into tables and summarise them. This is what the game-agnostic
+engine drives (see ``analyzer/engine/simulate.py``)."""
+from __future__ import annotations
+
+import queue
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from numba import njit
+
+from analyzer.engine.botspec import BotSpec
+from analyzer.errors import AnalyzerError, BotError
+from analyzer.games.lemming_mafia import kernel
+from analyzer.games.lemming_mafia import layout as L
+from analyzer.games.lemming_mafia.board import check_players, load_setup, pack_game
+from analyzer.games.lemming_mafia.bots import PARAMS_WIDTH, decide_builtin
+from analyzer.games.lemming_mafia.registry import BotFamily, resolve
+from analyzer.games.lemming_mafia.summary import Summary
+
+TABLES = ("races", "players", "contracts", "bets", "fields")
+
+
+@dataclass
+class Chunk:
+    """Records of races ``first .. first+count-1`` (rows beyond ``count`` unused)."""
+    first: int
+    count: int
+    races: np.ndarray  # [n, RACE_LEN]
+    players: np.ndarray  # [n, players, PL_LEN]
+    contracts: np.ndarray  # [n, players, 3, CT_LEN]
+    bets: np.ndarray  # [n, players, 6, BET_LEN]
+    fields: np.ndarray  # [fields, FIELD_LEN], summed over the chunk
+
+    @classmethod
+    def empty(cls, capacity: int, players: int, n_fields: int) -> "Chunk":
+        return cls(0, 0,
+                   np.zeros((capacity, L.RACE_LEN), np.int64),
+                   np.zeros((capacity, players, L.PL_LEN), np.int64),
+                   np.zeros((capacity, players, L.N_CONTRACTS_EACH, L.CT_LEN), np.int64),
+                   np.zeros((capacity, players, L.N_LEMMINGS, L.BET_LEN), np.int64),
+                   np.zeros((n_fields, L.FIELD_LEN), np.int64))
+
+    def view(self) -> "Chunk":
+        n = self.count
+        return Chunk(self.first, n, self.races[:n], self.players[:n], self.contracts[:n],
+                     self.bets[:n], self.fields)
+
+
+def _combine(families: list[BotFamily]):
+    """A ``decide`` that routes user bots' kinds to their functions and every other
+    kind to the built-in bots."""
+    decide = decide_builtin
+    for family in families:
+        if family.decide is None:
+            continue
+        decide = _route(family.kind, family.decide, decide)
+    return decide
+
+
+def _route(kind, user_decide, fallback):
+    @njit(nogil=True)
+    def routed(what, seat, k, game, state, params, n_options):
+        if k == kind:
+            return user_decide(what, seat, k, game, state, params, n_options)
+        return fallback(what, seat, k, game, state, params, n_options)
+    return routed
+
+
+class LemmingMafiaMatch:
+    game = "lemming-mafia"
+    title = "Lemming Mafia"
+    tables = TABLES
+
+    def __init__(self, board: str | None, players: int, bots: list[BotSpec]):
+        if not L.VARIANT_MIN_PLAYERS <= players <= L.MAX_PLAYERS:
+            raise AnalyzerError(
+                f"--players must be {L.MIN_PLAYERS}-{L.MAX_PLAYERS} "
+                f"({L.VARIANT_MIN_PLAYERS} as a variant), got {players}")
+        self.board, self.deck = load_setup(board)
+        check_players(self.deck, players)
+        self.players = players
+        self.specs = list(bots)
+        self.families = [resolve(spec) for spec in self.specs]
+        self.labels = [self._label(spec, family) for spec, family in zip(self.specs, self.families)]
+        self.params = np.stack([f.param_row(s) for s, f in zip(self.specs, self.families)])
+        kinds = [f.kind for f in self.families]
+        self.game_array = pack_game(self.board, self.deck, kinds)
+        user = [f for f in self.families if f.decide is not None]
+        self._play = kernel.with_decide(_combine(user)) if user else kernel.play_races
+        self._pool: queue.SimpleQueue[Chunk] = queue.SimpleQueue()
+        self._capacity = 0
+
+    @staticmethod
+    def _label(spec: BotSpec, family: BotFamily) -> str:
+        if family.decide is None:
+            return spec.label
+        return spec.label.replace(spec.name, family.name, 1)
+
+    @property
+    def variant(self) -> str | None:
+        if self.players < L.MIN_PLAYERS:
+            return f"{self.players} players: a variant, the box is for {L.MIN_PLAYERS}-{L.MAX_PLAYERS}"
+        return None
+
+    # ------------------------------------------------------------------ playing
+
+    def warm_up(self) -> None:
+        """Compile (or load from cache) before timing or showing progress."""
+        self.release([self.play(0, 0, 1)])
+
+    def play(self, seed: int, first: int, count: int) -> Chunk:
+        """Play races ``first .. first+count-1``; thread-safe (nogil kernel)."""
+        try:
+            chunk = self._pool.get_nowait()
+            if chunk.races.shape[0] < count:
+                raise queue.Empty
+        except queue.Empty:
+            chunk = Chunk.empty(max(count, self._capacity), self.players, self.board.n_fields)
+        chunk.first, chunk.count = first, count
+        chunk.fields[:] = 0
+        status = self._play(self.game_array, self.params, seed, first, count, chunk.races,
+                            chunk.players, chunk.contracts, chunk.bets, chunk.fields)
+        if status != 0:
+            self._bot_failed(status)
+        return chunk
+
+    def reserve(self, count: int) -> None:
+        """Size of the sub-ranges to come: buffers are reused, never regrown."""
+        self._capacity = max(self._capacity, count)
+
+    def release(self, chunks: list[Chunk]) -> None:
+        for chunk in chunks:
+            self._pool.put(chunk)
+
+    def _bot_failed(self, status: int) -> None:
+        code, race = divmod(int(status), 1 << 32)
+        error, seat = divmod(code, 8)
+        raise BotError(f"bot {self.labels[seat]!r} in seat {seat + 1} {L.ERRORS.get(error, 'failed')} "
+                       f"(race {race})")
+
+    # ------------------------------------------------------------------ describing
+
+    def describe(self) -> dict:
+        return {
+            "game": self.game,
+            "players": self.players,
+            "variant": self.variant,
+            "board": {"name": self.board.name, "source": self.board.source,
+                      "assumed": self.board.assumed, "sha256": self.board.digest(),
+                      "sections": len(self.board.sections), "fields": self.board.n_fields},
+            "deck": {"name": self.deck.name, "source": self.deck.source,
+                     "assumed": self.deck.assumed, "sha256": self.deck.digest(),
+                     "cards": len(self.deck.cards)},
+            "bots": [{"seat": i + 1, "bot": label, "family": f.name, "source": f.source,
+                      "params": {k: float(self.params[i, slot]) for k, (slot, _, _) in f.params.items()}}
+                     for i, (label, f) in enumerate(zip(self.labels, self.families))],
+        }
+
+    def setup_lines(self) -> list[str]:
+        def what(part, name, assumed, extra):
+            tag = "ASSUMED reconstruction" if assumed else "user-supplied"
+            return f"{part}: {name} ({tag}; {extra})"
+        lines = [what("board", self.board.name, self.board.assumed,
+                      f"{len(self.board.sections)} sections, {self.board.n_fields} fields, sha {self.board.digest()}"),
+                 what("deck", self.deck.name, self.deck.assumed,
+                      f"{len(self.deck.cards)} contract cards, sha {self.deck.digest()}")]
+        if self.variant:
+            lines.append(f"variant: {self.variant}")
+        return lines
+
+    def new_summary(self) -> Summary:
+        return Summary(self.players, self.labels)
+
+    # ------------------------------------------------------------------ tables
+
+    def tables_of(self, chunk: Chunk) -> dict[str, pd.DataFrame]:
+        c = chunk.view()
+        n, p = c.count, self.players
+        race_ids = np.arange(c.first, c.first + n, dtype=np.int64)
+        colors = list(L.COLORS)
+        r = c.races
+        races = pd.DataFrame({
+            "race": race_ids,
+            "winner": pd.Categorical.from_codes(r[:, L.RACE_WINNER], colors),
+            "turns": r[:, L.RACE_TURNS].astype(np.int32),
+            "eliminated": r[:, L.RACE_N_ELIM].astype(np.int8),
+            "finish": pd.Categorical.from_codes(r[:, L.RACE_FINISH], list(L.FINISHES)),
+            "winner_concrete": r[:, L.RACE_WINNER_BLOCKS].astype(np.int8),
+            "winner_field": r[:, L.RACE_WINNER_FIELD].astype(np.int16),
+            "tiebreak": r[:, L.RACE_TIEBREAK].astype(bool),
+            "winners": r[:, L.RACE_N_WINNERS].astype(np.int8),
+        })
+        for i, color in enumerate(colors):
+            races[f"place_{color}"] = r[:, L.RACE_PLACE + i].astype(np.int8)
+        for i, color in enumerate(colors):
+            races[f"concrete_{color}"] = r[:, L.RACE_BLOCKS + i].astype(np.int8)
+
+        seat = np.tile(np.arange(1, p + 1, dtype=np.int8), n)
+        race_of_seat = np.repeat(race_ids, p)
+        pl = c.players.reshape(n * p, L.PL_LEN)
+        players = pd.DataFrame({
+            "race": race_of_seat,
+            "seat": seat,
+            "bot": self._seat_categorical(np.tile(np.arange(p), n)),
+            "bet_points": pl[:, L.PL_BET_POINTS].astype(np.int16),
+            "contract_points": pl[:, L.PL_CONTRACT_POINTS].astype(np.int16),
+            "score": pl[:, L.PL_SCORE].astype(np.int16),
+            "bets_placed": pl[:, L.PL_BETS_PLACED].astype(np.int8),
+            "contracts_discarded": pl[:, L.PL_DISCARDED].astype(np.int8),
+            "won": pl[:, L.PL_WON].astype(bool),
+        })
+
+        k = L.N_CONTRACTS_EACH
+        ct = c.contracts.reshape(n * p * k, L.CT_LEN)
+        cards = ct[:, L.CT_CARD]
+        deck = self.deck.array
+        contracts = pd.DataFrame({
+            "race": np.repeat(race_ids, p * k),
+            "seat": np.repeat(seat, k),
+            "kind": pd.Categorical.from_codes(deck[cards, L.DECK_KIND], list(L.CONTRACT_KINDS)),
+            "colors": self._colors_categorical(cards),
+            "points": deck[cards, L.DECK_POINTS].astype(np.int8),
+            "discarded": ct[:, L.CT_DISCARDED].astype(bool),
+            "fulfilled": ct[:, L.CT_FULFILLED].astype(bool),
+            "payoff": ct[:, L.CT_PAYOFF].astype(np.int8),
+            "discard_turn": ct[:, L.CT_DISCARD_TURN].astype(np.int16),
+            "card": cards.astype(np.int16),
+        })
+
+        b = c.bets.reshape(n * p * L.N_LEMMINGS, L.BET_LEN)
+        placed = b[:, L.BET_COLOR] >= 0
+        order = np.tile(np.arange(1, L.N_LEMMINGS + 1, dtype=np.int8), n * p)
+        race_turns = np.repeat(r[:, L.RACE_TURNS], p * L.N_LEMMINGS)
+        bets = pd.DataFrame({
+            "race": np.repeat(race_ids, p * L.N_LEMMINGS)[placed],
+            "seat": np.repeat(seat, L.N_LEMMINGS)[placed],
+            "order": order[placed],
+            "color": pd.Categorical.from_codes(b[placed, L.BET_COLOR], colors),
+            "turn": b[placed, L.BET_TURN].astype(np.int16),
+            "race_turns": race_turns[placed].astype(np.int16),
+            "track_place": b[placed, L.BET_PLACE].astype(np.int8),
+            "paid": b[placed, L.BET_PAID].astype(np.int8),
+        })
+        return {"races": races, "players": players, "contracts": contracts, "bets": bets}
+
+    def fields_table(self, counts: np.ndarray) -> pd.DataFrame:
+        board = self.board
+        return pd.DataFrame({
+            "field": np.arange(board.n_fields, dtype=np.int16),
+            "section": board.field_section.astype(np.int16),
+            "action": pd.Categorical.from_codes(board.field_action, list(L.ACTIONS)),
+            "landings": counts[:, L.FIELD_LANDINGS],
+            "triggers": counts[:, L.FIELD_TRIGGERS],
+        })
+
+    def _seat_categorical(self, seats: np.ndarray) -> pd.Categorical:
+        """Bot label per row from 0-based seat numbers (seats may share a label)."""
+        categories = list(dict.fromkeys(self.labels))
+        codes = np.array([categories.index(label) for label in self.labels])
+        return pd.Categorical.from_codes(codes[seats], categories)
+
+    def _colors_categorical(self, cards: np.ndarray) -> pd.Categorical:
+        """The colours a contract names ("green,red", "" for none) per row."""
+        names = [",".join(colors) for _, colors, _ in self.deck.cards]
+        categories = list(dict.fromkeys(names))
+        codes = np.array([categories.index(name) for name in names])
+        return pd.Categorical.from_codes(codes[cards], categories)
