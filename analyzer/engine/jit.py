@@ -7,12 +7,45 @@ then can numba prune the reference counting of array arguments: with it, every
 call of a helper with array arguments costs two atomic operations per array,
 several times the cost of the helper itself.
 """
+import hashlib
+import os
+from pathlib import Path
+
+import numba
 from numba import njit
+
+
+def _source_digest() -> str:
+    """Hash of every source file of the package. numba's cache checks only the
+    file of the cached function itself, not the helpers it inlines from other
+    modules: keying the cache directory by all sources keeps a changed helper
+    from running stale compiled code."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(str(path.relative_to(root)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _use_keyed_cache_dir() -> None:
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return  # the user chose a place
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "analyzer" / "numba"
+    target = base / _source_digest()
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return  # numba's default (next to the sources) still works
+    numba.config.CACHE_DIR = str(target)
+
+
+_use_keyed_cache_dir()
 
 JIT_OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
 
 
-def kernel(fn=None, *, cache=True, allocates=False, inline=False):
+def kernel(fn=None, *, cache=True, allocates=False, inline=False, fastmath=False):
     """``njit`` with the project's options; ``cache=False`` for one-off variants.
 
     Functions that allocate no array (``allocates=False``) compile without
@@ -25,6 +58,8 @@ def kernel(fn=None, *, cache=True, allocates=False, inline=False):
         options["_nrt"] = False
     if inline:
         options["inline"] = "always"
+    if fastmath:
+        options["fastmath"] = True
     if fn is None:
         return njit(**options)
     return njit(**options)(fn)

@@ -105,6 +105,19 @@ def decide_random(what, cards, at, state, n_options):
 
 # ---------------------------------------------------------- the shared race model
 
+@kernel(inline=True)
+def prefer(u, best, ties, state):
+    """Whether an option of utility ``u`` replaces the best so far, breaking exact
+    ties uniformly at random (reservoir sampling) so that no colour or field is
+    favoured by its index. Returns (take, ties among the best so far)."""
+    if u > best:
+        return True, 1
+    if u == best:
+        ties += 1
+        return draw(state, ties) == 0, ties
+    return False, ties
+
+
 @kernel
 def progress(game, state, lemming):
     """Sections behind the lemming: 0 in the start area."""
@@ -294,13 +307,15 @@ def favourite(game, state, params, seat):
     has not thrown away early."""
     best = -1
     best_score = -1e300
+    ties = 0
     for lem in range(N_LEMMINGS):
         if state[PUB_OUT + lem] > 0:
             continue
         score = lemming_value(game, state, params, seat, lem)
         if bet_gain(state, lem) >= state[_OWN + OWN_STACK_N]:
             score += params[seat, P_LOYALTY]
-        if score > best_score:
+        take, ties = prefer(score, best_score, ties, state)
+        if take:
             best_score = score
             best = lem
     return best
@@ -360,9 +375,11 @@ def best_field(kind, game, state, params, seat, lemming, options_at, n_options):
     """Utility and index of the best of the fields at ``state[options_at:]``."""
     best = -1e300
     best_i = 0
+    ties = 0
     for i in range(n_options):
         u = move_utility(kind, game, state, params, seat, lemming, state[options_at + i])
-        if u > best:
+        take, ties = prefer(u, best, ties, state)
+        if take:
             best = u
             best_i = i
     return best, best_i
@@ -372,6 +389,7 @@ def best_field(kind, game, state, params, seat, lemming, options_at, n_options):
 def choose_move(kind, game, state, params, seat, n_options):
     best = -1e300
     best_i = 0
+    ties = 0
     for i in range(n_options):
         lemming = state[S_OPTIONS + i]
         n = target_fields(game, state, lemming, S_SCRATCH)
@@ -379,7 +397,8 @@ def choose_move(kind, game, state, params, seat, n_options):
             u = move_utility(kind, game, state, params, seat, lemming, state[PUB_N_FIELDS])
         else:
             u, _ = best_field(kind, game, state, params, seat, lemming, S_SCRATCH, n)
-        if u > best:
+        take, ties = prefer(u, best, ties, state)
+        if take:
             best = u
             best_i = i
     return best_i
@@ -400,23 +419,21 @@ def choose_bet(kind, game, state, params, seat):
         return -1
     size_up(kind, game, state, params, seat, False)
     fav = params[seat, SC_FAVOURITE]
-    best = -1
-    best_chance = -1.0
-    worst = -1
-    worst_chance = 3.0
+    pick = -1
+    pick_value = -1e300
+    ties = 0
     for color in range(N_LEMMINGS):
         if state[_OWN + OWN_HAND + color] == 0:
             continue
         chance = params[seat, SC_CHANCE + color]
         if color == fav:
             chance += 1.0
-        if chance > best_chance:
-            best_chance = chance
-            best = color
-        if chance < worst_chance:
-            worst_chance = chance
-            worst = color
-    return best if urgent else worst
+        # urgent: the likeliest winner; otherwise throw away the least likely
+        take, ties = prefer(chance if urgent else -chance, pick_value, ties, state)
+        if take:
+            pick_value = chance if urgent else -chance
+            pick = color
+    return pick
 
 
 @kernel

@@ -189,7 +189,7 @@ def play_races(game, params, seed, first, count, races, players, contracts, bets
     game = game.copy()
     params = params.copy()
     state = np.zeros(game[G_S_LEN], np.int64)
-    hidden = np.zeros(game[G_H_LEN], np.int64)
+    hidden = np.zeros(game[G_H_LEN], np.int64)  # rules.new_arrays, in jitted code
     for i in range(count):
         seed_stream(state, PUB_RNG, seed, first + i)
         error = play_race(game, state, hidden, params, races[i], players[i],

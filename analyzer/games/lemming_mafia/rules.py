@@ -92,13 +92,21 @@ def track_place(state, lemming):
 def roll_candidates(state, options_at):
     """Roll both lemming dice; write the distinct lemmings they stand for at
     ``state[options_at:]``; return how many."""
+    first = draw(state, N_LEMMINGS)
+    second = draw(state, N_LEMMINGS)
+    return dice_candidates(state, first, second, options_at)
+
+
+@kernel(inline=True)
+def dice_candidates(state, first, second, options_at):
+    """The distinct lemmings two dice faces stand for, written at
+    ``state[options_at:]``; returns how many. A face of an eliminated colour
+    stands for the last-placed lemming, each of them if several tie."""
     n = 0
-    for _ in range(2):
-        face = draw(state, N_LEMMINGS)
+    for face in (first, second):
         if state[PUB_OUT + face] == 0:
             n = _add_candidate(state, options_at, n, face)
             continue
-        # an eliminated colour stands for the last-placed lemming, each tied one
         last = 1 << 30
         for lem in range(N_LEMMINGS):
             if state[PUB_OUT + lem] == 0 and state[PUB_POS + lem] < last:
@@ -330,3 +338,10 @@ def score_race(game, state, hidden, winner, race_row, player_rows, contract_rows
     race_row[RACE_WINNER_BLOCKS] = state[PUB_BLOCKS + winner]
     race_row[RACE_TIEBREAK] = 1 if n_top > 1 else 0
     race_row[RACE_N_WINNERS] = n_winners
+
+
+def new_arrays(game: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Zeroed ``state`` and ``hidden`` arrays sized for a packed ``game``."""
+    from analyzer.games.lemming_mafia.layout import G_H_LEN, G_S_LEN
+
+    return np.zeros(game[G_S_LEN], np.int64), np.zeros(game[G_H_LEN], np.int64)
