@@ -67,6 +67,18 @@ def simulate(
         typer.echo(f"tables: {out}/ ({', '.join(match.tables)}.parquet, manifest.json)")
 
 
+@app.command("bots")
+def list_bots(game: str = typer.Argument(..., help="game: lemming-mafia")):
+    """List the built-in bots of a game with their parameters."""
+    from analyzer.games import bot_families
+
+    for family in bot_families(game).values():
+        typer.echo(f"{family.name}: {family.description}")
+        for name, (_, default, help_text) in family.params.items():
+            typer.echo(f"    {name}={default:g}  {help_text}")
+    typer.echo("\nA user bot: a path to a .py file defining BOT = UserBot(...), e.g. sims/my_bot.py")
+
+
 def render_header(match, result) -> str:
     m = result.manifest
     lines = [f"{match.title}: {m['races']:,} races, {match.players} players, seed {m['seed']}"]
