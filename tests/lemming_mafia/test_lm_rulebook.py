@@ -163,9 +163,8 @@ def finished(on_track=None, eliminated=(), winner=None, winner_blocks=0, last_st
     r = race()
     for lem, field in (on_track or {}).items():
         r.put(lem, field)
-    for k, lem in enumerate(eliminated):
-        if r.pos(lem) == L.START:
-            r.put(lem, 20 + k)
+    last = rules.NO_WINNER
+    for lem in eliminated:
         last = r.eliminate(lem)
     if last_standing:
         assert last == winner
@@ -276,7 +275,7 @@ def test_every_kind_pays_its_printed_points_and_minus_two():
         "eliminated": {("grey", "pink"): True, ("blue", "red"): False, ("green", "purple"): False},
         "before": {("green", "red"): False, ("blue", "grey"): True, ("purple", "pink"): True},
         "top3": {("blue",): True, ("grey",): True, ("green",): True, ("purple",): True,
-                 ("pink",): False, ("red",): True},  # four in the start area share 3rd
+                 ("pink",): False, ("red",): True},  # three in the start area share 3rd
         "at_most_one_eliminated": {(): True},
         "at_least_three_eliminated": {(): False},
         "winner_clean": {(): True},
@@ -349,14 +348,13 @@ def test_remaining_tie_is_a_shared_win():
 
 
 def test_higher_total_wins_before_contract_points():
-    # seat 1: grey 2nd (2) + at_most_one (+4) = 6 beats seat 0's 5 ... and seat 0
-    # would win on contract points only if totals tied
+    # seat 1: grey 2nd (2) + at_most_one (+4) = 6 beats seat 0's 5
     r = tie_race((BLUE, GREY), (1, 0, 0))
     race_row, players, _, _ = r.score(GREY)
     assert list(players[:, L.PL_SCORE]) == [5, 6, 0, 0]
     assert list(players[:, L.PL_WON]) == [0, 1, 0, 0]
     assert race_row[L.RACE_TIEBREAK] == 0 and race_row[L.RACE_N_WINNERS] == 1
-    # seat 1 with only 1 bet point and +4: 5 + ... no; lower the total below seat 0
+    # seat 1 with more contract points but a lower total loses
     r = tie_race((GREY,), (0, 0, 1))  # grey 1st (1) + top3 blue (blue is 2nd: +3) = 4
     race_row, players, _, _ = r.score(GREY)
     assert list(players[:, L.PL_SCORE]) == [5, 4, 0, 0]

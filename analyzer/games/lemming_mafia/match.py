@@ -20,6 +20,9 @@ from analyzer.games.lemming_mafia.registry import BotFamily, resolve
 from analyzer.games.lemming_mafia.summary import Summary
 
 TABLES = ("races", "players", "contracts", "bets", "fields")
+# every recorded number (turns, points, card and field indices) fits 16 bits; at
+# hundreds of thousands of races a second, record bandwidth matters
+RECORD = np.int16
 
 
 @dataclass
@@ -36,10 +39,10 @@ class Chunk:
     @classmethod
     def empty(cls, capacity: int, players: int, n_fields: int) -> "Chunk":
         return cls(0, 0,
-                   np.zeros((capacity, L.RACE_LEN), np.int64),
-                   np.zeros((capacity, players, L.PL_LEN), np.int64),
-                   np.zeros((capacity, players, L.N_CONTRACTS_EACH, L.CT_LEN), np.int64),
-                   np.zeros((capacity, players, L.N_LEMMINGS, L.BET_LEN), np.int64),
+                   np.zeros((capacity, L.RACE_LEN), RECORD),
+                   np.zeros((capacity, players, L.PL_LEN), RECORD),
+                   np.zeros((capacity, players, L.N_CONTRACTS_EACH, L.CT_LEN), RECORD),
+                   np.zeros((capacity, players, L.N_LEMMINGS, L.BET_LEN), RECORD),
                    np.zeros((n_fields, L.FIELD_LEN), np.int64))
 
     def view(self) -> "Chunk":
