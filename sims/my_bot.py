@@ -20,9 +20,9 @@ from analyzer.games.lemming_mafia.layout import (
     N_LEMMINGS, OWN_HAND, PUB_BLOCKS, PUB_MOVING, PUB_POS, S_OPTIONS, S_VIEW,
 )
 from analyzer.games.lemming_mafia.registry import UserBot
-from analyzer.games.lemming_mafia.rules import draw, field_action
+from analyzer.games.lemming_mafia.rules import field_action
 from analyzer.engine.rng import uniform
-from analyzer.games.lemming_mafia.layout import PUB_RNG
+from analyzer.games.lemming_mafia.layout import PUB_SEAT_RNG
 
 
 @njit(nogil=True)
@@ -51,7 +51,8 @@ def decide(what, seat, kind, game, state, params, n_options):
         return best
     if what == DECIDE_BET:
         # with probability bet_chance, bet the colour in hand furthest behind
-        if uniform(state, PUB_RNG) >= params[seat, 0]:
+        # a bot draws from its own stream, never the dice's
+        if uniform(state, PUB_SEAT_RNG + seat) >= params[seat, 0]:
             return -1
         pick, pick_pos = -1, 1 << 30
         for color in range(N_LEMMINGS):

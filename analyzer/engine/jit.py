@@ -16,13 +16,15 @@ from numba import njit
 
 
 def _source_digest() -> str:
-    """Hash of every source file of the package. numba's cache checks only the
-    file of the cached function itself, not the helpers it inlines from other
-    modules: keying the cache directory by all sources keeps a changed helper
-    from running stale compiled code."""
+    """Hash of every source file that jitted code can come from (the engine's
+    jit and rng modules and the games). numba's cache checks only the file of the
+    cached function itself, not the helpers it inlines from other modules: keying
+    the cache directory by all of them keeps a changed helper from running stale
+    compiled code."""
     root = Path(__file__).resolve().parent.parent
+    sources = [root / "engine" / "jit.py", root / "engine" / "rng.py", *(root / "games").rglob("*.py")]
     digest = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
+    for path in sorted(sources):
         digest.update(str(path.relative_to(root)).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

@@ -30,9 +30,12 @@ def mix64(z):
 
 
 @kernel
-def seed_stream(buf, at, seed, index):
-    """Point slot ``at`` at the start of the stream of game ``index`` under ``seed``."""
-    key = mix64(np.uint64(seed) + _STREAM_SALT)
+def seed_stream(buf, at, seed, index, lane=0):
+    """Point slot ``at`` at the start of stream ``lane`` of game ``index`` under
+    ``seed``. Lanes separate what must not share draws (the dice from each
+    player's own choices), so that two bots compared in the same seat see the
+    same dice and deals (common random numbers)."""
+    key = mix64(np.uint64(seed) + _STREAM_SALT) ^ mix64((np.uint64(lane) + np.uint64(1)) * _STREAM_SALT)
     buf[at] = np.int64(mix64(key ^ mix64(np.uint64(index) * _GAMMA + _GAMMA)))
 
 

@@ -12,7 +12,8 @@ Every decision goes through one function with this signature (user bots too):
   hidden row (hand, stack, contracts) at ``S_VIEW + OWN_*``, the field occupants at
   ``S_OCCUPANT + field`` and the options at ``S_OPTIONS + i`` for ``i <
   n_options``: candidate lemmings (MOVE) or free fields (FIELD). Other players'
-  hidden rows are not in it. ``rules.draw(state, n)`` draws from the race's stream;
+  hidden rows are not in it. ``rules.bot_draw(state, seat, n)`` draws from the
+  player's own random stream (slot ``PUB_SEAT_RNG + seat``), never the dice's;
 - ``params[seat, :N_PARAMS]``: the bot's float64 parameters (``registry.py``
   names them); ``params[seat, N_PARAMS:]`` is scratch space the bot may use
   during a decision (the kernel gives every thread its own copy).
@@ -39,7 +40,7 @@ from analyzer.games.lemming_mafia.layout import (
     S_SCRATCH, S_VIEW, TOP3, UNFULFILLED_PENALTY, WINNER_CLEAN,
 )
 from analyzer.games.lemming_mafia.rules import (
-    card_entry, draw, field_action, field_section, target_fields,
+    bot_draw, card_entry, field_action, field_section, target_fields,
 )
 
 # bot ids (index into BOTS in registry.py)
@@ -71,18 +72,18 @@ _OWN = S_VIEW  # the deciding player's own row in state
 # ---------------------------------------------------------------- the random bot
 
 @kernel(inline=True)
-def decide_random(what, cards, at, state, n_options):
+def decide_random(what, seat, cards, at, state, n_options):
     """The reference random bot, exactly as the rules page defines it. Its own row
     is ``cards[at:]`` (the kernel passes the hidden array itself: no copy)."""
     if what == DECIDE_MOVE or what == DECIDE_FIELD:
-        return draw(state, n_options)
+        return bot_draw(state, seat, n_options)
     if what == DECIDE_BET:
         n_hand = 0
         for color in range(N_LEMMINGS):
             n_hand += cards[at + OWN_HAND + color]
-        if n_hand == 0 or draw(state, 2) == 0:
+        if n_hand == 0 or bot_draw(state, seat, 2) == 0:
             return -1
-        k = draw(state, n_hand)
+        k = bot_draw(state, seat, n_hand)
         for color in range(N_LEMMINGS):
             if cards[at + OWN_HAND + color] == 1:
                 if k == 0:
@@ -92,9 +93,9 @@ def decide_random(what, cards, at, state, n_options):
     n_held = 0
     for slot in range(N_CONTRACTS_EACH):
         n_held += cards[at + OWN_HELD + slot]
-    if n_held == 0 or draw(state, 2) == 0:
+    if n_held == 0 or bot_draw(state, seat, 2) == 0:
         return -1
-    k = draw(state, n_held)
+    k = bot_draw(state, seat, n_held)
     for slot in range(N_CONTRACTS_EACH):
         if cards[at + OWN_HELD + slot] == 1:
             if k == 0:
@@ -106,7 +107,7 @@ def decide_random(what, cards, at, state, n_options):
 # ---------------------------------------------------------- the shared race model
 
 @kernel(inline=True)
-def prefer(u, best, ties, state):
+def prefer(u, best, ties, state, seat):
     """Whether an option of utility ``u`` replaces the best so far, breaking exact
     ties uniformly at random (reservoir sampling) so that no colour or field is
     favoured by its index. Returns (take, ties among the best so far)."""
@@ -114,7 +115,7 @@ def prefer(u, best, ties, state):
         return True, 1
     if u == best:
         ties += 1
-        return draw(state, ties) == 0, ties
+        return bot_draw(state, seat, ties) == 0, ties
     return False, ties
 
 
@@ -314,7 +315,7 @@ def favourite(game, state, params, seat):
         score = lemming_value(game, state, params, seat, lem)
         if bet_gain(state, lem) >= state[_OWN + OWN_STACK_N]:
             score += params[seat, P_LOYALTY]
-        take, ties = prefer(score, best_score, ties, state)
+        take, ties = prefer(score, best_score, ties, state, seat)
         if take:
             best_score = score
             best = lem
@@ -378,7 +379,7 @@ def best_field(kind, game, state, params, seat, lemming, options_at, n_options):
     ties = 0
     for i in range(n_options):
         u = move_utility(kind, game, state, params, seat, lemming, state[options_at + i])
-        take, ties = prefer(u, best, ties, state)
+        take, ties = prefer(u, best, ties, state, seat)
         if take:
             best = u
             best_i = i
@@ -397,7 +398,7 @@ def choose_move(kind, game, state, params, seat, n_options):
             u = move_utility(kind, game, state, params, seat, lemming, state[PUB_N_FIELDS])
         else:
             u, _ = best_field(kind, game, state, params, seat, lemming, S_SCRATCH, n)
-        take, ties = prefer(u, best, ties, state)
+        take, ties = prefer(u, best, ties, state, seat)
         if take:
             best = u
             best_i = i
@@ -429,7 +430,7 @@ def choose_bet(kind, game, state, params, seat):
         if color == fav:
             chance += 1.0
         # urgent: the likeliest winner; otherwise throw away the least likely
-        take, ties = prefer(chance if urgent else -chance, pick_value, ties, state)
+        take, ties = prefer(chance if urgent else -chance, pick_value, ties, state, seat)
         if take:
             pick_value = chance if urgent else -chance
             pick = color
@@ -457,7 +458,7 @@ def choose_discard(game, state, params, seat, margin):
 @kernel
 def decide_builtin(what, seat, kind, game, state, params, n_options):
     if kind == RANDOM:  # the kernel answers for it; kept for direct callers
-        return decide_random(what, state, _OWN, state, n_options)
+        return decide_random(what, seat, state, _OWN, state, n_options)
     if what == DECIDE_DISCARD:
         return choose_discard(game, state, params, seat, params[seat, P_DISCARD_MARGIN])
     if what == DECIDE_MOVE:

@@ -21,7 +21,7 @@ from analyzer.games.lemming_mafia.layout import (
     FINISH_LAST_STANDING, FINISH_WATER, G_H_ANSWERS_AT, G_H_COUNT_AT, G_H_LEN,
     G_N_FIELDS, G_N_PLAYERS, G_S_LEN, JACKHAMMER, N_CONTRACTS_EACH, N_LEMMINGS,
     OWN_HAND, OWN_HELD, OWN_LEN, PUB_BLOCKS, PUB_ERROR, PUB_MOVER, PUB_MOVING,
-    PUB_POS, PUB_RNG, PUB_TURN, PUB_WATER_FROM, RACE_FINISH, RACE_TURNS,
+    PUB_POS, PUB_RNG, PUB_SEAT_RNG, PUB_TURN, PUB_WATER_FROM, RACE_FINISH, RACE_TURNS,
     RACE_WINNER_FIELD, S_OPTIONS, S_VIEW,
 )
 from analyzer.games.lemming_mafia.rules import (
@@ -45,7 +45,7 @@ def ask(what, seat, game, state, hidden, params, n_options):
     kind = bot_kind(game, seat)
     at = own_at(game, seat)
     if kind == RANDOM:
-        return decide_random(what, hidden, at, state, n_options)
+        return decide_random(what, seat, hidden, at, state, n_options)
     for i in range(OWN_LEN):
         state[S_VIEW + i] = hidden[at + i]
     return decide(what, seat, kind, game, state, params, n_options)
@@ -190,8 +190,11 @@ def play_races(game, params, seed, first, count, races, players, contracts, bets
     params = params.copy()
     state = np.zeros(game[G_S_LEN], np.int64)
     hidden = np.zeros(game[G_H_LEN], np.int64)  # rules.new_arrays, in jitted code
+    n_players = game[G_N_PLAYERS]
     for i in range(count):
-        seed_stream(state, PUB_RNG, seed, first + i)
+        seed_stream(state, PUB_RNG, seed, first + i, 0)
+        for seat in range(n_players):
+            seed_stream(state, PUB_SEAT_RNG + seat, seed, first + i, 1 + seat)
         error = play_race(game, state, hidden, params, races[i], players[i],
                           contracts[i], bets[i])
         if error != 0:

@@ -80,8 +80,9 @@ PUB_N_FIELDS = 41
 PUB_N_SECTIONS = 42
 PUB_WATER_FROM = 43  # field the winner jumped into the water from (-1: start)
 PUB_ERROR = 44  # a bot's invalid answer: ERROR_* * 8 + seat, 0 if none
-PUB_RNG = 45  # the race's random stream (uint64 bits): bots may draw from it
-PUB_LEN = 46
+PUB_RNG = 45  # the race's stream for dice, deal and getaway rolls (uint64 bits)
+PUB_SEAT_RNG = 46  # 6 seats: each player's own stream for its bot's random choices
+PUB_LEN = 52  # the streams come last: a new race clears pub up to PUB_RNG
 
 # the rest of state
 S_VIEW = PUB_LEN  # OWN_LEN: the deciding player's own row (a copy)

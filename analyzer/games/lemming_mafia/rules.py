@@ -19,7 +19,7 @@ from analyzer.games.lemming_mafia.layout import (
     OWN_STACK_PLACE, OWN_STACK_TURN, PL_BET_POINTS, PL_BETS_PLACED,
     PL_CONTRACT_POINTS, PL_DISCARDED, PL_SCORE, PL_WON, PUB_BLOCKS, PUB_HAND_COUNT,
     PUB_HELD_COUNT, PUB_LEN, PUB_MOVING, PUB_N_ELIM, PUB_N_FIELDS, PUB_N_PLAYERS,
-    PUB_N_SECTIONS, PUB_OUT, PUB_POS, PUB_RNG, PUB_STACK_COUNT, PUB_TURN, PUB_WATER_FROM, RACE_BLOCKS,
+    PUB_N_SECTIONS, PUB_OUT, PUB_POS, PUB_RNG, PUB_SEAT_RNG, PUB_STACK_COUNT, PUB_TURN, PUB_WATER_FROM, RACE_BLOCKS,
     RACE_N_ELIM, RACE_N_WINNERS, RACE_PLACE, RACE_TIEBREAK, RACE_WINNER,
     RACE_WINNER_BLOCKS, S_OCCUPANT, START, TOP3, UNFULFILLED_PENALTY, WINNER_CLEAN,
 )
@@ -68,8 +68,15 @@ def occupant(state, field):
 
 @kernel(inline=True)
 def draw(state, n):
-    """Uniform integer in [0, n) from the race's stream."""
+    """Uniform integer in [0, n) from the race's stream (dice, deal, getaway)."""
     return below(state, PUB_RNG, n)
+
+
+@kernel(inline=True)
+def bot_draw(state, seat, n):
+    """Uniform integer in [0, n) from a player's own stream: a bot's choices never
+    shift the dice."""
+    return below(state, PUB_SEAT_RNG + seat, n)
 
 
 # ------------------------------------------------------------------- the race
@@ -211,11 +218,10 @@ def discard(game, state, hidden, seat, slot):
 
 @kernel
 def deal(game, state, hidden):
-    """Set up a race (the stream in ``state[PUB_RNG]`` already seeded): lemmings at
-    the start, six bet cards and three contracts each. Field counters are kept."""
-    rng = state[PUB_RNG]
-    state[:PUB_LEN] = 0
-    state[PUB_RNG] = rng
+    """Set up a race (the streams at ``PUB_RNG`` and after already seeded):
+    lemmings at the start, six bet cards and three contracts each. Field counters
+    are kept."""
+    state[:PUB_RNG] = 0
     n_fields = game[G_N_FIELDS]
     state[S_OCCUPANT:S_OCCUPANT + n_fields] = -1
     for lem in range(N_LEMMINGS):

@@ -1,0 +1,247 @@
+"""Whole-process benchmark of the ``analyzer`` console script (``make bench``).
+
+Every figure comes from running the installed console script as a subprocess and
+timing it from outside: start-up, imports, numba cache loading and the summary
+are all included. Before each timed run the same command is run once untimed
+with a small race count, which loads (or fills) the numba cache; compiled code
+does not depend on the race count. Peak memory is the child's own max RSS, from
+os.wait4. It is a report, not a test: the exit code is 0 even on a MISS (1 only
+if a command itself failed).
+
+    python -m analyzer.bench            # full run, a few minutes on 2 cores
+    python -m analyzer.bench --quick    # small race counts, a sanity check
+    python -m analyzer.bench --only heuristic
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+GAME = "lemming-mafia"
+WARM_RACES = 1_000
+HEURISTIC_TABLES = ("favourite,timer,contractor,random", "favourite,timer,contractor,favourite")
+# race counts: full run, --quick
+RACES = {
+    "random": (5_000_000, 500_000),
+    "heuristic": (5_000_000, 200_000),
+    "memory": (10_000_000, 1_000_000),
+    "out": (1_000_000, 100_000),
+}
+TARGET_RANDOM = 700_000      # races/s, at least
+TARGET_HEURISTIC = 250_000   # races/s, at least
+TARGET_STARTUP = 3.0         # seconds, less than
+TARGET_MEMORY = 1.5e9        # bytes of max RSS, less than
+SPEED = re.compile(r"^speed: ([\d,]+) races/s", re.M)
+
+
+@dataclass
+class Run:
+    """One finished subprocess, measured from outside."""
+    argv: list[str]
+    seconds: float        # wall time of the whole process
+    max_rss: int          # bytes
+    cpu_seconds: float    # user + system, all threads
+    returncode: int
+    stdout: str
+    stderr: str
+
+    @property
+    def tool_rate(self) -> float | None:
+        """The races/s the tool prints on its ``speed:`` line (simulation loop only)."""
+        m = SPEED.search(self.stdout)
+        return float(m.group(1).replace(",", "")) if m else None
+
+    @property
+    def cores(self) -> float:
+        """Average number of busy cores; below nproc for a threaded run hints at
+        other work competing for the machine."""
+        return self.cpu_seconds / self.seconds if self.seconds else 0.0
+
+
+@dataclass
+class Row:
+    name: str
+    figure: str
+    target: str = ""
+    ok: bool | None = None  # None: informative, no target
+    detail: str = ""
+    error: bool = False
+
+    @property
+    def result(self) -> str:
+        return "ERROR" if self.error else "info" if self.ok is None else "PASS" if self.ok else "MISS"
+
+
+class CommandFailed(Exception):
+    pass
+
+
+def console_script() -> str:
+    script = Path(sys.executable).with_name("analyzer")
+    found = str(script) if script.exists() else shutil.which("analyzer")
+    if not found:
+        raise SystemExit("bench: the analyzer console script is not installed (run `make install`)")
+    return found
+
+
+def run(args: list[str]) -> Run:
+    """Run ``analyzer *args`` to the end; wall time, max RSS and CPU time of that child alone."""
+    argv = [console_script(), *args]
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+        out.seek(0)
+        err.seek(0)
+        result = Run(argv, seconds, usage.ru_maxrss * 1024, usage.ru_utime + usage.ru_stime,
+                     proc.returncode, out.read().decode(errors="replace"), err.read().decode(errors="replace"))
+    if result.returncode != 0:
+        tail = "\n".join(result.stderr.strip().splitlines()[-5:])
+        raise CommandFailed(f"`{' '.join(['analyzer', *args])}` exited with {result.returncode}: {tail}")
+    return result
+
+
+def simulate_args(bots: str | None, races: int, *extra: str) -> list[str]:
+    args = ["simulate", GAME, "--races", str(races)]
+    if bots is not None:
+        args += ["--bots", bots]
+    return args + list(extra)
+
+
+def timed_simulation(bots: str | None, races: int, *extra: str) -> Run:
+    """Warm the numba cache with an untimed small run of the same command, then time the real one."""
+    run(simulate_args(bots, WARM_RACES, *extra))
+    return run(simulate_args(bots, races, *extra))
+
+
+def rate_row(name: str, r: Run, races: int, target: float | None) -> Row:
+    rate = races / r.seconds
+    tool = r.tool_rate
+    detail = (f"{races:,} races in {r.seconds:.2f} s; tool's speed: line "
+              f"{tool:,.0f}/s; {r.cores:.1f} cores busy" if tool else f"{races:,} races in {r.seconds:.2f} s")
+    return Row(name, f"{rate:,.0f} races/s", f">= {target:,.0f}" if target else "",
+               rate >= target if target else None, detail)
+
+
+def measure_random(races: int) -> list[Row]:
+    """Four random bots, no --out: races / whole-process wall time."""
+    r = timed_simulation("random", races)
+    return [rate_row("random bots", r, races, TARGET_RANDOM)]
+
+
+def measure_heuristic(races: int) -> list[Row]:
+    """Tables of heuristic bots, no --out: races / whole-process wall time."""
+    rows = []
+    for bots in HEURISTIC_TABLES:
+        r = timed_simulation(bots, races)
+        rows.append(rate_row(bots, r, races, TARGET_HEURISTIC))
+    return rows
+
+
+def measure_startup() -> list[Row]:
+    """Wall time of the second invocation of a tiny command."""
+    rows = []
+    for args in (simulate_args(None, 1_000), ["--help"]):
+        run(args)
+        r = run(args)
+        rows.append(Row("startup: analyzer " + " ".join(args), f"{r.seconds:.2f} s",
+                        f"< {TARGET_STARTUP:.0f} s", r.seconds < TARGET_STARTUP,
+                        f"max RSS {r.max_rss / 1e6:,.0f} MB"))
+    return rows
+
+
+def measure_memory(races: int) -> list[Row]:
+    """Peak memory (max RSS of the child) of a large random-bot run, and its wall time."""
+    r = timed_simulation("random", races)
+    return [Row(f"peak memory, {races:,} races", f"{r.max_rss / 1e9:.2f} GB",
+                f"< {TARGET_MEMORY / 1e9:.1f} GB", r.max_rss < TARGET_MEMORY,
+                f"wall {r.seconds:.2f} s ({races / r.seconds:,.0f} races/s)")]
+
+
+def measure_out(races: int) -> list[Row]:
+    """Default bot table writing Parquet tables (--out): informative, no target."""
+    with tempfile.TemporaryDirectory(prefix="analyzer-bench-") as tmp:
+        run(simulate_args(None, WARM_RACES, "--out", f"{tmp}/warm"))
+        r = run(simulate_args(None, races, "--out", f"{tmp}/run"))
+    row = rate_row("with --out (Parquet), default table", r, races, None)
+    row.detail += f"; max RSS {r.max_rss / 1e9:.2f} GB"
+    return [row]
+
+
+MEASURES = {
+    "random": lambda quick: measure_random(RACES["random"][quick]),
+    "heuristic": lambda quick: measure_heuristic(RACES["heuristic"][quick]),
+    "startup": lambda quick: measure_startup(),
+    "memory": lambda quick: measure_memory(RACES["memory"][quick]),
+    "out": lambda quick: measure_out(RACES["out"][quick]),
+}
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def render(rows: list[Row]) -> str:
+    head = ("measure", "figure", "target", "result", "detail")
+    cells = [head] + [(r.name, r.figure, r.target, r.result, r.detail) for r in rows]
+    widths = [max(len(c[i]) for c in cells) for i in range(4)]
+    lines = ["  ".join(c[i].ljust(widths[i]) if i != 1 else c[i].rjust(widths[i]) for i in range(4)) + "  " + c[4]
+             for c in cells]
+    lines.insert(1, "-" * max(len(line) for line in lines))
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m analyzer.bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="small race counts: a fast sanity run")
+    parser.add_argument("--only", choices=list(MEASURES), action="append",
+                        help="run only this measure (repeatable)")
+    opts = parser.parse_args(argv)
+
+    nproc = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    print(f"analyzer bench: {GAME}, whole process via {console_script()}"
+          f"{' (--quick: small race counts)' if opts.quick else ''}")
+    print(f"date: {datetime.datetime.now().astimezone().isoformat(timespec='seconds')}")
+    print(f"machine: nproc {nproc}, CPU {cpu_model()}, Python {platform.python_version()}")
+    print(f"load average at start: {load()}", flush=True)
+
+    rows: list[Row] = []
+    for name in opts.only or list(MEASURES):
+        print(f"  running {name} ...", file=sys.stderr, flush=True)
+        try:
+            rows += MEASURES[name](opts.quick)
+        except CommandFailed as e:
+            rows.append(Row(name, "-", detail=str(e), error=True))
+    print(f"load average at end:   {load()}")
+    print()
+    print(render(rows))
+    print()
+    print("'cores busy' is CPU time / wall time of the child; well under nproc, or a high load "
+          "average at start, means other work shared the machine and the figures are noisy.")
+    return 1 if any(r.error for r in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,18 @@
+"""The bench command starts and exposes its measurements; no timing is asserted."""
+import subprocess
+import sys
+
+import analyzer.bench as bench
+
+
+def test_help_works():
+    done = subprocess.run([sys.executable, "-m", "analyzer.bench", "--help"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0
+    assert "--quick" in done.stdout and "--only" in done.stdout
+
+
+def test_exposes_measurements():
+    for name in ("measure_random", "measure_heuristic", "measure_startup", "measure_memory", "measure_out"):
+        assert callable(getattr(bench, name))
+    assert set(bench.MEASURES) == {"random", "heuristic", "startup", "memory", "out"}
