@@ -67,6 +67,62 @@ def simulate(
         typer.echo(f"tables: {out}/ ({', '.join(match.tables)}.parquet, manifest.json)")
 
 
+@app.command()
+def compare(
+    game: str = typer.Argument(..., help="game: lemming-mafia"),
+    bot: str = typer.Option(..., "--bot", help="bot A, e.g. favourite:harm=1.2"),
+    vs: str = typer.Option(..., "--vs", help="bot B"),
+    field: str = typer.Option("random", help="the other seats: one bot, or one per other seat"),
+    players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
+    board: Optional[Path] = typer.Option(None, help="board/deck TOML file"),
+    races: int = typer.Option(200_000, help="races per arm (the most with --sprt)"),
+    seed: int = typer.Option(1, help="seed"),
+    threads: Optional[int] = typer.Option(None, help="worker threads (default: all cores)"),
+    sprt: Optional[str] = typer.Option(
+        None, help="D0,D1: stop when a sequential test decides between win-rate differences "
+                   "D0 and D1 (fractions, e.g. 0,0.01)"),
+    alpha: float = typer.Option(0.05, help="SPRT: chance of accepting D1 when D0 holds"),
+    beta: float = typer.Option(0.05, help="SPRT: chance of accepting D0 when D1 holds"),
+):
+    """Paired comparison of bot A against bot B: same deals and dice, seats rotated."""
+    from analyzer.engine.botspec import parse_bot_list
+    from analyzer.engine.compare import Sprt, compare as run, render
+    from analyzer.engine.simulate import check_run_options, default_threads
+    from analyzer.games import default_players, match_class
+
+    cls = match_class(game)
+    players = players if players is not None else default_players(game)
+    threads = threads or default_threads()
+    check_run_options(races, seed, threads, 1)
+    (a,), (b,) = _one_bot(bot, "--bot"), _one_bot(vs, "--vs")
+    test = None
+    if sprt is not None:
+        test = Sprt(*_two_floats(sprt, "--sprt"), alpha=alpha, beta=beta)
+    board_path = str(board) if board is not None else None
+    result = run(lambda table: cls(board_path, players, table), a, b, parse_bot_list(field),
+                 players, races, seed, threads=threads, sprt=test)
+    typer.echo(render(result))
+
+
+def _one_bot(text: str, option: str):
+    from analyzer.engine.botspec import parse_bot_list
+
+    specs = parse_bot_list(text)
+    if len(specs) != 1:
+        raise AnalyzerError(f"{option} takes one bot, got {len(specs)}")
+    return specs
+
+
+def _two_floats(text: str, option: str) -> tuple[float, float]:
+    parts = text.split(",")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        return float(parts[0]), float(parts[1])
+    except ValueError:
+        raise AnalyzerError(f"{option} takes two numbers D0,D1, got {text!r}") from None
+
+
 @app.command("bots")
 def list_bots(game: str = typer.Argument(..., help="game: lemming-mafia")):
     """List the built-in bots of a game with their parameters."""

@@ -62,6 +62,17 @@ def _combine(families: list[BotFamily]):
     return decide
 
 
+_user_kernels: dict = {}
+
+
+def _user_kernel(user: tuple[BotFamily, ...]):
+    """The kernel compiled around these user bots, once per process."""
+    key = tuple(sorted(f.kind for f in user))
+    if key not in _user_kernels:
+        _user_kernels[key] = kernel.with_decide(_combine(list(user)))
+    return _user_kernels[key]
+
+
 def _route(kind, user_decide, fallback):
     @njit(nogil=True)
     def routed(what, seat, k, game, state, params, n_options):
@@ -90,8 +101,8 @@ class LemmingMafiaMatch:
         self.params = np.stack([f.param_row(s) for s, f in zip(self.specs, self.families)])
         kinds = [f.kind for f in self.families]
         self.game_array = pack_game(self.board, self.deck, kinds)
-        user = [f for f in self.families if f.decide is not None]
-        self._play = kernel.with_decide(_combine(user)) if user else kernel.play_races
+        user = tuple(f for f in self.families if f.decide is not None)
+        self._play = _user_kernel(user) if user else kernel.play_races
         self._pool: queue.SimpleQueue[Chunk] = queue.SimpleQueue()
         self._capacity = 0
 
@@ -128,6 +139,11 @@ class LemmingMafiaMatch:
         if status != 0:
             self._bot_failed(status)
         return chunk
+
+    def outcomes(self, chunk: Chunk) -> tuple[np.ndarray, np.ndarray]:
+        """Per race and seat: won (shared wins count) and score."""
+        c = chunk.view()
+        return c.players[:, :, L.PL_WON] > 0, c.players[:, :, L.PL_SCORE].astype(np.int64)
 
     def reserve(self, count: int) -> None:
         """Size of the sub-ranges to come: buffers are reused, never regrown."""

@@ -83,11 +83,16 @@ USER_KIND_BASE = 100
 _user_kinds = itertools.count(USER_KIND_BASE)
 
 
+_loaded: dict[Path, BotFamily] = {}
+
+
 def load_user_bot(path: str) -> BotFamily:
-    """A bot from a user's Python file. The file defines ``BOT = UserBot(...)``
-    (see ``sims/my_bot.py``); its ``decide`` is a numba ``@njit`` function with the
-    signature of ``bots.py``."""
+    """A bot from a user's Python file, loaded once per process. The file defines
+    ``BOT = UserBot(...)`` (see ``sims/my_bot.py``); its ``decide`` is a numba
+    ``@njit`` function with the signature of ``bots.py``."""
     p = Path(path)
+    if p.is_file() and p.resolve() in _loaded:
+        return _loaded[p.resolve()]
     if not p.is_file():
         raise BotError(f"bot file not found: {path}")
     name = f"analyzer_user_bot_{p.stem}_{abs(hash(str(p.resolve())))}"
@@ -105,7 +110,9 @@ def load_user_bot(path: str) -> BotFamily:
         params[key] = (i, float(default), help_text)
     if len(params) > B.N_PARAMS:
         raise BotError(f"bot file {path}: at most {B.N_PARAMS} parameters")
-    return BotFamily(bot.name, next(_user_kinds), bot.description, params, bot.decide, str(p))
+    family = BotFamily(bot.name, next(_user_kinds), bot.description, params, bot.decide, str(p))
+    _loaded[p.resolve()] = family
+    return family
 
 
 @dataclass(frozen=True)
