@@ -3,7 +3,6 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-RUN_ARGS ?= --races 1000000
 
 .PHONY: install run test bench clean
 
@@ -16,7 +15,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(VENV)/bin/analyzer simulate lemming-mafia $(RUN_ARGS)
+	$(VENV)/bin/analyzer run sims/default.toml
 
 test: $(STAMP)
 	$(PY) -m pytest

@@ -47,10 +47,16 @@ def simulate(
     seed: int = typer.Option(1, help="seed: fixes every result"),
     threads: Optional[int] = typer.Option(None, help="worker threads (default: all cores)"),
     out: Optional[Path] = typer.Option(None, help="write Parquet tables and manifest.json to this directory"),
+    report: Optional[Path] = typer.Option(None, help="write the balance report (HTML, figures, CSV) to this path"),
     chunk: int = typer.Option(1 << 16, hidden=True, help="races per chunk"),
     progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="progress bar (default: on a terminal)"),
 ):
     """Play many races between bots and print a summary."""
+    run_simulation(game, board, players, bots, races, seed, threads, out, report, chunk, progress)
+
+
+def run_simulation(game, board, players, bots, races, seed, threads, out, report, chunk=1 << 16,
+                   progress=None) -> None:
     from analyzer.engine.botspec import parse_bot_list, seat_bots
     from analyzer.engine.simulate import simulate as run
     from analyzer.games import default_players, match_class
@@ -59,12 +65,47 @@ def simulate(
     players = players if players is not None else default_players(game)
     specs = seat_bots(parse_bot_list(bots if bots is not None else _default_bots(players)), players)
     match = cls(str(board) if board is not None else None, players, specs)
-    result = run(match, races, seed, threads=threads, chunk_size=chunk, out_dir=out, progress=progress)
+    stats = None
+    if report is not None:
+        from analyzer.report import check_report_path
+        from analyzer.stats import new_stats
+
+        check_report_path(Path(report))
+        stats = new_stats(match.game)
+    result = run(match, races, seed, threads=threads, chunk_size=chunk, out_dir=out,
+                 progress=progress, stats=stats)
     typer.echo(render_header(match, result))
     typer.echo(result.summary.render())
     typer.echo(f"speed: {result.rate:,.0f} races/s ({result.seconds:.2f} s on {result.manifest['threads']} threads)")
     if out is not None:
         typer.echo(f"tables: {out}/ ({', '.join(match.tables)}.parquet, manifest.json)")
+    if report is not None:
+        from analyzer.report import write_report
+
+        typer.echo(f"report: {write_report(stats.result(), result.manifest, Path(report))}")
+
+
+@app.command("report")
+def report_command(
+    run_dir: Path = typer.Argument(..., help="a directory written by simulate --out"),
+    out: Optional[Path] = typer.Option(None, help="report path (default: RUN_DIR-report.html beside it)"),
+):
+    """Write the balance report of a finished run."""
+    from analyzer.report import build_report
+
+    typer.echo(f"report: {build_report(run_dir, out)}")
+
+
+@app.command("run")
+def run_scenario(scenario: Path = typer.Argument(..., help="a scenario file, e.g. sims/default.toml")):
+    """Run a scenario file (TOML: game, board, players, bots, races, seed, report)."""
+    from analyzer.scenario import load_scenarios
+
+    for item in load_scenarios(scenario):
+        if item.title:
+            typer.echo(f"== {item.title}")
+        run_simulation(item.game, item.board, item.players, item.bots, item.races, item.seed,
+                       item.threads, item.out, item.report)
 
 
 @app.command()
@@ -92,7 +133,7 @@ def compare(
 
     cls = match_class(game)
     players = players if players is not None else default_players(game)
-    threads = threads or default_threads()
+    threads = default_threads() if threads is None else threads
     check_run_options(races, seed, threads, 1)
     (a,), (b,) = _one_bot(bot, "--bot"), _one_bot(vs, "--vs")
     test = None

@@ -10,7 +10,7 @@ the decision signature documented in analyzer/games/lemming_mafia/bots.py:
 
 ``state`` holds only what this player may see: the public race at ``PUB_*``, its
 own cards at ``S_VIEW + OWN_*``, field occupants at ``S_OCCUPANT + field`` and the
-options of this decision at ``S_OPTIONS + i``. ``params[seat, i]`` is the i-th
+options of this decision at ``S_OPTIONS + i``. ``params[i]`` is the i-th
 parameter declared below. Nothing in the engine needs editing.
 """
 from numba import njit
@@ -20,9 +20,7 @@ from analyzer.games.lemming_mafia.layout import (
     N_LEMMINGS, OWN_HAND, PUB_BLOCKS, PUB_MOVING, PUB_POS, S_OPTIONS, S_VIEW,
 )
 from analyzer.games.lemming_mafia.registry import UserBot
-from analyzer.games.lemming_mafia.rules import field_action
-from analyzer.engine.rng import uniform
-from analyzer.games.lemming_mafia.layout import PUB_SEAT_RNG
+from analyzer.games.lemming_mafia.rules import bot_uniform, field_action
 
 
 @njit(nogil=True)
@@ -52,7 +50,7 @@ def decide(what, seat, kind, game, state, params, n_options):
     if what == DECIDE_BET:
         # with probability bet_chance, bet the colour in hand furthest behind
         # a bot draws from its own stream, never the dice's
-        if uniform(state, PUB_SEAT_RNG + seat) >= params[seat, 0]:
+        if bot_uniform(state) >= params[0]:
             return -1
         pick, pick_pos = -1, 1 << 30
         for color in range(N_LEMMINGS):

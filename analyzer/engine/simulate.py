@@ -56,8 +56,10 @@ def versions() -> dict:
 
 def simulate(match, races: int, seed: int, *, threads: int | None = None,
              chunk_size: int = DEFAULT_CHUNK, out_dir: Path | None = None,
-             progress: bool | None = None) -> RunResult:
-    threads = threads or default_threads()
+             progress: bool | None = None, stats=None) -> RunResult:
+    """Play ``races`` races of ``match``; summarise them, and stream their tables
+    to ``out_dir`` and/or into the aggregator ``stats`` (for reports)."""
+    threads = default_threads() if threads is None else threads
     check_run_options(races, seed, threads, chunk_size)
     match.warm_up()
     match.reserve(-(-min(chunk_size, races) // threads))
@@ -73,10 +75,15 @@ def simulate(match, races: int, seed: int, *, threads: int | None = None,
     def on_chunk(first, count, parts):
         for part in parts:
             summary.add(part)
+            if writer is None and stats is None:
+                continue
+            tables = match.tables_of(part)
             if writer is not None:
-                for name, df in match.tables_of(part).items():
+                for name, df in tables.items():
                     writer.write(name, df)
-        match.release(parts)
+            if stats is not None:
+                stats.add({**tables, "fields": match.fields_table(part.fields)})
+        match.release(parts)  # after the tables are built: the buffers get reused
 
     def play(first, count):
         return match.play(seed, first, count)

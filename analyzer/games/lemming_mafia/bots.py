@@ -9,14 +9,15 @@ Every decision goes through one function with this signature (user bots too):
 - ``game``: board and deck (read with ``rules.field_action``, ``field_section``,
   ``section_first``, ``card_entry``);
 - ``state``: what this player can see: the public state at ``PUB_*``, its own
-  hidden row (hand, stack, contracts) at ``S_VIEW + OWN_*``, the field occupants at
-  ``S_OCCUPANT + field`` and the options at ``S_OPTIONS + i`` for ``i <
-  n_options``: candidate lemmings (MOVE) or free fields (FIELD). Other players'
-  hidden rows are not in it. ``rules.bot_draw(state, seat, n)`` draws from the
-  player's own random stream (slot ``PUB_SEAT_RNG + seat``), never the dice's;
-- ``params[seat, :N_PARAMS]``: the bot's float64 parameters (``registry.py``
-  names them); ``params[seat, N_PARAMS:]`` is scratch space the bot may use
-  during a decision (the kernel gives every thread its own copy).
+  hidden row (hand, stack, contracts, random stream) at ``S_VIEW + OWN_*``, the
+  field occupants at ``S_OCCUPANT + field`` and the options at ``S_OPTIONS + i``
+  for ``i < n_options``: candidate lemmings (MOVE) or free fields (FIELD). Other
+  players' hidden rows are not in it. ``rules.bot_draw(state, n)`` and
+  ``rules.bot_uniform(state)`` draw from the player's own random stream, never
+  the dice's;
+- ``params``: this bot's row only: its float64 parameters at ``[:N_PARAMS]``
+  (``registry.py`` names them), then scratch space ``[N_PARAMS:]`` that persists
+  between this player's decisions and that no other bot sees.
 
 Answer: an index into the options for MOVE and FIELD; a colour in hand or -1 for
 BET; a held contract slot (0-2) or -1 for DISCARD.
@@ -31,11 +32,12 @@ pushes a favourite, buries a rival in concrete or steers a contract.
 import math
 
 from analyzer.engine.jit import kernel
+from analyzer.engine.rng import below
 from analyzer.games.lemming_mafia.layout import (
     AT_LEAST_THREE_ELIMINATED, AT_MOST_ONE_ELIMINATED, BEFORE, BOOKMAKER, BOSS,
     CONCRETE, DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, DECK_C1, DECK_C2, DECK_KIND,
     DECK_POINTS, ELIMINATED, GETAWAY, JACKHAMMER, N_CONTRACTS_EACH, N_LEMMINGS,
-    OWN_CONTRACT, OWN_HAND, OWN_HELD, OWN_STACK, OWN_STACK_N, PUB_BLOCKS, PUB_MOVING,
+    OWN_CONTRACT, OWN_HAND, OWN_HELD, OWN_RNG, OWN_STACK, OWN_STACK_N, PUB_BLOCKS, PUB_MOVING,
     PUB_N_ELIM, PUB_N_FIELDS, PUB_N_SECTIONS, PUB_OUT, PUB_POS, PUB_TURN, S_OCCUPANT, S_OPTIONS,
     S_SCRATCH, S_VIEW, TOP3, UNFULFILLED_PENALTY, WINNER_CLEAN,
 )
@@ -72,18 +74,19 @@ _OWN = S_VIEW  # the deciding player's own row in state
 # ---------------------------------------------------------------- the random bot
 
 @kernel(inline=True)
-def decide_random(what, seat, cards, at, state, n_options):
-    """The reference random bot, exactly as the rules page defines it. Its own row
-    is ``cards[at:]`` (the kernel passes the hidden array itself: no copy)."""
+def decide_random(what, cards, at, state, n_options):
+    """The reference random bot, exactly as the rules page defines it. Its own row,
+    its random stream included, is ``cards[at:]`` (the kernel passes the hidden
+    array itself: no copy)."""
     if what == DECIDE_MOVE or what == DECIDE_FIELD:
-        return bot_draw(state, seat, n_options)
+        return below(cards, at + OWN_RNG, n_options)
     if what == DECIDE_BET:
         n_hand = 0
         for color in range(N_LEMMINGS):
             n_hand += cards[at + OWN_HAND + color]
-        if n_hand == 0 or bot_draw(state, seat, 2) == 0:
+        if n_hand == 0 or below(cards, at + OWN_RNG, 2) == 0:
             return -1
-        k = bot_draw(state, seat, n_hand)
+        k = below(cards, at + OWN_RNG, n_hand)
         for color in range(N_LEMMINGS):
             if cards[at + OWN_HAND + color] == 1:
                 if k == 0:
@@ -93,9 +96,9 @@ def decide_random(what, seat, cards, at, state, n_options):
     n_held = 0
     for slot in range(N_CONTRACTS_EACH):
         n_held += cards[at + OWN_HELD + slot]
-    if n_held == 0 or bot_draw(state, seat, 2) == 0:
+    if n_held == 0 or below(cards, at + OWN_RNG, 2) == 0:
         return -1
-    k = bot_draw(state, seat, n_held)
+    k = below(cards, at + OWN_RNG, n_held)
     for slot in range(N_CONTRACTS_EACH):
         if cards[at + OWN_HELD + slot] == 1:
             if k == 0:
@@ -107,7 +110,7 @@ def decide_random(what, seat, cards, at, state, n_options):
 # ---------------------------------------------------------- the shared race model
 
 @kernel(inline=True)
-def prefer(u, best, ties, state, seat):
+def prefer(u, best, ties, state):
     """Whether an option of utility ``u`` replaces the best so far, breaking exact
     ties uniformly at random (reservoir sampling) so that no colour or field is
     favoured by its index. Returns (take, ties among the best so far)."""
@@ -115,7 +118,7 @@ def prefer(u, best, ties, state, seat):
         return True, 1
     if u == best:
         ties += 1
-        return bot_draw(state, seat, ties) == 0, ties
+        return bot_draw(state, ties) == 0, ties
     return False, ties
 
 
@@ -131,19 +134,19 @@ def progress(game, state, lemming):
 
 
 @kernel
-def lemming_value(game, state, params, seat, lemming):
+def lemming_value(game, state, params, lemming):
     if state[PUB_OUT + lemming] > 0:
-        return -params[seat, P_ELIM_COST]
+        return -params[P_ELIM_COST]
     return (progress(game, state, lemming)
-            - params[seat, P_BLOCK_WEIGHT] * state[PUB_BLOCKS + lemming])
+            - params[P_BLOCK_WEIGHT] * state[PUB_BLOCKS + lemming])
 
 
 @kernel
-def win_weight(game, state, params, seat, lemming):
+def win_weight(game, state, params, lemming):
     """Unnormalised chance that the lemming wins (0 once eliminated)."""
     if state[PUB_OUT + lemming] > 0:
         return 0.0
-    return math.exp(params[seat, P_SHARPNESS] * lemming_value(game, state, params, seat, lemming))
+    return math.exp(params[P_SHARPNESS] * lemming_value(game, state, params, lemming))
 
 
 @kernel
@@ -157,15 +160,15 @@ def remaining_sections(game, state):
 
 
 @kernel
-def landing_gain(game, state, params, seat, lemming, field):
+def landing_gain(game, state, params, lemming, field):
     """Expected value change of the lemming if it lands on ``field`` (or the water
     when ``field`` is the field count), the field's action included."""
     n_fields = state[PUB_N_FIELDS]
     if field >= n_fields:
         return _WIN
-    before = lemming_value(game, state, params, seat, lemming)
-    block = params[seat, P_BLOCK_WEIGHT]
-    elim = params[seat, P_ELIM_COST]
+    before = lemming_value(game, state, params, lemming)
+    block = params[P_BLOCK_WEIGHT]
+    elim = params[P_ELIM_COST]
     moved = float(field_section(game, field) + 1) - progress(game, state, lemming)
     blocks = state[PUB_BLOCKS + lemming]
     action = field_action(game, field)
@@ -221,7 +224,7 @@ def _sigmoid(x):
 
 
 @kernel
-def contract_chance(game, state, params, seat, card):
+def contract_chance(game, state, params, card):
     """Rough chance that a contract will be fulfilled, from the public race."""
     kind = card_entry(game, card, DECK_KIND)
     c1 = card_entry(game, card, DECK_C1)
@@ -236,17 +239,17 @@ def contract_chance(game, state, params, seat, card):
         q2 = _elim_chance(state, c2, left)
         return 1.0 - (1.0 - q1) * (1.0 - q2)
     if kind == BEFORE:
-        d = (lemming_value(game, state, params, seat, c1)
-             - lemming_value(game, state, params, seat, c2))
+        d = (lemming_value(game, state, params, c1)
+             - lemming_value(game, state, params, c2))
         return _sigmoid(d / spread)
     if kind == TOP3:
         if state[PUB_OUT + c1] > 0:
             return 0.0
-        mine = lemming_value(game, state, params, seat, c1)
+        mine = lemming_value(game, state, params, c1)
         ahead = 0.0
         for lem in range(N_LEMMINGS):
             if lem != c1 and state[PUB_OUT + lem] == 0:
-                ahead += _sigmoid((lemming_value(game, state, params, seat, lem) - mine) / spread)
+                ahead += _sigmoid((lemming_value(game, state, params, lem) - mine) / spread)
         return _sigmoid(2.0 * (2.5 - ahead))
     expected_more = 0.0
     for lem in range(N_LEMMINGS):
@@ -264,7 +267,7 @@ def contract_chance(game, state, params, seat, card):
         total = 0.0
         clean = 0.0
         for lem in range(N_LEMMINGS):
-            w = win_weight(game, state, params, seat, lem)
+            w = win_weight(game, state, params, lem)
             total += w
             if state[PUB_BLOCKS + lem] == 0:
                 clean += w
@@ -303,7 +306,7 @@ def contract_stake(game, state, lemming):
 
 
 @kernel
-def favourite(game, state, params, seat):
+def favourite(game, state, params):
     """The lemming the favourite bot backs: the most promising one whose card it
     has not thrown away early."""
     best = -1
@@ -312,10 +315,10 @@ def favourite(game, state, params, seat):
     for lem in range(N_LEMMINGS):
         if state[PUB_OUT + lem] > 0:
             continue
-        score = lemming_value(game, state, params, seat, lem)
+        score = lemming_value(game, state, params, lem)
         if bet_gain(state, lem) >= state[_OWN + OWN_STACK_N]:
-            score += params[seat, P_LOYALTY]
-        take, ties = prefer(score, best_score, ties, state, seat)
+            score += params[P_LOYALTY]
+        take, ties = prefer(score, best_score, ties, state)
         if take:
             best_score = score
             best = lem
@@ -323,23 +326,23 @@ def favourite(game, state, params, seat):
 
 
 @kernel
-def size_up(kind, game, state, params, seat, with_stakes):
+def size_up(kind, game, state, params, with_stakes):
     """Derive once per decision what every option is judged by: each lemming's
     chance to win and (``with_stakes``) this player's stake in it, in points per
     unit of value."""
     total = 0.0
     for lem in range(N_LEMMINGS):
-        w = win_weight(game, state, params, seat, lem)
-        params[seat, SC_CHANCE + lem] = w
+        w = win_weight(game, state, params, lem)
+        params[SC_CHANCE + lem] = w
         total += w
     expected = 0.0
     for lem in range(N_LEMMINGS):
-        chance = params[seat, SC_CHANCE + lem] / total
-        params[seat, SC_CHANCE + lem] = chance
+        chance = params[SC_CHANCE + lem] / total
+        params[SC_CHANCE + lem] = chance
         expected += chance * bet_gain(state, lem)
-    fav = favourite(game, state, params, seat) if kind == FAVOURITE else -1
-    params[seat, SC_FAVOURITE] = fav
-    params[seat, SC_SIZED_TURN] = -1
+    fav = favourite(game, state, params) if kind == FAVOURITE else -1
+    params[SC_FAVOURITE] = fav
+    params[SC_SIZED_TURN] = -1
     if not with_stakes:
         return
     for lem in range(N_LEMMINGS):
@@ -348,23 +351,23 @@ def size_up(kind, game, state, params, seat, with_stakes):
             stake = 0.0
         elif kind == FAVOURITE:
             if lem == fav:
-                stake = params[seat, P_PUSH]
+                stake = params[P_PUSH]
             else:
-                stake = -params[seat, P_HARM] * params[seat, SC_CHANCE + lem] * N_LEMMINGS / 2.0
+                stake = -params[P_HARM] * params[SC_CHANCE + lem] * N_LEMMINGS / 2.0
         else:
             # bets: what the lemming's win is worth against the expected bet points
-            stake = (bet_gain(state, lem) - expected) * params[seat, P_BET_STAKE]
+            stake = (bet_gain(state, lem) - expected) * params[P_BET_STAKE]
             if kind == CONTRACTOR:
                 stake += contract_stake(game, state, lem)
-        params[seat, SC_STAKE + lem] = stake
+        params[SC_STAKE + lem] = stake
 
 
 @kernel
-def move_utility(kind, game, state, params, seat, lemming, field):
-    gain = landing_gain(game, state, params, seat, lemming, field)
+def move_utility(kind, game, state, params, lemming, field):
+    gain = landing_gain(game, state, params, lemming, field)
     if gain >= _WIN:  # a win ends the race: score it by what it pays this player
         return _WIN * (bet_gain(state, lemming) + contract_stake(game, state, lemming))
-    u = params[seat, SC_STAKE + lemming] * gain
+    u = params[SC_STAKE + lemming] * gain
     action = field_action(game, field)
     if action == BOOKMAKER or action == BOSS:
         u += 0.05  # a round of bets or discards is worth a little to a planner
@@ -372,14 +375,14 @@ def move_utility(kind, game, state, params, seat, lemming, field):
 
 
 @kernel
-def best_field(kind, game, state, params, seat, lemming, options_at, n_options):
+def best_field(kind, game, state, params, lemming, options_at, n_options):
     """Utility and index of the best of the fields at ``state[options_at:]``."""
     best = -1e300
     best_i = 0
     ties = 0
     for i in range(n_options):
-        u = move_utility(kind, game, state, params, seat, lemming, state[options_at + i])
-        take, ties = prefer(u, best, ties, state, seat)
+        u = move_utility(kind, game, state, params, lemming, state[options_at + i])
+        take, ties = prefer(u, best, ties, state)
         if take:
             best = u
             best_i = i
@@ -387,7 +390,7 @@ def best_field(kind, game, state, params, seat, lemming, options_at, n_options):
 
 
 @kernel
-def choose_move(kind, game, state, params, seat, n_options):
+def choose_move(kind, game, state, params, n_options):
     best = -1e300
     best_i = 0
     ties = 0
@@ -395,10 +398,10 @@ def choose_move(kind, game, state, params, seat, n_options):
         lemming = state[S_OPTIONS + i]
         n = target_fields(game, state, lemming, S_SCRATCH)
         if n == 0:
-            u = move_utility(kind, game, state, params, seat, lemming, state[PUB_N_FIELDS])
+            u = move_utility(kind, game, state, params, lemming, state[PUB_N_FIELDS])
         else:
-            u, _ = best_field(kind, game, state, params, seat, lemming, S_SCRATCH, n)
-        take, ties = prefer(u, best, ties, state, seat)
+            u, _ = best_field(kind, game, state, params, lemming, S_SCRATCH, n)
+        take, ties = prefer(u, best, ties, state)
         if take:
             best = u
             best_i = i
@@ -406,7 +409,7 @@ def choose_move(kind, game, state, params, seat, n_options):
 
 
 @kernel
-def choose_bet(kind, game, state, params, seat):
+def choose_bet(kind, game, state, params):
     """Throw away unlikely colours first; place the likely winner late.
 
     ``late_bets`` cards are held back for the end; they go down, likeliest first,
@@ -415,22 +418,22 @@ def choose_bet(kind, game, state, params, seat):
     n_hand = 0
     for color in range(N_LEMMINGS):
         n_hand += state[_OWN + OWN_HAND + color]
-    urgent = remaining_sections(game, state) <= params[seat, P_URGENCY]
-    if n_hand == 0 or (not urgent and n_hand <= params[seat, P_LATE_BETS]):
+    urgent = remaining_sections(game, state) <= params[P_URGENCY]
+    if n_hand == 0 or (not urgent and n_hand <= params[P_LATE_BETS]):
         return -1
-    size_up(kind, game, state, params, seat, False)
-    fav = params[seat, SC_FAVOURITE]
+    size_up(kind, game, state, params, False)
+    fav = params[SC_FAVOURITE]
     pick = -1
     pick_value = -1e300
     ties = 0
     for color in range(N_LEMMINGS):
         if state[_OWN + OWN_HAND + color] == 0:
             continue
-        chance = params[seat, SC_CHANCE + color]
+        chance = params[SC_CHANCE + color]
         if color == fav:
             chance += 1.0
         # urgent: the likeliest winner; otherwise throw away the least likely
-        take, ties = prefer(chance if urgent else -chance, pick_value, ties, state, seat)
+        take, ties = prefer(chance if urgent else -chance, pick_value, ties, state)
         if take:
             pick_value = chance if urgent else -chance
             pick = color
@@ -438,7 +441,7 @@ def choose_bet(kind, game, state, params, seat):
 
 
 @kernel
-def choose_discard(game, state, params, seat, margin):
+def choose_discard(game, state, params, margin):
     """Discard the held contract with the worst expected payoff if it is below
     ``-margin`` points."""
     worst = -1
@@ -447,7 +450,7 @@ def choose_discard(game, state, params, seat, margin):
         if state[_OWN + OWN_HELD + slot] == 0:
             continue
         card = state[_OWN + OWN_CONTRACT + slot]
-        p = contract_chance(game, state, params, seat, card)
+        p = contract_chance(game, state, params, card)
         value = p * card_entry(game, card, DECK_POINTS) + (1.0 - p) * UNFULFILLED_PENALTY
         if value < worst_value:
             worst_value = value
@@ -458,18 +461,18 @@ def choose_discard(game, state, params, seat, margin):
 @kernel
 def decide_builtin(what, seat, kind, game, state, params, n_options):
     if kind == RANDOM:  # the kernel answers for it; kept for direct callers
-        return decide_random(what, seat, state, _OWN, state, n_options)
+        return decide_random(what, state, _OWN, state, n_options)
     if what == DECIDE_DISCARD:
-        return choose_discard(game, state, params, seat, params[seat, P_DISCARD_MARGIN])
+        return choose_discard(game, state, params, params[P_DISCARD_MARGIN])
     if what == DECIDE_MOVE:
-        size_up(kind, game, state, params, seat, True)
+        size_up(kind, game, state, params, True)
         # the field decision of this move sees the same race: it reuses the scratch
-        params[seat, SC_SIZED_TURN] = state[PUB_TURN]
-        return choose_move(kind, game, state, params, seat, n_options)
+        params[SC_SIZED_TURN] = state[PUB_TURN]
+        return choose_move(kind, game, state, params, n_options)
     if what == DECIDE_FIELD:
-        if params[seat, SC_SIZED_TURN] != state[PUB_TURN]:
-            size_up(kind, game, state, params, seat, True)
-        _, i = best_field(kind, game, state, params, seat, state[PUB_MOVING], S_OPTIONS,
+        if params[SC_SIZED_TURN] != state[PUB_TURN]:
+            size_up(kind, game, state, params, True)
+        _, i = best_field(kind, game, state, params, state[PUB_MOVING], S_OPTIONS,
                           n_options)
         return i
-    return choose_bet(kind, game, state, params, seat)
+    return choose_bet(kind, game, state, params)

@@ -20,8 +20,8 @@ from analyzer.games.lemming_mafia.layout import (
     ERROR_BET, ERROR_DISCARD, ERROR_FIELD, ERROR_MOVE, FIELD_LEN, FIELD_TRIGGERS,
     FINISH_LAST_STANDING, FINISH_WATER, G_H_ANSWERS_AT, G_H_COUNT_AT, G_H_LEN,
     G_N_FIELDS, G_N_PLAYERS, G_S_LEN, JACKHAMMER, N_CONTRACTS_EACH, N_LEMMINGS,
-    OWN_HAND, OWN_HELD, OWN_LEN, PUB_BLOCKS, PUB_ERROR, PUB_MOVER, PUB_MOVING,
-    PUB_POS, PUB_RNG, PUB_SEAT_RNG, PUB_TURN, PUB_WATER_FROM, RACE_FINISH, RACE_TURNS,
+    OWN_HAND, OWN_HELD, OWN_LEN, OWN_RNG, PUB_BLOCKS, PUB_ERROR, PUB_MOVER, PUB_MOVING,
+    PUB_POS, PUB_RNG, PUB_TURN, PUB_WATER_FROM, RACE_FINISH, RACE_TURNS,
     RACE_WINNER_FIELD, S_OPTIONS, S_VIEW,
 )
 from analyzer.games.lemming_mafia.rules import (
@@ -39,16 +39,25 @@ decide = decide_builtin if _USER_DECIDE is None else _USER_DECIDE
 @kernel(cache=_CACHE, inline=True)
 def ask(what, seat, game, state, hidden, params, n_options):
     """One decision of one player. The bot is shown ``state`` with a copy of its
-    own hidden row in ``S_VIEW``, never the other rows. The reference random bot
-    is answered here directly: it needs no copy and is the hot path of every
-    cross-check."""
+    own hidden row (its own random stream included) in ``S_VIEW``, never the
+    other rows. The reference random bot is answered here directly: it needs no
+    copy and is the hot path of every cross-check."""
     kind = bot_kind(game, seat)
     at = own_at(game, seat)
     if kind == RANDOM:
-        return decide_random(what, seat, hidden, at, state, n_options)
+        return decide_random(what, hidden, at, state, n_options)
     for i in range(OWN_LEN):
         state[S_VIEW + i] = hidden[at + i]
-    return decide(what, seat, kind, game, state, params, n_options)
+    # the bot gets one row: its parameters and its own scratch, which persists
+    # between its decisions and which no other bot sees
+    work = params.shape[0] - 1
+    for i in range(params.shape[1]):
+        params[work, i] = params[seat, i]
+    answer = decide(what, seat, kind, game, state, params[work], n_options)
+    for i in range(params.shape[1]):
+        params[seat, i] = params[work, i]
+    hidden[at + OWN_RNG] = state[S_VIEW + OWN_RNG]
+    return answer
 
 
 @kernel(cache=_CACHE, inline=True)
@@ -143,11 +152,15 @@ def move_lemming(game, state, hidden, params, lemming):
 
 
 @kernel(cache=_CACHE)
-def play_race(game, state, hidden, params, race_row, player_rows, contract_rows,
-              bet_rows):
-    """One race from the deal to the scores. Returns 0 or the bot error code."""
+def play_race(game, state, hidden, params, seed, index, race_row, player_rows,
+              contract_rows, bet_rows):
+    """Race ``index`` of ``seed`` from the deal to the scores. Returns 0 or the bot
+    error code."""
+    seed_stream(state, PUB_RNG, seed, index, 0)
     deal(game, state, hidden)
     n_players = game[G_N_PLAYERS]
+    for seat in range(n_players):
+        seed_stream(hidden, own_at(game, seat) + OWN_RNG, seed, index, 1 + seat)
     seat = 0
     result = NO_WINNER
     while result == NO_WINNER:
@@ -187,16 +200,15 @@ def play_races(game, params, seed, first, count, races, players, contracts, bets
     bot answer. The game and parameters are copied first: threads running this
     side by side then share no array, and so no reference count."""
     game = game.copy()
-    params = params.copy()
+    # one row per seat and a working row for the deciding bot (see ask)
+    rows = params
+    params = np.zeros((rows.shape[0] + 1, rows.shape[1]), np.float64)
+    params[:rows.shape[0]] = rows
     state = np.zeros(game[G_S_LEN], np.int64)
     hidden = np.zeros(game[G_H_LEN], np.int64)  # rules.new_arrays, in jitted code
-    n_players = game[G_N_PLAYERS]
     for i in range(count):
-        seed_stream(state, PUB_RNG, seed, first + i, 0)
-        for seat in range(n_players):
-            seed_stream(state, PUB_SEAT_RNG + seat, seed, first + i, 1 + seat)
-        error = play_race(game, state, hidden, params, races[i], players[i],
-                          contracts[i], bets[i])
+        error = play_race(game, state, hidden, params, seed, first + i, races[i],
+                          players[i], contracts[i], bets[i])
         if error != 0:
             return error * (1 << 32) + first + i
     counters = game[G_H_COUNT_AT]

@@ -81,12 +81,11 @@ PUB_N_SECTIONS = 42
 PUB_WATER_FROM = 43  # field the winner jumped into the water from (-1: start)
 PUB_ERROR = 44  # a bot's invalid answer: ERROR_* * 8 + seat, 0 if none
 PUB_RNG = 45  # the race's stream for dice, deal and getaway rolls (uint64 bits)
-PUB_SEAT_RNG = 46  # 6 seats: each player's own stream for its bot's random choices
-PUB_LEN = 52  # the streams come last: a new race clears pub up to PUB_RNG
+PUB_LEN = 46
 
 # the rest of state
 S_VIEW = PUB_LEN  # OWN_LEN: the deciding player's own row (a copy)
-S_OPTIONS = S_VIEW + 31  # OPTIONS_CAP: candidates / free fields of the decision
+S_OPTIONS = S_VIEW + 32  # OPTIONS_CAP: candidates / free fields of the decision (S_VIEW + OWN_LEN)
 OPTIONS_CAP = 32
 S_SCRATCH = S_OPTIONS + 16  # options beyond 16 are scratch space for bots
 S_OCCUPANT = S_OPTIONS + OPTIONS_CAP  # fields: lemming on each field, -1 if none
@@ -99,7 +98,10 @@ OWN_CONTRACT = 13  # 3: deck index of each dealt contract
 OWN_HELD = 16  # 3: 1 while held, 0 once discarded
 OWN_STACK_TURN = 19  # 6: turn each stack card was placed
 OWN_STACK_PLACE = 25  # 6: track place of the bet colour when placed
-OWN_LEN = 31
+OWN_RNG = 31  # the player's own random stream for its bot's choices (uint64 bits):
+# private like its cards, so no bot can replay another's draws, and apart from the
+# dice, so two bots compared in one seat see the same dice (common random numbers)
+OWN_LEN = 32
 
 # decisions a bot is asked for
 DECIDE_MOVE = 0  # options: candidate lemmings; answer: index into options

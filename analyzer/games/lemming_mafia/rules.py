@@ -7,7 +7,7 @@ All functions work on the flat ``game`` / ``state`` / ``hidden`` arrays of
 import numpy as np
 
 from analyzer.engine.jit import kernel
-from analyzer.engine.rng import below
+from analyzer.engine.rng import below, uniform
 from analyzer.games.lemming_mafia.layout import (
     AT_LEAST_THREE_ELIMINATED, AT_MOST_ONE_ELIMINATED, BEFORE, BET_COLOR, BET_PAID,
     BET_PLACE, BET_TURN, CT_CARD, CT_DISCARD_TURN, CT_DISCARDED, CT_FULFILLED,
@@ -16,12 +16,12 @@ from analyzer.games.lemming_mafia.layout import (
     G_H_ANSWERS_AT, G_H_COUNT_AT, G_H_DISCARD_AT, G_H_ORDER_AT, G_KINDS, G_N_CARDS,
     G_N_FIELDS, G_N_PLAYERS, G_N_SECTIONS, G_SECTION_AT, G_START_AT, N_CONTRACTS_EACH,
     N_LEMMINGS, OWN_CONTRACT, OWN_HAND, OWN_HELD, OWN_LEN, OWN_STACK, OWN_STACK_N,
-    OWN_STACK_PLACE, OWN_STACK_TURN, PL_BET_POINTS, PL_BETS_PLACED,
+    OWN_RNG, OWN_STACK_PLACE, OWN_STACK_TURN, PL_BET_POINTS, PL_BETS_PLACED,
     PL_CONTRACT_POINTS, PL_DISCARDED, PL_SCORE, PL_WON, PUB_BLOCKS, PUB_HAND_COUNT,
     PUB_HELD_COUNT, PUB_LEN, PUB_MOVING, PUB_N_ELIM, PUB_N_FIELDS, PUB_N_PLAYERS,
-    PUB_N_SECTIONS, PUB_OUT, PUB_POS, PUB_RNG, PUB_SEAT_RNG, PUB_STACK_COUNT, PUB_TURN, PUB_WATER_FROM, RACE_BLOCKS,
+    PUB_N_SECTIONS, PUB_OUT, PUB_POS, PUB_RNG, PUB_STACK_COUNT, PUB_TURN, PUB_WATER_FROM, RACE_BLOCKS,
     RACE_N_ELIM, RACE_N_WINNERS, RACE_PLACE, RACE_TIEBREAK, RACE_WINNER,
-    RACE_WINNER_BLOCKS, S_OCCUPANT, START, TOP3, UNFULFILLED_PENALTY, WINNER_CLEAN,
+    RACE_WINNER_BLOCKS, S_OCCUPANT, S_VIEW, START, TOP3, UNFULFILLED_PENALTY, WINNER_CLEAN,
 )
 
 NO_WINNER = -1
@@ -73,10 +73,16 @@ def draw(state, n):
 
 
 @kernel(inline=True)
-def bot_draw(state, seat, n):
-    """Uniform integer in [0, n) from a player's own stream: a bot's choices never
-    shift the dice."""
-    return below(state, PUB_SEAT_RNG + seat, n)
+def bot_draw(state, n):
+    """For bots: uniform integer in [0, n) from the deciding player's own stream
+    (in its view of its own row), never the dice's."""
+    return below(state, S_VIEW + OWN_RNG, n)
+
+
+@kernel(inline=True)
+def bot_uniform(state):
+    """For bots: uniform float in [0, 1) from the deciding player's own stream."""
+    return uniform(state, S_VIEW + OWN_RNG)
 
 
 # ------------------------------------------------------------------- the race
@@ -218,9 +224,9 @@ def discard(game, state, hidden, seat, slot):
 
 @kernel
 def deal(game, state, hidden):
-    """Set up a race (the streams at ``PUB_RNG`` and after already seeded):
-    lemmings at the start, six bet cards and three contracts each. Field counters
-    are kept."""
+    """Set up a race (the dice stream at ``PUB_RNG`` already seeded; the players'
+    own streams are seeded after this): lemmings at the start, six bet cards and
+    three contracts each. Field counters are kept."""
     state[:PUB_RNG] = 0
     n_fields = game[G_N_FIELDS]
     state[S_OCCUPANT:S_OCCUPANT + n_fields] = -1

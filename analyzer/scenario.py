@@ -1,0 +1,80 @@
+"""Scenario files: TOML describing one or more simulations to run with
+``analyzer run FILE``.
+
+    game = "lemming-mafia"
+    players = 4
+    bots = "favourite,timer,contractor,random"
+    races = 1000000
+    seed = 1
+    report = "reports/default.html"     # optional
+    out = "runs/default"                # optional Parquet tables
+    board = "boards/variant.toml"       # optional, relative to this file
+
+Several runs in one file: ``[[run]]`` tables, each with the keys above; keys at
+the top level are defaults for every run (e.g. to compare two boards).
+"""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from analyzer.errors import InputFileError
+
+_KEYS = {"title", "game", "board", "players", "bots", "races", "seed", "threads", "report", "out"}
+
+
+@dataclass(frozen=True)
+class Scenario:
+    title: str | None
+    game: str
+    board: Path | None
+    players: int | None
+    bots: str | None
+    races: int
+    seed: int
+    threads: int | None
+    report: Path | None
+    out: Path | None
+
+
+def load_scenarios(path: Path) -> list[Scenario]:
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputFileError(f"scenario file not found: {path}") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputFileError(f"cannot read scenario file {path}: {e}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise InputFileError(f"scenario file {path} is not valid TOML: {e}") from None
+    runs = data.pop("run", None)
+    defaults = data
+    if runs is None:
+        runs = [{}]
+    if not isinstance(runs, list) or not all(isinstance(r, dict) for r in runs):
+        raise InputFileError(f"{path}: [[run]] must be a list of tables")
+    return [_scenario({**defaults, **run}, path, i) for i, run in enumerate(runs, 1)]
+
+
+def _scenario(d: dict, path: Path, index: int) -> Scenario:
+    unknown = set(d) - _KEYS
+    if unknown:
+        raise InputFileError(f"{path}: run {index}: unknown key(s) {', '.join(sorted(unknown))} "
+                             f"(known: {', '.join(sorted(_KEYS))})")
+    if "game" not in d:
+        raise InputFileError(f"{path}: run {index}: no game given")
+
+    def typed(key, kind, default=None):
+        value = d.get(key, default)
+        if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
+            raise InputFileError(f"{path}: run {index}: {key} must be a {kind.__name__}")
+        return value
+
+    def relative(key):
+        value = typed(key, str)
+        return None if value is None else (path.parent / value if key == "board" else Path(value))
+
+    return Scenario(typed("title", str), typed("game", str), relative("board"), typed("players", int),
+                    typed("bots", str), typed("races", int, 100_000), typed("seed", int, 1),
+                    typed("threads", int), relative("report"), relative("out"))

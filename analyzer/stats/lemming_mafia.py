@@ -1,0 +1,707 @@
+"""Balance statistics of Lemming Mafia runs, aggregated chunk by chunk.
+
+``LemmingMafiaStats.add(tables)`` takes one chunk's tables (any subset of
+races / players / contracts / bets / fields, as built by
+``LemmingMafiaMatch.tables_of`` and ``fields_table`` or read from a run's Parquet
+files), ``merge(other)`` adds another accumulator, ``result()`` returns the report
+tables. Only integer histograms are kept (their size depends on the board, the
+deck and the number of seats, never on the number of races), so adding a table
+whole or in any chunks gives exactly the same result.
+
+Notes on definitions:
+- A player's wins count shared wins (each tied player is a winner), so win rates
+  of all seats may add up to a little more than 1.
+- "Never backed": the player has no card of the winning colour on the stack,
+  i.e. ``bet_points == 0`` (a placed winner's card always pays its stack
+  position, 1-6), which is the same as joining ``races.winner`` on the race.
+- Race stage of a bet: the share of the race's moves made before the card went
+  down, ``(turn - 1) / race_turns``, in ``stage_bins`` equal bins. It uses the
+  race's final length, so it is hindsight a player does not have at the table.
+- A contract's counterfactual payoff is what it pays when held to the end:
+  its points if fulfilled, else -2 (``fulfilled`` is known for every card).
+  The gain of discarding a card is minus that.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from analyzer.games.lemming_mafia.layout import COLORS, UNFULFILLED_PENALTY
+from analyzer.stats.aggregate import (
+    GroupBits, Hist, Labels, frame, hist_mean, hist_quantiles, mean_sd_ci, moments, rate,
+)
+
+STAGE_BINS = 10
+QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
+ALL = "all"
+HEURISTIC = "all heuristic bots"
+
+# columns each table must have (the report reads only these)
+COLUMNS = {
+    "races": ["winner", "turns", "eliminated", "finish", "winner_concrete", "tiebreak", "winners"]
+             + [f"place_{c}" for c in COLORS] + [f"concrete_{c}" for c in COLORS],
+    "players": ["race", "seat", "bot", "bet_points", "contract_points", "score", "bets_placed",
+                "contracts_discarded", "won"],
+    "contracts": ["seat", "card", "kind", "colors", "points", "discarded", "fulfilled", "payoff"],
+    "bets": ["seat", "order", "turn", "race_turns", "track_place", "paid"],
+    "fields": ["field", "section", "action", "landings", "triggers"],
+}
+
+
+def is_random_bot(label: str) -> bool:
+    """The reference random bot (label ``random``, possibly with parameters)."""
+    return str(label).split(":", 1)[0].strip() == "random"
+
+
+def _ints(df: pd.DataFrame, column: str) -> np.ndarray:
+    return df[column].to_numpy(np.int64)
+
+
+def _bools(df: pd.DataFrame, column: str) -> np.ndarray:
+    return df[column].to_numpy(bool).astype(np.int64)
+
+
+def _check(name: str, df: pd.DataFrame) -> None:
+    missing = [c for c in COLUMNS[name] if c not in df.columns]
+    if missing:
+        raise ValueError(f"table {name!r} lacks columns {missing}")
+
+
+class LemmingMafiaStats:
+    """Chunked balance statistics; see the module docstring."""
+
+    def __init__(self, stage_bins: int = STAGE_BINS):
+        if stage_bins < 1:
+            raise ValueError("stage_bins must be at least 1")
+        self.stage_bins = stage_bins
+        self.bots = Labels()
+        self.colors = Labels(COLORS)
+        self.finishes = Labels(("water", "last_standing"))
+        # races
+        self.n_races = 0
+        self.h_turns = Hist(("turns",))
+        self.h_elim = Hist(("eliminated",))
+        self.h_finish = Hist(("finish",))
+        self.h_winner = Hist(("color", "concrete"))
+        self.h_tiebreak = Hist(("tiebreak",))
+        self.h_winners = Hist(("winners",))
+        self.h_place = Hist(("color", "place"))
+        self.h_concrete = Hist(("color", "concrete"))
+        # players
+        self.h_score = Hist(("bot", "seat", "score"))
+        self.h_bet = Hist(("bot", "seat", "points"))
+        self.h_contract = Hist(("bot", "seat", "points"))
+        self.h_won = Hist(("bot", "seat", "won"))
+        self.h_placed = Hist(("bot", "seat", "cards"))
+        self.h_discarded = Hist(("bot", "seat", "cards"))
+        self.race_bits = GroupBits(("won", "backed"))
+        # contracts: card -> (kind, colors, points), from the rows
+        self.cards: dict[int, tuple[str, str, int]] = {}
+        self.h_contracts = Hist(("seat", "card", "discarded", "fulfilled", "payoff"))
+        # bets
+        self.h_bets = Hist(("seat", "order", "place", "stage", "paid"))
+        self.h_bet_turn = Hist(("seat", "turn", "paid"))
+        # fields: field -> (section, action); landings / triggers summed
+        self.field_info: dict[int, tuple[int, str]] = {}
+        self.field_counts = Hist(("field", "what"))  # what: 0 landings, 1 triggers (weighted)
+
+    # ------------------------------------------------------------------ adding
+
+    def add(self, tables: Mapping[str, pd.DataFrame]) -> None:
+        """Add one chunk: any of the tables races, players, contracts, bets, fields."""
+        unknown = set(tables) - set(COLUMNS)
+        if unknown:
+            raise ValueError(f"unknown tables {sorted(unknown)}; known: {list(COLUMNS)}")
+        for name, df in tables.items():
+            _check(name, df)
+            getattr(self, f"_add_{name}")(df)
+
+    def _add_races(self, df: pd.DataFrame) -> None:
+        n = len(df)
+        if n == 0:
+            return
+        self.n_races += n
+        self.h_turns.add(_ints(df, "turns"))
+        self.h_elim.add(_ints(df, "eliminated"))
+        self.h_finish.add(self.finishes.codes(df["finish"]))
+        self.h_winner.add(self.colors.codes(df["winner"]), _ints(df, "winner_concrete"))
+        self.h_tiebreak.add(_bools(df, "tiebreak"))
+        self.h_winners.add(_ints(df, "winners"))
+        colors = np.repeat(np.arange(len(COLORS), dtype=np.int64), n)
+        self.h_place.add(colors, np.concatenate([_ints(df, f"place_{c}") for c in COLORS]))
+        self.h_concrete.add(colors, np.concatenate([_ints(df, f"concrete_{c}") for c in COLORS]))
+
+    def _add_players(self, df: pd.DataFrame) -> None:
+        if len(df) == 0:
+            return
+        bot = self.bots.codes(df["bot"])
+        seat = _ints(df, "seat")
+        bet = _ints(df, "bet_points")
+        won = _bools(df, "won")
+        self.h_score.add(bot, seat, _ints(df, "score"))
+        self.h_bet.add(bot, seat, bet)
+        self.h_contract.add(bot, seat, _ints(df, "contract_points"))
+        self.h_won.add(bot, seat, won)
+        self.h_placed.add(bot, seat, _ints(df, "bets_placed"))
+        self.h_discarded.add(bot, seat, _ints(df, "contracts_discarded"))
+        self.race_bits.add(_ints(df, "race"), seat - 1, {"won": won, "backed": bet > 0})
+
+    def _add_contracts(self, df: pd.DataFrame) -> None:
+        if len(df) == 0:
+            return
+        card = _ints(df, "card")
+        present = np.flatnonzero(np.bincount(card - card.min()) > 0) + card.min()
+        new = [int(c) for c in present if int(c) not in self.cards]
+        if new:
+            first = pd.Series(np.arange(len(card))).groupby(card).first()
+            for c in new:
+                row = df.iloc[int(first[c])]
+                self.cards[c] = (str(row["kind"]), str(row["colors"]), int(row["points"]))
+        self.h_contracts.add(_ints(df, "seat"), card, _bools(df, "discarded"),
+                             _bools(df, "fulfilled"), _ints(df, "payoff"))
+
+    def _add_bets(self, df: pd.DataFrame) -> None:
+        if len(df) == 0:
+            return
+        turn = _ints(df, "turn")
+        length = np.maximum(_ints(df, "race_turns"), 1)
+        stage = np.clip((turn - 1) * self.stage_bins // length, 0, self.stage_bins - 1)
+        seat, paid = _ints(df, "seat"), _ints(df, "paid")
+        self.h_bets.add(seat, _ints(df, "order"), _ints(df, "track_place"), stage, paid)
+        self.h_bet_turn.add(seat, turn, paid)
+
+    def _add_fields(self, df: pd.DataFrame) -> None:
+        if len(df) == 0:
+            return
+        field = _ints(df, "field")
+        for f, s, a in zip(field, _ints(df, "section"), df["action"].astype(str)):
+            self.field_info.setdefault(int(f), (int(s), a))
+        # weighted sums as counts: add the per-field totals as one block
+        order = np.argsort(field, kind="stable")
+        ids, starts = np.unique(field[order], return_index=True)
+        sums = np.stack([np.add.reduceat(_ints(df, col)[order], starts)
+                         for col in ("landings", "triggers")], axis=1)
+        self.field_counts.add_counts(sums, [ids, np.arange(2)])
+
+    # ------------------------------------------------------------------ merging
+
+    def merge(self, other: "LemmingMafiaStats") -> "LemmingMafiaStats":
+        """Add another accumulator's counts to this one (returns self)."""
+        if other.stage_bins != self.stage_bins:
+            raise ValueError("cannot merge stats with different stage_bins")
+        bots = {"bot": self.bots.remap(other.bots)}
+        colors = {"color": self.colors.remap(other.colors)}
+        finishes = {"finish": self.finishes.remap(other.finishes)}
+        self.n_races += other.n_races
+        for name in ("h_turns", "h_elim", "h_tiebreak", "h_winners", "h_contracts", "h_bets",
+                     "h_bet_turn", "field_counts"):
+            getattr(self, name).merge(getattr(other, name))
+        self.h_finish.merge(other.h_finish, finishes)
+        for name in ("h_winner", "h_place", "h_concrete"):
+            getattr(self, name).merge(getattr(other, name), colors)
+        for name in ("h_score", "h_bet", "h_contract", "h_won", "h_placed", "h_discarded"):
+            getattr(self, name).merge(getattr(other, name), bots)
+        self.race_bits.merge(other.race_bits)
+        for c, info in other.cards.items():
+            self.cards.setdefault(c, info)
+        for f, info in other.field_info.items():
+            self.field_info.setdefault(f, info)
+        return self
+
+    def nbytes(self) -> int:
+        """Memory held by the counts (does not grow with the number of races)."""
+        return sum(h.nbytes() for h in vars(self).values() if isinstance(h, Hist)) + self.race_bits.nbytes()
+
+    # ------------------------------------------------------------------ results
+
+    @property
+    def races(self) -> int:
+        return self.n_races
+
+    def result(self) -> dict[str, pd.DataFrame]:
+        """The report tables (see ``TABLE_DOCS``)."""
+        ctx = self._context()
+        out = {}
+        out["overview"] = self._overview(ctx)
+        out["bots"] = self._bots(ctx)
+        out["seats"] = self._seats(ctx)
+        out["seat_advantage"] = self._seat_advantage(ctx)
+        out["luck_skill"] = self._luck_skill(ctx)
+        out["score_distribution"] = self._score_distribution(ctx)
+        out["bet_stage"] = self._bet_timing("stage", ctx)
+        out["bet_turn"] = self._bet_timing("turn", ctx)
+        out["bet_heatmap"] = self._bet_heatmap()
+        out["stack_position"] = self._stack_position(ctx)
+        out["contracts"], out["contracts_by_bot"] = self._contracts(ctx)
+        out["race_length"] = self._race_length()
+        out["eliminations"] = self._eliminations()
+        out["finish"] = self._finish()
+        out["lemmings"] = self._lemmings()
+        out["winner_concrete"] = self._winner_concrete()
+        out["fields"] = self._fields()
+        return out
+
+    # seat/bot layout ----------------------------------------------------------
+
+    def _context(self) -> dict:
+        """Bots (ordered by their first seat), seats and which bot sits where."""
+        nb = len(self.bots)
+        seats = self.h_won.values("seat")
+        grid = self.h_won.take(bot=np.arange(nb), seat=seats).sum(axis=2) if seats.size else np.zeros((nb, 0), np.int64)
+        used = grid > 0
+        seat_rows = used.any(axis=0)
+        seats, grid, used = seats[seat_rows], grid[:, seat_rows], used[:, seat_rows]
+        bot_used = used.any(axis=1)
+        first_seat = np.where(used, seats[None, :], np.iinfo(np.int64).max).min(axis=1) if seats.size else np.zeros(nb)
+        bot_order = [b for b in sorted(range(nb), key=lambda b: (first_seat[b], b)) if bot_used[b]]
+        seat_bot = {}
+        for j, s in enumerate(seats):
+            who = np.flatnonzero(used[:, j])
+            seat_bot[int(s)] = self.bots.labels[who[0]] if len(who) == 1 else "mixed"
+        return {
+            "bots": bot_order, "labels": self.bots.labels, "seats": seats, "grid": grid,
+            "seat_bot": seat_bot, "single_bot": len(bot_order) == 1,
+            "players": int(seats.max()) if seats.size else 0,
+        }
+
+    def _player_cells(self, ctx) -> dict:
+        """Per (bot, seat) arrays of the player histograms on one common grid."""
+        bots, seats = np.arange(len(self.bots)), ctx["seats"]
+        out = {}
+        for key, h in (("score", self.h_score), ("bet", self.h_bet), ("contract", self.h_contract),
+                       ("won", self.h_won), ("placed", self.h_placed), ("discarded", self.h_discarded)):
+            vals = h.values(h.names[2])
+            out[key] = (h.take(bot=bots, seat=seats), vals)
+        return out
+
+    def _player_stats(self, cells, pick) -> dict:
+        """Stats of the player-races selected by ``pick(counts)`` -> histogram over values."""
+        res = {}
+        won, wv = cells["won"]
+        wins_hist = pick(won)
+        n = wins_hist.sum(-1)
+        wins = (wins_hist * wv).sum(-1)
+        r = rate(wins, n)
+        res.update(player_races=n, wins=wins, win_rate=r["rate"], win_low=r["low"], win_high=r["high"])
+        for key, label in (("score", "score"), ("bet", "bet_points"), ("contract", "contract_points")):
+            counts, vals = cells[key]
+            m = hist_mean(pick(counts), vals)
+            res[f"mean_{label}"] = m["mean"]
+            res[f"{label}_low"] = m["low"]
+            res[f"{label}_high"] = m["high"]
+            if key == "score":
+                res["score_sd"] = m["sd"]
+        bet_counts, bv = cells["bet"]
+        never = (pick(bet_counts) * (bv == 0)).sum(-1)
+        r = rate(never, n)
+        res.update(never_backed=r["rate"], never_backed_low=r["low"], never_backed_high=r["high"])
+        for key, label in (("placed", "mean_bets_placed"), ("discarded", "mean_contracts_discarded")):
+            counts, vals = cells[key]
+            res[label] = hist_mean(pick(counts), vals)["mean"]
+        return res
+
+    def _bots(self, ctx) -> pd.DataFrame:
+        cells = self._player_cells(ctx)
+        rows = []
+        for b in ctx["bots"]:
+            seats = [int(s) for j, s in enumerate(ctx["seats"]) if ctx["grid"][b, j] > 0]
+            st = self._player_stats(cells, lambda c, b=b: c[b].sum(axis=0))
+            rows.append({"bot": ctx["labels"][b], "seats": ",".join(map(str, seats)),
+                         "random": is_random_bot(ctx["labels"][b]),
+                         **{k: np.asarray(v).item() for k, v in st.items()}})
+        return pd.DataFrame(rows, columns=_BOT_COLUMNS)
+
+    def _seats(self, ctx) -> pd.DataFrame:
+        cells = self._player_cells(ctx)
+        rows = []
+        for j, s in enumerate(ctx["seats"]):
+            for b in ctx["bots"]:
+                if ctx["grid"][b, j] == 0:
+                    continue
+                st = self._player_stats(cells, lambda c, b=b, j=j: c[b, j])
+                rows.append({"seat": int(s), "bot": ctx["labels"][b],
+                             "confounded": not ctx["single_bot"],
+                             **{k: np.asarray(v).item() for k, v in st.items()}})
+        cols = ["seat", "bot", "confounded"] + [c for c in _BOT_COLUMNS if c not in ("bot", "seats", "random")]
+        return pd.DataFrame(rows, columns=cols)
+
+    def _patterns(self, flag: str, ctx):
+        """Complete races' patterns: (counts, masks as int array), all seats present."""
+        h = self.race_bits.final()[flag]
+        p = ctx["players"]
+        if p == 0 or h.counts.size == 0:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        full = (1 << p) - 1
+        counts = h.take(present=[full])[0]
+        masks = h.values("mask")
+        keep = counts > 0
+        return counts[keep], masks[keep]
+
+    def _seat_advantage(self, ctx) -> pd.DataFrame:
+        """Per seat: its win rate minus the average seat's, paired by race."""
+        counts, masks = self._patterns("won", ctx)
+        p = ctx["players"]
+        rows = []
+        if counts.size:
+            bits = (masks[:, None] >> np.arange(p)[None, :]) & 1  # [pattern, seat]
+            total = bits.sum(axis=1)
+            n = counts.sum()
+            for s in range(p):
+                d = p * bits[:, s] - total  # p * (w_s - mean w)
+                st = mean_sd_ci(n, (counts * d).sum(), (counts * d * d).sum())
+                st["low"], st["high"] = np.clip(st["low"], -p, p), np.clip(st["high"], -p, p)
+                w = rate((counts * bits[:, s]).sum(), n)
+                rows.append({"seat": s + 1, "bot": ctx["seat_bot"].get(s + 1, ""),
+                             "races": int(n), "win_rate": float(w["rate"]),
+                             "win_low": float(w["low"]), "win_high": float(w["high"]),
+                             "advantage": float(st["mean"]) / p, "advantage_low": float(st["low"]) / p,
+                             "advantage_high": float(st["high"]) / p,
+                             "confounded": not ctx["single_bot"]})
+        return pd.DataFrame(rows, columns=["seat", "bot", "races", "win_rate", "win_low", "win_high",
+                                           "advantage", "advantage_low", "advantage_high", "confounded"])
+
+    def _luck_skill(self, ctx) -> pd.DataFrame:
+        """Each heuristic bot (and all of them pooled) against the random bot:
+        difference of win rates per seat, paired by race."""
+        cols = ["bot", "versus", "races", "bot_seats", "random_seats", "bot_win_rate",
+                "random_win_rate", "difference", "difference_low", "difference_high"]
+        counts, masks = self._patterns("won", ctx)
+        seat_bot = ctx["seat_bot"]
+        p = ctx["players"]
+        if not counts.size or "mixed" in seat_bot.values():
+            return pd.DataFrame(columns=cols)
+        rand = [s - 1 for s, b in seat_bot.items() if is_random_bot(b)]
+        heur = [s - 1 for s, b in seat_bot.items() if not is_random_bot(b)]
+        if not rand or not heur:
+            return pd.DataFrame(columns=cols)
+        bits = (masks[:, None] >> np.arange(p)[None, :]) & 1
+        n = int(counts.sum())
+        groups = [(ctx["labels"][b], [s - 1 for s, lab in seat_bot.items() if lab == ctx["labels"][b]])
+                  for b in ctx["bots"] if not is_random_bot(ctx["labels"][b])]
+        if len(groups) > 1:
+            groups.append((HEURISTIC, heur))
+        w_r = bits[:, rand].sum(axis=1)
+        rows = []
+        for label, seats in groups:
+            w_b = bits[:, seats].sum(axis=1)
+            nb, nr = len(seats), len(rand)
+            d = nr * w_b - nb * w_r  # nb * nr * (mean win of the bot - mean win of random)
+            st = mean_sd_ci(n, (counts * d).sum(), (counts * d * d).sum())
+            st["low"], st["high"] = np.clip(st["low"], -nb * nr, nb * nr), np.clip(st["high"], -nb * nr, nb * nr)
+            scale = nb * nr
+            rows.append({"bot": label, "versus": "random", "races": n, "bot_seats": nb, "random_seats": nr,
+                         "bot_win_rate": (counts * w_b).sum() / (n * nb),
+                         "random_win_rate": (counts * w_r).sum() / (n * nr),
+                         "difference": float(st["mean"]) / scale,
+                         "difference_low": float(st["low"]) / scale,
+                         "difference_high": float(st["high"]) / scale})
+        return pd.DataFrame(rows, columns=cols)
+
+    def _score_distribution(self, ctx) -> pd.DataFrame:
+        counts, vals = self.h_score.take(bot=np.arange(len(self.bots))), self.h_score.values("score")
+        rows = []
+        per_bot = counts.sum(axis=1)  # [bot, score]
+        groups = [(ctx["labels"][b], per_bot[b]) for b in ctx["bots"]]
+        if groups:
+            groups.append((ALL, per_bot.sum(axis=0)))
+        for label, hist in groups:
+            m = hist_mean(hist, vals)
+            q = hist_quantiles(hist, vals, QUANTILES)
+            nz = np.flatnonzero(hist)
+            rows.append({"bot": label, "player_races": int(m["n"]), "mean": float(m["mean"]),
+                         "sd": float(m["sd"]),
+                         **{f"q{int(round(x * 100)):02d}": v for x, v in zip(QUANTILES, q)},
+                         "min": float(vals[nz[0]]) if nz.size else np.nan,
+                         "max": float(vals[nz[-1]]) if nz.size else np.nan})
+        return pd.DataFrame(rows, columns=["bot", "player_races", "mean", "sd"]
+                            + [f"q{int(round(x * 100)):02d}" for x in QUANTILES] + ["min", "max"])
+
+    def _skill_share(self, ctx) -> float:
+        """Share of the variance of scores explained by which bot played (eta squared)."""
+        counts = self.h_score.take(bot=np.arange(len(self.bots))).sum(axis=1)
+        vals = self.h_score.values("score")
+        n, s1, s2 = moments(counts, vals)
+        N, S1, S2 = n.sum(), s1.sum(), s2.sum()
+        if N < 2 or (n > 0).sum() < 2:  # one bot: nothing to explain
+            return float("nan")
+        total = S2 - S1 * S1 / N
+        with np.errstate(divide="ignore", invalid="ignore"):
+            between = np.nansum(np.where(n > 0, s1 * s1 / np.where(n > 0, n, 1), 0.0)) - S1 * S1 / N
+        return float(between / total) if total > 0 else float("nan")
+
+    def _overview(self, ctx) -> pd.DataFrame:
+        rows = []
+
+        def add(metric, value, low=np.nan, high=np.nan, n=np.nan):
+            rows.append({"metric": metric, "value": float(value), "low": float(low),
+                         "high": float(high), "n": float(n)})
+
+        R = self.n_races
+        add("races", R, n=R)
+        add("players", ctx["players"])
+        tb = self.h_tiebreak.take(tiebreak=[1])
+        r = rate(int(tb.sum()), R)
+        add("tiebreak_share", r["rate"], r["low"], r["high"], R)
+        w = self.h_winners.values("winners")
+        shared = int((self.h_winners.counts * (w > 1)).sum()) if w.size else 0
+        r = rate(shared, R)
+        add("shared_win_share", r["rate"], r["low"], r["high"], R)
+        m = hist_mean(self.h_turns.counts, self.h_turns.values("turns"))
+        add("race_length_mean", m["mean"], m["low"], m["high"], R)
+        m = hist_mean(self.h_elim.counts, self.h_elim.values("eliminated"))
+        add("eliminated_mean", m["mean"], m["low"], m["high"], R)
+        ls = self.h_finish.take(finish=[self.finishes.code_of("last_standing")])
+        r = rate(int(ls.sum()), R)
+        add("last_standing_share", r["rate"], r["low"], r["high"], R)
+        wc = self.h_winner.marginal("concrete")
+        m = hist_mean(wc, self.h_winner.values("concrete"))
+        add("winner_concrete_mean", m["mean"], m["low"], m["high"], R)
+        counts, masks = self._patterns("backed", ctx)
+        nobody = int(counts[masks == 0].sum()) if counts.size else 0
+        r = rate(nobody, int(counts.sum()))
+        add("winner_backed_by_nobody_share", r["rate"], r["low"], r["high"], counts.sum())
+        bet = self.h_bet.marginal("points")
+        bv = self.h_bet.values("points")
+        r = rate(int(bet[bv == 0].sum()) if bv.size else 0, int(bet.sum()))
+        add("player_never_backed_winner_share", r["rate"], r["low"], r["high"], bet.sum())
+        score = self.h_score.marginal("score")
+        m = hist_mean(score, self.h_score.values("score"))
+        add("score_mean", m["mean"], m["low"], m["high"], m["n"])
+        add("score_sd", m["sd"], n=m["n"])
+        add("skill_share_of_score_variance", self._skill_share(ctx), n=m["n"])
+        return pd.DataFrame(rows, columns=["metric", "value", "low", "high", "n"])
+
+    # bets -------------------------------------------------------------------
+
+    @staticmethod
+    def _paid_stats(counts: np.ndarray, paid: np.ndarray) -> dict:
+        """From histograms over paid (last axis): cards, winner's cards and points."""
+        n = counts.sum(-1)
+        winner = (counts * (paid > 0)).sum(-1)
+        r = rate(winner, n)
+        m = hist_mean(counts, paid)
+        wm = hist_mean(counts * (paid > 0), paid)
+        return {"cards": n, "winner_cards": winner, "chance": r["rate"], "chance_low": r["low"],
+                "chance_high": r["high"], "mean_points": m["mean"], "points_low": m["low"],
+                "points_high": m["high"], "winner_card_points": wm["mean"],
+                "winner_card_points_low": wm["low"], "winner_card_points_high": wm["high"]}
+
+    def _bet_timing(self, by: str, ctx) -> pd.DataFrame:
+        if by == "stage":
+            h = self.h_bets
+            stages = np.arange(self.stage_bins)
+            counts = h.take(stage=stages).sum(axis=(0, 1, 2))  # [stage, paid]
+            key = {"stage_bin": stages, "stage_from": stages / self.stage_bins,
+                   "stage_to": (stages + 1) / self.stage_bins}
+        else:
+            h = self.h_bet_turn
+            turns = h.values("turn")
+            counts = h.counts.sum(axis=0) if h.counts.size else np.zeros((0, 0), np.int64)
+            keep = counts.sum(-1) > 0 if counts.size else np.zeros(0, bool)
+            counts, turns = counts[keep], turns[keep]
+            key = {"turn": turns}
+        paid = h.values("paid")
+        if counts.size == 0:
+            counts = np.zeros((len(next(iter(key.values()))), 1), np.int64)
+            paid = np.zeros(1, np.int64)
+        return frame({**key, **self._paid_stats(counts, paid)})
+
+    def _bet_heatmap(self) -> pd.DataFrame:
+        h = self.h_bets
+        places = np.arange(1, len(COLORS) + 1)
+        stages = np.arange(self.stage_bins)
+        counts = h.take(place=places, stage=stages).sum(axis=(0, 1))  # [place, stage, paid]
+        paid = h.values("paid")
+        if counts.size == 0 or paid.size == 0:
+            counts = np.zeros((len(places), len(stages), 1), np.int64)
+            paid = np.zeros(1, np.int64)
+        st = self._paid_stats(counts, paid)
+        P, S = np.meshgrid(places, stages, indexing="ij")
+        return frame({"track_place": P, "stage_bin": S, "stage_from": S / self.stage_bins,
+                      "stage_to": (S + 1) / self.stage_bins, **st})
+
+    def _stack_position(self, ctx) -> pd.DataFrame:
+        h = self.h_bets
+        orders = np.arange(1, len(COLORS) + 1)
+        counts = h.take(order=orders).sum(axis=(2, 3))  # [seat, order, paid]
+        paid = h.values("paid")
+        if paid.size == 0:
+            counts, paid = np.zeros((0, len(orders), 1), np.int64), np.zeros(1, np.int64)
+        seat_vals = h.values("seat") if h.counts.size else np.zeros(0, np.int64)
+        groups = [(ALL, counts.sum(axis=0) if counts.shape[0] else np.zeros((len(orders), paid.size), np.int64))]
+        by_bot: dict[str, np.ndarray] = {}
+        for i, s in enumerate(seat_vals):
+            label = ctx["seat_bot"].get(int(s))
+            if label is None:
+                continue
+            by_bot[label] = by_bot.get(label, 0) + counts[i]
+        if len(by_bot) > 1:
+            groups += [(ctx["labels"][b], by_bot[ctx["labels"][b]]) for b in ctx["bots"]
+                       if ctx["labels"][b] in by_bot]
+        parts = []
+        for label, c in groups:
+            parts.append(frame({"bot": [label] * len(orders), "order": orders, **self._paid_stats(c, paid)}))
+        return pd.concat(parts, ignore_index=True)
+
+    # contracts --------------------------------------------------------------
+
+    def _contracts(self, ctx):
+        h = self.h_contracts
+        cols = ["contract", "kind", "colors", "points", "cards", "dealt", "fulfil_rate", "fulfil_low",
+                "fulfil_high", "kept", "kept_payoff", "kept_payoff_low", "kept_payoff_high",
+                "discarded", "discard_rate", "discard_low", "discard_high", "discarded_would_pay",
+                "discarded_would_pay_low", "discarded_would_pay_high", "discard_gain",
+                "discard_gain_low", "discard_gain_high", "hold_value", "hold_value_low",
+                "hold_value_high"]
+        if not self.cards or h.counts.size == 0:
+            return pd.DataFrame(columns=cols), pd.DataFrame(columns=["bot"] + cols)
+        cards = np.array(sorted(self.cards), np.int64)
+        payoff = h.values("payoff")
+        # [seat, card, discarded, fulfilled, payoff]
+        counts = h.take(card=cards, discarded=[0, 1], fulfilled=[0, 1])
+        labels = {}
+        for i, c in enumerate(cards):
+            kind, colors, pts = self.cards[int(c)]
+            labels.setdefault((kind, colors, pts), []).append(i)
+
+        def rows_for(block):  # block: [card, discarded, fulfilled, payoff]
+            out = []
+            for (kind, colors, pts), idx in labels.items():
+                b = block[idx].sum(axis=0)  # [discarded, fulfilled, payoff]
+                dealt = int(b.sum())
+                cell = b.sum(axis=2)  # [discarded, fulfilled]
+                fulfilled = int(cell[:, 1].sum())
+                kept = int(cell[0].sum())
+                discarded = int(cell[1].sum())
+                would = np.array([UNFULFILLED_PENALTY, pts], np.int64)  # by fulfilled
+
+                def cf(k_unf, k_ful):
+                    n = k_unf + k_ful
+                    s1 = k_unf * would[0] + k_ful * would[1]
+                    s2 = k_unf * would[0] ** 2 + k_ful * would[1] ** 2
+                    return mean_sd_ci(n, s1, s2)
+
+                fr = rate(fulfilled, dealt)
+                dr = rate(discarded, dealt)
+                kp = hist_mean(b[0].sum(axis=0), payoff)
+                dw = cf(int(cell[1, 0]), int(cell[1, 1]))
+                hv = cf(int(cell[:, 0].sum()), int(cell[:, 1].sum()))
+                name = kind + (f" {colors}" if colors else "")
+                out.append({
+                    "contract": name, "kind": kind, "colors": colors, "points": pts, "cards": len(idx),
+                    "dealt": dealt, "fulfil_rate": fr["rate"], "fulfil_low": fr["low"],
+                    "fulfil_high": fr["high"], "kept": kept, "kept_payoff": kp["mean"],
+                    "kept_payoff_low": kp["low"], "kept_payoff_high": kp["high"],
+                    "discarded": discarded, "discard_rate": dr["rate"], "discard_low": dr["low"],
+                    "discard_high": dr["high"], "discarded_would_pay": dw["mean"],
+                    "discarded_would_pay_low": dw["low"], "discarded_would_pay_high": dw["high"],
+                    "discard_gain": -dw["mean"], "discard_gain_low": -dw["high"],
+                    "discard_gain_high": -dw["low"], "hold_value": hv["mean"],
+                    "hold_value_low": hv["low"], "hold_value_high": hv["high"]})
+            return [{k: (np.asarray(v).item() if isinstance(v, np.ndarray) else v) for k, v in r.items()}
+                    for r in out]
+
+        overall = pd.DataFrame(rows_for(counts.sum(axis=0)), columns=cols)
+        by_bot = []
+        seat_vals = h.values("seat")
+        for b in ctx["bots"]:
+            label = ctx["labels"][b]
+            sel = [i for i, s in enumerate(seat_vals) if ctx["seat_bot"].get(int(s)) == label]
+            if sel:
+                by_bot += [{"bot": label, **r} for r in rows_for(counts[sel].sum(axis=0))]
+        return overall, pd.DataFrame(by_bot, columns=["bot"] + cols)
+
+    # race -------------------------------------------------------------------
+
+    def _race_length(self) -> pd.DataFrame:
+        c, v = self.h_turns.counts, self.h_turns.values("turns")
+        R = max(self.n_races, 1)
+        return frame({"turns": v, "races": c, "share": c / R, "cumulative_share": np.cumsum(c) / R})
+
+    def _eliminations(self) -> pd.DataFrame:
+        v = np.arange(0, max(len(COLORS), int(self.h_elim.values("eliminated").max(initial=0)) + 1))
+        c = self.h_elim.take(eliminated=v)
+        r = rate(c, self.n_races)
+        return frame({"eliminated": v, "races": c, "share": r["rate"], "low": r["low"], "high": r["high"]})
+
+    def _finish(self) -> pd.DataFrame:
+        codes = np.arange(len(self.finishes))
+        c = self.h_finish.take(finish=codes)
+        r = rate(c, self.n_races)
+        return frame({"finish": list(self.finishes.labels), "races": c, "share": r["rate"],
+                      "low": r["low"], "high": r["high"]})
+
+    def _lemmings(self) -> pd.DataFrame:
+        codes = np.arange(len(self.colors))
+        wins_hist = self.h_winner.take(color=codes)  # [color, concrete]
+        wins = wins_hist.sum(axis=1)
+        r = rate(wins, self.n_races)
+        wc = hist_mean(wins_hist, self.h_winner.values("concrete"))
+        place = hist_mean(self.h_place.take(color=codes), self.h_place.values("place"))
+        conc = hist_mean(self.h_concrete.take(color=codes), self.h_concrete.values("concrete"))
+        return frame({"color": list(self.colors.labels), "wins": wins, "win_rate": r["rate"],
+                      "win_low": r["low"], "win_high": r["high"], "mean_place": place["mean"],
+                      "mean_place_low": place["low"], "mean_place_high": place["high"],
+                      "mean_concrete_at_end": conc["mean"], "winner_concrete_mean": wc["mean"]})
+
+    def _winner_concrete(self) -> pd.DataFrame:
+        codes = np.arange(len(self.colors))
+        blocks = np.arange(0, max(3, int(self.h_winner.values("concrete").max(initial=0)) + 1))
+        c = self.h_winner.take(color=codes, concrete=blocks)  # [color, blocks]
+        parts = []
+        for label, row in [(ALL, c.sum(axis=0))] + list(zip(self.colors.labels, c)):
+            r = rate(row, row.sum())
+            parts.append(frame({"color": [label] * len(blocks), "blocks": blocks, "races": row,
+                                "share": r["rate"], "low": r["low"], "high": r["high"]}))
+        return pd.concat(parts, ignore_index=True)
+
+    def _fields(self) -> pd.DataFrame:
+        cols = ["field", "section", "action", "landings", "triggers", "landing_rate", "trigger_rate",
+                "trigger_share"]
+        if not self.field_info:
+            return pd.DataFrame(columns=cols)
+        fields = np.array(sorted(self.field_info), np.int64)
+        c = self.field_counts.take(field=fields, what=[0, 1])
+        R = self.n_races
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return frame({"field": fields, "section": [self.field_info[int(f)][0] for f in fields],
+                          "action": [self.field_info[int(f)][1] for f in fields],
+                          "landings": c[:, 0], "triggers": c[:, 1],
+                          "landing_rate": c[:, 0] / R if R else np.full(len(fields), np.nan),
+                          "trigger_rate": c[:, 1] / R if R else np.full(len(fields), np.nan),
+                          "trigger_share": np.where(c[:, 0] > 0, c[:, 1] / np.maximum(c[:, 0], 1), np.nan)})
+
+
+_BOT_COLUMNS = ["bot", "seats", "random", "player_races", "wins", "win_rate", "win_low", "win_high",
+                "mean_score", "score_low", "score_high", "score_sd", "mean_bet_points",
+                "bet_points_low", "bet_points_high", "mean_contract_points", "contract_points_low",
+                "contract_points_high", "never_backed", "never_backed_low", "never_backed_high",
+                "mean_bets_placed", "mean_contracts_discarded"]
+
+TABLE_DOCS = {
+    "overview": "headline numbers: races, tie-break share, shared wins, race length, eliminations, "
+                "winners nobody backed, score spread, share of score variance explained by the bot",
+    "bots": "per bot (all its seats): win rate (95% Wilson), mean score split into bet and contract "
+            "points (95% normal intervals), score sd, share of races it never backed the winner",
+    "seats": "per (seat, bot): the same as bots; 'confounded' is true when seats run different bots",
+    "seat_advantage": "per seat: win rate minus the average seat's, paired by race (95% interval)",
+    "luck_skill": "each heuristic bot (and all pooled) against the random bot: difference of win rates "
+                  "per seat, paired by race (95% interval)",
+    "score_distribution": "per bot and overall: mean, sd and quantiles of the final score",
+    "bet_stage": "bets by the share of the race run when placed: chance the card is the winner's, "
+                 "mean points per card, mean points of a winner's card",
+    "bet_turn": "the same by the turn the card was placed",
+    "bet_heatmap": "track place of the backed colour x race stage: chance the card is the winner's",
+    "stack_position": "per stack position 1-6 (placing order): chance and mean points, overall and per bot",
+    "contracts": "per contract: fulfilment, discard rate, mean payoff when kept, what discarded cards "
+                 "would have paid and the gain of discarding (minus that), value of holding to the end",
+    "contracts_by_bot": "the contract table per bot",
+    "race_length": "histogram of race length in moves",
+    "eliminations": "histogram of eliminated lemmings per race",
+    "finish": "how races end: a lemming in the water or the last one standing",
+    "lemmings": "per colour: win rate, mean final place, concrete at the end, concrete on the winner",
+    "winner_concrete": "concrete blocks the winner carries, overall and per colour",
+    "fields": "per board field: landings and triggered actions, in total and per race",
+}

@@ -1,0 +1,247 @@
+"""The HTML report from a real small run, streaming a run directory, and the
+errors a bad run directory gives."""
+import json
+import re
+import shutil
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analyzer.cli import main
+from analyzer.errors import AnalyzerError
+from analyzer.report import aggregate_run, build_report, default_report_path, write_report
+from analyzer.report.figures import FIGURES
+from analyzer.stats.lemming_mafia import LemmingMafiaStats
+
+TABLES = ("races", "players", "contracts", "bets", "fields")
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("rep") / "run"
+    try:
+        main(["simulate", "lemming-mafia", "--races", "3000", "--out", str(out), "--no-progress"])
+    except SystemExit as e:
+        assert e.code in (0, None)
+    assert (out / "manifest.json").is_file()
+    return out
+
+
+@pytest.fixture(scope="module")
+def tables(run_dir):
+    return {name: pd.read_parquet(run_dir / f"{name}.parquet") for name in TABLES}
+
+
+@pytest.fixture(scope="module")
+def report(run_dir, tmp_path_factory):
+    out = tmp_path_factory.mktemp("out") / "report.html"
+    path = build_report(run_dir, out)
+    return path, path.read_text(encoding="utf-8")
+
+
+def copy_run(run_dir, tmp_path):
+    dst = tmp_path / "copy"
+    shutil.copytree(run_dir, dst)
+    return dst
+
+
+# ---------------------------------------------------------------------- the report
+
+
+def test_report_embeds_every_figure(report):
+    path, page = report
+    images = page.count('<img src="data:image/png;base64,')
+    assert images == len(FIGURES)
+    pngs = sorted((path.parent / "report_files").glob("*.png"))
+    assert len(pngs) == len(FIGURES)
+    for p in pngs:
+        assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # self-contained: nothing is fetched (links to the CSV folder are the only hrefs)
+    assert "<script" not in page and "http://" not in page and "https://" not in page
+    assert not re.search(r'<img src="(?!data:)', page)
+
+
+def test_report_names_the_setup(report, run_dir):
+    _, page = report
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    for name in (manifest["board"]["name"], manifest["deck"]["name"], manifest["board"]["sha256"],
+                 manifest["deck"]["sha256"]):
+        assert name in page
+    assert "ASSUMED reconstruction" in page
+    for bot in manifest["bots"]:
+        assert f"seat {bot['seat']}: {bot['bot']}" in page
+    assert re.search(rf"<th>Seed</th><td>{manifest['seed']}</td>", page)
+    assert "3,000" in page and manifest["versions"]["analyzer"] in page
+
+
+def test_report_writes_tables_and_answers(report):
+    path, page = report
+    folder = path.parent / "report_files"
+    for name in ("bots", "seats", "contracts", "bet_heatmap", "fields", "race_length", "luck_skill"):
+        df = pd.read_csv(folder / f"{name}.csv")
+        assert len(df), name
+    for q in ("When should I bet on the leader?", "Which contracts should I throw away?",
+              "Is the first seat favoured?"):
+        assert q in page
+    # each figure has its one-line takeaway with numbers from the data
+    captions = re.findall(r"<figcaption><b>[^<]*</b>([^<]*)</figcaption>", page)
+    assert len(captions) == len(FIGURES)
+    assert all(re.search(r"\d", c) for c in captions)
+
+
+def test_default_report_path_is_beside_the_run(run_dir, tmp_path):
+    assert default_report_path(run_dir) == run_dir.parent / f"{run_dir.name}-report.html"
+    run = copy_run(run_dir, tmp_path)
+    path = build_report(run)
+    assert path == tmp_path / "copy-report.html" and path.is_file()
+    assert (tmp_path / "copy-report_files" / "bots.csv").is_file()
+    assert sorted(p.name for p in run.iterdir()) == sorted([*(f"{t}.parquet" for t in TABLES), "manifest.json"])
+
+
+# ---------------------------------------------------------------------- statistics of a real run
+
+
+def test_streamed_run_equals_whole_tables(run_dir, tables):
+    whole = LemmingMafiaStats()
+    whole.add(tables)
+    streamed, manifest = aggregate_run(run_dir, batch_rows=997)  # batches cut races anywhere
+    a, b = whole.result(), streamed.result()
+    for name in a:
+        pd.testing.assert_frame_equal(a[name], b[name], check_exact=True, obj=name)
+    assert manifest["races"] == 3000
+
+
+def test_uneven_chunks_equal_whole_tables(tables):
+    whole = LemmingMafiaStats()
+    whole.add(tables)
+    rng = np.random.default_rng(11)
+    chunked = LemmingMafiaStats()
+    parts = {}
+    for name, df in tables.items():
+        cuts = np.sort(rng.choice(np.arange(1, len(df)), size=min(6, len(df) - 1), replace=False))
+        edges = [0, *cuts, len(df)]
+        parts[name] = [df.iloc[a:b] for a, b in zip(edges[:-1], edges[1:])]
+    # interleave the tables' chunks as a stream would
+    for k in range(max(len(p) for p in parts.values())):
+        chunked.add({name: p[k] for name, p in parts.items() if k < len(p)})
+    a, b = whole.result(), chunked.result()
+    for name in a:
+        pd.testing.assert_frame_equal(a[name], b[name], check_exact=True, obj=name)
+
+
+def test_never_backed_equals_the_join_on_the_winner(tables):
+    races, players, bets = tables["races"], tables["players"], tables["bets"]
+    winner = races.set_index("race")["winner"].astype(str)
+    b = bets.assign(win=bets["color"].astype(str).to_numpy() == winner.loc[bets["race"]].to_numpy())
+    backed = b[b["win"]].groupby(["race", "seat"]).size()
+    keys = pd.MultiIndex.from_arrays([players["race"], players["seat"].astype(bets["seat"].dtype)])
+    never_join = ~keys.isin(backed.index)
+    assert (never_join == (players["bet_points"] == 0).to_numpy()).all()
+    s = LemmingMafiaStats()
+    s.add(tables)
+    bots = s.result()["bots"].set_index("bot")
+    by_bot = pd.Series(never_join).groupby(players["bot"].astype(str).to_numpy()).mean()
+    for bot, share in by_bot.items():
+        assert bots.loc[bot, "never_backed"] == pytest.approx(share)
+
+
+def test_stats_match_the_run_summary(run_dir):
+    stats, manifest = aggregate_run(run_dir)
+    res = stats.result()
+    seats = res["seats"].set_index("seat")
+    for row in manifest["summary"]["seats"]:
+        s = seats.loc[row["seat"]]
+        assert s["win_rate"] == pytest.approx(row["win_rate"])
+        assert s["mean_score"] == pytest.approx(row["mean_score"])
+        assert s["mean_bet_points"] == pytest.approx(row["bet_points"])
+    ov = res["overview"].set_index("metric")["value"]
+    assert ov["tiebreak_share"] == pytest.approx(manifest["summary"]["tiebreak_share"])
+    assert ov["race_length_mean"] == pytest.approx(manifest["summary"]["turns"]["mean"])
+
+
+def test_write_report_from_an_in_memory_aggregator(tables, run_dir, tmp_path):
+    s = LemmingMafiaStats()
+    s.add(tables)
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    out = write_report(s.result(), manifest, tmp_path)  # a directory: report.html inside
+    assert out == tmp_path / "report.html" and out.is_file()
+
+
+# ---------------------------------------------------------------------- bad run directories
+
+
+def one_line_error(run, match):
+    with pytest.raises(AnalyzerError, match=match) as info:
+        build_report(run)
+    assert "\n" not in str(info.value)
+
+
+def test_missing_dir(tmp_path):
+    one_line_error(tmp_path / "nope", "does not exist")
+
+
+def test_not_a_dir(tmp_path):
+    f = tmp_path / "file"
+    f.write_text("x")
+    one_line_error(f, "not a directory")
+
+
+def test_missing_manifest(run_dir, tmp_path):
+    run = copy_run(run_dir, tmp_path)
+    (run / "manifest.json").unlink()
+    one_line_error(run, "no manifest.json")
+
+
+def test_broken_manifest(run_dir, tmp_path):
+    run = copy_run(run_dir, tmp_path)
+    (run / "manifest.json").write_text("{not json")
+    one_line_error(run, "cannot be read as JSON")
+
+
+@pytest.mark.parametrize("complete", [None, False, "yes"])
+def test_incomplete_run(run_dir, tmp_path, complete):
+    run = copy_run(run_dir, tmp_path)
+    m = json.loads((run / "manifest.json").read_text())
+    if complete is None:
+        del m["complete"]
+    else:
+        m["complete"] = complete
+    (run / "manifest.json").write_text(json.dumps(m))
+    one_line_error(run, "incomplete run")
+
+
+def test_wrong_game(run_dir, tmp_path):
+    run = copy_run(run_dir, tmp_path)
+    m = json.loads((run / "manifest.json").read_text())
+    m["game"] = "camel-up"
+    (run / "manifest.json").write_text(json.dumps(m))
+    one_line_error(run, "run of 'camel-up', not 'lemming-mafia'")
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_missing_table(run_dir, tmp_path, table):
+    run = copy_run(run_dir, tmp_path)
+    (run / f"{table}.parquet").unlink()
+    one_line_error(run, f"lacks the table {table}.parquet")
+
+
+def test_corrupt_table(run_dir, tmp_path):
+    run = copy_run(run_dir, tmp_path)
+    (run / "bets.parquet").write_bytes(b"not parquet at all")
+    one_line_error(run, "cannot read .*bets.parquet")
+
+
+def test_table_without_a_column(run_dir, tmp_path):
+    run = copy_run(run_dir, tmp_path)
+    df = pd.read_parquet(run / "players.parquet").drop(columns=["won"])
+    df.to_parquet(run / "players.parquet")
+    one_line_error(run, "players.parquet lacks the columns won")
+
+
+def test_races_count_mismatch(run_dir, tmp_path):
+    run = copy_run(run_dir, tmp_path)
+    m = json.loads((run / "manifest.json").read_text())
+    m["races"] = 5
+    (run / "manifest.json").write_text(json.dumps(m))
+    one_line_error(run, "holds 3,000 races but the manifest says 5")
