@@ -16,17 +16,15 @@ from analyzer.engine.jit import kernel
 from analyzer.engine.rng import seed_stream
 from analyzer.games.lemming_mafia.bots import RANDOM, decide_builtin, decide_random
 from analyzer.games.lemming_mafia.layout import (
-    BOOKMAKER, BOSS, CONCRETE, GETAWAY, S_OCCUPANT, DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE,
-    ERROR_BET, ERROR_DISCARD, ERROR_FIELD, ERROR_MOVE, FIELD_LEN, FIELD_TRIGGERS,
-    FINISH_LAST_STANDING, FINISH_WATER, G_H_ANSWERS_AT, G_H_COUNT_AT, G_H_LEN,
-    G_N_FIELDS, G_N_PLAYERS, G_S_LEN, JACKHAMMER, N_CONTRACTS_EACH, N_LEMMINGS,
-    OWN_HAND, OWN_HELD, OWN_LEN, OWN_RNG, PUB_BLOCKS, PUB_ERROR, PUB_MOVER, PUB_MOVING,
-    PUB_POS, PUB_RNG, PUB_TURN, PUB_WATER_FROM, RACE_FINISH, RACE_TURNS,
+    DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, ERROR_BET, ERROR_DISCARD,
+    ERROR_FIELD, ERROR_MOVE, FIELD_LEN, FINISH_WATER, G_H_ANSWERS_AT, G_H_COUNT_AT,
+    G_H_LEN, G_N_FIELDS, G_N_PLAYERS, G_S_LEN, OWN_LEN, OWN_RNG, PUB_ERROR, PUB_MOVER,
+    PUB_MOVING, PUB_POS, PUB_RNG, PUB_TURN, PUB_WATER_FROM, RACE_FINISH, RACE_TURNS,
     RACE_WINNER_FIELD, S_OPTIONS, S_VIEW,
 )
 from analyzer.games.lemming_mafia.rules import (
-    NO_WINNER, bot_kind, deal, discard, draw, field_action, give_block, land,
-    own_at, place_bet, reach_water, roll_candidates, score_race, target_fields,
+    NEEDS_BETS, NEEDS_DISCARDS, NO_WINNER, apply_bets, apply_discards, bot_kind, deal,
+    own_at, reach_water, resolve_landing, roll_candidates, score_race, target_fields,
 )
 
 BOT_ERROR = -2  # a move ended by an invalid bot answer (see PUB_ERROR)
@@ -61,37 +59,23 @@ def ask(what, seat, game, state, hidden, params, n_options):
 
 
 @kernel(cache=_CACHE, inline=True)
-def betting_round(game, state, hidden, params):
-    """Every player may put one card on their stack: hidden and simultaneous, so
-    every answer is taken before any card is placed."""
-    n_players = game[G_N_PLAYERS]
+def decision_round(what, game, state, hidden, params):
+    """A bookmaker (DECIDE_BET) or boss (DECIDE_DISCARD) round: every player may
+    answer; hidden and simultaneous, so every answer is taken before any is
+    applied. Returns False if a bot answered outside its options."""
     answers = game[G_H_ANSWERS_AT]
-    for seat in range(n_players):
-        hidden[answers + seat] = ask(DECIDE_BET, seat, game, state, hidden, params, 0)
-    for seat in range(n_players):
-        color = hidden[answers + seat]
-        if color < 0:
-            continue
-        if color >= N_LEMMINGS or hidden[own_at(game, seat) + OWN_HAND + color] == 0:
-            state[PUB_ERROR] = ERROR_BET * 8 + seat
-            return
-        place_bet(game, state, hidden, seat, color)
-
-
-@kernel(cache=_CACHE, inline=True)
-def discard_round(game, state, hidden, params):
-    n_players = game[G_N_PLAYERS]
-    answers = game[G_H_ANSWERS_AT]
-    for seat in range(n_players):
-        hidden[answers + seat] = ask(DECIDE_DISCARD, seat, game, state, hidden, params, 0)
-    for seat in range(n_players):
-        slot = hidden[answers + seat]
-        if slot < 0:
-            continue
-        if slot >= N_CONTRACTS_EACH or hidden[own_at(game, seat) + OWN_HELD + slot] == 0:
-            state[PUB_ERROR] = ERROR_DISCARD * 8 + seat
-            return
-        discard(game, state, hidden, seat, slot)
+    for seat in range(game[G_N_PLAYERS]):
+        hidden[answers + seat] = ask(what, seat, game, state, hidden, params, 0)
+    if what == DECIDE_BET:
+        bad = apply_bets(game, state, hidden)
+        error = ERROR_BET
+    else:
+        bad = apply_discards(game, state, hidden)
+        error = ERROR_DISCARD
+    if bad >= 0:
+        state[PUB_ERROR] = error * 8 + bad
+        return False
+    return True
 
 
 @kernel(cache=_CACHE, inline=True)
@@ -110,45 +94,13 @@ def move_lemming(game, state, hidden, params, lemming):
         if pick < 0 or pick >= n_free:
             state[PUB_ERROR] = ERROR_FIELD * 8 + seat
             return BOT_ERROR
-    field = state[S_OPTIONS + pick]
-    land(game, state, hidden, lemming, field)
-    counters = game[G_H_COUNT_AT]
-    while True:
-        action = field_action(game, field)
-        trigger = counters + field * FIELD_LEN + FIELD_TRIGGERS
-        if action == CONCRETE:
-            hidden[trigger] += 1
-            last = give_block(state, lemming)
-            if last >= 0:
-                return last * 2 + FINISH_LAST_STANDING
-        elif action == JACKHAMMER:
-            if state[PUB_BLOCKS + lemming] > 0:
-                hidden[trigger] += 1
-                state[PUB_BLOCKS + lemming] -= 1
-        elif action == GETAWAY:
-            hidden[trigger] += 1
-            target = field + draw(state, 6) + 1
-            if target >= game[G_N_FIELDS]:
-                return reach_water(state, lemming)
-            if state[S_OCCUPANT + target] >= 0:
-                last = give_block(state, lemming)
-                if last >= 0:
-                    return last * 2 + FINISH_LAST_STANDING
-            else:
-                land(game, state, hidden, lemming, target)
-                field = target
-                continue
-        elif action == BOOKMAKER:
-            hidden[trigger] += 1
-            betting_round(game, state, hidden, params)
-            if state[PUB_ERROR] != 0:
-                return BOT_ERROR
-        elif action == BOSS:
-            hidden[trigger] += 1
-            discard_round(game, state, hidden, params)
-            if state[PUB_ERROR] != 0:
-                return BOT_ERROR
+    result = resolve_landing(game, state, hidden, lemming, state[S_OPTIONS + pick])
+    if result == NEEDS_BETS or result == NEEDS_DISCARDS:
+        what = DECIDE_BET if result == NEEDS_BETS else DECIDE_DISCARD
+        if not decision_round(what, game, state, hidden, params):
+            return BOT_ERROR
         return NO_WINNER
+    return result
 
 
 @kernel(cache=_CACHE)

@@ -10,21 +10,25 @@ from analyzer.engine.jit import kernel
 from analyzer.engine.rng import below, uniform
 from analyzer.games.lemming_mafia.layout import (
     AT_LEAST_THREE_ELIMINATED, AT_MOST_ONE_ELIMINATED, BEFORE, BET_COLOR, BET_PAID,
-    BET_PLACE, BET_TURN, CT_CARD, CT_DISCARD_TURN, CT_DISCARDED, CT_FULFILLED,
-    CT_PAYOFF, DECK_C1, DECK_C2, DECK_KIND, DECK_LEN, DECK_POINTS, ELIMINATED,
-    ELIMINATED_POS, FIELD_LANDINGS, FIELD_LEN, FINISH_WATER, G_ACTION_AT, G_DECK_AT,
-    G_H_ANSWERS_AT, G_H_COUNT_AT, G_H_DISCARD_AT, G_H_ORDER_AT, G_KINDS, G_N_CARDS,
-    G_N_FIELDS, G_N_PLAYERS, G_N_SECTIONS, G_SECTION_AT, G_START_AT, N_CONTRACTS_EACH,
-    N_LEMMINGS, OWN_CONTRACT, OWN_HAND, OWN_HELD, OWN_LEN, OWN_STACK, OWN_STACK_N,
-    OWN_RNG, OWN_STACK_PLACE, OWN_STACK_TURN, PL_BET_POINTS, PL_BETS_PLACED,
-    PL_CONTRACT_POINTS, PL_DISCARDED, PL_SCORE, PL_WON, PUB_BLOCKS, PUB_HAND_COUNT,
-    PUB_HELD_COUNT, PUB_LEN, PUB_MOVING, PUB_N_ELIM, PUB_N_FIELDS, PUB_N_PLAYERS,
-    PUB_N_SECTIONS, PUB_OUT, PUB_POS, PUB_RNG, PUB_STACK_COUNT, PUB_TURN, PUB_WATER_FROM, RACE_BLOCKS,
-    RACE_N_ELIM, RACE_N_WINNERS, RACE_PLACE, RACE_TIEBREAK, RACE_WINNER,
-    RACE_WINNER_BLOCKS, S_OCCUPANT, S_VIEW, START, TOP3, UNFULFILLED_PENALTY, WINNER_CLEAN,
+    BET_PLACE, BET_TURN, BOOKMAKER, BOSS, CONCRETE, CT_CARD, CT_DISCARD_TURN,
+    CT_DISCARDED, CT_FULFILLED, CT_PAYOFF, DECK_C1, DECK_C2, DECK_KIND, DECK_LEN,
+    DECK_POINTS, ELIMINATED, ELIMINATED_POS, FIELD_LANDINGS, FIELD_LEN, FIELD_TRIGGERS,
+    FINISH_LAST_STANDING, FINISH_WATER, G_ACTION_AT, G_DECK_AT, G_H_ANSWERS_AT,
+    G_H_COUNT_AT, G_H_DISCARD_AT, G_H_ORDER_AT, G_KINDS, G_N_CARDS, G_N_FIELDS,
+    G_N_PLAYERS, G_N_SECTIONS, G_SECTION_AT, G_START_AT, GETAWAY, JACKHAMMER,
+    N_CONTRACTS_EACH, N_LEMMINGS, OWN_CONTRACT, OWN_HAND, OWN_HELD, OWN_LEN, OWN_RNG,
+    OWN_STACK, OWN_STACK_N, OWN_STACK_PLACE, OWN_STACK_TURN, PL_BET_POINTS,
+    PL_BETS_PLACED, PL_CONTRACT_POINTS, PL_DISCARDED, PL_SCORE, PL_WON, PUB_BLOCKS,
+    PUB_HAND_COUNT, PUB_HELD_COUNT, PUB_MOVING, PUB_N_ELIM, PUB_N_FIELDS,
+    PUB_N_PLAYERS, PUB_N_SECTIONS, PUB_OUT, PUB_POS, PUB_RNG, PUB_STACK_COUNT, PUB_TURN,
+    PUB_WATER_FROM, RACE_BLOCKS, RACE_N_ELIM, RACE_N_WINNERS, RACE_PLACE, RACE_TIEBREAK,
+    RACE_WINNER, RACE_WINNER_BLOCKS, S_OCCUPANT, S_VIEW, START, TOP3,
+    UNFULFILLED_PENALTY, WINNER_CLEAN,
 )
 
 NO_WINNER = -1
+NEEDS_BETS = -3  # the landing asks for a bookmaker round (the caller holds it)
+NEEDS_DISCARDS = -4  # the landing asks for a boss round
 
 
 # ----------------------------------------------------------------- accessors
@@ -200,6 +204,77 @@ def reach_water(state, lemming):
     state[PUB_WATER_FROM] = pos
     state[PUB_POS + lemming] = state[PUB_N_FIELDS]
     return lemming * 2 + FINISH_WATER
+
+
+@kernel(inline=True)
+def resolve_landing(game, state, hidden, lemming, field):
+    """Put the lemming on ``field`` and resolve the field's action, getaway chains
+    included. Returns ``winner * 2 + finish`` if the race ends, NEEDS_BETS or
+    NEEDS_DISCARDS when a round of decisions is due, else NO_WINNER."""
+    land(game, state, hidden, lemming, field)
+    counters = game[G_H_COUNT_AT]
+    while True:
+        action = field_action(game, field)
+        trigger = counters + field * FIELD_LEN + FIELD_TRIGGERS
+        if action == CONCRETE:
+            hidden[trigger] += 1
+            last = give_block(state, lemming)
+            if last >= 0:
+                return last * 2 + FINISH_LAST_STANDING
+        elif action == JACKHAMMER:
+            if state[PUB_BLOCKS + lemming] > 0:
+                hidden[trigger] += 1
+                state[PUB_BLOCKS + lemming] -= 1
+        elif action == GETAWAY:
+            hidden[trigger] += 1
+            target = field + draw(state, 6) + 1
+            if target >= game[G_N_FIELDS]:
+                return reach_water(state, lemming)
+            if state[S_OCCUPANT + target] >= 0:
+                last = give_block(state, lemming)
+                if last >= 0:
+                    return last * 2 + FINISH_LAST_STANDING
+            else:
+                land(game, state, hidden, lemming, target)
+                field = target
+                continue
+        elif action == BOOKMAKER:
+            hidden[trigger] += 1
+            return NEEDS_BETS
+        elif action == BOSS:
+            hidden[trigger] += 1
+            return NEEDS_DISCARDS
+        return NO_WINNER
+
+
+@kernel(inline=True)
+def apply_bets(game, state, hidden):
+    """Place the bets answered at ``G_H_ANSWERS_AT`` (a colour or -1 per seat).
+    Returns the first seat whose answer is not a card it holds, else -1."""
+    answers = game[G_H_ANSWERS_AT]
+    for seat in range(game[G_N_PLAYERS]):
+        color = hidden[answers + seat]
+        if color < 0:
+            continue
+        if color >= N_LEMMINGS or hidden[own_at(game, seat) + OWN_HAND + color] == 0:
+            return seat
+        place_bet(game, state, hidden, seat, color)
+    return -1
+
+
+@kernel(inline=True)
+def apply_discards(game, state, hidden):
+    """Discard the contracts answered at ``G_H_ANSWERS_AT`` (a slot or -1 per
+    seat). Returns the first seat whose answer is not a contract it holds, else -1."""
+    answers = game[G_H_ANSWERS_AT]
+    for seat in range(game[G_N_PLAYERS]):
+        slot = hidden[answers + seat]
+        if slot < 0:
+            continue
+        if slot >= N_CONTRACTS_EACH or hidden[own_at(game, seat) + OWN_HELD + slot] == 0:
+            return seat
+        discard(game, state, hidden, seat, slot)
+    return -1
 
 
 @kernel(inline=True)
