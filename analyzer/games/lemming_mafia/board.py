@@ -207,5 +207,10 @@ def pack_game(board: Board, deck: Deck, kinds: list[int]) -> np.ndarray:
         header[slot] = hidden_at
         hidden_at += size
     header[L.G_H_LEN] = hidden_at
-    header[L.G_S_LEN] = L.S_OCCUPANT + n_fields
+    race_len = L.S_OCCUPANT + n_fields
+    records = (L.RACE_LEN + players * L.PL_LEN + players * L.N_CONTRACTS_EACH * L.CT_LEN
+               + players * L.N_LEMMINGS * L.BET_LEN)
+    work = race_len + hidden_at + 1 + records + 3 * L.WORK_OPTIONS
+    header[L.G_S_WORK_AT] = race_len
+    header[L.G_S_LEN] = race_len + work
     return np.concatenate([header] + [np.asarray(p, np.int64) for p in parts])

@@ -32,7 +32,6 @@ pushes a favourite, buries a rival in concrete or steers a contract.
 import math
 
 from analyzer.engine.jit import kernel
-from analyzer.engine.rng import below
 from analyzer.games.lemming_mafia.layout import (
     AT_LEAST_THREE_ELIMINATED, AT_MOST_ONE_ELIMINATED, BEFORE, BOOKMAKER, BOSS,
     CONCRETE, DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, DECK_C1, DECK_C2, DECK_KIND,
@@ -41,12 +40,14 @@ from analyzer.games.lemming_mafia.layout import (
     PUB_N_ELIM, PUB_N_FIELDS, PUB_N_SECTIONS, PUB_OUT, PUB_POS, PUB_TURN, S_OCCUPANT, S_OPTIONS,
     S_SCRATCH, S_VIEW, TOP3, UNFULFILLED_PENALTY, WINNER_CLEAN,
 )
+from analyzer.games.lemming_mafia.lookahead import lookahead_decide
+from analyzer.games.lemming_mafia.random_bot import decide_random
 from analyzer.games.lemming_mafia.rules import (
     bot_draw, card_entry, field_action, field_section, target_fields,
 )
 
-# bot ids (index into BOTS in registry.py)
-RANDOM, FAVOURITE, TIMER, CONTRACTOR = range(4)
+# bot ids (the kernel dispatches on them; registry.py names them)
+RANDOM, FAVOURITE, TIMER, CONTRACTOR, LOOKAHEAD = range(5)
 
 # parameter slots of the heuristic bots; registry.py names them and sets defaults
 P_BLOCK_WEIGHT = 0  # sections of progress one concrete block is worth
@@ -69,42 +70,6 @@ PARAMS_WIDTH = N_PARAMS + 16
 
 _WIN = 1000.0  # value gained by a lemming that reaches the water
 _OWN = S_VIEW  # the deciding player's own row in state
-
-
-# ---------------------------------------------------------------- the random bot
-
-@kernel(inline=True)
-def decide_random(what, cards, at, state, n_options):
-    """The reference random bot, exactly as the rules page defines it. Its own row,
-    its random stream included, is ``cards[at:]`` (the kernel passes the hidden
-    array itself: no copy)."""
-    if what == DECIDE_MOVE or what == DECIDE_FIELD:
-        return below(cards, at + OWN_RNG, n_options)
-    if what == DECIDE_BET:
-        n_hand = 0
-        for color in range(N_LEMMINGS):
-            n_hand += cards[at + OWN_HAND + color]
-        if n_hand == 0 or below(cards, at + OWN_RNG, 2) == 0:
-            return -1
-        k = below(cards, at + OWN_RNG, n_hand)
-        for color in range(N_LEMMINGS):
-            if cards[at + OWN_HAND + color] == 1:
-                if k == 0:
-                    return color
-                k -= 1
-        return -1
-    n_held = 0
-    for slot in range(N_CONTRACTS_EACH):
-        n_held += cards[at + OWN_HELD + slot]
-    if n_held == 0 or below(cards, at + OWN_RNG, 2) == 0:
-        return -1
-    k = below(cards, at + OWN_RNG, n_held)
-    for slot in range(N_CONTRACTS_EACH):
-        if cards[at + OWN_HELD + slot] == 1:
-            if k == 0:
-                return slot
-            k -= 1
-    return -1
 
 
 # ---------------------------------------------------------- the shared race model
@@ -462,6 +427,8 @@ def choose_discard(game, state, params, margin):
 def decide_builtin(what, seat, kind, game, state, params, n_options):
     if kind == RANDOM:  # the kernel answers for it; kept for direct callers
         return decide_random(what, state, _OWN, state, n_options)
+    if kind == LOOKAHEAD:
+        return lookahead_decide(what, seat, game, state, params, n_options)
     if what == DECIDE_DISCARD:
         return choose_discard(game, state, params, params[P_DISCARD_MARGIN])
     if what == DECIDE_MOVE:

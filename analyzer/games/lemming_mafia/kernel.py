@@ -14,7 +14,8 @@ import numpy as np
 
 from analyzer.engine.jit import kernel
 from analyzer.engine.rng import seed_stream
-from analyzer.games.lemming_mafia.bots import RANDOM, decide_builtin, decide_random
+from analyzer.games.lemming_mafia.bots import RANDOM, decide_builtin
+from analyzer.games.lemming_mafia.random_bot import decide_random
 from analyzer.games.lemming_mafia.layout import (
     DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, ERROR_BET, ERROR_DISCARD,
     ERROR_FIELD, ERROR_MOVE, FIELD_LEN, FINISH_WATER, G_H_ANSWERS_AT, G_H_COUNT_AT,

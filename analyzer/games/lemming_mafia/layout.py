@@ -56,8 +56,9 @@ G_H_ANSWERS_AT = 15  # hidden: players, simultaneous answers
 G_H_ORDER_AT = 16  # hidden: cards, the shuffled deck
 G_H_COUNT_AT = 17  # hidden: fields x FIELD_LEN counters
 G_H_LEN = 18
-G_S_LEN = 19
-G_HEADER = 20
+G_S_LEN = 19  # state: S_OCCUPANT + fields, then the bots' work area
+G_S_WORK_AT = 20  # where the work area starts (= the length of a race's state)
+G_HEADER = 22
 
 # lemming positions: a field index, or one of these
 START = -1
@@ -89,6 +90,9 @@ S_OPTIONS = S_VIEW + 32  # OPTIONS_CAP: candidates / free fields of the decision
 OPTIONS_CAP = 32
 S_SCRATCH = S_OPTIONS + 16  # options beyond 16 are scratch space for bots
 S_OCCUPANT = S_OPTIONS + OPTIONS_CAP  # fields: lemming on each field, -1 if none
+# then, from game[G_S_WORK_AT], a work area for the deciding bot (the look-ahead
+# bot plays races out in it); a bot that uses it clears it before it answers
+WORK_OPTIONS = 64  # options the look-ahead bot weighs at most
 
 # own layout (one row per seat)
 OWN_HAND = 0  # 6: 1 if the bet card of that colour is in hand

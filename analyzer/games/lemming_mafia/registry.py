@@ -77,6 +77,11 @@ BUILTIN = {
          "urgency": (B.P_URGENCY, 3.0, "the held cards go down once the leader is this many sections from the water"),
          "bet_stake": (B.P_BET_STAKE, 0.5, "weight of bet points in its moves"),
          "discard_margin": (B.P_DISCARD_MARGIN, 0.0, "keeps a contract down to this expected loss in points")}),
+    "lookahead": BotFamily(
+        "lookahead", B.LOOKAHEAD,
+        "strong reference: plays every option out many times (Monte Carlo rollouts with "
+        "random play after it, hidden cards sampled) and takes the best; slow",
+        {"rollouts": (0, 16.0, "rollouts per option of each decision")}),
 }
 
 USER_KIND_BASE = 100

@@ -1,0 +1,268 @@
+"""The look-ahead bot: decides by Monte Carlo rollouts inside the jitted core.
+
+For every option of a decision it plays the rest of the race many times from
+what it can see, sampling what it cannot (the other players' hands, stacks and
+contracts, consistent with the public counts), everyone playing the reference
+random bot after the decision. Rollout ``r`` uses the same sampled world and the
+same dice for every option (common random numbers), so options are compared on
+equal luck. An option's value is the bot's final score less the best other score.
+
+Its cost grows with ``rollouts``; ``make bench`` prints the time per decision.
+"""
+import numpy as np
+
+from analyzer.engine.jit import kernel
+from analyzer.engine.rng import below, next_u64, seed_stream
+from analyzer.games.lemming_mafia.layout import (
+    DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, G_H_ANSWERS_AT, G_H_LEN, G_S_WORK_AT,
+    G_N_CARDS, G_N_PLAYERS, N_CONTRACTS_EACH, N_LEMMINGS, OWN_CONTRACT, OWN_HAND,
+    OWN_HELD, OWN_LEN, OWN_RNG, OWN_STACK, OWN_STACK_N, PL_LEN, PL_SCORE, PUB_HAND_COUNT,
+    PUB_HELD_COUNT, PUB_MOVER, PUB_MOVING, PUB_N_FIELDS, PUB_RNG, PUB_STACK_COUNT,
+    PUB_TURN, RACE_LEN, BET_LEN, CT_LEN, S_OPTIONS, S_SCRATCH, S_VIEW, WORK_OPTIONS,
+)
+from analyzer.games.lemming_mafia.random_bot import decide_random
+from analyzer.games.lemming_mafia.rules import (
+    NEEDS_BETS, NEEDS_DISCARDS, apply_bets, apply_discards, own_at, reach_water,
+    resolve_landing, roll_candidates, score_race, target_fields,
+)
+
+P_ROLLOUTS = 0  # rollouts per option
+SC_PLAN_TURN = 24  # params scratch: the turn of the planned move ...
+SC_PLAN_FIELD = 25  # ... and the field it planned for it
+_WORLD_LANE = 7  # stream lane for sampling hidden cards (dice use lane 0, players 1-6)
+
+
+# ------------------------------------------------------------- random playouts
+
+@kernel
+def random_round(what, game, sim, simh):
+    answers = game[G_H_ANSWERS_AT]
+    for seat in range(game[G_N_PLAYERS]):
+        simh[answers + seat] = decide_random(what, simh, own_at(game, seat), sim, 0)
+    if what == DECIDE_BET:
+        apply_bets(game, sim, simh)
+    else:
+        apply_discards(game, sim, simh)
+
+
+@kernel
+def land_then_random(game, sim, simh, lemming, field):
+    """Resolve a landing; the rounds it asks for are played by random bots.
+    Returns the race result code (NO_WINNER or below: go on)."""
+    result = resolve_landing(game, sim, simh, lemming, field)
+    if result == NEEDS_BETS:
+        random_round(DECIDE_BET, game, sim, simh)
+        return -1
+    if result == NEEDS_DISCARDS:
+        random_round(DECIDE_DISCARD, game, sim, simh)
+        return -1
+    return result
+
+
+@kernel
+def playout(game, sim, simh, seat):
+    """Play the race on from ``seat``'s move with random bots everywhere.
+    Returns ``winner * 2 + finish``."""
+    n_players = game[G_N_PLAYERS]
+    while True:
+        sim[PUB_TURN] += 1
+        sim[PUB_MOVER] = seat
+        at = own_at(game, seat)
+        n = roll_candidates(sim, S_OPTIONS)
+        pick = 0 if n == 1 else decide_random(DECIDE_MOVE, simh, at, sim, n)
+        lemming = sim[S_OPTIONS + pick]
+        n_free = target_fields(game, sim, lemming, S_OPTIONS)
+        if n_free == 0:
+            return reach_water(sim, lemming)
+        pick = 0 if n_free == 1 else decide_random(DECIDE_FIELD, simh, at, sim, n_free)
+        result = land_then_random(game, sim, simh, lemming, sim[S_OPTIONS + pick])
+        if result >= 0:
+            return result
+        seat += 1
+        if seat == n_players:
+            seat = 0
+
+
+# ----------------------------------------------------------- sampling a world
+
+@kernel
+def sample_world(game, state, seat, simh, buf):
+    """Hidden rows for every player: this player's own as it knows it, the others'
+    drawn at random among the hands, stacks and contracts consistent with what is
+    public (cards in hand, on the stack, contracts held). ``buf[0]`` is the stream."""
+    n_players = game[G_N_PLAYERS]
+    n_cards = game[G_N_CARDS]
+    simh[:] = 0
+    mine = own_at(game, seat)
+    for i in range(OWN_LEN):
+        simh[mine + i] = state[S_VIEW + i]
+    # contracts the others may hold: every card but this player's three
+    pool = simh[game[G_H_ANSWERS_AT]:]  # scratch beyond the rows: answers, order, counters
+    n_pool = 0
+    for card in range(n_cards):
+        own_card = False
+        for slot in range(N_CONTRACTS_EACH):
+            if state[S_VIEW + OWN_CONTRACT + slot] == card:
+                own_card = True
+        if not own_card:
+            pool[n_pool] = card
+            n_pool += 1
+    for other in range(n_players):
+        if other == seat:
+            continue
+        at = own_at(game, other)
+        # a random order of the six colours: the first hand-count stay in hand,
+        # the rest are the stack in placing order
+        colors = simh[at + OWN_STACK:at + OWN_STACK + N_LEMMINGS]
+        for c in range(N_LEMMINGS):
+            colors[c] = c
+        for c in range(N_LEMMINGS - 1, 0, -1):
+            j = below(buf, 0, c + 1)
+            colors[c], colors[j] = colors[j], colors[c]
+        n_hand = state[PUB_HAND_COUNT + other]
+        for k in range(n_hand):
+            simh[at + OWN_HAND + colors[k]] = 1
+        n_stack = state[PUB_STACK_COUNT + other]
+        for k in range(n_stack):
+            colors[k] = colors[n_hand + k]
+        for k in range(n_stack, N_LEMMINGS):
+            colors[k] = 0
+        simh[at + OWN_STACK_N] = n_stack
+        held = state[PUB_HELD_COUNT + other]
+        for slot in range(N_CONTRACTS_EACH):
+            j = below(buf, 0, n_pool)
+            simh[at + OWN_CONTRACT + slot] = pool[j]
+            n_pool -= 1
+            pool[j] = pool[n_pool]
+            simh[at + OWN_HELD + slot] = 1 if slot < held else 0
+
+
+# ------------------------------------------------------------------ deciding
+
+@kernel
+def lookahead_decide(what, seat, game, state, params, n_options):
+    n_players = game[G_N_PLAYERS]
+    rollouts = max(1, int(params[P_ROLLOUTS]))
+    if what == DECIDE_FIELD and params[SC_PLAN_TURN] == state[PUB_TURN]:
+        for i in range(n_options):  # the field chosen with the move
+            if state[S_OPTIONS + i] == params[SC_PLAN_FIELD]:
+                return i
+    # the work area of state (layout.py): a race copy, hidden rows, the world's
+    # stream, score records, the options and their values
+    at = game[G_S_WORK_AT]
+    race_len = at
+    sim = state[at:at + race_len]
+    at += race_len
+    simh = state[at:at + game[G_H_LEN]]
+    at += game[G_H_LEN]
+    world = state[at:at + 1]
+    at += 1
+    race_row = state[at:at + RACE_LEN]
+    at += RACE_LEN
+    player_rows = state[at:at + n_players * PL_LEN].reshape((n_players, PL_LEN))
+    at += n_players * PL_LEN
+    contract_rows = state[at:at + n_players * N_CONTRACTS_EACH * CT_LEN].reshape(
+        (n_players, N_CONTRACTS_EACH, CT_LEN))
+    at += n_players * N_CONTRACTS_EACH * CT_LEN
+    bet_rows = state[at:at + n_players * N_LEMMINGS * BET_LEN].reshape((n_players, N_LEMMINGS, BET_LEN))
+    at += n_players * N_LEMMINGS * BET_LEN
+    lemmings = state[at:at + WORK_OPTIONS]
+    fields = state[at + WORK_OPTIONS:at + 2 * WORK_OPTIONS]
+    values = state[at + 2 * WORK_OPTIONS:at + 3 * WORK_OPTIONS]
+    answer = _weigh(what, seat, game, state, params, n_options, rollouts, sim, simh, world,
+                    race_row, player_rows, contract_rows, bet_rows, lemmings, fields, values)
+    # the work area held this player's cards: no later bot may read them
+    state[game[G_S_WORK_AT]:] = 0
+    return answer
+
+
+@kernel
+def _weigh(what, seat, game, state, params, n_options, rollouts, sim, simh, world, race_row,
+           player_rows, contract_rows, bet_rows, lemmings, fields, values):
+    n_players = game[G_N_PLAYERS]
+    n = 0
+    if what == DECIDE_MOVE or what == DECIDE_FIELD:
+        for i in range(n_options):
+            lemming = state[PUB_MOVING] if what == DECIDE_FIELD else state[S_OPTIONS + i]
+            if what == DECIDE_FIELD:
+                lemmings[n] = lemming
+                fields[n] = state[S_OPTIONS + i]
+                n += 1
+                continue
+            m = target_fields(game, state, lemming, S_SCRATCH)
+            if m == 0:
+                lemmings[n] = lemming
+                fields[n] = state[PUB_N_FIELDS]  # the water
+                n += 1
+            for j in range(m):
+                lemmings[n] = lemming
+                fields[n] = state[S_SCRATCH + j]
+                n += 1
+    elif what == DECIDE_BET:
+        lemmings[n] = -1
+        n += 1
+        for color in range(N_LEMMINGS):
+            if state[S_VIEW + OWN_HAND + color] == 1:
+                lemmings[n] = color
+                n += 1
+    else:
+        lemmings[n] = -1
+        n += 1
+        for slot in range(N_CONTRACTS_EACH):
+            if state[S_VIEW + OWN_HELD + slot] == 1:
+                lemmings[n] = slot
+                n += 1
+    if n == 1 and what != DECIDE_MOVE:
+        return lemmings[0] if what != DECIDE_FIELD else 0
+    values[:n] = 0
+    base = np.int64(next_u64(state, S_VIEW + OWN_RNG))
+    mover = state[PUB_MOVER]
+    for r in range(rollouts):
+        for k in range(n):
+            # the same world and dice for every option of rollout r
+            seed_stream(world, 0, base, r, _WORLD_LANE)
+            sample_world(game, state, seat, simh, world)
+            for i in range(sim.shape[0]):  # (array copies need numba's allocator)
+                sim[i] = state[i]
+            seed_stream(sim, PUB_RNG, base, r, 0)
+            for p in range(n_players):
+                seed_stream(simh, own_at(game, p) + OWN_RNG, base, r, 1 + p)
+            sim[PUB_MOVING] = -1
+            if what == DECIDE_MOVE or what == DECIDE_FIELD:
+                if fields[k] >= state[PUB_N_FIELDS]:
+                    result = reach_water(sim, lemmings[k])
+                else:
+                    result = land_then_random(game, sim, simh, lemmings[k], fields[k])
+            else:
+                answers = game[G_H_ANSWERS_AT]
+                for p in range(n_players):
+                    simh[answers + p] = decide_random(what, simh, own_at(game, p), sim, 0)
+                simh[answers + seat] = lemmings[k]
+                if what == DECIDE_BET:
+                    apply_bets(game, sim, simh)
+                else:
+                    apply_discards(game, sim, simh)
+                result = -1
+            if result < 0:
+                result = playout(game, sim, simh, (mover + 1) % n_players)
+            score_race(game, sim, simh, result >> 1, race_row, player_rows, contract_rows,
+                       bet_rows)
+            best_other = -1000
+            for p in range(n_players):
+                if p != seat:
+                    best_other = max(best_other, player_rows[p, PL_SCORE])
+            values[k] += player_rows[seat, PL_SCORE] - best_other
+    best = 0
+    for k in range(1, n):
+        if values[k] > values[best]:
+            best = k
+    if what == DECIDE_MOVE:
+        params[SC_PLAN_TURN] = state[PUB_TURN]
+        params[SC_PLAN_FIELD] = fields[best]
+        for i in range(n_options):
+            if state[S_OPTIONS + i] == lemmings[best]:
+                return i
+        return 0
+    if what == DECIDE_FIELD:
+        return best
+    return lemmings[best]
