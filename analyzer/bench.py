@@ -42,7 +42,13 @@ RACES = {
     "heuristic": (5_000_000, 200_000),
     "memory": (10_000_000, 1_000_000),
     "out": (1_000_000, 100_000),
+    "report": (1_000_000, 100_000),
+    "report_memory": (10_000_000, 500_000),
+    "compare": (1_000_000, 100_000),
+    "lookahead": (2_000, 300),
 }
+TARGET_REPORT = 60.0         # seconds for simulate + report of 1M races, less than
+TARGET_COMPARE = 30.0        # seconds for a 1M-race paired comparison, less than
 TARGET_RANDOM = 700_000      # races/s, at least
 TARGET_HEURISTIC = 250_000   # races/s, at least
 TARGET_STARTUP = 3.0         # seconds, less than
@@ -229,12 +235,60 @@ def measure_out(races: int) -> list[Row]:
     return [row]
 
 
+def measure_report(races: int) -> list[Row]:
+    """simulate --report for the default table: wall time (target for 1M races)."""
+    with tempfile.TemporaryDirectory(prefix="analyzer-bench-") as tmp:
+        r = warm_then_time(simulate_args(None, WARM_RACES, "--report", f"{tmp}/warm.html"),
+                           simulate_args(None, races, "--report", f"{tmp}/report.html"))
+    target = TARGET_REPORT * races / 1_000_000
+    return [Row(f"report, {races:,} races (simulate --report)", f"{r.seconds:.1f} s",
+                f"< {target:.0f} s", r.seconds < target,
+                f"max RSS {r.max_rss / 1e9:.2f} GB" + note(r))]
+
+
+def measure_report_memory(races: int) -> list[Row]:
+    """Peak memory of simulate --report over many races: aggregation stays bounded."""
+    with tempfile.TemporaryDirectory(prefix="analyzer-bench-") as tmp:
+        r = warm_then_time(simulate_args("random", WARM_RACES, "--report", f"{tmp}/warm.html"),
+                           simulate_args("random", races, "--report", f"{tmp}/report.html"))
+    return [Row(f"report peak memory, {races:,} races", f"{r.max_rss / 1e9:.2f} GB",
+                f"< {TARGET_MEMORY / 1e9:.1f} GB", r.max_rss < TARGET_MEMORY,
+                f"wall {r.seconds:.1f} s" + note(r))]
+
+
+def measure_compare(races: int) -> list[Row]:
+    """Paired comparison of two heuristic bots, both arms, seats rotated."""
+    args = ["compare", GAME, "--bot", "favourite", "--vs", "timer", "--races"]
+    r = warm_then_time(args + [str(WARM_RACES)], args + [str(races)])
+    target = TARGET_COMPARE * races / 1_000_000
+    return [Row(f"compare favourite vs timer, {races:,} races per arm", f"{r.seconds:.1f} s",
+                f"< {target:.0f} s", r.seconds < target, f"{2 * races / r.seconds:,.0f} races/s" + note(r))]
+
+
+def measure_lookahead(races: int) -> list[Row]:
+    """CPU time per decision of the look-ahead bot (default rollouts)."""
+    import pandas as pd
+
+    bots = "lookahead,random,random,random"
+    with tempfile.TemporaryDirectory(prefix="analyzer-bench-") as tmp:
+        r = timed_simulation(bots, races, "--out", f"{tmp}/run", "--threads", "1")
+        players = pd.read_parquet(f"{tmp}/run/players.parquet", columns=["bot", "decisions"])
+    decisions = int(players.loc[players.bot == "lookahead", "decisions"].sum())
+    loop = r.seconds - r.outside_loop
+    return [Row("look-ahead bot, cost per decision", f"{loop / decisions * 1e6:,.0f} us",
+                "", None, f"{decisions:,} decisions in {races:,} races, one thread, {loop:.1f} s" + note(r))]
+
+
 MEASURES = {
     "random": lambda quick: measure_random(RACES["random"][quick]),
     "heuristic": lambda quick: measure_heuristic(RACES["heuristic"][quick]),
     "startup": lambda quick: measure_startup(),
     "memory": lambda quick: measure_memory(RACES["memory"][quick]),
     "out": lambda quick: measure_out(RACES["out"][quick]),
+    "report": lambda quick: measure_report(RACES["report"][quick]),
+    "report_memory": lambda quick: measure_report_memory(RACES["report_memory"][quick]),
+    "compare": lambda quick: measure_compare(RACES["compare"][quick]),
+    "lookahead": lambda quick: measure_lookahead(RACES["lookahead"][quick]),
 }
 
 

@@ -19,7 +19,7 @@ from analyzer.games.lemming_mafia.random_bot import decide_random
 from analyzer.games.lemming_mafia.layout import (
     DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, ERROR_BET, ERROR_DISCARD,
     ERROR_FIELD, ERROR_MOVE, FIELD_LEN, FINISH_WATER, G_H_ANSWERS_AT, G_H_COUNT_AT,
-    G_H_LEN, G_N_FIELDS, G_N_PLAYERS, G_S_LEN, OWN_LEN, OWN_RNG, PUB_ERROR, PUB_MOVER,
+    G_H_LEN, G_N_FIELDS, G_N_PLAYERS, G_S_LEN, OWN_DECISIONS, OWN_LEN, OWN_RNG, PUB_ERROR, PUB_MOVER,
     PUB_MOVING, PUB_POS, PUB_RNG, PUB_TURN, PUB_WATER_FROM, RACE_FINISH, RACE_TURNS,
     RACE_WINNER_FIELD, S_OPTIONS, S_VIEW,
 )
@@ -43,6 +43,7 @@ def ask(what, seat, game, state, hidden, params, n_options):
     copy and is the hot path of every cross-check."""
     kind = bot_kind(game, seat)
     at = own_at(game, seat)
+    hidden[at + OWN_DECISIONS] += 1
     if kind == RANDOM:
         return decide_random(what, hidden, at, state, n_options)
     for i in range(OWN_LEN):

@@ -84,16 +84,6 @@ PUB_ERROR = 44  # a bot's invalid answer: ERROR_* * 8 + seat, 0 if none
 PUB_RNG = 45  # the race's stream for dice, deal and getaway rolls (uint64 bits)
 PUB_LEN = 46
 
-# the rest of state
-S_VIEW = PUB_LEN  # OWN_LEN: the deciding player's own row (a copy)
-S_OPTIONS = S_VIEW + 32  # OPTIONS_CAP: candidates / free fields of the decision (S_VIEW + OWN_LEN)
-OPTIONS_CAP = 32
-S_SCRATCH = S_OPTIONS + 16  # options beyond 16 are scratch space for bots
-S_OCCUPANT = S_OPTIONS + OPTIONS_CAP  # fields: lemming on each field, -1 if none
-# then, from game[G_S_WORK_AT], a work area for the deciding bot (the look-ahead
-# bot plays races out in it); a bot that uses it clears it before it answers
-WORK_OPTIONS = 64  # options the look-ahead bot weighs at most
-
 # own layout (one row per seat)
 OWN_HAND = 0  # 6: 1 if the bet card of that colour is in hand
 OWN_STACK = 6  # 6: colours in placing order
@@ -105,7 +95,19 @@ OWN_STACK_PLACE = 25  # 6: track place of the bet colour when placed
 OWN_RNG = 31  # the player's own random stream for its bot's choices (uint64 bits):
 # private like its cards, so no bot can replay another's draws, and apart from the
 # dice, so two bots compared in one seat see the same dice (common random numbers)
-OWN_LEN = 32
+OWN_DECISIONS = 32  # decisions the player's bot was asked this race
+OWN_LEN = 33
+
+# the rest of state
+S_VIEW = PUB_LEN  # OWN_LEN: the deciding player's own row (a copy)
+S_OPTIONS = S_VIEW + OWN_LEN  # OPTIONS_CAP: candidates / free fields of the decision
+OPTIONS_CAP = 32
+S_SCRATCH = S_OPTIONS + 16  # options beyond 16 are scratch space for bots
+S_OCCUPANT = S_OPTIONS + OPTIONS_CAP  # fields: lemming on each field, -1 if none
+# then, from game[G_S_WORK_AT], a work area for the deciding bot (the look-ahead
+# bot plays races out in it); a bot that uses it clears it before it answers
+WORK_OPTIONS = 64  # options the look-ahead bot weighs at most
+
 
 # decisions a bot is asked for
 DECIDE_MOVE = 0  # options: candidate lemmings; answer: index into options
@@ -146,7 +148,8 @@ PL_SCORE = 2
 PL_BETS_PLACED = 3
 PL_DISCARDED = 4
 PL_WON = 5
-PL_LEN = 6
+PL_DECISIONS = 6  # decisions its bot was asked (forced moves are not asked)
+PL_LEN = 7
 
 # per-contract record columns ([races, players, 3, CT_LEN] int64)
 CT_CARD = 0

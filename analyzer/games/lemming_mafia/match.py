@@ -229,6 +229,7 @@ class LemmingMafiaMatch:
             "bets_placed": pl[:, L.PL_BETS_PLACED].astype(np.int8),
             "contracts_discarded": pl[:, L.PL_DISCARDED].astype(np.int8),
             "won": pl[:, L.PL_WON].astype(bool),
+            "decisions": pl[:, L.PL_DECISIONS].astype(np.int16),
         })
 
         k = L.N_CONTRACTS_EACH

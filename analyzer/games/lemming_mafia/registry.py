@@ -1,5 +1,6 @@
 """The Lemming Mafia bots a user can name: ids, parameters, descriptions, and
-user bots loaded from Python files."""
+user bots loaded from Python files, and bot TOML files (a built-in family with
+its own defaults, e.g. written by `analyzer tune`)."""
 from __future__ import annotations
 
 import importlib.util
@@ -129,9 +130,72 @@ class UserBot:
     params: dict[str, tuple[float, str]] = field(default_factory=dict)  # name -> (default, help)
 
 
+@dataclass(frozen=True)
+class BotFile:
+    """A bot TOML file: a built-in family with its own defaults.
+
+        family = "timer"
+        name = "tuned-timer"          # optional, default: the file's stem
+        description = "..."           # optional
+        [params]
+        late_bets = 2.5
+    """
+    family: str
+    name: str
+    description: str
+    params: dict[str, float]
+    path: str
+
+
+def read_bot_toml(path: str) -> BotFile:
+    import math
+    import tomllib
+
+    p = Path(path)
+    if not p.is_file():
+        raise BotError(f"bot file not found: {path}")
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as e:
+        raise BotError(f"bot file {path} is not valid TOML: {e}") from None
+    unknown = sorted(set(data) - {"family", "name", "description", "params"})
+    if unknown:
+        raise BotError(f"bot file {path}: unknown key {unknown[0]!r} (keys: family, name, description, [params])")
+    family = data.get("family")
+    if not isinstance(family, str) or family not in BUILTIN:
+        raise BotError(f"bot file {path}: 'family' must name a built-in bot ({', '.join(BUILTIN)}), got {family!r}")
+    for key in ("name", "description"):
+        if not isinstance(data.get(key, ""), str):
+            raise BotError(f"bot file {path}: {key!r} must be a string")
+    params = data.get("params", {})
+    if not isinstance(params, dict):
+        raise BotError(f"bot file {path}: 'params' must be a table ([params] with name = number lines)")
+    known = BUILTIN[family].params
+    for key, value in params.items():
+        if key not in known:
+            raise BotError(f"bot file {path}: bot {family!r} has no parameter {key!r} "
+                           f"(its parameters: {', '.join(known) or 'none'})")
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise BotError(f"bot file {path}: parameter {key!r} must be a number, got {value!r}")
+    return BotFile(family, data.get("name") or p.stem,
+                   data.get("description") or f"{family} with the parameters of {p.name}",
+                   {k: float(v) for k, v in params.items()}, str(p))
+
+
+def load_bot_toml(path: str) -> BotFamily:
+    """The built-in family of a bot TOML file, with the file's parameters as defaults."""
+    f = read_bot_toml(path)
+    base = BUILTIN[f.family]
+    params = {k: (slot, f.params.get(k, default), text) for k, (slot, default, text) in base.params.items()}
+    return BotFamily(f.name, base.kind, f.description, params, base.decide, f.path)
+
+
 def resolve(spec: BotSpec) -> BotFamily:
     if spec.name.endswith(".py"):
         return load_user_bot(spec.name)
+    if spec.name.endswith(".toml"):
+        return load_bot_toml(spec.name)
     if spec.name not in BUILTIN:
-        raise BotError(f"unknown bot {spec.name!r} (built-in bots: {', '.join(BUILTIN)}; or a path to a .py bot file)")
+        raise BotError(f"unknown bot {spec.name!r} (built-in bots: {', '.join(BUILTIN)}; "
+                       "or a path to a .py or .toml bot file)")
     return BUILTIN[spec.name]

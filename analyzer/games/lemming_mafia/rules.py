@@ -16,9 +16,9 @@ from analyzer.games.lemming_mafia.layout import (
     FINISH_LAST_STANDING, FINISH_WATER, G_ACTION_AT, G_DECK_AT, G_H_ANSWERS_AT,
     G_H_COUNT_AT, G_H_DISCARD_AT, G_H_ORDER_AT, G_KINDS, G_N_CARDS, G_N_FIELDS,
     G_N_PLAYERS, G_N_SECTIONS, G_SECTION_AT, G_START_AT, GETAWAY, JACKHAMMER,
-    N_CONTRACTS_EACH, N_LEMMINGS, OWN_CONTRACT, OWN_HAND, OWN_HELD, OWN_LEN, OWN_RNG,
+    N_CONTRACTS_EACH, N_LEMMINGS, OWN_CONTRACT, OWN_DECISIONS, OWN_HAND, OWN_HELD, OWN_LEN, OWN_RNG,
     OWN_STACK, OWN_STACK_N, OWN_STACK_PLACE, OWN_STACK_TURN, PL_BET_POINTS,
-    PL_BETS_PLACED, PL_CONTRACT_POINTS, PL_DISCARDED, PL_SCORE, PL_WON, PUB_BLOCKS,
+    PL_BETS_PLACED, PL_CONTRACT_POINTS, PL_DECISIONS, PL_DISCARDED, PL_SCORE, PL_WON, PUB_BLOCKS,
     PUB_HAND_COUNT, PUB_HELD_COUNT, PUB_MOVING, PUB_N_ELIM, PUB_N_FIELDS,
     PUB_N_PLAYERS, PUB_N_SECTIONS, PUB_OUT, PUB_POS, PUB_RNG, PUB_STACK_COUNT, PUB_TURN,
     PUB_WATER_FROM, RACE_BLOCKS, RACE_N_ELIM, RACE_N_WINNERS, RACE_PLACE, RACE_TIEBREAK,
@@ -406,6 +406,7 @@ def score_race(game, state, hidden, winner, race_row, player_rows, contract_rows
         player_rows[seat, PL_SCORE] = score
         player_rows[seat, PL_BETS_PLACED] = n_stack
         player_rows[seat, PL_DISCARDED] = n_discarded
+        player_rows[seat, PL_DECISIONS] = hidden[at + OWN_DECISIONS]
         best_score = max(best_score, score)
     # the highest total wins; a tie goes to contract points, then is shared
     n_top = 0

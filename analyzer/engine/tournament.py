@@ -1,0 +1,202 @@
+"""A tournament between bots: every table of distinct bots, each played in every
+rotation of its seats, rated by a Bradley–Terry fit with a seat advantage (see
+``analyzer.stats.ratings``). Knows no game: ``make_match(table)`` builds a match.
+
+Tables. Round robin: every combination of ``players`` bots from the list; with
+fewer bots than seats, the list is repeated (``len(bots)`` tables, the list
+cycled from each start) so every bot fills the same number of seats. Gauntlet:
+one bot at every table, the others drawn the same way for the remaining seats.
+
+Deals. A table's races use race indices of its own; all rotations of a table
+play the same indices, so every bot meets the same deals and dice in every seat
+(a duplicate format). The races on one deal form a cluster for the intervals.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from analyzer.engine.botspec import BotSpec
+from analyzer.engine.runner import run_chunks
+from analyzer.errors import AnalyzerError
+from analyzer.stats.intervals import mean_ci, wilson
+from analyzer.stats.ratings import PairCounts, RatingFit, fit
+
+
+def _draw(pool: list[int], k: int) -> list[tuple[int, ...]]:
+    """Every k-combination of ``pool``, or (if the pool is smaller than k) the pool
+    cycled from each of its members, so each member fills the same number of places."""
+    if len(pool) >= k:
+        return list(itertools.combinations(pool, k))
+    return [tuple(pool[(start + i) % len(pool)] for i in range(k)) for start in range(len(pool))]
+
+
+def tables(n_bots: int, players: int, gauntlet: int | None = None) -> list[tuple[int, ...]]:
+    """The tables (bot indices, before rotation)."""
+    if gauntlet is None:
+        return _draw(list(range(n_bots)), players)
+    field = [b for b in range(n_bots) if b != gauntlet]
+    return [(gauntlet, *rest) for rest in _draw(field, players - 1)]
+
+
+def rotations(table: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The table in every rotation: seat s holds ``table[(s + r) % P]``."""
+    p = len(table)
+    return [tuple(table[(s + r) % p] for s in range(p)) for r in range(p)]
+
+
+@dataclass
+class BotTotals:
+    """Per bot (or per seat): races, wins (shared wins count), score sums."""
+    n: np.ndarray
+    wins: np.ndarray
+    score: np.ndarray
+    score2: np.ndarray
+
+    @classmethod
+    def zeros(cls, k: int) -> "BotTotals":
+        return cls(*(np.zeros(k) for _ in range(4)))
+
+    def add(self, who: int, won: np.ndarray, score: np.ndarray) -> None:
+        self.n[who] += len(won)
+        self.wins[who] += won.sum()
+        self.score[who] += score.sum()
+        self.score2[who] += (score.astype(np.float64) ** 2).sum()
+
+    @property
+    def win_rate(self) -> np.ndarray:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return self.wins / self.n
+
+    @property
+    def mean_score(self) -> np.ndarray:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return self.score / self.n
+
+    def score_interval(self):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            var = (self.score2 - self.n * self.mean_score ** 2) / (self.n - 1)
+        return mean_ci(self.mean_score, np.sqrt(np.clip(var, 0, None)), self.n)
+
+    def win_interval(self):
+        return wilson(self.wins, self.n)
+
+
+@dataclass
+class TournamentResult:
+    labels: list[str]
+    specs: list[BotSpec]
+    players: int
+    seed: int
+    mode: str  # "round robin" or "gauntlet: <bot>"
+    tables: list[tuple[int, ...]]
+    deals: int  # races per table rotation
+    races: int
+    ratings: RatingFit
+    counts: PairCounts
+    bots: BotTotals
+    seats: BotTotals
+    setup: dict = field(default_factory=dict)  # match.describe() of the first table
+    bot_params: list[dict] = field(default_factory=list)  # full parameters of each bot
+
+
+def labels_of(specs: list[BotSpec], families: list[str]) -> list[str]:
+    """Display names: the family's own name (a .toml or .py bot's ``name``) with the
+    spec's overrides; repeated names get ``#2``, ``#3``."""
+    out: list[str] = []
+    for spec, fam in zip(specs, families):
+        label = fam + spec.label[len(spec.name):]
+        base, k = label, 2
+        while label in out:
+            label, k = f"{base}#{k}", k + 1
+        out.append(label)
+    return out
+
+
+def tournament(make_match: Callable[[list[BotSpec]], object], specs: list[BotSpec], players: int,
+               races: int, seed: int, *, threads: int, gauntlet: int | None = None,
+               chunk_size: int = 1 << 14, progress=None) -> TournamentResult:
+    """Play about ``races`` races spread evenly over every table and rotation."""
+    if len(specs) < 2:
+        raise AnalyzerError(f"a tournament needs at least 2 bots, got {len(specs)}")
+    if len(set(specs)) != len(specs):
+        twice = next(s for s in specs if specs.count(s) > 1)
+        raise AnalyzerError(f"bot {twice.label!r} is listed twice")
+    table_list = tables(len(specs), players, gauntlet)
+    deals = max(1, -(-races // (len(table_list) * players)))
+    counts = PairCounts(len(specs), players)
+    bots, seats = BotTotals.zeros(len(specs)), BotTotals.zeros(players)
+    setup, params, families = {}, [None] * len(specs), [None] * len(specs)
+    for t, table in enumerate(table_list):
+        for seating in rotations(table):
+            match = make_match([specs[b] for b in seating])
+            match.warm_up()  # compiles once; a table with a user bot may need its own kernel
+            setup = setup or {**match.describe(), "title": getattr(match, "title", "")}
+            for seat, b in enumerate(seating):
+                if params[b] is None:
+                    d = match.describe()["bots"][seat]
+                    params[b], families[b] = d["params"], d["family"]
+            row = np.array(seating)
+
+            def play(first, count, match=match, base=t * deals):
+                chunk = match.play(seed, base + first, count)
+                out = match.outcomes(chunk)
+                match.release([chunk])
+                return first, out
+
+            def on_chunk(first, count, parts, row=row, base=t * deals):
+                for start, (won, score) in parts:
+                    counts.add(row, score, base + start + np.arange(len(score)))
+                    for seat, b in enumerate(row):
+                        bots.add(b, won[:, seat], score[:, seat])
+                        seats.add(seat, won[:, seat], score[:, seat])
+
+            match.reserve(-(-min(chunk_size, deals) // threads))
+            run_chunks(play, deals, chunk_size=chunk_size, threads=threads, on_chunk=on_chunk)
+            if progress is not None:
+                progress.advance(deals)
+    mode = "round robin" if gauntlet is None else f"gauntlet: {labels_of(specs, families)[gauntlet]}"
+    return TournamentResult(labels_of(specs, families), list(specs), players, seed, mode, table_list, deals,
+                            deals * players * len(table_list), fit(counts), counts, bots, seats, setup, params)
+
+
+def planned_races(n_bots: int, players: int, races: int, gauntlet: int | None = None) -> int:
+    n = len(tables(n_bots, players, gauntlet)) * players
+    return max(1, -(-races // n)) * n
+
+
+def render(result: TournamentResult) -> str:
+    r, fitted = result, result.ratings
+    lo, hi = fitted.elo_interval
+    share, games = r.counts.win_matrix()
+    order = np.argsort(-fitted.elo)
+    width = max(12, *(len(label) for label in r.labels)) + 2
+    lines = [
+        f"tournament ({r.mode}): {len(r.labels)} bots, {r.players} players, {len(r.tables)} tables x "
+        f"{r.players} seat rotations x {r.deals:,} deals = {r.races:,} races, seed {r.seed}",
+        "",
+        f"{'bot':<{width}}{'Elo (95% CI)':>24}{'win rate':>10}{'mean score (95% CI)':>26}",
+    ]
+    slo, shi = r.bots.score_interval()
+    for b in order:
+        lines.append(f"{r.labels[b]:<{width}}{fitted.elo[b]:>+8.0f} ({lo[b]:+5.0f} to {hi[b]:+5.0f})"
+                     f"{r.bots.win_rate[b]:>10.1%}"
+                     f"{r.bots.mean_score[b]:>11.2f} ({slo[b]:.2f} to {shi[b]:.2f})")
+    lines += ["", "head to head: share of races the row bot outscored the column bot (ties half)"]
+    short = [f"{i + 1}" for i in range(len(r.labels))]
+    lines.append(f"{'':<{width + 4}}" + "".join(f"{s:>8}" for s in short))
+    for k, b in enumerate(order):
+        cells = "".join("       -" if a == b or games[b, a] == 0 else f"{share[b, a]:>8.1%}" for a in order)
+        lines.append(f"{k + 1:>3} {r.labels[b]:<{width}}{cells}")
+    mlo, mhi = fitted.seat_interval
+    lines += ["", "seat strength multiplier (1 = average seat; 95% CI), win rate, mean score:"]
+    for s in range(r.players):
+        lines.append(f"  seat {s + 1}: x{fitted.seat_multiplier[s]:.3f} ({mlo[s]:.3f} to {mhi[s]:.3f}), "
+                     f"{r.seats.win_rate[s]:.1%}, {r.seats.mean_score[s]:.2f}")
+    lines += ["", f"ratings: Bradley-Terry on every pair of seats of every race (ties half) with a seat "
+                  f"multiplier, Newton fit ({fitted.iterations} iterations); Elo = 400*log10(strength), "
+                  f"mean 0; intervals: cluster-robust sandwich over {fitted.clusters} clusters of deals"]
+    return "\n".join(lines)

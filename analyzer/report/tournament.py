@@ -1,0 +1,236 @@
+"""The tournament report: one self-contained HTML page (the balance report's
+style, figures as embedded PNG) plus a folder beside it with the figures as PNG
+and the tables as CSV."""
+from __future__ import annotations
+
+import base64
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+import analyzer
+from analyzer.errors import AnalyzerError
+from analyzer.report import text as T
+from analyzer.report.figures import BOT_COLORS, NEUTRAL, _err, _figure, png
+from analyzer.report.html import CSS, _e, _table, files_dir
+from analyzer.stats.ratings import ELO
+
+
+def tables(result) -> dict[str, pd.DataFrame]:
+    """The report's tables: ratings per bot, head to head, seats."""
+    r, f = result, result.ratings
+    lo, hi = f.elo_interval
+    wlo, whi = r.bots.win_interval()
+    slo, shi = r.bots.score_interval()
+    ratings = pd.DataFrame({
+        "bot": r.labels, "elo": f.elo, "elo_low": lo, "elo_high": hi, "races": r.bots.n.astype(int),
+        "win_rate": r.bots.win_rate, "win_low": wlo, "win_high": whi,
+        "mean_score": r.bots.mean_score, "score_low": slo, "score_high": shi,
+    }).sort_values("elo", ascending=False, ignore_index=True)
+    share, games = r.counts.win_matrix()
+    h2h = pd.DataFrame([{"bot": r.labels[a], "opponent": r.labels[b], "outscored_share": share[a, b],
+                         "pairings": int(games[a, b])}
+                        for a in range(len(r.labels)) for b in range(len(r.labels)) if a != b])
+    mlo, mhi = f.seat_interval
+    wl, wh = r.seats.win_interval()
+    seats = pd.DataFrame({
+        "seat": np.arange(1, r.players + 1), "multiplier": f.seat_multiplier, "multiplier_low": mlo,
+        "multiplier_high": mhi, "elo_equivalent": ELO * f.seat, "win_rate": r.seats.win_rate,
+        "win_low": wl, "win_high": wh, "mean_score": r.seats.mean_score,
+    })
+    return {"ratings": ratings, "head_to_head": h2h, "seats": seats}
+
+
+# ---------------------------------------------------------------------- figures
+
+
+def fig_ratings(res, result):
+    d = res["ratings"].iloc[::-1]
+    fig, ax = _figure(8, max(2.5, 0.45 * len(d) + 1.2))
+    y = np.arange(len(d))
+    ax.errorbar(d["elo"], y, xerr=_err(d["elo"], d["elo_low"], d["elo_high"]), fmt="o", color=BOT_COLORS[0],
+                capsize=4)
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_yticks(y, d["bot"])
+    ax.set_xlabel("rating (Elo scale: 400·log10 strength, mean 0; 95% CI)")
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_title("Ratings")
+    return fig
+
+
+def fig_head_to_head(res, result):
+    order = list(res["ratings"]["bot"])
+    grid = (res["head_to_head"].pivot(index="bot", columns="opponent", values="outscored_share")
+            .reindex(index=order, columns=order))
+    from matplotlib import colormaps
+    n = len(order)
+    fig, ax = _figure(max(5, 0.9 * n + 2.5), max(4, 0.7 * n + 1.8))
+    data = np.ma.masked_invalid(grid.to_numpy(float))
+    im = ax.imshow(data, cmap=colormaps["RdBu"].with_extremes(bad="#e6e6e6"), vmin=0, vmax=1)
+    for i in range(n):
+        for j in range(n):
+            v = grid.iat[i, j]
+            ax.text(j, i, "–" if np.isnan(v) else f"{100 * v:.0f}", ha="center", va="center", fontsize=8,
+                    color="white" if not np.isnan(v) and abs(v - 0.5) > 0.3 else "black")
+    ax.set_xticks(range(n), order, rotation=35, ha="right", rotation_mode="anchor")
+    ax.set_yticks(range(n), order)
+    ax.set_xlabel("opponent (column)")
+    ax.set_ylabel("bot (row)")
+    ax.set_title("Share of races the row bot outscored the column bot (%)")
+    cb = fig.colorbar(im, ax=ax, fraction=0.04, pad=0.02)
+    cb.set_label("row outscored column (ties half)")
+    return fig
+
+
+def fig_seats(res, result):
+    s = res["seats"]
+    fig, ax = _figure(max(5, 1.0 * len(s) + 2), 3.6)
+    x = np.arange(len(s))
+    ax.bar(x, s["multiplier"] - 1, bottom=1, color=NEUTRAL,
+           yerr=_err(s["multiplier"], s["multiplier_low"], s["multiplier_high"]), capsize=4)
+    ax.axhline(1, color="black", linewidth=0.8)
+    ax.set_xticks(x, [f"seat {k}" for k in s["seat"]])
+    ax.set_xlabel("seat (1 moves first)")
+    ax.set_ylabel("strength multiplier\n(1 = average seat, 95% CI)")
+    ax.set_title("Seat advantage, fitted with the ratings")
+    return fig
+
+
+def fig_scores(res, result):
+    d = res["ratings"]
+    fig, ax = _figure(max(5.5, 1.0 * len(d) + 2), 3.6)
+    x = np.arange(len(d))
+    ax.bar(x, d["mean_score"], color=[BOT_COLORS[i % len(BOT_COLORS)] for i in range(len(d))],
+           yerr=_err(d["mean_score"], d["score_low"], d["score_high"]), capsize=4)
+    ax.set_xticks(x, d["bot"], rotation=20, ha="right", rotation_mode="anchor")
+    ax.set_ylabel("mean score per race (95% CI)")
+    ax.set_title("Mean score per bot")
+    return fig
+
+
+def _takeaways(res, result) -> dict[str, str]:
+    rt = res["ratings"]
+    top, low = rt.iloc[0], rt.iloc[-1]
+    sep = top["elo_low"] > rt.iloc[1]["elo_high"] if len(rt) > 1 else False
+    s = res["seats"]
+    best = s.loc[s["multiplier"].idxmax()]
+    seat_clear = bool((s["multiplier_low"] > 1).any() or (s["multiplier_high"] < 1).any())
+    return {
+        "ratings": f" {top['bot']} rates highest ({top['elo']:+.0f}), "
+                   f"{'clearly' if sep else 'but not clearly'} ahead of the next bot; {low['bot']} is last "
+                   f"({low['elo']:+.0f}).",
+        "head_to_head": " Each cell counts the races in which both bots played; above 50 (blue) the row bot "
+                        "usually outscored the column bot.",
+        "seats": f" Seat {int(best['seat'])} is strongest (x{best['multiplier']:.3f}); "
+                 + ("some seats differ from the average beyond chance." if seat_clear
+                    else "no seat differs from the average beyond chance."),
+        "scores": " Mean final score per race, all seats pooled.",
+    }
+
+
+FIGURES = [("ratings", "Ratings", fig_ratings), ("head_to_head", "Head to head", fig_head_to_head),
+           ("seats", "Seat advantage", fig_seats), ("scores", "Mean score", fig_scores)]
+
+
+# ---------------------------------------------------------------------- page
+
+
+def _setup_block(result) -> str:
+    setup = result.setup
+    board, deck = setup.get("board", {}), setup.get("deck", {})
+
+    def part(d, extra):
+        tag = '<span class="assumed">ASSUMED reconstruction</span>' if d.get("assumed") else "user-supplied"
+        return f"{_e(d.get('name', '?'))} — {tag}; {_e(extra)}; sha256 <code>{_e(d.get('sha256', '?'))}</code>"
+
+    rows = [
+        ("Game", _e(setup.get("game", "?"))),
+        ("Board", part(board, f"{board.get('sections', '?')} sections, {board.get('fields', '?')} fields")),
+        ("Deck", part(deck, f"{deck.get('cards', '?')} contract cards")),
+        ("Players", _e(result.players) + (f" — variant: {_e(setup['variant'])}" if setup.get("variant") else "")),
+        ("Format", _e(f"{result.mode}; {len(result.tables)} tables × {result.players} seat rotations × "
+                      f"{result.deals:,} deals (each rotation of a table plays the same deals)")),
+        ("Races", f"{result.races:,}"),
+        ("Seed", _e(result.seed)),
+        ("Analyzer version", _e(analyzer.__version__)),
+        ("Date", datetime.now(timezone.utc).isoformat(timespec="seconds")),
+    ]
+    body = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
+    bots = _table(["bot", "spec", "parameters"],
+                  [[label, spec.label, ", ".join(f"{k}={v:g}" for k, v in (params or {}).items()) or "none"]
+                   for label, spec, params in zip(result.labels, result.specs, result.bot_params)], left=3)
+    assumed = [n for n, d in (("board", board), ("deck", deck)) if d.get("assumed")]
+    note = ""
+    if assumed:
+        note = (f'<div class="note">The {" and ".join(assumed)} used here '
+                f'{"are" if len(assumed) > 1 else "is"} an ASSUMED reconstruction, not the published game: '
+                "results describe this layout. Rerun with <code>--board FILE</code> for the real one.</div>")
+    return f'<table class="meta">{body}</table>{note}<h3>Bots</h3>{bots}'
+
+
+def render_html(res: dict, result, figures: list[dict], folder: str) -> str:
+    title = f"{result.setup.get('title') or result.setup.get('game', '')} tournament"
+    rt = res["ratings"]
+    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+             '<meta name="viewport" content="width=device-width, initial-scale=1">',
+             f"<title>{_e(title)}</title><style>{CSS}</style></head><body>",
+             f"<h1>{_e(title)}</h1>", _setup_block(result), "<h2>Ratings</h2>",
+             _table(["bot", "Elo (95% CI)", "races", "win rate (95% CI)", "mean score (95% CI)"],
+                    [[r["bot"], T.num_ci(r["elo"], r["elo_low"], r["elo_high"], 0, sign=True), f"{r['races']:,}",
+                      T.pct_ci(r["win_rate"], r["win_low"], r["win_high"]),
+                      T.num_ci(r["mean_score"], r["score_low"], r["score_high"])] for _, r in rt.iterrows()]),
+             "<h2>Figures</h2>"]
+    for f in figures:
+        data = base64.b64encode(f["png"]).decode("ascii")
+        parts.append(f'<figure id="{_e(f["key"])}"><img src="data:image/png;base64,{data}" alt="{_e(f["title"])}">'
+                     f'<figcaption><b>{_e(f["title"])}</b>{_e(f["takeaway"])}</figcaption></figure>')
+    s = res["seats"]
+    parts.append("<h2>Seats</h2>" + _table(
+        ["seat", "strength multiplier (95% CI)", "Elo equivalent", "win rate (95% CI)", "mean score"],
+        [[r["seat"], T.num_ci(r["multiplier"], r["multiplier_low"], r["multiplier_high"], 3),
+          T.num(r["elo_equivalent"], 0, sign=True), T.pct_ci(r["win_rate"], r["win_low"], r["win_high"]),
+          T.num(r["mean_score"])] for _, r in s.iterrows()]))
+    parts.append(f'<h3>Tables as CSV</h3><p class="small">In <code>{_e(folder)}/</code> beside this file '
+                 "(with the figures as PNG):</p><ul>")
+    for name in res:
+        parts.append(f'<li><a href="{_e(folder)}/{_e(name)}.csv">{_e(name)}.csv</a></li>')
+    parts.append("</ul>")
+    f = result.ratings
+    parts.append(
+        '<p class="small">Ratings: a Bradley–Terry model on every pair of seats of every race (the higher '
+        "score wins the pair, a tie counts half each way) with a strength multiplier per seat, fitted jointly "
+        f"by Newton's method ({f.iterations} iterations). Elo = 400·log10(strength), mean 0 over the bots: "
+        "a 100-point gap means outscoring about 64% of the time at equal seats. Intervals are 95%: for the "
+        "ratings and seats a cluster-robust sandwich covariance (observed information corrected by the "
+        f"scores of {f.clusters} clusters of whole deals, since the pairs of one race are not independent); "
+        "Wilson for win rates, normal for mean scores. Win rates count shared wins for every tied player.</p>")
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def write_tournament_report(result, out_path) -> Path:
+    """Write ``out_path`` (an .html file; a directory gets ``tournament.html``) and
+    ``<stem>_files/`` beside it; returns the HTML file's path."""
+    out_path = Path(out_path)
+    if out_path.is_dir():
+        out_path = out_path / "tournament.html"
+    folder = files_dir(out_path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise AnalyzerError(f"cannot write the report to {out_path}: {e.strerror or e}") from None
+    res = tables(result)
+    notes = _takeaways(res, result)
+    figures = [{"key": key, "title": title, "takeaway": notes[key], "png": png(draw(res, result))}
+               for key, title, draw in FIGURES]
+    for f in figures:
+        (folder / f"{f['key']}.png").write_bytes(f["png"])
+    for name, df in res.items():
+        df.to_csv(folder / f"{name}.csv", index=False)
+    tmp = out_path.with_name(f".{out_path.name}.tmp-{os.getpid()}")
+    tmp.write_text(render_html(res, result, figures, folder.name), encoding="utf-8")
+    os.replace(tmp, out_path)
+    return out_path
