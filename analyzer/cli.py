@@ -145,6 +145,120 @@ def compare(
     typer.echo(render(result))
 
 
+@app.command()
+def tournament(
+    game: str = typer.Argument(..., help="game: lemming-mafia"),
+    bots: str = typer.Option(..., "--bots", help="the bots, at least 2: favourite,timer,random,tuned.toml"),
+    players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
+    board: Optional[Path] = typer.Option(None, help="board/deck TOML file"),
+    races: int = typer.Option(100_000, help="races in all, spread evenly over tables and seat rotations"),
+    seed: int = typer.Option(1, help="seed"),
+    threads: Optional[int] = typer.Option(None, help="worker threads (default: all cores)"),
+    gauntlet: Optional[str] = typer.Option(None, help="one bot at every table, against a field of the others"),
+    report: Optional[Path] = typer.Option(None, help="write the tournament report (HTML, figures, CSV) to this path"),
+    progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="progress bar (default: on a terminal)"),
+):
+    """Round robin (or gauntlet) between bots on every table and seat rotation: ratings with intervals."""
+    from analyzer.engine.botspec import parse_bot_list
+    from analyzer.engine.progress import Progress
+    from analyzer.engine.simulate import check_run_options, default_threads
+    from analyzer.engine.tournament import planned_races, render, tournament as run
+    from analyzer.games import default_players, match_class
+
+    cls = match_class(game)
+    players = players if players is not None else default_players(game)
+    threads = default_threads() if threads is None else threads
+    check_run_options(races, seed, threads, 1)
+    specs = parse_bot_list(bots)
+    hero = None
+    if gauntlet is not None:
+        (g,) = _one_bot(gauntlet, "--gauntlet")
+        specs, hero = [g] + [s for s in specs if s != g], 0
+    if report is not None:
+        from analyzer.report import check_report_path
+
+        check_report_path(Path(report))
+    board_path = str(board) if board is not None else None
+    for spec in dict.fromkeys(specs):  # every bad bot fails before any race
+        cls(board_path, players, [spec] * players)
+    with Progress(planned_races(len(specs), players, races, hero), "races", enabled=progress) as bar:
+        result = run(lambda table: cls(board_path, players, table), specs, players, races, seed,
+                     threads=threads, gauntlet=hero, progress=bar)
+    typer.echo(render(result))
+    if report is not None:
+        from analyzer.report.tournament import write_tournament_report
+
+        typer.echo(f"report: {write_tournament_report(result, Path(report))}")
+
+
+@app.command()
+def tune(
+    game: str = typer.Argument(..., help="game: lemming-mafia"),
+    bot: str = typer.Option(..., "--bot", help="the bot to tune and its starting point: timer, timer:late_bets=0 "
+                                                  "or a bot .toml file"),
+    against: str = typer.Option("random", "--against", help="the other seats: one bot, or one per other seat"),
+    budget: int = typer.Option(200_000, help="races in all: the search and a fresh re-measure (a quarter)"),
+    players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
+    board: Optional[Path] = typer.Option(None, help="board/deck TOML file"),
+    seed: int = typer.Option(1, help="seed"),
+    threads: Optional[int] = typer.Option(None, help="worker threads (default: all cores)"),
+    params: Optional[str] = typer.Option(
+        None, help="tune only these: name=lo:hi (or a bare name for the default range, 0.25x to 3x the "
+                   "default); default: every parameter"),
+    objective: str = typer.Option("win", help="win (win rate) or score (mean score)"),
+    out: Optional[Path] = typer.Option(None, help="write the tuned bot to this .toml file (usable in --bots)"),
+):
+    """Tune a bot's parameters against a field (cross-entropy search on common races), then re-measure."""
+    from analyzer.engine.botspec import parse_bot_list
+    from analyzer.engine.simulate import check_run_options, default_threads
+    from analyzer.engine.tune import parse_ranges, render, search_space, toml_text, tune as run
+    from analyzer.games import bot_families, default_players, match_class
+
+    cls = match_class(game)
+    players = players if players is not None else default_players(game)
+    threads = default_threads() if threads is None else threads
+    check_run_options(budget, seed, threads, 1)
+    (start,) = _one_bot(bot, "--bot")
+    if out is not None and out.suffix != ".toml":
+        raise AnalyzerError(f"--out must name a .toml file, got {out}")
+    board_path = str(board) if board is not None else None
+    field = parse_bot_list(against)
+    for spec in dict.fromkeys([start, *field]):  # every bad bot fails before any race
+        cls(board_path, players, [spec] * players)
+    family, base = _tunable(game, start)
+    space = search_space(bot_families(game)[family].defaults(), {**base, **dict(start.params)},
+                         parse_ranges(params))
+    result = run(lambda table: cls(board_path, players, table), family, start, {**base, **dict(start.params)},
+                 space, field, players, budget, seed, threads=threads, objective=objective,
+                 on_generation=lambda g: typer.echo(
+                     f"generation {g.index}: best candidate {g.best_win.diff * 100:+.2f} pp win rate, "
+                     f"{g.best_score.diff:+.3f} mean score against the start", err=True))
+    typer.echo(render(result))
+    if out is not None:
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(toml_text(result, out.stem), encoding="utf-8")
+        except OSError as e:
+            raise AnalyzerError(f"cannot write {out}: {e.strerror or e}") from None
+        typer.echo(f"tuned bot: {out} (use it as --bots {out})")
+
+
+def _tunable(game: str, spec) -> tuple[str, dict[str, float]]:
+    """The built-in family behind a --bot and its parameter values before the spec's overrides."""
+    import importlib
+
+    from analyzer.games import GAMES, bot_families
+
+    families = bot_families(game)
+    if spec.name.endswith(".toml"):
+        f = importlib.import_module(GAMES[game][2]).read_bot_toml(spec.name)
+        return f.family, {**families[f.family].defaults(), **f.params}
+    if spec.name not in families:
+        raise AnalyzerError(f"--bot must be a built-in bot ({', '.join(families)}) or a bot .toml file, "
+                            f"got {spec.name!r}")
+    return spec.name, families[spec.name].defaults()
+
+
 def _one_bot(text: str, option: str):
     from analyzer.engine.botspec import parse_bot_list
 

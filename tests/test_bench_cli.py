@@ -13,6 +13,8 @@ def test_help_works():
 
 
 def test_exposes_measurements():
-    for name in ("measure_random", "measure_heuristic", "measure_startup", "measure_memory", "measure_out"):
-        assert callable(getattr(bench, name))
-    assert set(bench.MEASURES) == {"random", "heuristic", "startup", "memory", "out"}
+    names = {"random", "heuristic", "startup", "memory", "out", "report", "report_memory", "compare",
+             "lookahead"}
+    for name in names:
+        assert callable(getattr(bench, f"measure_{name}"))
+    assert set(bench.MEASURES) == names

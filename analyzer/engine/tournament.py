@@ -178,7 +178,7 @@ def render(result: TournamentResult) -> str:
         f"tournament ({r.mode}): {len(r.labels)} bots, {r.players} players, {len(r.tables)} tables x "
         f"{r.players} seat rotations x {r.deals:,} deals = {r.races:,} races, seed {r.seed}",
         "",
-        f"{'bot':<{width}}{'Elo (95% CI)':>24}{'win rate':>10}{'mean score (95% CI)':>26}",
+        f"{'bot':<{width}}{'Elo (95% CI)':>25}{'win rate':>10}{'mean score (95% CI)':>26}",
     ]
     slo, shi = r.bots.score_interval()
     for b in order:

@@ -41,7 +41,10 @@ def tables(result) -> dict[str, pd.DataFrame]:
         "multiplier_high": mhi, "elo_equivalent": ELO * f.seat, "win_rate": r.seats.win_rate,
         "win_low": wl, "win_high": wh, "mean_score": r.seats.mean_score,
     })
-    return {"ratings": ratings, "head_to_head": h2h, "seats": seats}
+    order = list(ratings["bot"])
+    matrix = (h2h.pivot(index="bot", columns="opponent", values="outscored_share")
+              .reindex(index=order, columns=order).rename_axis(index="bot", columns=None).reset_index())
+    return {"ratings": ratings, "head_to_head": h2h, "win_matrix": matrix, "seats": seats}
 
 
 # ---------------------------------------------------------------------- figures
@@ -63,8 +66,7 @@ def fig_ratings(res, result):
 
 def fig_head_to_head(res, result):
     order = list(res["ratings"]["bot"])
-    grid = (res["head_to_head"].pivot(index="bot", columns="opponent", values="outscored_share")
-            .reindex(index=order, columns=order))
+    grid = res["win_matrix"].set_index("bot")[order]
     from matplotlib import colormaps
     n = len(order)
     fig, ax = _figure(max(5, 0.9 * n + 2.5), max(4, 0.7 * n + 1.8))
@@ -178,7 +180,7 @@ def render_html(res: dict, result, figures: list[dict], folder: str) -> str:
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
              f"<title>{_e(title)}</title><style>{CSS}</style></head><body>",
              f"<h1>{_e(title)}</h1>", _setup_block(result), "<h2>Ratings</h2>",
-             _table(["bot", "Elo (95% CI)", "races", "win rate (95% CI)", "mean score (95% CI)"],
+             _table(["bot", "Elo (95% CI)", "seats played", "win rate (95% CI)", "mean score (95% CI)"],
                     [[r["bot"], T.num_ci(r["elo"], r["elo_low"], r["elo_high"], 0, sign=True), f"{r['races']:,}",
                       T.pct_ci(r["win_rate"], r["win_low"], r["win_high"]),
                       T.num_ci(r["mean_score"], r["score_low"], r["score_high"])] for _, r in rt.iterrows()]),
@@ -190,7 +192,7 @@ def render_html(res: dict, result, figures: list[dict], folder: str) -> str:
     s = res["seats"]
     parts.append("<h2>Seats</h2>" + _table(
         ["seat", "strength multiplier (95% CI)", "Elo equivalent", "win rate (95% CI)", "mean score"],
-        [[r["seat"], T.num_ci(r["multiplier"], r["multiplier_low"], r["multiplier_high"], 3),
+        [[int(r["seat"]), T.num_ci(r["multiplier"], r["multiplier_low"], r["multiplier_high"], 3),
           T.num(r["elo_equivalent"], 0, sign=True), T.pct_ci(r["win_rate"], r["win_low"], r["win_high"]),
           T.num(r["mean_score"])] for _, r in s.iterrows()]))
     parts.append(f'<h3>Tables as CSV</h3><p class="small">In <code>{_e(folder)}/</code> beside this file '

@@ -190,7 +190,7 @@ class LemmingMafiaMatch:
         return lines
 
     def new_summary(self) -> Summary:
-        return Summary(self.players, self.labels)
+        return Summary(self.players, self.labels, len(self.board.sections))
 
     # ------------------------------------------------------------------ tables
 

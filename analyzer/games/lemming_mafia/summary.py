@@ -5,22 +5,22 @@ from __future__ import annotations
 import numpy as np
 
 from analyzer.games.lemming_mafia import layout as L
+from analyzer.games.lemming_mafia.layout import N_LEMMINGS
 from analyzer.stats.intervals import wilson
 
-MAX_TURNS = 512  # histogram bins for race length (a race cannot last 6 * sections + 6 moves)
-
-
 class Summary:
-    def __init__(self, players: int, labels: list[str]):
+    def __init__(self, players: int, labels: list[str], sections: int):
         self.players = players
         self.labels = labels
+        # every move takes a lemming at least one section on, so no race lasts longer
+        self.max_turns = N_LEMMINGS * (sections + 1) + 1
         self.races = 0
         self.wins = np.zeros(players)
         self.score = np.zeros(players)
         self.score_sq = np.zeros(players)
         self.bet = np.zeros(players)
         self.contract = np.zeros(players)
-        self.turns = np.zeros(MAX_TURNS, np.int64)
+        self.turns = np.zeros(self.max_turns + 1, np.int64)
         self.eliminated = np.zeros(L.N_LEMMINGS, np.int64)
         self.finish = np.zeros(len(L.FINISHES), np.int64)
         self.winner = np.zeros(L.N_LEMMINGS, np.int64)
@@ -38,7 +38,7 @@ class Summary:
         self.score_sq += (score * score).sum(0)
         self.bet += p[:, :, L.PL_BET_POINTS].sum(0)
         self.contract += p[:, :, L.PL_CONTRACT_POINTS].sum(0)
-        self.turns += np.bincount(r[:, L.RACE_TURNS], minlength=MAX_TURNS)[:MAX_TURNS]
+        self.turns += np.bincount(r[:, L.RACE_TURNS], minlength=self.turns.size)
         self.eliminated += np.bincount(r[:, L.RACE_N_ELIM], minlength=L.N_LEMMINGS)
         self.finish += np.bincount(r[:, L.RACE_FINISH], minlength=len(L.FINISHES))
         self.winner += np.bincount(r[:, L.RACE_WINNER], minlength=L.N_LEMMINGS)
@@ -60,7 +60,7 @@ class Summary:
                 for i in range(self.players)]
 
     def turn_stats(self) -> dict:
-        t = np.arange(MAX_TURNS)
+        t = np.arange(self.turns.size)
         n = max(self.races, 1)
         mean = float((self.turns * t).sum() / n)
         sd = float(np.sqrt(max((self.turns * t * t).sum() / n - mean ** 2, 0.0)))

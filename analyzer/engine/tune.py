@@ -1,0 +1,351 @@
+"""Tune a bot's numeric parameters against a field, aware of the noise.
+
+Search: the cross-entropy method in the unit cube of the parameter box (each
+parameter mapped linearly, or logarithmically when its range is positive and
+spans a factor of 4 or more). Each generation samples candidates around the
+current mean (in the first generation: spread over the whole box), always
+including the mean itself and the starting bot. Every candidate of a
+generation plays the same races (same race indices, so the same deals and
+dice: common random numbers), the tuned bot rotating through the seats against
+the field, and is scored by its paired difference to the starting bot on those
+races. The best few pull the mean and spread along.
+
+The winner is the best candidate of the last generation (the starting bot if
+none beat it). Its in-search score
+is biased upwards (it was picked for being best on those very races), so the
+winner and the starting bot are re-measured afterwards with a paired
+comparison (``analyzer.engine.compare.compare``) on race indices offset by
+``FRESH_OFFSET``, which the search never plays.
+
+Budget: all races played, search and re-measure together; the re-measure gets
+a quarter, split between its two arms.
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from analyzer.engine.botspec import BotSpec
+from analyzer.engine.compare import CompareResult, PairedStat, compare
+from analyzer.engine.runner import run_chunks
+from analyzer.errors import AnalyzerError
+
+FRESH_OFFSET = 10 ** 12  # race indices of the re-measure: far beyond any search
+OBJECTIVES = ("win", "score")
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    lo: float
+    hi: float
+    start: float
+
+    @property
+    def log(self) -> bool:
+        return self.lo > 0 and self.hi / self.lo >= 4
+
+    def to_unit(self, x: float) -> float:
+        if self.hi == self.lo:
+            return 0.5
+        if self.log:
+            return math.log(x / self.lo) / math.log(self.hi / self.lo)
+        return (x - self.lo) / (self.hi - self.lo)
+
+    def from_unit(self, u: float) -> float:
+        u = min(max(u, 0.0), 1.0)
+        x = self.lo * (self.hi / self.lo) ** u if self.log else self.lo + u * (self.hi - self.lo)
+        return float(f"{x:.4g}")  # four significant digits: what the TOML file will hold
+
+    def describe(self) -> str:
+        return f"{self.name} in [{self.lo:g}, {self.hi:g}] ({'log' if self.log else 'linear'})"
+
+
+def default_range(default: float) -> tuple[float, float]:
+    """[0.25x, 3x] of the family default; [0, 2] when it is 0."""
+    if default > 0:
+        return 0.25 * default, 3 * default
+    if default < 0:
+        return 3 * default, 0.25 * default
+    return 0.0, 2.0
+
+
+def parse_ranges(text: str | None) -> dict[str, tuple[float, float] | None] | None:
+    """``name=lo:hi,name2,...`` -> {name: (lo, hi) or None for the default range}."""
+    if text is None:
+        return None
+    out: dict[str, tuple[float, float] | None] = {}
+    for entry in (e.strip() for e in text.split(",")):
+        name, eq, rng = (s.strip() for s in entry.partition("="))
+        if not name:
+            raise AnalyzerError(f"--params: entry {entry!r} has no parameter name")
+        if name in out:
+            raise AnalyzerError(f"--params: {name!r} is given twice")
+        if not eq:
+            out[name] = None
+            continue
+        try:
+            lo, hi = (float(x) for x in rng.split(":"))
+            if not (math.isfinite(lo) and math.isfinite(hi)) or lo > hi:
+                raise ValueError
+        except ValueError:
+            raise AnalyzerError(f"--params: {entry!r} needs the form name=lo:hi with lo <= hi") from None
+        out[name] = (lo, hi)
+    return out
+
+
+def search_space(defaults: dict[str, float], start: dict[str, float],
+                 ranges: dict[str, tuple[float, float] | None] | None) -> list[Param]:
+    """The parameters to tune: all of them with default ranges, or those named in
+    ``ranges``. ``defaults``: the family's defaults; ``start``: the starting bot's
+    values (ranges widen to include them)."""
+    if not defaults:
+        raise AnalyzerError("this bot has no parameters to tune")
+    names = list(defaults) if ranges is None else list(ranges)
+    for name in names:
+        if name not in defaults:
+            raise AnalyzerError(f"--params: the bot has no parameter {name!r} (its parameters: {', '.join(defaults)})")
+    space = []
+    for name in names:
+        lo, hi = (ranges or {}).get(name) or default_range(defaults[name])
+        x = start[name]
+        space.append(Param(name, min(lo, x), max(hi, x), x))
+    return space
+
+
+@dataclass
+class Generation:
+    index: int
+    first_race: int
+    races: int  # per candidate
+    mean: dict[str, float]
+    best: dict[str, float]
+    best_win: PairedStat
+    best_score: PairedStat
+    best_spec: BotSpec
+
+
+@dataclass
+class TuneResult:
+    family: str  # the built-in family, as the TOML file names it
+    start: BotSpec
+    winner: BotSpec
+    winner_params: dict[str, float]  # every parameter of the tuned bot
+    space: list[Param]
+    field: list[str]
+    players: int
+    seed: int
+    objective: str
+    budget: int
+    candidates: int
+    generations: list[Generation]
+    remeasure: CompareResult
+    search_races: int = 0
+
+    @property
+    def in_search(self) -> Generation:
+        return self.generations[-1]
+
+
+class _Shifted:
+    """A match whose race indices are shifted by ``offset``: fresh deals and dice."""
+
+    def __init__(self, match, offset: int):
+        self._m, self._offset = match, offset
+
+    def play(self, seed, first, count):
+        return self._m.play(seed, first + self._offset, count)
+
+    def __getattr__(self, name):
+        return getattr(self._m, name)
+
+
+def fill_field(field_specs: list[BotSpec], players: int) -> list[BotSpec]:
+    if len(field_specs) == 1:
+        return field_specs * (players - 1)
+    if len(field_specs) != players - 1:
+        raise AnalyzerError(f"--against gives {len(field_specs)} bots, {players} players need "
+                            f"{players - 1} (or one)")
+    return list(field_specs)
+
+
+def _evaluate(make_match, specs: list[BotSpec], fill: list[BotSpec], players: int, first: int,
+              per_seat: int, seed: int, threads: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(won, score) of each candidate over the same races: ``per_seat`` races in
+    each seat, race indices ``first + seat * per_seat + k`` for every candidate."""
+    out = []
+    for spec in specs:
+        won, score = [], []
+        for seat in range(players):
+            match = make_match(fill[:seat] + [spec] + fill[seat:])
+            match.warm_up()
+            parts_all = []
+
+            def play(start, count, match=match, base=first + seat * per_seat):
+                chunk = match.play(seed, base + start, count)
+                w, s = match.outcomes(chunk)
+                match.release([chunk])
+                return w, s
+
+            match.reserve(-(-per_seat // threads))
+            run_chunks(play, per_seat, chunk_size=per_seat, threads=threads,
+                       on_chunk=lambda f, c, parts: parts_all.extend(parts))
+            won += [w[:, seat] for w, _ in parts_all]
+            score += [s[:, seat] for _, s in parts_all]
+        out.append((np.concatenate(won).astype(np.float64), np.concatenate(score).astype(np.float64)))
+    return out
+
+
+def plan(budget: int, players: int, dims: int) -> tuple[int, int, int, int]:
+    """(candidates per generation, generations, races per candidate per generation,
+    re-measure races per arm) for a budget."""
+    remeasure = max(players, budget // 8 // players * players)
+    search = budget - 2 * remeasure
+    k = min(12, 4 + 2 * dims)
+    gens = min(10, max(2, search // (k * 250 * players)))
+    per = search // (k * gens) // players * players
+    if per < 25 * players:
+        need = 70 * k * players
+        raise AnalyzerError(f"--budget {budget:,} is too small to tune {dims} parameter(s) with {players} players: "
+                            f"give at least {need:,} races")
+    return k, gens, per, remeasure
+
+
+def tune(make_match: Callable[[list[BotSpec]], object], family: str, start: BotSpec, start_values: dict[str, float],
+         space: list[Param], field_specs: list[BotSpec], players: int, budget: int, seed: int, *,
+         threads: int, objective: str = "win", on_generation: Callable[[Generation], None] | None = None
+         ) -> TuneResult:
+    """Tune ``space`` of the bot ``start`` (whose full parameter values are
+    ``start_values``) against ``field_specs``; see the module docstring."""
+    if objective not in OBJECTIVES:
+        raise AnalyzerError(f"--objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+    fill = fill_field(field_specs, players)
+    if budget >= FRESH_OFFSET:  # the search's race indices stay below the re-measure's
+        raise AnalyzerError(f"--budget must be below {FRESH_OFFSET:,}")
+    k, gens, per, remeasure = plan(budget, players, len(space))
+    rng = np.random.default_rng([seed, 0x7475_6E65])  # candidates: reproducible from the seed
+    start_unit = np.array([p.to_unit(p.start) for p in space])
+    mu = start_unit.copy()
+    sigma = np.full(len(space), 0.3)
+    n_elite, smooth = max(2, round(0.3 * k)), 0.7
+    fixed = dict(start.params)
+
+    def spec_of(u) -> tuple[BotSpec, dict[str, float]]:
+        values = {p.name: p.from_unit(x) for p, x in zip(space, u)}
+        return BotSpec(start.name, tuple(sorted({**fixed, **values}.items()))), values
+
+    history: list[Generation] = []
+    first = 0
+    for g in range(gens):
+        if g == 0:  # the first generation spreads over the whole box (Latin hypercube)
+            strata = np.array([rng.permutation(k - 2) for _ in space]).T
+            samples = (strata + rng.random(strata.shape)) / (k - 2)
+        else:  # then around the mean, reflected at the box's walls
+            samples = 1 - np.abs(1 - np.abs(mu + sigma * rng.standard_normal((k - 2, len(space)))))
+        # candidate 0 is the start itself: the baseline of the pairing, and a candidate like the others
+        units = [start_unit, mu.copy()] + list(np.clip(samples, 0, 1))
+        cands = [(start, {p.name: p.start for p in space})] + [spec_of(u) for u in units[1:]]
+        results = _evaluate(make_match, [c for c, _ in cands], fill, players, first, per // players,
+                            seed, threads)
+        base_win, base_score = results[0]
+        wins, scores = [], []
+        for won, score in results:
+            w, s = PairedStat(), PairedStat()
+            w.add(won, base_win)
+            s.add(score, base_score)
+            wins.append(w)
+            scores.append(s)
+        key = np.array([(w if objective == "win" else s).diff for w, s in zip(wins, scores)])
+        order = np.argsort(-key, kind="stable")  # ties go to the earlier candidate: the start first
+        elite = np.array([units[i] for i in order[:n_elite]])
+        best = int(order[0])
+        history.append(Generation(g + 1, first, per, dict(zip((p.name for p in space),
+                                                              (p.from_unit(x) for p, x in zip(space, mu)))),
+                                  cands[best][1], wins[best], scores[best], cands[best][0]))
+        if on_generation is not None:
+            on_generation(history[-1])
+        a = 1.0 if g == 0 else smooth
+        mu = (1 - a) * mu + a * elite.mean(0)
+        sigma = np.maximum((1 - a) * sigma + a * elite.std(0), 0.03)
+        first += per
+    search_races = first * k
+    winner_values, winner = history[-1].best, history[-1].best_spec
+    fresh = compare(lambda table: _Shifted(make_match(table), FRESH_OFFSET), winner, start, fill, players,
+                    remeasure, seed, threads=threads)
+    return TuneResult(family, start, winner, {**start_values, **winner_values}, space, [s.label for s in fill],
+                      players, seed, objective, budget, k, history, fresh, search_races)
+
+
+# ---------------------------------------------------------------------- output
+
+
+def _pp(stat: PairedStat) -> str:
+    lo, hi = stat.interval()
+    return f"{stat.diff * 100:+.2f} pp ({lo * 100:+.2f} to {hi * 100:+.2f})"
+
+
+def _pts(stat: PairedStat) -> str:
+    lo, hi = stat.interval()
+    return f"{stat.diff:+.3f} ({lo:+.3f} to {hi:+.3f})"
+
+
+def render(r: TuneResult) -> str:
+    fresh = r.remeasure
+    last = r.in_search
+    objective = "win rate" if r.objective == "win" else "mean score"
+    lines = [
+        f"tune {r.start.label} against {','.join(r.field)}: {r.players} players, objective {objective}, seed {r.seed}",
+        f"budget {r.budget:,} races: search {r.search_races:,} ({len(r.generations)} generations x "
+        f"{r.candidates} candidates (start, mean, {r.candidates - 2} samples) x {last.races:,} races on common "
+        f"deals); fresh re-measure {2 * fresh.races_per_arm:,}",
+        "searched: " + "; ".join(p.describe() for p in r.space),
+        "",
+        f"{'gen':<5}{'best vs start (win rate)':<34}{'(mean score)':<28}mean of the search distribution",
+    ]
+    for g in r.generations:
+        mean = ", ".join(f"{k}={v:g}" for k, v in g.mean.items())
+        lines.append(f"{g.index:<5}{_pp(g.best_win):<34}{_pts(g.best_score):<28}{mean}")
+    lines += [
+        "",
+        f"start:  {r.start.label}",
+        f"winner: {r.winner.label}",
+        "",
+        f"{'winner - start':<52}{'win rate (95% CI, paired)':<34}mean score",
+        f"{f'in search (gen {last.index}, {last.races:,} races; picked on them)':<52}"
+        f"{_pp(last.best_win):<34}{_pts(last.best_score)}",
+        f"{f're-measured ({fresh.races_per_arm:,} fresh races per arm)':<52}"
+        f"{_pp(fresh.win):<34}{_pts(fresh.score)}",
+        f"winner on fresh races: win rate {fresh.win.mean_a:.2%}, mean score {fresh.score.mean_a:.3f} "
+        f"(start: {fresh.win.mean_b:.2%}, {fresh.score.mean_b:.3f})",
+    ]
+    if r.winner == r.start:
+        lines.append("no candidate beat the start in the last generation: the start is kept")
+    edge = [p for p in r.space if p.hi > p.lo and not 0.02 < p.to_unit(r.winner_params[p.name]) < 0.98]
+    if edge:
+        lines.append("at the edge of its range (widen it with --params name=lo:hi): "
+                     + ", ".join(f"{p.name}={r.winner_params[p.name]:g} in [{p.lo:g}, {p.hi:g}]" for p in edge))
+    return "\n".join(lines)
+
+
+def toml_text(r: TuneResult, name: str) -> str:
+    fresh = r.remeasure
+    lo, hi = fresh.win.interval()
+    description = (f"{r.family} tuned against {','.join(r.field)} ({r.players} players): re-measured "
+                   f"{fresh.win.diff * 100:+.2f} pp win rate ({lo * 100:+.2f} to {hi * 100:+.2f}) over {r.start.label}")
+    lines = [
+        f"# written by analyzer tune (seed {r.seed}, budget {r.budget:,} races, objective {r.objective})",
+        f"# use it as: --bots {name}.toml  (or path.toml:param=value to override)",
+        f'family = "{r.family}"',
+        f"name = {json.dumps(name)}",
+        f"description = {json.dumps(description)}",
+        "",
+        "[params]",
+    ]
+    tuned = {p.name for p in r.space}
+    for key, value in r.winner_params.items():
+        lines.append(f"{key} = {float(value)!r}" + ("  # tuned" if key in tuned else ""))
+    return "\n".join(lines) + "\n"
