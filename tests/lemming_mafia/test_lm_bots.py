@@ -12,7 +12,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import test_lm_support as S  # noqa: E402
 
 from analyzer.engine.botspec import BotSpec  # noqa: E402
-from analyzer.engine.rng import below  # noqa: E402
 from analyzer.errors import BotError  # noqa: E402
 from analyzer.games.lemming_mafia import bots, kernel, rules  # noqa: E402
 from analyzer.games.lemming_mafia import layout as L  # noqa: E402
@@ -93,11 +92,13 @@ NAMES = {bots.RANDOM: "random", bots.FAVOURITE: "favourite", bots.TIMER: "timer"
 
 
 def params_for(kinds):
-    return np.stack([BUILTIN[NAMES[k]].param_row(BotSpec(NAMES[k])) for k in kinds])
+    """Parameter rows of the seats, with the kernel's working row."""
+    return S.with_work_row(np.stack([BUILTIN[NAMES[k]].param_row(BotSpec(NAMES[k])) for k in kinds]))
 
 
 def random_row(rng, n_cards):
-    """A valid own row: a hand, the rest of the cards stacked, three contracts."""
+    """A valid own row: a hand, the rest of the cards stacked, three contracts,
+    a random stream."""
     row = np.zeros(L.OWN_LEN, np.int64)
     order = rng.permutation(6)
     n_stack = rng.integers(0, 7)
@@ -110,7 +111,12 @@ def random_row(rng, n_cards):
     row[L.OWN_STACK_N] = n_stack
     row[L.OWN_CONTRACT:L.OWN_CONTRACT + 3] = rng.choice(n_cards, 3, replace=False)
     row[L.OWN_HELD:L.OWN_HELD + 3] = rng.integers(0, 2, 3)
+    row[L.OWN_RNG] = rng.integers(-2**62, 2**62)
     return row
+
+
+def own(hidden, seat):
+    return hidden[seat * L.OWN_LEN:(seat + 1) * L.OWN_LEN]
 
 
 def scramble_others(hidden, seat, players, n_cards, rng):
@@ -126,12 +132,11 @@ def scramble_others(hidden, seat, players, n_cards, rng):
 
 
 def decision_contexts(n_races=12, turns=(3, 9, 16, 24)):
-    """Mid-race (game, state, hidden) snapshots of a race of heuristic bots."""
-    r = S.Race(kinds=KINDS, params=params_for(KINDS))
+    """Mid-race (state, hidden) snapshots of races of the heuristic bots."""
+    r = S.Race(kinds=KINDS, params=params_for(KINDS)[:-1])
     out = []
     for i in range(n_races):
-        S.seed_race(r.state, 555, i, len(KINDS))
-        rules.deal(r.game, r.state, r.hidden)
+        r.start(555, i)
         seat, result = 0, rules.NO_WINNER
         while result == rules.NO_WINNER and r.state[L.PUB_TURN] < max(turns):
             result = r.step(seat)
@@ -142,7 +147,7 @@ def decision_contexts(n_races=12, turns=(3, 9, 16, 24)):
 
 
 def prepare(r, state, what):
-    """Options for a decision: candidates (MOVE) or free fields (FIELD)."""
+    """The state of a decision: candidates (MOVE) or free fields (FIELD)."""
     st = state.copy()
     if what == L.DECIDE_MOVE:
         alive = [lem for lem in range(6) if st[L.PUB_OUT + lem] == 0]
@@ -159,6 +164,13 @@ def prepare(r, state, what):
     return st, 0
 
 
+def ask(r, what, seat, state, hidden, params, n):
+    """kernel.ask on copies: (answer, state, hidden, params) afterwards."""
+    st, h, p = state.copy(), hidden.copy(), params.copy()
+    answer = int(kernel.ask(what, seat, r.game, st, h, p, n))
+    return answer, st, h, p
+
+
 @pytest.fixture(scope="module")
 def contexts():
     return decision_contexts()
@@ -166,9 +178,14 @@ def contexts():
 
 @pytest.mark.parametrize("what", [L.DECIDE_MOVE, L.DECIDE_FIELD, L.DECIDE_BET, L.DECIDE_DISCARD])
 def test_decisions_do_not_depend_on_other_players_hidden_rows(contexts, what):
+    """kernel.ask for one seat: the same answer, the same view and the same draws
+    whatever the other players hold; and decide_builtin, given only the state
+    with the seat's own row in S_VIEW and the seat's parameter row, answers the
+    same."""
     r, snaps = contexts
     assert len(snaps) >= 30
     params = params_for(KINDS)
+    players = len(KINDS)
     rng = np.random.default_rng(8)
     n_cards = len(r.deck.cards)
     asked = sensitive = 0
@@ -176,53 +193,81 @@ def test_decisions_do_not_depend_on_other_players_hidden_rows(contexts, what):
         base, n = prepare(r, state, what)
         if base is None:
             continue
-        for seat in range(len(KINDS)):
-            st_a = base.copy()
-            a = kernel.ask(what, seat, r.game, st_a, hidden, params.copy(), n)
+        for seat in range(players):
+            a, st_a, h_a, p_a = ask(r, what, seat, base, hidden, params, n)
             for _ in range(3):
-                other = scramble_others(hidden, seat, len(KINDS), n_cards, rng)
-                assert np.array_equal(other[seat * L.OWN_LEN:(seat + 1) * L.OWN_LEN],
-                                      hidden[seat * L.OWN_LEN:(seat + 1) * L.OWN_LEN])
-                st_b = base.copy()
-                b = kernel.ask(what, seat, r.game, st_b, other, params.copy(), n)
+                other = scramble_others(hidden, seat, players, n_cards, rng)
+                assert np.array_equal(own(other, seat), own(hidden, seat))
+                b, st_b, h_b, p_b = ask(r, what, seat, base, other, params, n)
                 assert a == b, (what, seat)
-                # the same view, the same draws from the seat's stream
-                assert np.array_equal(st_a, st_b)
+                assert np.array_equal(st_a, st_b)  # the same view, the same draws
+                assert np.array_equal(own(h_a, seat), own(h_b, seat))
+                assert np.array_equal(p_a[seat], p_b[seat])
             asked += 1
             if KINDS[seat] == bots.RANDOM:
                 continue
-            # the bot was shown its own row, and decide_builtin answers from state alone
+            # the bot was shown its own row (as the kernel keeps it after the
+            # decision: its stream advanced by the bot's draws)
             view = st_a[L.S_VIEW:L.S_VIEW + L.OWN_LEN]
-            assert np.array_equal(view, hidden[seat * L.OWN_LEN:(seat + 1) * L.OWN_LEN])
+            mine = own(hidden, seat)
+            assert np.array_equal(view, own(h_a, seat))
+            # decide_builtin answers from the state and the seat's own row alone
             st_c = base.copy()
-            st_c[L.S_VIEW:L.S_VIEW + L.OWN_LEN] = view
-            assert bots.decide_builtin(what, seat, KINDS[seat], r.game, st_c, params.copy(), n) == a
-            # control: the bot's own row does matter somewhere
-            mine = hidden.copy()
-            mine[seat * L.OWN_LEN:(seat + 1) * L.OWN_LEN] = random_row(rng, n_cards)
-            st_d = base.copy()
-            if kernel.ask(what, seat, r.game, st_d, mine, params.copy(), n) != a:
+            st_c[L.S_VIEW:L.S_VIEW + L.OWN_LEN] = own(h_a, seat)
+            st_c[L.S_VIEW + L.OWN_RNG] = mine[L.OWN_RNG]  # the stream before its draws
+            row = params[seat].copy()
+            assert bots.decide_builtin(what, seat, KINDS[seat], r.game, st_c, row, n) == a
+            # control: the bot's own cards do matter somewhere
+            changed = hidden.copy()
+            changed[seat * L.OWN_LEN:(seat + 1) * L.OWN_LEN] = random_row(rng, n_cards)
+            changed[seat * L.OWN_LEN + L.OWN_RNG] = mine[L.OWN_RNG]
+            if ask(r, what, seat, base, changed, params, n)[0] != a:
                 sensitive += 1
     assert asked >= 30
     if what in (L.DECIDE_BET, L.DECIDE_DISCARD, L.DECIDE_MOVE):
         assert sensitive > 0, "no decision depended on the bot's own cards: the check is blind"
 
 
-# ------------------------------------------------ the private random streams
+def test_the_view_holds_no_other_players_random_stream(contexts):
+    """A bot's random choices come from its player's private stream: the view
+    another bot is given must not contain it (else the other bot could replay
+    them, e.g. a random opponent's face-down bets)."""
+    r, snaps = contexts
+    params = params_for(KINDS)
+    players = len(KINDS)
+    checked = 0
+    for state, hidden in snaps:
+        for seat in range(players):
+            if KINDS[seat] == bots.RANDOM:
+                continue
+            streams = {int(own(hidden, j)[L.OWN_RNG]) for j in range(players) if j != seat}
+            _, st, h, _ = ask(r, L.DECIDE_BET, seat, state, hidden, params, 0)
+            streams |= {int(own(h, j)[L.OWN_RNG]) for j in range(players) if j != seat}
+            assert not streams & set(int(x) for x in st), seat
+            assert int(own(h, seat)[L.OWN_RNG]) in set(int(x) for x in st)  # its own: yes
+            checked += 1
+    assert checked >= 30
+
 
 def spying_kernel():
     """The kernel module compiled around a user ``decide`` (as
-    ``kernel.with_decide`` does) whose bet decision copies what it is shown of
-    every seat's random stream into the bot scratch part of ``state``."""
+    ``kernel.with_decide`` does). The user bot first writes a checksum of the
+    parameters it is handed into the bot scratch part of ``state``, then keeps
+    its own face-down stack in its scratch (as a heuristic bot keeps values
+    derived from it)."""
     from numba import njit
 
-    seat_rng, scratch, bet = L.PUB_SEAT_RNG, L.S_SCRATCH, L.DECIDE_BET
+    scratch, bet, n_params = L.S_SCRATCH, L.DECIDE_BET, bots.N_PARAMS
+    stack = L.S_VIEW + L.OWN_STACK
 
     @njit(nogil=True)
     def spy(what, seat, kind, game, state, params, n_options):
-        if what == bet:
-            for j in range(6):
-                state[scratch + j] = state[seat_rng + j]
+        total = 0.0
+        for i in range(params.shape[0]):
+            total += params[i] * (i + 1.0) * (i + 2.0)
+        state[scratch] = np.int64(total * 1e6)
+        for i in range(6):
+            params[n_params + i] = state[stack + i]
         return -1 if what >= bet else 0
 
     namespace = {"__name__": "lm_spying_kernel", "__file__": kernel.__file__, "_USER_DECIDE": spy}
@@ -230,72 +275,33 @@ def spying_kernel():
     return namespace
 
 
-@pytest.mark.skipif(not hasattr(L, "PUB_SEAT_RNG"), reason="no per-seat streams")
-def test_ENGINE_BUG_bots_see_other_players_random_streams():
-    """ENGINE BUG (hidden information): every seat's private random stream
-    (``PUB_SEAT_RNG + seat``) is part of the ``state`` that every bot is given.
-    A user bot that copies those slots during its own bet decision can replay a
-    random opponent's draws and reconstruct its face-down bet stack exactly.
-    A player's own stream belongs in ``hidden`` and in the view only during that
-    player's own decisions (as its own row is)."""
+def test_a_bot_is_not_handed_another_players_scratch():
+    """A bot may keep values derived from its own cards in its scratch between
+    decisions; what another bot is handed must not change with them."""
+    r = S.Race(kinds=(USER_KIND_BASE, USER_KIND_BASE, 0, 0))
     ns = spying_kernel()
-    players = 4
-    r = S.Race(kinds=(USER_KIND_BASE, 0, 0, 0))  # seat 0: the user bot
-    exact = total = 0
-    for race_index in range(60):
-        S.seed_race(r.state, 99, race_index, players)
-        rules.deal(r.game, r.state, r.hidden)
-        model = {seat: list(range(6)) for seat in (1, 2, 3)}  # the spy's idea of their hands
-        stacks = {seat: [] for seat in (1, 2, 3)}
-        for _ in range(6):  # six bookmaker rounds
-            hands = r.state[L.PUB_HAND_COUNT:L.PUB_HAND_COUNT + players].copy()  # public
-            r.state[L.S_SCRATCH:L.S_SCRATCH + 6] = 0
-            ns["betting_round"](r.game, r.state, r.hidden, r.params)
-            seen = r.state[L.S_SCRATCH:L.S_SCRATCH + 6].copy()  # what the spy was shown
-            for seat in (1, 2, 3):
-                buf = seen.copy()
-                n_hand = int(hands[seat])
-                if n_hand == 0 or below(buf, seat, 2) == 0:
-                    continue
-                stacks[seat].append(model[seat].pop(int(below(buf, seat, n_hand))))
-        for seat in (1, 2, 3):
-            own = r.own(seat)
-            actual = list(own[L.OWN_STACK:L.OWN_STACK + int(own[L.OWN_STACK_N])])
-            total += 1
-            exact += stacks[seat] == actual
-    # with nothing to go on, a whole stack of random cards in placing order is
-    # guessed right rarely (about 1 in 64 stacks is empty, the easy case)
-    assert exact / total < 0.5, (
-        f"a bot reconstructed {exact} of {total} random opponents' hidden bet stacks "
-        "exactly from what it was shown")
-
-
-def test_ENGINE_BUG_params_scratch_keeps_a_players_hidden_stack():
-    """ENGINE BUG (hidden information): a heuristic bot's move decision leaves
-    values derived from its own face-down stack in ``params[seat, N_PARAMS:]``
-    (SC_STAKE: its bet points per lemming; SC_FAVOURITE), and the kernel hands
-    the whole ``params`` array to every other seat's ``decide``
-    (kernel.ask -> ``decide(..., state, params, ...)``). A user bot deciding next
-    reads another player's stack from it. Scratch should be per decision (cleared
-    after it) or each bot should get only its own row."""
-    kinds = (bots.TIMER, USER_KIND_BASE, 0, 0)
-    r = S.Race(kinds=kinds)
-    params = params_for((bots.TIMER, 0, 0, 0))
-    left = []
-    for stack in ((S.BLUE, S.GREY, S.RED), (S.RED, S.GREY, S.BLUE)):  # same hand, other order
+    params = S.with_work_row(np.zeros((4, bots.PARAMS_WIDTH)))
+    seen = []
+    for stack in ((S.BLUE, S.GREY, S.RED), (S.RED, S.GREY, S.BLUE)):  # seat 0's stack
         hidden = r.hidden.copy()
-        at = 0
-        hidden[at + L.OWN_HAND:at + L.OWN_HAND + 6] = 1
+        hidden[L.OWN_HAND:L.OWN_HAND + 6] = 1
         for k, color in enumerate(stack):
-            hidden[at + L.OWN_STACK + k] = color
-            hidden[at + L.OWN_HAND + color] = 0
-        hidden[at + L.OWN_STACK_N] = len(stack)
+            hidden[L.OWN_STACK + k] = color
+            hidden[L.OWN_HAND + color] = 0
+        hidden[L.OWN_STACK_N] = len(stack)
         st = r.state.copy()
-        st[L.S_OPTIONS:L.S_OPTIONS + 2] = (S.GREEN, S.PINK)
         p = params.copy()
-        kernel.ask(L.DECIDE_MOVE, 0, r.game, st, hidden, p, 2)
-        left.append(p.copy())  # what the next bot to decide is handed
-    assert np.array_equal(left[0], left[1]), (
-        "after the seat-0 bot's move decision, params[0, N_PARAMS:] differs with the order of its "
-        f"face-down stack: {left[0][0, bots.N_PARAMS:bots.N_PARAMS + 6]} vs "
-        f"{left[1][0, bots.N_PARAMS:bots.N_PARAMS + 6]}")
+        ns["ask"](L.DECIDE_BET, 0, r.game, st, hidden, p, 0)  # seat 0 keeps its stack
+        kept = p[0, bots.N_PARAMS:bots.N_PARAMS + 6].copy()
+        ns["ask"](L.DECIDE_BET, 1, r.game, st, hidden, p, 0)  # what is seat 1 handed?
+        seen.append((int(st[L.S_SCRATCH]), kept))
+    # seat 0's scratch persisted and holds its stack: there is something to leak
+    assert list(seen[0][1][:3]) == [S.BLUE, S.GREY, S.RED]
+    assert list(seen[1][1][:3]) == [S.RED, S.GREY, S.BLUE]
+    assert seen[0][0] == seen[1][0], "seat 1 was handed values derived from seat 0's stack"
+    # control: the spy's checksum does see the parameters it is handed
+    p = params.copy()
+    p[1, 0] = 7.0
+    st = r.state.copy()
+    ns["ask"](L.DECIDE_BET, 1, r.game, st, r.hidden.copy(), p, 0)
+    assert int(st[L.S_SCRATCH]) != seen[0][0]

@@ -198,13 +198,9 @@ def test_other_bad_options(capsys, argv, needles):
     assert_usage_error(capsys, ["simulate", "lemming-mafia", "--no-progress", *argv], *needles)
 
 
-def test_ENGINE_BUG_threads_zero_is_not_rejected(capsys):
-    """ENGINE BUG (minor, analyzer/engine/simulate.py, simulate()): ``threads =
-    threads or default_threads()`` turns an explicit ``--threads 0`` into "all
-    cores" before check_run_options() can reject it, so ``--threads 0`` runs
-    instead of failing with its own message "--threads must be at least 1"
-    (which -1 gets). ``threads if threads is not None else default_threads()``
-    would reject it."""
+def test_threads_zero_is_rejected(capsys):
+    """An explicit --threads 0 is an error, not "all cores" (regression: it was
+    once folded into the default by ``threads or default_threads()``)."""
     assert_usage_error(capsys, sim("--threads", 0), "--threads must be at least 1")
 
 

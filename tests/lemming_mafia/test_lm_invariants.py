@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -314,8 +313,7 @@ def test_stepped_races_never_share_a_field_and_match_the_kernel(name):
     assert status == 0
     moves = 0
     for i in range(n):
-        S.seed_race(r.state, seed, i, len(kinds))
-        rules.deal(r.game, r.state, r.hidden)
+        r.start(seed, i)
         r.check_consistent()
         seat, result = 0, rules.NO_WINNER
         while result == rules.NO_WINNER:

@@ -106,3 +106,18 @@ def test_other_seeds_give_other_races(match):
     assert (a[:, L.RACE_TURNS] != b[:, L.RACE_TURNS]).mean() > 0.5
     # and neighbouring race indices are not shifted copies of each other
     assert (a[1:, L.RACE_WINNER] == a[:-1, L.RACE_WINNER]).mean() < 0.3
+
+
+def test_each_race_played_alone_equals_one_call(match):
+    """A race played on its own (fresh bot scratch, fresh buffers) equals the
+    same race played after thousands of others in one kernel call: nothing a
+    bot keeps between decisions leaks from one race into the next."""
+    n = 4000
+    whole = match.play(17, 0, n).view()
+    expect = [np.asarray(a).copy() for a in (whole.races, whole.players, whole.contracts, whole.bets)]
+    match.release([whole])
+    for i in range(n):
+        c = match.play(17, i, 1).view()
+        for a, e in zip((c.races, c.players, c.contracts, c.bets), expect):
+            np.testing.assert_array_equal(a[0], e[i], err_msg=f"race {i}")
+        match.release([c])

@@ -69,16 +69,30 @@ def board_toml(sections, name="test-board", with_deck=True) -> str:
     return text
 
 
-def seed_race(state, seed, index, players):
-    """Seed the race's random streams as ``kernel.play_races`` does for race
-    ``index`` of ``seed``: the dice stream and, where the engine has them, one
-    stream per seat for the bots' own random choices."""
-    if hasattr(L, "PUB_SEAT_RNG"):
-        seed_stream(state, L.PUB_RNG, seed, index, 0)
-        for seat in range(players):
-            seed_stream(state, L.PUB_SEAT_RNG + seat, seed, index, 1 + seat)
-    else:
-        seed_stream(state, L.PUB_RNG, seed, index)
+def seed_dice(state, seed, index):
+    """The race's own stream (dice, deal, getaway rolls) as kernel.play_race seeds it."""
+    seed_stream(state, L.PUB_RNG, seed, index, 0)
+
+
+def seed_seats(hidden, seed, index, players):
+    """Each player's private stream (its bot's random choices), kept in its own
+    hidden row, as kernel.play_race seeds them after the deal."""
+    for seat in range(players):
+        seed_stream(hidden, seat * L.OWN_LEN + L.OWN_RNG, seed, index, 1 + seat)
+
+
+def start_race(game, state, hidden, seed, index, players):
+    """What kernel.play_race does before the first move of race ``index``."""
+    seed_dice(state, seed, index)
+    rules.deal(game, state, hidden)
+    seed_seats(hidden, seed, index, players)
+
+
+def with_work_row(params):
+    """``params`` as the kernel holds it: one row per seat, then the working row
+    that kernel.ask hands the deciding bot."""
+    params = np.asarray(params, np.float64)
+    return np.vstack([params, np.zeros((1, params.shape[1]))])
 
 
 def peek_draws(state, *ns):
@@ -91,7 +105,8 @@ class Race:
     """A hand-built race: ``game``, ``state``, ``hidden`` and ``params``.
 
     ``sections=None`` uses the assumed default board; ``kinds`` are the bot ids of
-    the seats (random by default). The race is dealt (stream seeded with ``seed``),
+    the seats (random by default); ``params`` one row per seat (the kernel's
+    working row is added). The race is dealt as race 0 of ``seed``,
     so every lemming starts in the start area and every player holds six bet cards
     and three contracts.
     """
@@ -102,10 +117,9 @@ class Race:
         self.game = pack_game(self.board, self.deck, list(kinds))
         self.players = len(kinds)
         self.state, self.hidden = rules.new_arrays(self.game)
-        self.params = (np.zeros((self.players, bots.PARAMS_WIDTH)) if params is None
-                       else np.array(params, np.float64))
-        self.reseed(seed)
-        rules.deal(self.game, self.state, self.hidden)
+        self.params = with_work_row(np.zeros((self.players, bots.PARAMS_WIDTH)) if params is None
+                                    else params)
+        self.start(seed)
 
     # ---------------------------------------------------------------- views
     @property
@@ -131,8 +145,14 @@ class Race:
         return self.hidden[seat * L.OWN_LEN:(seat + 1) * L.OWN_LEN]
 
     # ------------------------------------------------------------- scripting
+    def start(self, seed, index=0):
+        """Deal race ``index`` of ``seed`` as kernel.play_race does."""
+        start_race(self.game, self.state, self.hidden, seed, index, self.players)
+
     def reseed(self, seed, index=0):
-        seed_race(self.state, seed, index, self.players)
+        """New random streams (dice and players'), the race left as it is."""
+        seed_dice(self.state, seed, index)
+        seed_seats(self.hidden, seed, index, self.players)
 
     def put(self, lem, field, blocks=None):
         """Stand ``lem`` on ``field`` (-1: back in the start area)."""

@@ -14,7 +14,7 @@ import numpy as np
 
 from analyzer.engine.jit import kernel
 from analyzer.engine.rng import seed_stream
-from analyzer.games.lemming_mafia.bots import RANDOM, decide_builtin
+from analyzer.games.lemming_mafia.bots import N_PARAMS, RANDOM, decide_builtin
 from analyzer.games.lemming_mafia.random_bot import decide_random
 from analyzer.games.lemming_mafia.layout import (
     DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, ERROR_BET, ERROR_DISCARD,
@@ -115,6 +115,11 @@ def play_race(game, state, hidden, params, seed, index, race_row, player_rows,
     n_players = game[G_N_PLAYERS]
     for seat in range(n_players):
         seed_stream(hidden, own_at(game, seat) + OWN_RNG, seed, index, 1 + seat)
+    # bots' scratch starts empty in every race: nothing may carry over from the
+    # race before, or results would depend on how races are chunked
+    for row in range(params.shape[0]):
+        for i in range(N_PARAMS, params.shape[1]):
+            params[row, i] = 0.0
     seat = 0
     result = NO_WINNER
     while result == NO_WINNER:

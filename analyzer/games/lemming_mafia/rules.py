@@ -424,7 +424,7 @@ def score_race(game, state, hidden, winner, race_row, player_rows, contract_rows
     race_row[RACE_WINNER] = winner
     race_row[RACE_N_ELIM] = state[PUB_N_ELIM]
     race_row[RACE_WINNER_BLOCKS] = state[PUB_BLOCKS + winner]
-    race_row[RACE_TIEBREAK] = 1 if n_top > 1 else 0
+    race_row[RACE_TIEBREAK] = 1 if n_winners < n_top else 0
     race_row[RACE_N_WINNERS] = n_winners
 
 
