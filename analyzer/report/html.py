@@ -193,6 +193,35 @@ def render_html(res: dict, manifest: dict, figures: list[dict], folder_name: str
     return "\n".join(parts)
 
 
+def output_paths(out_path, default_name: str) -> tuple[Path, Path]:
+    """The HTML file (``default_name`` inside ``out_path`` if that is a directory)
+    and the ``<stem>_files/`` folder beside it, created."""
+    out_path = Path(out_path)
+    if out_path.is_dir():
+        out_path = out_path / default_name
+    folder = files_dir(out_path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        from analyzer.errors import AnalyzerError
+        raise AnalyzerError(f"cannot write the report to {out_path}: {e.strerror or e}") from None
+    return out_path, folder
+
+
+def save_report(out_path: Path, folder: Path, figures: list[dict], tables: dict[str, pd.DataFrame],
+                page: str) -> Path:
+    """Figures as PNG and tables as CSV into ``folder``, then the page, replaced in
+    one step so that a reader never sees half a file."""
+    for f in figures:
+        (folder / f"{f['key']}.png").write_bytes(f["png"])
+    for name, df in tables.items():
+        df.to_csv(folder / f"{name}.csv", index=False)
+    tmp = out_path.with_name(f".{out_path.name}.tmp-{os.getpid()}")
+    tmp.write_text(page, encoding="utf-8")
+    os.replace(tmp, out_path)
+    return out_path
+
+
 def write_report(stats_result: dict[str, pd.DataFrame], manifest: dict, out_path) -> Path:
     """Write ``out_path`` (an .html file; a directory gets ``report.html`` inside)
     and ``<stem>_files/`` beside it with every figure (PNG) and table (CSV).
@@ -200,22 +229,7 @@ def write_report(stats_result: dict[str, pd.DataFrame], manifest: dict, out_path
     from analyzer.report.figures import render_all
     from analyzer.stats.lemming_mafia import TABLE_DOCS
 
-    out_path = Path(out_path)
-    if out_path.is_dir():
-        out_path = out_path / "report.html"
-    folder = files_dir(out_path)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        from analyzer.errors import AnalyzerError
-        raise AnalyzerError(f"cannot write the report to {out_path}: {e.strerror or e}") from None
+    out_path, folder = output_paths(out_path, "report.html")
     figures = render_all(stats_result, manifest)
-    for f in figures:
-        (folder / f"{f['key']}.png").write_bytes(f["png"])
-    for name, df in stats_result.items():
-        df.to_csv(folder / f"{name}.csv", index=False)
     page = render_html(stats_result, manifest, figures, folder.name, TABLE_DOCS)
-    tmp = out_path.with_name(f".{out_path.name}.tmp-{os.getpid()}")
-    tmp.write_text(page, encoding="utf-8")
-    os.replace(tmp, out_path)
-    return out_path
+    return save_report(out_path, folder, figures, stats_result, page)

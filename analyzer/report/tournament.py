@@ -4,7 +4,6 @@ and the tables as CSV."""
 from __future__ import annotations
 
 import base64
-import os
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -12,10 +11,9 @@ import numpy as np
 import pandas as pd
 
 import analyzer
-from analyzer.errors import AnalyzerError
 from analyzer.report import text as T
 from analyzer.report.figures import BOT_COLORS, NEUTRAL, _err, _figure, png
-from analyzer.report.html import CSS, _e, _table, files_dir
+from analyzer.report.html import CSS, _e, _table, output_paths, save_report
 from analyzer.stats.ratings import ELO
 
 
@@ -216,23 +214,9 @@ def render_html(res: dict, result, figures: list[dict], folder: str) -> str:
 def write_tournament_report(result, out_path) -> Path:
     """Write ``out_path`` (an .html file; a directory gets ``tournament.html``) and
     ``<stem>_files/`` beside it; returns the HTML file's path."""
-    out_path = Path(out_path)
-    if out_path.is_dir():
-        out_path = out_path / "tournament.html"
-    folder = files_dir(out_path)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise AnalyzerError(f"cannot write the report to {out_path}: {e.strerror or e}") from None
+    out_path, folder = output_paths(out_path, "tournament.html")
     res = tables(result)
     notes = _takeaways(res, result)
     figures = [{"key": key, "title": title, "takeaway": notes[key], "png": png(draw(res, result))}
                for key, title, draw in FIGURES]
-    for f in figures:
-        (folder / f"{f['key']}.png").write_bytes(f["png"])
-    for name, df in res.items():
-        df.to_csv(folder / f"{name}.csv", index=False)
-    tmp = out_path.with_name(f".{out_path.name}.tmp-{os.getpid()}")
-    tmp.write_text(render_html(res, result, figures, folder.name), encoding="utf-8")
-    os.replace(tmp, out_path)
-    return out_path
+    return save_report(out_path, folder, figures, res, render_html(res, result, figures, folder.name))

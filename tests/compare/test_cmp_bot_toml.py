@@ -2,11 +2,11 @@
 command line; broken files give one clear line."""
 import pytest
 
-from analyzer.cli import main
 from analyzer.engine.botspec import parse_bot_list
 from analyzer.errors import BotError
 from analyzer.games.lemming_mafia.match import LemmingMafiaMatch
 from analyzer.games.lemming_mafia.registry import BUILTIN, load_bot_toml, resolve
+from tests.cli_support import run
 
 GOOD = '''# a tuned timer
 family = "timer"
@@ -19,12 +19,6 @@ urgency = 2.5
 '''
 
 
-def run(argv):
-    try:
-        main([str(a) for a in argv])
-    except SystemExit as e:
-        return e.code if isinstance(e.code, int) else 1
-    return 0
 
 
 @pytest.fixture

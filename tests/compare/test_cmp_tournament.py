@@ -5,20 +5,14 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from analyzer.cli import main
 from analyzer.engine.botspec import parse_bot_list
 from analyzer.engine.tournament import planned_races, render, rotations, tables, tournament
 from analyzer.errors import AnalyzerError
 from analyzer.games.lemming_mafia.match import LemmingMafiaMatch
 from analyzer.report.tournament import write_tournament_report
+from tests.cli_support import run
 
 
-def run(argv):
-    try:
-        main([str(a) for a in argv])
-    except SystemExit as e:
-        return e.code if isinstance(e.code, int) else 1
-    return 0
 
 
 def seat_counts(table_list, n_bots, players):

@@ -5,24 +5,18 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.cli import main
 from analyzer.engine.botspec import parse_bot_list
 from analyzer.engine.tune import (FRESH_OFFSET, Param, _Shifted, default_range, parse_ranges, plan, render,
                                   search_space, toml_text, tune)
 from analyzer.errors import AnalyzerError
 from analyzer.games.lemming_mafia.match import LemmingMafiaMatch
 from analyzer.games.lemming_mafia.registry import BUILTIN, read_bot_toml
+from tests.cli_support import run
 
 
 MY_BOT = Path(__file__).resolve().parents[2] / "sims" / "my_bot.py"
 
 
-def run(argv):
-    try:
-        main([str(a) for a in argv])
-    except SystemExit as e:
-        return e.code if isinstance(e.code, int) else 1
-    return 0
 
 
 def test_ranges_and_space():

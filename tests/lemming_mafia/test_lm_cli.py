@@ -10,17 +10,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import test_lm_support as S  # noqa: E402
 
 from analyzer.cli import main  # noqa: E402
+from tests.cli_support import run
 
 GOOD_SECTIONS = [["empty", "concrete"], ["bookmaker", "getaway"], ["boss", "jackhammer"]]
 
 
-def run(argv):
-    """main(argv) -> exit code (0 when it returns normally)."""
-    try:
-        main([str(a) for a in argv])
-    except SystemExit as e:
-        return e.code if isinstance(e.code, int) else 1
-    return 0
 
 
 def sim(*extra, races=10):
