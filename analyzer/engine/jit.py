@@ -1,53 +1,62 @@
 """The one way the project compiles its kernels.
 
-``error_model="numpy"`` makes integer division by zero return garbage instead of
-raising; no kernel function raises at all (bad bot answers are reported through
-an error code). A function that cannot raise has no exception paths, and only
-then can numba prune the reference counting of array arguments: with it, every
-call of a helper with array arguments costs two atomic operations per array,
-several times the cost of the helper itself.
+- ``nogil``: worker threads run kernels side by side.
+- ``error_model="numpy"``: integer division by zero does not raise; no kernel
+  raises at all (bad bot answers come back as error codes), so the compiled code
+  has no exception paths to carry.
+- No reference counting in functions that allocate nothing (``_nrt=False``):
+  numba otherwise counts references to every array argument of every call, two
+  atomic operations per array, which cost several times what the small rule
+  helpers do.
+- The compile cache is keyed by the sources a kernel can come from (below).
 """
 import hashlib
 import os
+from functools import lru_cache
 from pathlib import Path
 
 import numba
 from numba import njit
 
+_ROOT = Path(__file__).resolve().parent.parent  # the analyzer package
 
-def _source_digest() -> str:
-    """Hash of every source file that jitted code can come from (the engine's
-    jit and rng modules and the games). numba's cache checks only the file of the
-    cached function itself, not the helpers it inlines from other modules: keying
-    the cache directory by all of them keeps a changed helper from running stale
-    compiled code."""
-    root = Path(__file__).resolve().parent.parent
-    sources = [root / "engine" / "jit.py", root / "engine" / "rng.py", *(root / "games").rglob("*.py")]
+
+@lru_cache(maxsize=None)
+def _cache_dir(game: str | None) -> str | None:
+    """A cache directory keyed by a hash of the engine's jitted modules and of the
+    game's folder. numba's cache checks only the file of the cached function
+    itself, not the helpers it inlines from other modules: keying the directory
+    by all of them keeps a changed helper from running stale compiled code, and
+    keying it per game keeps one game's edits from recompiling another."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return None  # the user chose a place
+    sources = [_ROOT / "engine" / "jit.py", _ROOT / "engine" / "rng.py"]
+    if game is not None:
+        sources += (_ROOT / "games" / game).rglob("*.py")
     digest = hashlib.sha256()
     for path in sorted(sources):
-        digest.update(str(path.relative_to(root)).encode())
+        digest.update(str(path.relative_to(_ROOT)).encode())
         digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def _use_keyed_cache_dir() -> None:
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return  # the user chose a place
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "analyzer" / "numba"
-    target = base / _source_digest()
+    target = base / f"{game or 'engine'}-{digest.hexdigest()[:16]}"
     try:
         target.mkdir(parents=True, exist_ok=True)
     except OSError:
-        return  # numba's default (next to the sources) still works
-    numba.config.CACHE_DIR = str(target)
+        return None  # numba's default (next to the sources) still works
+    return str(target)
 
 
-_use_keyed_cache_dir()
+def _game_of(module: str) -> str | None:
+    parts = module.split(".")
+    if len(parts) >= 3 and parts[:2] == ["analyzer", "games"]:
+        return parts[2]
+    return None
+
 
 JIT_OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
 
 
-def kernel(fn=None, *, cache=True, allocates=False, inline=False, fastmath=False):
+def kernel(fn=None, *, cache=True, allocates=False, inline=False):
     """``njit`` with the project's options; ``cache=False`` for one-off variants.
 
     Functions that allocate no array (``allocates=False``) compile without
@@ -60,8 +69,18 @@ def kernel(fn=None, *, cache=True, allocates=False, inline=False, fastmath=False
         options["_nrt"] = False
     if inline:
         options["inline"] = "always"
-    if fastmath:
-        options["fastmath"] = True
-    if fn is None:
-        return njit(**options)
-    return njit(**options)(fn)
+
+    def compile_(f):
+        if not cache:
+            return njit(**options)(f)
+        # numba picks the cache directory when the dispatcher is made
+        directory = _cache_dir(_game_of(f.__module__))
+        saved = numba.config.CACHE_DIR
+        if directory is not None:
+            numba.config.CACHE_DIR = directory
+        try:
+            return njit(**options)(f)
+        finally:
+            numba.config.CACHE_DIR = saved
+
+    return compile_ if fn is None else compile_(fn)
