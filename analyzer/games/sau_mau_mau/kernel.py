@@ -1,0 +1,275 @@
+"""The flow of a Sau Mau Mau game: turns, decisions and card actions, jitted.
+
+``play_games`` plays whole four-race games ``first .. first+count-1`` of a seed
+into record arrays (layout.py columns):
+
+- ``races``   [count, 4, RACE_LEN]
+- ``players`` [count, 4, players, PL_LEN]
+- ``bets``    [count, 4, players, BET_LEN] (each player's bet in the final queue)
+- ``games``   [count, players, GM_LEN]
+
+A game's results depend only on (seed, game index): the shuffles of race r
+(0-3) come from lane 0 of stream ``index * 4 + r``, each player's own choices
+from lane 1 + seat of stream ``index`` (common random numbers: two bots compared
+in one seat see the same deals in every race).
+"""
+import numpy as np
+
+from analyzer.engine.jit import kernel
+from analyzer.engine.rng import seed_stream
+from analyzer.games.sau_mau_mau.layout import (
+    BET_LEN, DECIDE_BET, DECIDE_COLOR, DECIDE_FLAPI, DECIDE_PLAY, DECIDE_STEP, ERROR_BET,
+    ERROR_COLOR, ERROR_FLAPI, ERROR_INVARIANT, ERROR_PLAY, ERROR_STEP, FLAPI,
+    G_CHECK, G_CROWN, G_KINDS, G_LEN, G_N_PLAYERS, GM_LEN, GM_TOTAL, GM_WON, H_LEN, H_RNG,
+    H_SCRIPT, H_SCRIPT_I, H_SCRIPT_N, MAX_PLAYERS, MAX_TURNS, MIN_PLAYERS, N_PIGS,
+    N_RACES, NUMBER, OWN_DECISIONS, OWN_HAND_N, OWN_LEN, OWN_RNG, PL_LEN, PLUS2,
+    PUB_DRAWN, PUB_ENDER, PUB_ERROR, PUB_MOVER, PUB_N_PLAYERS, PUB_NEED, PUB_PENALTY, PUB_POS,
+    PUB_SCORE, PUB_SKIP, PUB_STEPS, PUB_TURN, RACE_LEN, RANDOM, S_LEN, S_OPTIONS, S_VIEW,
+    SCRIPTED, SKIP,
+)
+from analyzer.games.sau_mau_mau.random_bot import decide_random
+from analyzer.games.sau_mau_mau.rules import (
+    BOT_ERROR, ENDS_HAND, RACE_ON, card_color, card_kind, card_number, check_invariants,
+    discard_from_hand, draw_cards, last_pigs, move_pig, own_at, pigs_off_start,
+    place_bet, score_race, setup_race, valid_options,
+)
+
+BAD_ANSWER = -99  # what an unknown bot kind or an exhausted script answers
+
+
+@kernel(inline=True)
+def ask(what, seat, game, state, hidden, n_options):
+    """One decision of one player. The reference random bot is answered here
+    directly from its own row (no copy: the hot path). Other bots are shown
+    ``state`` with a copy of their own hidden row in ``S_VIEW``, never the other
+    rows; their stream is copied back after."""
+    kind = game[G_KINDS + seat]
+    at = own_at(seat)
+    hidden[at + OWN_DECISIONS] += 1
+    if kind == RANDOM:
+        return decide_random(what, hidden, at, state, n_options)
+    for i in range(OWN_LEN):
+        state[S_VIEW + i] = hidden[at + i]
+    answer = BAD_ANSWER
+    if kind == SCRIPTED:
+        i = hidden[H_SCRIPT_I]
+        if i < hidden[H_SCRIPT_N]:
+            hidden[H_SCRIPT_I] = i + 1
+            answer = hidden[H_SCRIPT + i]
+    hidden[at + OWN_RNG] = state[S_VIEW + OWN_RNG]
+    return answer
+
+
+@kernel(inline=True)
+def fail(state, error, seat):
+    state[PUB_ERROR] = error * 8 + seat
+    return BOT_ERROR
+
+
+@kernel(inline=True)
+def take_penalty_steps(game, state, hidden, seat, steps):
+    """For each card drawn as a +2 penalty the player may move any pig one space
+    back (never behind start); it may stop early (answer -1). False on a bad answer."""
+    for k in range(steps):
+        n = pigs_off_start(state, S_OPTIONS)
+        if n == 0:
+            break
+        state[PUB_STEPS] = steps - k
+        pick = ask(DECIDE_STEP, seat, game, state, hidden, n)
+        if pick == -1:
+            break
+        if pick < -1 or pick >= n:
+            state[PUB_STEPS] = 0
+            return False
+        state[PUB_POS + state[S_OPTIONS + pick]] -= 1
+    state[PUB_STEPS] = 0
+    return True
+
+
+@kernel(inline=True)
+def offer_bet(game, state, hidden, seat):
+    """After a turn with at least one card drawn: bet, change the bet or pass."""
+    pig = ask(DECIDE_BET, seat, game, state, hidden, 0)
+    if pig == -1:
+        return True
+    if pig < -1 or pig >= N_PIGS:
+        return False
+    place_bet(state, hidden, seat, pig)
+    return True
+
+
+@kernel(inline=True)
+def take_turn(game, state, hidden, seat):
+    """One turn that is not skipped: play a valid card or draw (the penalty
+    under a +2), then the card's action or the penalty steps and the bet.
+    Returns the race-end bits (ENDS_CROWN | ENDS_HAND), RACE_ON or BOT_ERROR."""
+    n = valid_options(state, hidden, seat, S_OPTIONS)
+    pick = ask(DECIDE_PLAY, seat, game, state, hidden, n)
+    if pick < -1 or pick >= n:
+        return fail(state, ERROR_PLAY, seat)
+    if pick == -1:
+        penalty = state[PUB_PENALTY]
+        if penalty > 0:
+            state[PUB_PENALTY] = 0
+            got = draw_cards(state, hidden, seat, penalty)
+            if not take_penalty_steps(game, state, hidden, seat, got):
+                return fail(state, ERROR_STEP, seat)
+        else:
+            got = draw_cards(state, hidden, seat, 1)
+        if got > 0 and not offer_bet(game, state, hidden, seat):
+            return fail(state, ERROR_BET, seat)
+        return RACE_ON
+    card = state[S_OPTIONS + pick]
+    discard_from_hand(state, hidden, seat, card)
+    kind = card_kind(card)
+    ends = RACE_ON
+    if kind == NUMBER:
+        state[PUB_NEED] = card_color(card)
+        ends = move_pig(state, card_color(card), card_number(card))
+    elif kind == SKIP:
+        state[PUB_NEED] = card_color(card)
+        state[PUB_SKIP] = 1
+    elif kind == PLUS2:
+        state[PUB_NEED] = card_color(card)
+        state[PUB_PENALTY] += 2
+    elif kind == FLAPI:
+        state[PUB_NEED] = card_color(card)
+        n_last = last_pigs(state, S_OPTIONS)
+        pick = 0
+        if n_last > 1:
+            pick = ask(DECIDE_FLAPI, seat, game, state, hidden, n_last)
+            if pick < 0 or pick >= n_last:
+                return fail(state, ERROR_FLAPI, seat)
+        ends = move_pig(state, state[S_OPTIONS + pick], 3)
+    else:  # FARMER
+        color = ask(DECIDE_COLOR, seat, game, state, hidden, 0)
+        if color < 0 or color >= N_PIGS:
+            return fail(state, ERROR_COLOR, seat)
+        state[PUB_NEED] = color
+    if hidden[own_at(seat) + OWN_HAND_N] == 0:
+        ends |= ENDS_HAND
+    if ends != RACE_ON:
+        state[PUB_ENDER] = seat
+    return ends
+
+
+@kernel(inline=True)
+def play_turn(game, state, hidden):
+    """The turn of ``PUB_MOVER`` (counted even if skipped); the mover passes left."""
+    seat = state[PUB_MOVER]
+    state[PUB_TURN] += 1
+    state[PUB_DRAWN] = 0
+    result = RACE_ON
+    if state[PUB_SKIP] != 0:
+        state[PUB_SKIP] = 0
+    else:
+        result = take_turn(game, state, hidden, seat)
+    seat += 1
+    if seat == state[PUB_N_PLAYERS]:
+        seat = 0
+    state[PUB_MOVER] = seat
+    if game[G_CHECK] != 0 and result != BOT_ERROR and not check_invariants(game, state, hidden):
+        return fail(state, ERROR_INVARIANT, state[PUB_ENDER] if state[PUB_ENDER] >= 0 else 0)
+    return result
+
+
+@kernel
+def one_turn(game, state, hidden):
+    """``play_turn`` compiled on its own (cached): ``play_race`` calls it, and tests
+    drive single turns with it. Inlining it into ``play_race`` as well would
+    compile the turn twice (about 30 s cold) for no measured gain."""
+    return play_turn(game, state, hidden)
+
+
+@kernel
+def play_race(game, state, hidden, race, race_row, player_rows, bet_rows):
+    """Race ``race`` (1-4) from the deal to the scores. Returns 0 or the error code."""
+    setup_race(game, state, hidden, race)
+    result = RACE_ON
+    while result == RACE_ON and state[PUB_TURN] < MAX_TURNS:
+        result = one_turn(game, state, hidden)
+    if result == BOT_ERROR:
+        return state[PUB_ERROR]
+    score_race(game, state, hidden, result, race_row, player_rows, bet_rows)
+    return 0
+
+
+@kernel
+def play_game(game, state, hidden, seed, index, race_rows, player_rows, bet_rows, game_rows):
+    """Game ``index`` of ``seed``: four races, scores carried over. Returns 0 or
+    the error code."""
+    n_players = game[G_N_PLAYERS]
+    for seat in range(n_players):
+        seed_stream(hidden, own_at(seat) + OWN_RNG, seed, index, 1 + seat)
+        state[PUB_SCORE + seat] = 0
+    state[PUB_ERROR] = 0
+    for r in range(N_RACES):
+        # each race's shuffles from a stream of its own: its deal does not depend
+        # on how the races before went (common random numbers across bots)
+        seed_stream(hidden, H_RNG, seed, index * N_RACES + r, 0)
+        error = play_race(game, state, hidden, r + 1, race_rows[r], player_rows[r], bet_rows[r])
+        if error != 0:
+            return error
+    best = state[PUB_SCORE]
+    for seat in range(1, n_players):
+        best = max(best, state[PUB_SCORE + seat])
+    for seat in range(n_players):
+        game_rows[seat, GM_TOTAL] = state[PUB_SCORE + seat]
+        game_rows[seat, GM_WON] = 1 if state[PUB_SCORE + seat] == best else 0
+    return 0
+
+
+@kernel(allocates=True)
+def play_games(game, seed, first, count, races, players, bets, games):
+    """Play games ``first .. first+count-1`` of ``seed`` into rows 0.. of the
+    outputs. Returns 0, or ``error * 2**32 + index`` for the first invalid bot
+    answer (error = ERROR_* * 8 + seat). The game array is copied first: threads
+    running this side by side then share no array."""
+    game = game.copy()
+    state = np.zeros(S_LEN, np.int64)
+    hidden = np.zeros(H_LEN, np.int64)
+    for i in range(count):
+        error = play_game(game, state, hidden, seed, first + i, races[i], players[i],
+                          bets[i], games[i])
+        if error != 0:
+            return error * (1 << 32) + first + i
+    return 0
+
+
+# ------------------------------------------------------------------ Python side
+
+def pack_game(crown: int, kinds, check: bool = False) -> np.ndarray:
+    """The ``game`` array: player count, crown, invariant checks, bot kinds."""
+    players = len(kinds)
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(f"Sau Mau Mau takes {MIN_PLAYERS}-{MAX_PLAYERS} players, not {players}")
+    if crown <= 0:
+        raise ValueError("the crown must be on a positive space")
+    game = np.zeros(G_LEN, np.int64)
+    game[G_N_PLAYERS] = players
+    game[G_CROWN] = crown
+    game[G_CHECK] = int(check)
+    game[G_KINDS:G_KINDS + players] = kinds
+    return game
+
+
+def new_records(count: int, players: int):
+    """Zeroed (races, players, bets, games) record arrays for ``count`` games."""
+    return (np.zeros((count, N_RACES, RACE_LEN), np.int64),
+            np.zeros((count, N_RACES, players, PL_LEN), np.int64),
+            np.zeros((count, N_RACES, players, BET_LEN), np.int64),
+            np.zeros((count, players, GM_LEN), np.int64))
+
+
+def new_arrays():
+    """Zeroed ``state`` and ``hidden`` arrays (for tests that drive single turns)."""
+    return np.zeros(S_LEN, np.int64), np.zeros(H_LEN, np.int64)
+
+
+def run(game: np.ndarray, seed: int, first: int, count: int):
+    """Play games into fresh records; raise on a bot error. Returns the records."""
+    records = new_records(count, int(game[G_N_PLAYERS]))
+    error = play_games(game, seed, first, count, *records)
+    if error != 0:
+        raise RuntimeError(f"bot error {error >> 32} in game {error & 0xFFFFFFFF}")
+    return records

@@ -1,0 +1,184 @@
+"""Named integer constants of Sau Mau Mau: pigs, cards, decisions, the layout of
+the flat int64 arrays the kernel and the bots share, and the record columns.
+
+A game lives in three flat int64 arrays (few array arguments per call):
+- ``game``: what is fixed for a run: player count, crown, bot kinds (``G_*``);
+- ``state``: what the deciding player may see: the public state (``PUB_*``), a
+  copy of its own hidden row (``S_VIEW``) and the options of the decision
+  (``S_OPTIONS``). A bot is given ``state`` and nothing else of the game;
+- ``hidden``: the kernel's private part: every player's own row (``OWN_*``: hand,
+  bet card, random stream), the draw pile, the discard pile, the deck's random
+  stream and a script for the scripted test bot (``H_*``).
+
+Sizes are fixed for the largest table (5 players), so no offset is variable.
+"""
+
+PIGS = ("pink", "brown", "black", "beige")
+N_PIGS = 4
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
+N_RACES = 4
+HAND_SIZE = 5
+MAX_TURNS = 100_000  # safety stop of a race no one can end (see END_CAP)
+
+# ------------------------------------------------------------------ the cards
+# card id c (0-38):
+#   0-23  numbered: colour c // 6, number c % 6 + 1
+#   24-27 X of colour c - 24
+#   28-31 +2 of colour c - 28
+#   32-35 Flapi showing colour c - 32
+#   36-38 Farmer (no colour)
+N_CARDS = 39
+NUMBER, SKIP, PLUS2, FLAPI, FARMER = range(5)
+CARD_KINDS = ("number", "X", "+2", "Flapi", "Farmer")
+FIRST_X, FIRST_PLUS2, FIRST_FLAPI, FIRST_FARMER = 24, 28, 32, 36
+FACE_X, FACE_PLUS2 = 7, 8  # faces 1-6 are the numbers; 0: green (matches no face)
+
+
+def card_id(kind: str, color: str | None = None, number: int = 0) -> int:
+    """Card id from names, for tests and files: ``card_id("number", "brown", 5)``."""
+    k = CARD_KINDS.index(kind)
+    if k == FARMER:
+        return FIRST_FARMER
+    c = PIGS.index(color)
+    if k == NUMBER:
+        return c * 6 + number - 1
+    return (FIRST_X, FIRST_PLUS2, FIRST_FLAPI)[k - 1] + c
+
+
+def card_name(card: int) -> str:
+    if card < FIRST_X:
+        return f"{card % 6 + 1} {PIGS[card // 6]}"
+    if card < FIRST_FARMER:
+        return f"{CARD_KINDS[1 + (card - FIRST_X) // 4]} {PIGS[(card - FIRST_X) % 4]}"
+    return "Farmer"
+
+
+# ------------------------------------------------------------------ game array
+G_N_PLAYERS = 0
+G_CROWN = 1
+G_CHECK = 2  # 1: check the card and bet invariants after every turn (tests)
+G_KINDS = 3  # MAX_PLAYERS: bot kind of each seat
+G_LEN = G_KINDS + MAX_PLAYERS
+
+# ------------------------------------------------------------------ public state
+PUB_POS = 0  # N_PIGS: space of each pig (0 = start)
+PUB_TOP = 4  # card on top of the discard pile
+PUB_NEED = 5  # colour the next card must have (-1: any, after a Farmer turned up)
+PUB_PENALTY = 6  # cards the mover must draw unless it plays a +2 (0: none)
+PUB_SKIP = 7  # 1: the mover skips this turn (an X was played)
+PUB_TURN = 8  # player turns of the race so far, skipped ones included
+PUB_MOVER = 9  # seat whose turn it is
+PUB_FIRST = 10  # first player of the race
+PUB_N_PLAYERS = 11
+PUB_CROWN = 12
+PUB_HAND_N = 13  # MAX_PLAYERS: cards in each hand
+PUB_PILE_N = 18  # cards in the draw pile
+PUB_DISCARD_N = 19  # cards in the discard pile
+PUB_QUEUE_N = 20  # bets in the queue
+PUB_QUEUE = 21  # MAX_PLAYERS: seat of each bet in queue order (the pig is face down)
+PUB_DRAWN = 26  # cards the mover drew this turn (penalty included)
+PUB_SCORE = 27  # MAX_PLAYERS: points so far in the game, before this race
+PUB_RACE = 32  # 1-4
+PUB_ERROR = 33  # an invalid bot answer: ERROR_* * 8 + seat; or an invariant broken
+PUB_ENDER = 34  # seat whose card ended the race
+PUB_CROWN_PIG = 35  # pig that reached the crown, -1
+PUB_RESHUFFLES = 36  # draw piles rebuilt this race
+PUB_STEPS = 37  # penalty steps back left to take (during a DECIDE_STEP)
+PUB_LEN = 38
+
+# own row, one per seat, in hidden
+OWN_HAND = 0  # N_CARDS: card ids, the first OWN_HAND_N used
+OWN_HAND_N = N_CARDS
+OWN_BET_PIG = OWN_HAND_N + 1  # pig of its bet in the queue, -1 if none
+OWN_BET_TURN = OWN_BET_PIG + 1  # turn that card was laid
+OWN_BET_CHANGED = OWN_BET_TURN + 1  # 1 if that card replaced an earlier bet
+OWN_N_PLACED = OWN_BET_CHANGED + 1  # bet cards laid this race (changes included)
+OWN_N_CHANGED = OWN_N_PLACED + 1  # of which changes
+OWN_RNG = OWN_N_CHANGED + 1  # the player's own stream for its bot (uint64 bits)
+OWN_DECISIONS = OWN_RNG + 1  # decisions its bot was asked this race
+OWN_DRAWN = OWN_DECISIONS + 1  # cards drawn this race (penalties included)
+OWN_PLAYED = OWN_DRAWN + 1  # cards played this race
+OWN_LEN = OWN_PLAYED + 1
+
+# rest of state
+S_VIEW = PUB_LEN  # OWN_LEN: the deciding player's own row (a copy)
+S_OPTIONS = S_VIEW + OWN_LEN  # N_CARDS: options of the decision
+S_LEN = S_OPTIONS + N_CARDS
+
+# hidden
+H_PILE = MAX_PLAYERS * OWN_LEN  # N_CARDS: draw pile, drawn from the end
+H_DISCARD = H_PILE + N_CARDS  # N_CARDS: discard pile, top at the end
+H_RNG = H_DISCARD + N_CARDS  # the game's stream for shuffles and the deal
+H_SCRIPT_I = H_RNG + 1  # next answer of the scripted bot
+H_SCRIPT_N = H_SCRIPT_I + 1
+H_SCRIPT = H_SCRIPT_N + 1
+SCRIPT_CAP = 256
+H_LEN = H_SCRIPT + SCRIPT_CAP
+
+# ------------------------------------------------------------------ decisions
+DECIDE_PLAY = 0  # options: valid card ids in hand; answer: index, or -1 to draw
+DECIDE_COLOR = 1  # Farmer played: answer a colour 0-3
+DECIDE_FLAPI = 2  # options: the tied last pigs; answer: index
+DECIDE_STEP = 3  # one penalty step back (PUB_STEPS left); options: pigs off start;
+# answer: index, or -1 to take no more steps
+DECIDE_BET = 4  # answer: a pig to bet on (changing an existing bet), or -1 to pass
+
+# bot kinds (the kernel dispatches on them)
+RANDOM = 0
+SCRIPTED = 1  # tests: answers from hidden[H_SCRIPT:], in order
+
+# invalid bot answers / broken invariants (the kernel cannot raise)
+ERROR_PLAY, ERROR_COLOR, ERROR_FLAPI, ERROR_STEP, ERROR_BET, ERROR_KIND, ERROR_INVARIANT = range(1, 8)
+ERRORS = {
+    ERROR_PLAY: "chose a card outside its valid cards",
+    ERROR_COLOR: "named no colour",
+    ERROR_FLAPI: "chose a pig that is not last",
+    ERROR_STEP: "stepped back a pig outside its options",
+    ERROR_BET: "bet on no pig",
+    ERROR_KIND: "has an unknown bot kind",
+    ERROR_INVARIANT: "broke an invariant (cards or bet queue)",
+}
+
+# ------------------------------------------------------------------ records
+END_CROWN, END_HAND, END_CAP = 0, 1, 2  # END_CROWN also when both ends happen
+ENDS = ("crown", "hand", "cap")
+CROWN_POINTS, HAND_POINTS = 3, 5
+
+# per race ([N_RACES, RACE_LEN] per game)
+RACE_FIRST_SEAT = 0
+RACE_TURNS = 1
+RACE_END = 2
+RACE_BOTH = 3  # 1 if crown and last card at once
+RACE_WINNING = 4  # bit mask of winning pigs (bit p = pig p)
+RACE_QUEUE_LEN = 5
+RACE_ENDER = 6  # seat that ended the race (-1 at END_CAP)
+RACE_CROWN_PIG = 7  # -1 unless END_CROWN
+RACE_RESHUFFLES = 8
+RACE_POS = 9  # N_PIGS: final spaces
+RACE_LEN = 13
+
+# per race and player ([N_RACES, players, PL_LEN] per game)
+PL_RACE_POINTS = 0  # all points of the race: bet + crown + hand
+PL_BET_POINTS = 1
+PL_CROWN_POINTS = 2
+PL_HAND_POINTS = 3
+PL_BETS_PLACED = 4  # bet cards laid in the queue, changes included
+PL_BETS_CHANGED = 5
+PL_CARDS_LEFT = 6
+PL_CARDS_DRAWN = 7
+PL_CARDS_PLAYED = 8
+PL_DECISIONS = 9
+PL_LEN = 10
+
+# per race and player: its bet in the queue at the end ([N_RACES, players, BET_LEN])
+BET_PIG = 0  # -1: no bet (then the other columns are 0)
+BET_QUEUE_POS = 1  # 1-based
+BET_TURN = 2  # turn it was laid
+BET_CHANGED = 3  # 1 if it replaced an earlier bet of the player
+BET_POINTS = 4
+BET_LEN = 5
+
+# per game and player ([players, GM_LEN] per game)
+GM_TOTAL = 0
+GM_WON = 1  # ties share the win
+GM_LEN = 2
