@@ -15,10 +15,10 @@ the top level are defaults for every run (e.g. to compare two boards).
 """
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from analyzer.engine.datafile import read_toml
 from analyzer.errors import InputFileError
 
 _KEYS = {"title", "game", "board", "players", "bots", "races", "seed", "threads", "report", "out"}
@@ -40,14 +40,7 @@ class Scenario:
 
 def load_scenarios(path: Path) -> list[Scenario]:
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputFileError(f"scenario file not found: {path}") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise InputFileError(f"cannot read scenario file {path}: {e}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise InputFileError(f"scenario file {path} is not valid TOML: {e}") from None
+    data = read_toml(path, "scenario file")
     runs = data.pop("run", None)
     defaults = data
     if runs is None:

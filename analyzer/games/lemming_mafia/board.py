@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import tomllib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
+from analyzer.engine.datafile import read_toml
 from analyzer.errors import InputFileError
 from analyzer.games.lemming_mafia.layout import (
     ACTIONS, COLORS, CONTRACT_KINDS, DECK_LEN, KIND_COLOR_COUNT, KIND_POINTS,
@@ -80,17 +80,7 @@ def _digest(obj) -> str:
 
 
 def _read_toml(path: Path) -> dict:
-    try:
-        with open(path, "rb") as f:
-            return tomllib.load(f)
-    except FileNotFoundError:
-        raise InputFileError(f"board file not found: {path}") from None
-    except IsADirectoryError:
-        raise InputFileError(f"board file is a directory: {path}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise InputFileError(f"board file {path} is not valid TOML: {e}") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise InputFileError(f"cannot read board file {path}: {e}") from None
+    return read_toml(path, "board file")
 
 
 def parse_board(data: dict, where: str) -> Board:

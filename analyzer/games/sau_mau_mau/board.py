@@ -7,11 +7,11 @@ player count 2-5 to the space of the laurel crown (a positive whole number).
 """
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from analyzer.engine.datafile import read_toml
 from analyzer.errors import InputFileError
 from analyzer.games.sau_mau_mau.layout import MAX_PLAYERS, MIN_PLAYERS
 
@@ -39,17 +39,7 @@ class Track:
 
 
 def _read_toml(path: Path) -> dict:
-    try:
-        with open(path, "rb") as f:
-            return tomllib.load(f)
-    except FileNotFoundError:
-        raise InputFileError(f"track file not found: {path}") from None
-    except IsADirectoryError:
-        raise InputFileError(f"track file is a directory: {path}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise InputFileError(f"track file {path} is not valid TOML: {e}") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise InputFileError(f"cannot read track file {path}: {e}") from None
+    return read_toml(path, "track file")
 
 
 def parse_track(data: dict, where: str) -> Track:
