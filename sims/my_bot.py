@@ -11,7 +11,9 @@ the decision signature documented in analyzer/games/lemming_mafia/bots.py:
 ``state`` holds only what this player may see: the public race at ``PUB_*``, its
 own cards at ``S_VIEW + OWN_*``, field occupants at ``S_OCCUPANT + field`` and the
 options of this decision at ``S_OPTIONS + i``. ``params[i]`` is the i-th
-parameter declared below. Nothing in the engine needs editing.
+parameter declared below. Nothing in the engine needs editing. The function runs
+inside the jitted core, which has no memory allocator: it may not create arrays
+(keep numbers in locals, or in ``params[10:]``, scratch that is this bot's own).
 """
 from numba import njit
 

@@ -122,7 +122,18 @@ class LemmingMafiaMatch:
 
     def warm_up(self) -> None:
         """Compile (or load from cache) before timing or showing progress."""
-        self.release([self.play(0, 0, 1)])
+        from numba.core.errors import NumbaError
+
+        try:
+            self.release([self.play(0, 0, 1)])
+        except NumbaError as e:
+            user = [f for f in self.families if f.decide is not None]
+            if not user:
+                raise  # the built-in kernel: a bug of ours, not bad input
+            reason = next((line.strip() for line in str(e).splitlines()
+                           if line.strip() and not line.startswith("Failed in")), "numba error")
+            raise BotError(f"user bot {', '.join(f.source for f in user)} does not compile in the "
+                           f"kernel: {reason} (bots may not allocate arrays; see sims/my_bot.py)") from None
 
     def play(self, seed: int, first: int, count: int) -> Chunk:
         """Play races ``first .. first+count-1``; thread-safe (nogil kernel)."""
