@@ -40,6 +40,9 @@ from analyzer.games.lemming_mafia.layout import (
     PUB_N_ELIM, PUB_N_FIELDS, PUB_N_SECTIONS, PUB_OUT, PUB_POS, PUB_TURN, S_OCCUPANT, S_OPTIONS,
     S_SCRATCH, S_VIEW, TOP3, UNFULFILLED_PENALTY, WINNER_CLEAN,
 )
+from analyzer.games.lemming_mafia.layout import (  # noqa: F401  (re-exported)
+    N_PARAMS, PARAMS_WIDTH, SC_CHANCE, SC_FAVOURITE, SC_SIZED_TURN, SC_STAKE,
+)
 from analyzer.games.lemming_mafia.lookahead import lookahead_decide
 from analyzer.games.lemming_mafia.random_bot import decide_random
 from analyzer.games.lemming_mafia.rules import (
@@ -60,13 +63,7 @@ P_PUSH = 6  # favourite: stake in its favourite
 P_HARM = 7  # favourite: how hard it hinders likely rival winners
 P_LOYALTY = 8  # favourite: value bonus of a colour whose card is still to play
 P_DISCARD_MARGIN = 9  # contractor: keep a contract down to this expected loss
-N_PARAMS = 10
-# scratch: what a decision derives once from the race and reuses for every option
-SC_STAKE = N_PARAMS  # 6: stake in each lemming
-SC_CHANCE = N_PARAMS + 6  # 6: chance that each lemming wins
-SC_FAVOURITE = N_PARAMS + 12
-SC_SIZED_TURN = N_PARAMS + 13  # turn whose move decision filled the scratch
-PARAMS_WIDTH = N_PARAMS + 16
+# (N_PARAMS, PARAMS_WIDTH and the scratch slots SC_* are in layout.py)
 
 _WIN = 1000.0  # value gained by a lemming that reaches the water
 _OWN = S_VIEW  # the deciding player's own row in state

@@ -14,12 +14,12 @@ import numpy as np
 
 from analyzer.engine.jit import kernel
 from analyzer.engine.rng import seed_stream
-from analyzer.games.lemming_mafia.bots import N_PARAMS, RANDOM, decide_builtin
+from analyzer.games.lemming_mafia.bots import RANDOM, decide_builtin
 from analyzer.games.lemming_mafia.random_bot import decide_random
 from analyzer.games.lemming_mafia.layout import (
     DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, ERROR_BET, ERROR_DISCARD,
     ERROR_FIELD, ERROR_MOVE, FIELD_LEN, FINISH_WATER, G_H_ANSWERS_AT, G_H_COUNT_AT,
-    G_H_LEN, G_N_FIELDS, G_N_PLAYERS, G_S_LEN, OWN_DECISIONS, OWN_LEN, OWN_RNG, PUB_ERROR, PUB_MOVER,
+    G_H_LEN, G_N_FIELDS, G_N_PLAYERS, G_S_LEN, N_PARAMS, OWN_DECISIONS, OWN_LEN, OWN_RNG, PUB_ERROR, PUB_MOVER,
     PUB_MOVING, PUB_POS, PUB_RNG, PUB_TURN, PUB_WATER_FROM, RACE_FINISH, RACE_TURNS,
     RACE_WINNER_FIELD, S_OPTIONS, S_VIEW,
 )

@@ -109,6 +109,17 @@ S_OCCUPANT = S_OPTIONS + OPTIONS_CAP  # fields: lemming on each field, -1 if non
 WORK_OPTIONS = 64  # options the look-ahead bot weighs at most
 
 
+# a bot's row of params: its parameters, then scratch it keeps between its own
+# decisions (cleared every race; no other bot sees it)
+N_PARAMS = 10
+SC_STAKE = N_PARAMS  # 6: stake in each lemming (heuristic bots)
+SC_CHANCE = N_PARAMS + 6  # 6: chance that each lemming wins (heuristic bots)
+SC_FAVOURITE = N_PARAMS + 12  # the favourite bot's lemming
+SC_SIZED_TURN = N_PARAMS + 13  # turn whose move decision filled the scratch
+SC_PLAN_TURN = N_PARAMS + 14  # look-ahead bot: the turn of its planned move ...
+SC_PLAN_FIELD = N_PARAMS + 15  # ... and the field it planned for it
+PARAMS_WIDTH = N_PARAMS + 16
+
 # decisions a bot is asked for
 DECIDE_MOVE = 0  # options: candidate lemmings; answer: index into options
 DECIDE_FIELD = 1  # options: free fields of the target section; answer: index

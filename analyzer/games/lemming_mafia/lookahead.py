@@ -18,7 +18,8 @@ from analyzer.games.lemming_mafia.layout import (
     G_N_CARDS, G_N_PLAYERS, N_CONTRACTS_EACH, N_LEMMINGS, OWN_CONTRACT, OWN_HAND,
     OWN_HELD, OWN_LEN, OWN_RNG, OWN_STACK, OWN_STACK_N, PL_LEN, PL_SCORE, PUB_HAND_COUNT,
     PUB_HELD_COUNT, PUB_MOVER, PUB_MOVING, PUB_N_FIELDS, PUB_RNG, PUB_STACK_COUNT,
-    PUB_TURN, RACE_LEN, BET_LEN, CT_LEN, S_OPTIONS, S_SCRATCH, S_VIEW, WORK_OPTIONS,
+    PUB_TURN, RACE_LEN, BET_LEN, CT_LEN, S_OPTIONS, S_SCRATCH, S_VIEW, SC_PLAN_FIELD,
+    SC_PLAN_TURN, WORK_OPTIONS,
 )
 from analyzer.games.lemming_mafia.random_bot import decide_random
 from analyzer.games.lemming_mafia.rules import (
@@ -26,9 +27,7 @@ from analyzer.games.lemming_mafia.rules import (
     resolve_landing, roll_candidates, score_race, target_fields,
 )
 
-P_ROLLOUTS = 0  # rollouts per option
-SC_PLAN_TURN = 24  # params scratch: the turn of the planned move ...
-SC_PLAN_FIELD = 25  # ... and the field it planned for it
+P_ROLLOUTS = 0  # parameter slot: rollouts per option
 _WORLD_LANE = 7  # stream lane for sampling hidden cards (dice use lane 0, players 1-6)
 
 

@@ -13,6 +13,7 @@ import numpy as np
 from analyzer.engine.botspec import BotSpec
 from analyzer.errors import BotError
 from analyzer.games.lemming_mafia import bots as B
+from analyzer.games.lemming_mafia.lookahead import P_ROLLOUTS
 
 # parameters every heuristic bot shares: the race model
 _MODEL = {
@@ -20,6 +21,15 @@ _MODEL = {
     "sharpness": (B.P_SHARPNESS, 0.6, "how strongly the leader is expected to win (softmax scale)"),
     "elim_cost": (B.P_ELIM_COST, 6.0, "value lost when a lemming is eliminated, in sections"),
 }
+
+
+def _bet_timing(late_bets: float) -> dict:
+    """The bet-timing parameters every heuristic bot has, with its own default."""
+    return {
+        "late_bets": (B.P_LATE_BETS, late_bets, "cards held back for the end of the race"),
+        "urgency": (B.P_URGENCY, 3.0,
+                    "the held cards go down once the leader is this many sections from the water"),
+    }
 
 
 @dataclass(frozen=True)
@@ -59,30 +69,27 @@ BUILTIN = {
          "push": (B.P_PUSH, 1.0, "stake in its favourite per section it gains"),
          "harm": (B.P_HARM, 0.6, "how hard it hinders rivals likely to win"),
          "loyalty": (B.P_LOYALTY, 1.0, "bonus (sections) for a colour whose card is still to bet"),
-         "late_bets": (B.P_LATE_BETS, 1.0, "cards held back for the end of the race"),
-         "urgency": (B.P_URGENCY, 3.0, "the held cards go down once the leader is this many sections from the water")}),
+         **_bet_timing(1.0)}),
     "timer": BotFamily(
         "timer", B.TIMER,
         "plays for bet timing: throws unlikely colours away early, holds the likely "
         "winners and bets them as the race nears the water, moves to favour its stack",
         {**_MODEL,
-         "late_bets": (B.P_LATE_BETS, 3.0, "cards held back for the end of the race"),
-         "urgency": (B.P_URGENCY, 3.0, "the held cards go down once the leader is this many sections from the water"),
+         **_bet_timing(3.0),
          "bet_stake": (B.P_BET_STAKE, 1.0, "weight of bet points in its moves")}),
     "contractor": BotFamily(
         "contractor", B.CONTRACTOR,
         "plays for its contracts: steers lemmings towards what its contracts need and "
         "discards those it is unlikely to fulfil",
         {**_MODEL,
-         "late_bets": (B.P_LATE_BETS, 2.0, "cards held back for the end of the race"),
-         "urgency": (B.P_URGENCY, 3.0, "the held cards go down once the leader is this many sections from the water"),
+         **_bet_timing(2.0),
          "bet_stake": (B.P_BET_STAKE, 0.5, "weight of bet points in its moves"),
          "discard_margin": (B.P_DISCARD_MARGIN, 0.0, "keeps a contract down to this expected loss in points")}),
     "lookahead": BotFamily(
         "lookahead", B.LOOKAHEAD,
         "strong reference: plays every option out many times (Monte Carlo rollouts with "
         "random play after it, hidden cards sampled) and takes the best; slow",
-        {"rollouts": (0, 16.0, "rollouts per option of each decision")}),
+        {"rollouts": (P_ROLLOUTS, 16.0, "rollouts per option of each decision")}),
 }
 
 USER_KIND_BASE = 100
