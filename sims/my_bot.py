@@ -21,7 +21,7 @@ from analyzer.games.lemming_mafia.layout import (
     CONCRETE, DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, JACKHAMMER,
     N_LEMMINGS, OWN_HAND, PUB_BLOCKS, PUB_MOVING, PUB_POS, S_OPTIONS, S_VIEW,
 )
-from analyzer.games.lemming_mafia.registry import UserBot
+from analyzer.engine.bots import UserBot
 from analyzer.games.lemming_mafia.rules import bot_uniform, field_action
 
 

@@ -30,17 +30,23 @@ class RunResult:
     manifest: dict
 
     @property
+    def count(self) -> int:
+        """Races or games played (the match's unit)."""
+        return self.manifest[self.manifest["unit"]]
+
+    @property
     def rate(self) -> float:
-        return self.summary.races / self.seconds if self.seconds > 0 else float("inf")
+        """Races or games per second."""
+        return self.count / self.seconds if self.seconds > 0 else float("inf")
 
 
 def default_threads() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
-def check_run_options(races: int, seed: int, threads: int, chunk_size: int) -> None:
+def check_run_options(races: int, seed: int, threads: int, chunk_size: int, unit: str = "races") -> None:
     if races < 1:
-        raise AnalyzerError(f"--races must be at least 1, got {races}")
+        raise AnalyzerError(f"--{unit} must be at least 1, got {races}")
     if not 0 <= seed <= MAX_SEED:
         raise AnalyzerError(f"--seed must be 0 to {MAX_SEED}, got {seed}")
     if threads < 1:
@@ -57,16 +63,17 @@ def versions() -> dict:
 def simulate(match, races: int, seed: int, *, threads: int | None = None,
              chunk_size: int = DEFAULT_CHUNK, out_dir: Path | None = None,
              progress: bool | None = None, stats=None) -> RunResult:
-    """Play ``races`` races of ``match``; summarise them, and stream their tables
-    to ``out_dir`` and/or into the aggregator ``stats`` (for reports)."""
+    """Play ``races`` races (or games: the match's ``unit``) of ``match``;
+    summarise them, and stream their tables to ``out_dir`` and/or into the
+    aggregator ``stats`` (for reports)."""
     threads = default_threads() if threads is None else threads
-    check_run_options(races, seed, threads, chunk_size)
+    check_run_options(races, seed, threads, chunk_size, match.unit)
     match.warm_up()
     match.reserve(-(-min(chunk_size, races) // threads))
     summary = match.new_summary()
     writer = RunWriter(Path(out_dir), list(match.tables)) if out_dir is not None else None
     manifest = {
-        "game": match.game, "seed": seed, "races": races, "threads": threads,
+        "game": match.game, "unit": match.unit, match.unit: races, "seed": seed, "threads": threads,
         "chunk_size": chunk_size, "versions": versions(),
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         **match.describe(),
@@ -82,7 +89,7 @@ def simulate(match, races: int, seed: int, *, threads: int | None = None,
                 for name, df in tables.items():
                     writer.write(name, df)
             if stats is not None:
-                stats.add({**tables, "fields": match.fields_table(part.fields)})
+                stats.add({**tables, **match.chunk_extras(part)})
         match.release(parts)  # after the tables are built: the buffers get reused
 
     def play(first, count):
@@ -95,7 +102,8 @@ def simulate(match, races: int, seed: int, *, threads: int | None = None,
     else:
         with writer, Progress(races, match.game, enabled=progress) as bar:
             run_chunks(play, races, chunk_size=chunk_size, threads=threads, on_chunk=on_chunk, progress=bar)
-            writer.write("fields", match.fields_table(summary.fields))
+            for name, df in match.final_tables(summary).items():
+                writer.write(name, df)
             manifest["summary"] = summary.as_dict()
             writer.finish(manifest)
     seconds = time.perf_counter() - start

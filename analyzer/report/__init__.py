@@ -41,26 +41,30 @@ def default_report_path(run_dir: Path) -> Path:
 
 
 def aggregate_run(run_dir: Path, batch_rows: int | None = None):
-    """Stream a run directory's tables through a fresh aggregator:
+    """Stream a run directory's tables through a fresh aggregator of its game:
     ``(stats, manifest)``. Raises ``AnalyzerError`` for a bad run directory."""
+    from analyzer.games import game_info
     from analyzer.report import rundir
-    from analyzer.stats import new_stats, stats_columns
 
     run_dir = Path(run_dir)
-    columns = stats_columns("lemming-mafia")
-    manifest = rundir.read_manifest(run_dir, "lemming-mafia", list(columns))
-    stats = new_stats(manifest["game"])
-    races = rundir.table_rows(run_dir, "races")
-    if isinstance(manifest.get("races"), int) and races != manifest["races"]:
-        raise AnalyzerError(f"{run_dir}/races.parquet holds {races:,} races but the manifest says "
-                            f"{manifest['races']:,}; the run directory is damaged")
+    manifest = rundir.read_manifest(run_dir)
+    info = game_info(str(manifest.get("game")))
+    module = info.load("stats")
+    columns = module.COLUMNS
+    rundir.check_tables(run_dir, list(columns))
+    stats = module.new_stats()
+    table, expected = module.expected_rows(manifest)
+    found = rundir.table_rows(run_dir, table)
+    if found != expected:
+        raise AnalyzerError(f"{run_dir}/{table}.parquet holds {found:,} rows but the manifest says "
+                            f"{expected:,}; the run directory is damaged")
     kw = {"batch_rows": batch_rows} if batch_rows else {}
-    for table, cols in columns.items():
-        for df in rundir.stream_table(run_dir, table, cols, **kw):
+    for name, cols in columns.items():
+        for df in rundir.stream_table(run_dir, name, list(cols), **kw):
             try:
-                stats.add({table: df})
+                stats.add({name: df})
             except ValueError as e:
-                raise AnalyzerError(f"{run_dir}/{table}.parquet: {e}") from None
+                raise AnalyzerError(f"{run_dir}/{name}.parquet: {e}") from None
     return stats, manifest
 
 

@@ -12,15 +12,7 @@ import numpy as np
 
 from analyzer.report import text as T
 
-LEMMING_COLORS = {
-    "blue": "#1f5fbf",
-    "grey": "#8c8c8c",
-    "green": "#2e9e44",
-    "purple": "#7b3fa0",
-    "pink": "#f07ab8",
-    "red": "#d62728",
-}
-# bots are not lemmings: a palette of their own, away from the lemming colours
+# bots have a palette of their own, away from the colours of game pieces
 BOT_COLORS = ["#34495e", "#d08c1f", "#2a9d8f", "#8d5a3b", "#6a6fd1", "#a3a33a"]
 NEUTRAL = "#4a4a4a"
 GOOD, BAD, UNSURE = "#2a9d5c", "#c0392b", "#9e9e9e"
@@ -74,232 +66,11 @@ def fig_win_rates(res, manifest):
         ax.axhline(1 / players, color="black", linestyle="--", linewidth=1, label=f"equal share (1/{players})")
         ax.legend(loc="upper right", frameon=False)
     ax.set_xticks(x, [f"seat {s}\n{b}" for s, b in zip(seats["seat"], seats["bot"])])
-    ax.set_ylabel("win rate (share of races won, 95% CI)")
+    ax.set_ylabel(f"win rate (share of {T.unit(manifest)} won, 95% CI)")
     ax.set_xlabel("seat (1 moves first) and bot")
     _pct_axis(ax)
     ax.set_ylim(0, max(float(np.nanmax(seats["win_high"])) * 1.15, 0.05))
     ax.set_title("Win rate by seat and bot")
-    return fig
-
-
-def fig_bet_heatmap(res, manifest):
-    h = T._heat(res)
-    if not len(h) or h["cards"].sum() == 0:
-        return None
-    places = sorted(h["track_place"].unique())
-    stages = sorted(h["stage_bin"].unique())
-    grid = h.pivot(index="track_place", columns="stage_bin", values="chance").reindex(index=places, columns=stages)
-    cards = h.pivot(index="track_place", columns="stage_bin", values="cards").reindex(index=places, columns=stages)
-    fig, ax = _figure(9, 4.6)
-    data = np.ma.masked_invalid(grid.to_numpy(float))
-    from matplotlib import colormaps
-    cmap = colormaps["viridis"].with_extremes(bad="#e6e6e6")
-    im = ax.imshow(data, cmap=cmap, vmin=0, vmax=1, aspect="auto")
-    for i in range(data.shape[0]):
-        for j in range(data.shape[1]):
-            v = grid.iat[i, j]
-            if np.isnan(v):
-                ax.text(j, i, "few" if cards.iat[i, j] > 0 else "–", ha="center", va="center", fontsize=7,
-                        color="#666666")
-            else:
-                ax.text(j, i, f"{100 * v:.0f}", ha="center", va="center", fontsize=8,
-                        color="white" if v < 0.55 else "black")
-    lo = h.groupby("stage_bin")["stage_from"].first().reindex(stages)
-    hi = h.groupby("stage_bin")["stage_to"].first().reindex(stages)
-    ax.set_xticks(range(len(stages)), [f"{100 * a:.0f}–{100 * b:.0f}" for a, b in zip(lo, hi)],
-                  rotation=45, ha="right", rotation_mode="anchor")
-    ax.set_yticks(range(len(places)), [T.ordinal(int(p)) for p in places])
-    ax.set_xlabel("share of the race's moves made when the card was placed (%)")
-    ax.set_ylabel("track place of the backed lemming")
-    ax.set_title("Chance a bet card is the winner's card (%)")
-    cb = fig.colorbar(im, ax=ax, fraction=0.04, pad=0.02)
-    cb.set_label("chance the card is the winner's")
-    _pct_axis(cb.ax)
-    return fig
-
-
-def fig_bet_timing(res, manifest):
-    st = res["bet_stage"]
-    tu = res["bet_turn"]
-    st = st[st["cards"] >= T.MIN_CELL]
-    tu = tu[tu["cards"] >= T.MIN_CELL]
-    if not len(st):
-        return None
-    fig, (a1, a2) = _figure(10, 4, ncols=2, sharey=True)
-    for ax, df, x, xlabel in ((a1, tu, tu["turn"], "turn the card was placed (move number)"),
-                              (a2, st, (st["stage_from"] + st["stage_to"]) / 2 * 100,
-                               "share of the race's moves made when placed (%)")):
-        ax.errorbar(x, df["winner_card_points"], yerr=_err(df["winner_card_points"], df["winner_card_points_low"],
-                                                           df["winner_card_points_high"]),
-                    color="#d08c1f", marker="o", markersize=3, capsize=2, label="winner's card")
-        ax.errorbar(x, df["mean_points"], yerr=_err(df["mean_points"], df["points_low"], df["points_high"]),
-                    color="#34495e", marker="s", markersize=3, capsize=2, label="any card (0 if not the winner's)")
-        ax.set_xlabel(xlabel)
-        ax.grid(alpha=0.3)
-    a1.set_ylabel("points per card (mean, 95% CI)")
-    a1.set_title("By turn")
-    a2.set_title("By race stage")
-    a2.legend(loc="upper left", frameon=False)
-    fig.suptitle("Points a bet card earns by when it was placed")
-    return fig
-
-
-def fig_stack_position(res, manifest):
-    sp = res["stack_position"]
-    if not len(sp) or sp["cards"].sum() == 0:
-        return None
-    bots = [b for b in sp["bot"].unique() if b != "all"]
-    groups = bots if bots else ["all"]
-    colors = bot_colors(res)
-    orders = sorted(sp["order"].unique())
-    fig, (a1, a2) = _figure(10, 4, ncols=2)
-    width = 0.8 / len(groups)
-    x = np.arange(len(orders))
-    for k, g in enumerate(groups):
-        d = sp[sp["bot"] == g].set_index("order").reindex(orders)
-        color = colors.get(g, NEUTRAL) if g != "all" else NEUTRAL
-        off = (k - (len(groups) - 1) / 2) * width
-        a1.bar(x + off, d["mean_points"], width, color=color, label=g,
-               yerr=_err(d["mean_points"], d["points_low"], d["points_high"]), capsize=2)
-        a2.bar(x + off, d["chance"], width, color=color, label=g,
-               yerr=_err(d["chance"], d["chance_low"], d["chance_high"]), capsize=2)
-    for ax in (a1, a2):
-        ax.set_xticks(x, [T.ordinal(int(o)) for o in orders])
-        ax.set_xlabel("stack position (placing order: 1st card placed pays 1 point)")
-    a1.set_ylabel("points per card placed (mean, 95% CI)")
-    a2.set_ylabel("chance the card is the winner's (95% CI)")
-    _pct_axis(a2)
-    a1.set_title("Payoff by stack position")
-    a2.set_title("Winner's card by stack position")
-    if len(groups) > 1:
-        a1.legend(loc="upper left", frameon=False, fontsize=8)
-    return fig
-
-
-def fig_contracts(res, manifest):
-    ct = res["contracts"]
-    if not len(ct):
-        return None
-    ct = ct.reset_index(drop=True)
-    y = np.arange(len(ct))[::-1]
-    fig, (a1, a2) = _figure(11, max(3.5, 0.36 * len(ct) + 1.5), ncols=2, sharey=True)
-
-    def color(low, high):
-        return [GOOD if lo > 0 else BAD if hi < 0 else UNSURE for lo, hi in zip(low, high)]
-
-    a1.barh(y, ct["hold_value"], color=color(ct["hold_value_low"], ct["hold_value_high"]),
-            xerr=_err(ct["hold_value"], ct["hold_value_low"], ct["hold_value_high"]), capsize=2)
-    a1.set_yticks(y, [f"{c.replace('_', ' ')} ({p} pt)" for c, p in zip(ct["contract"], ct["points"])])
-    a1.set_xlabel("points if held to the end\n(mean over all cards dealt, 95% CI)")
-    a1.set_title("Value of keeping each contract\n(below 0: throwing it away gains)")
-    d = ct[ct["discarded"] > 0]
-    yd = y[ct["discarded"].to_numpy() > 0]
-    a2.barh(yd, d["discard_gain"], color=color(d["discard_gain_low"], d["discard_gain_high"]),
-            xerr=_err(d["discard_gain"], d["discard_gain_low"], d["discard_gain_high"]), capsize=2)
-    a2.set_xlabel("gain of discarding (points)\n= minus what the discarded card would have paid")
-    a2.set_title("Gain of the bots' actual discards\n(above 0: discarding was right)")
-    for ax in (a1, a2):
-        ax.axvline(0, color="black", linewidth=0.8)
-        ax.grid(axis="x", alpha=0.3)
-    return fig
-
-
-def fig_race_length(res, manifest):
-    rl = res["race_length"]
-    if not len(rl) or rl["races"].sum() == 0:
-        return None
-    fig, ax = _figure(8, 3.8)
-    ax.bar(rl["turns"], rl["share"], width=0.9, color="#5b7fa6")
-    mean = T.overview_value(res, "race_length_mean")
-    median = rl["turns"].to_numpy()[np.searchsorted(rl["cumulative_share"].to_numpy(), 0.5)]
-    ax.axvline(mean, color="black", linestyle="--", linewidth=1, label=f"mean {mean:.1f}")
-    ax.axvline(median, color="#d08c1f", linestyle=":", linewidth=1.5, label=f"median {median}")
-    ax.set_xlabel("race length (moves, all players together)")
-    ax.set_ylabel("share of races")
-    _pct_axis(ax)
-    ax.legend(frameon=False)
-    ax.set_title("Race length")
-    return fig
-
-
-def fig_eliminations(res, manifest):
-    el = res["eliminations"]
-    if not len(el) or el["races"].sum() == 0:
-        return None
-    wc = res["winner_concrete"]
-    wc = wc[wc["color"] == "all"]
-    fig, (a1, a2) = _figure(10, 3.8, ncols=2)
-    a1.bar(el["eliminated"], el["share"], color="#7f8c8d",
-           yerr=_err(el["share"], el["low"], el["high"]), capsize=3)
-    a1.set_xticks(el["eliminated"])
-    a1.set_xlabel("lemmings eliminated in the race (3rd concrete block)")
-    a1.set_ylabel("share of races (95% CI)")
-    a1.set_title("Eliminations per race")
-    _pct_axis(a1)
-    a2.bar(wc["blocks"], wc["share"], color="#a0a0a0",
-           yerr=_err(wc["share"], wc["low"], wc["high"]), capsize=3)
-    a2.set_xticks(wc["blocks"])
-    a2.set_xlabel("concrete blocks the winning lemming carries")
-    a2.set_ylabel("share of races (95% CI)")
-    a2.set_title("Concrete on the winner")
-    _pct_axis(a2)
-    return fig
-
-
-def fig_lemmings(res, manifest):
-    lm = res["lemmings"]
-    if not len(lm) or lm["wins"].sum() == 0:
-        return None
-    fig, ax = _figure(7, 3.8)
-    x = np.arange(len(lm))
-    ax.bar(x, lm["win_rate"], color=[LEMMING_COLORS.get(c, NEUTRAL) for c in lm["color"]],
-           yerr=_err(lm["win_rate"], lm["win_low"], lm["win_high"]), capsize=4, edgecolor="black", linewidth=0.5)
-    ax.axhline(1 / len(lm), color="black", linestyle="--", linewidth=1, label=f"fair share (1/{len(lm)})")
-    ax.set_xticks(x, lm["color"])
-    ax.set_xlabel("lemming")
-    ax.set_ylabel("share of races won (95% CI)")
-    _pct_axis(ax)
-    ax.set_ylim(0, float(np.nanmax(lm["win_high"])) * 1.2)
-    ax.legend(loc="upper right", frameon=False)
-    ax.set_title("Wins per lemming colour")
-    return fig
-
-
-def fig_board(res, manifest):
-    f = res["fields"]
-    if not len(f):
-        return None
-    from matplotlib import colormaps
-    from matplotlib.colors import Normalize
-    from matplotlib.patches import Rectangle
-    sections = sorted(f["section"].unique())
-    depth = int(f.groupby("section").size().max())
-    fig, ax = _figure(max(8, 1.05 * len(sections) + 2), 1.0 * depth + 1.8)
-    cmap = colormaps["YlOrRd"]
-    rates = f["landing_rate"].to_numpy(float)
-    norm = Normalize(vmin=0, vmax=max(float(np.nanmax(rates)), 1e-9))
-    for col, s in enumerate(sections):
-        fs = f[f["section"] == s].sort_values("field")
-        for row, (_, r) in enumerate(fs.iterrows()):
-            v = float(r["landing_rate"])
-            ax.add_patch(Rectangle((col + 0.05, -row - 0.95), 0.9, 0.9, facecolor=cmap(norm(v)),
-                                   edgecolor="black", linewidth=0.6))
-            dark = norm(v) > 0.6
-            ax.text(col + 0.5, -row - 0.42, str(r["action"]), ha="center", va="center", fontsize=7,
-                    color="white" if dark else "black")
-            ax.text(col + 0.5, -row - 0.72, f"#{int(r['field'])} · {v:.2f}", ha="center", va="center",
-                    fontsize=6.5, color="white" if dark else "#333333")
-    ax.set_xlim(-0.1, len(sections) + 0.1)
-    ax.set_ylim(-depth - 0.1, 0.1)
-    ax.set_xticks([i + 0.5 for i in range(len(sections))], [str(int(s) + 1) for s in sections])
-    ax.set_yticks([])
-    ax.set_xlabel("section (start area on the left, water beyond the last section)")
-    for side in ("left", "right", "top"):
-        ax.spines[side].set_visible(False)
-    from matplotlib.cm import ScalarMappable
-    cb = fig.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=ax, fraction=0.03, pad=0.01)
-    cb.set_label("landings per race")
-    ax.set_title("The board: each field's action, number and landings per race")
     return fig
 
 
@@ -346,26 +117,18 @@ def fig_scores(res, manifest):
     return fig
 
 
-FIGURES = [
-    # (key, title, draw, takeaway)
+# the figures every game's report shows first: (key, title, draw, takeaway)
+COMMON_FIGURES = [
     ("win_rates", "Win rates", fig_win_rates, T.win_rates),
     ("seat_advantage", "Seat advantage", fig_seat_advantage, T.seat_advantage),
-    ("bet_heatmap", "When a bet pays: track place × race stage", fig_bet_heatmap, T.heatmap),
-    ("bet_timing", "Bet timing", fig_bet_timing, T.bet_timing),
-    ("stack_position", "Payoff by stack position", fig_stack_position, T.stack_position),
-    ("contracts", "Contract payoffs", fig_contracts, T.contracts),
-    ("race_length", "Race length", fig_race_length, T.race_length),
-    ("eliminations", "Eliminations and concrete", fig_eliminations, T.eliminations),
-    ("lemmings", "Lemming colours", fig_lemmings, T.lemmings),
-    ("board", "The board", fig_board, T.board),
-    ("scores", "Luck and skill: score spread", fig_scores, T.luck_skill),
 ]
+SCORE_FIGURE = ("scores", "Luck and skill: score spread", fig_scores, T.luck_skill)
 
 
-def render_all(res: dict, manifest: dict) -> list[dict]:
-    """Every figure with data: ``{key, title, takeaway, png}``."""
+def render_all(figures, res: dict, manifest: dict) -> list[dict]:
+    """Every figure of ``figures`` with data: ``{key, title, takeaway, png}``."""
     out = []
-    for key, title, draw, takeaway in FIGURES:
+    for key, title, draw, takeaway in figures:
         fig = draw(res, manifest)
         if fig is None:
             continue

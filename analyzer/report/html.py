@@ -42,7 +42,7 @@ def _e(x) -> str:
     return html.escape(str(x))
 
 
-def _table(headers: list[str], rows: list[list], left: int = 1) -> str:
+def table(headers: list[str], rows: list[list], left: int = 1) -> str:
     """An HTML table of already formatted cells; the first ``left`` columns left-aligned."""
     head = "".join(f'<th class="l">{_e(h)}</th>' if i < left else f"<th>{_e(h)}</th>"
                    for i, h in enumerate(headers))
@@ -51,144 +51,78 @@ def _table(headers: list[str], rows: list[list], left: int = 1) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def _setup_block(manifest: dict, races_counted: int) -> str:
-    def part(d: dict, extra: str) -> str:
-        tag = ('<span class="assumed">ASSUMED reconstruction</span>' if d.get("assumed")
-               else "user-supplied")
-        return (f"{_e(d.get('name', '?'))} — {tag}; {_e(extra)}; sha256 <code>{_e(d.get('sha256', '?'))}</code>"
-                + (f"; from {_e(d['source'])}" if d.get("source") and d.get("source") != d.get("name") else ""))
+def _data_row(d: dict) -> tuple[str, str]:
+    """A board, deck or track of the run: name, whether it is the assumed reconstruction, digest."""
+    tag = ('<span class="assumed">ASSUMED reconstruction</span>' if d.get("assumed") else "user-supplied")
+    text = (f"{_e(d.get('name', '?'))} — {tag}; {_e(d.get('detail', ''))}; sha256 <code>{_e(d.get('sha256', '?'))}</code>"
+            + (f"; from {_e(d['source'])}" if d.get("source") and d.get("source") != d.get("name") else ""))
+    return _e(str(d.get("part", "data")).capitalize()), text
 
-    board = manifest.get("board", {})
-    deck = manifest.get("deck", {})
+
+def assumed_note(data: list[dict]) -> str:
+    """A warning box naming the parts of the run that are assumed reconstructions."""
+    assumed = [str(d.get("part", "data")) for d in data if d.get("assumed")]
+    if not assumed:
+        return ""
+    return (f'<div class="note">The {" and ".join(assumed)} used here '
+            f'{"are" if len(assumed) > 1 else "is"} an ASSUMED reconstruction, not the published game: '
+            "results describe this layout. Rerun with <code>--board FILE</code> for the real one.</div>")
+
+
+def _setup_block(manifest: dict) -> str:
+    data = manifest.get("data", [])
     bots = manifest.get("bots", [])
     bot_text = "; ".join(f"seat {b.get('seat')}: {b.get('bot')}" for b in bots) or "?"
     versions = manifest.get("versions", {})
+    unit = T.unit(manifest)
     rows = [
-        ("Game", _e(manifest.get("game", "?"))),
-        ("Board", part(board, f"{board.get('sections', '?')} sections, {board.get('fields', '?')} fields")),
-        ("Deck", part(deck, f"{deck.get('cards', '?')} contract cards")),
+        ("Game", _e(manifest.get("title", manifest.get("game", "?")))),
+        *(_data_row(d) for d in data),
         ("Players", _e(manifest.get("players", "?")) + (f" — variant: {_e(manifest['variant'])}"
                                                           if manifest.get("variant") else "")),
         ("Bots", _e(bot_text)),
-        ("Races", f"{int(manifest.get('races', races_counted)):,}"
-         + ("" if int(manifest.get("races", races_counted)) == races_counted
-            else f" (tables hold {races_counted:,})")),
+        (unit.capitalize(), f"{int(manifest.get(unit, 0)):,}"),
         ("Seed", _e(manifest.get("seed", "?"))),
         ("Analyzer version", f"{_e(versions.get('analyzer', '?'))} (run); {_e(analyzer.__version__)} (report)"),
         ("Date", f"run {_e(manifest.get('created', '?'))}; report "
                  f"{datetime.now(timezone.utc).isoformat(timespec='seconds')}"),
     ]
     body = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
-    note = ""
-    assumed = [n for n, d in (("board", board), ("deck", deck)) if d.get("assumed")]
-    if assumed:
-        note = (f'<div class="note">The {" and ".join(assumed)} used here '
-                f'{"are" if len(assumed) > 1 else "is"} an ASSUMED reconstruction, not the published game: '
-                "results describe this layout. Rerun with <code>--board FILE</code> for the real one.</div>")
+    note = assumed_note(data)
     return f'<table class="meta">{body}</table>{note}'
 
 
-def _key_tables(res: dict) -> str:
-    out = []
-    bots = res["bots"]
-    if len(bots):
-        out.append("<h3>Bots</h3>")
-        out.append(_table(
-            ["bot", "seats", "win rate (95% CI)", "mean score (95% CI)", "= bet points", "+ contract points",
-             "score sd", "never backed the winner"],
-            [[r["bot"], r["seats"], T.pct_ci(r["win_rate"], r["win_low"], r["win_high"]),
-              T.num_ci(r["mean_score"], r["score_low"], r["score_high"]),
-              T.num_ci(r["mean_bet_points"], r["bet_points_low"], r["bet_points_high"]),
-              T.num_ci(r["mean_contract_points"], r["contract_points_low"], r["contract_points_high"]),
-              T.num(r["score_sd"]), T.pct_ci(r["never_backed"], r["never_backed_low"], r["never_backed_high"])]
-             for _, r in bots.iterrows()], left=2))
-    sa = res["seat_advantage"]
-    if len(sa):
-        out.append("<h3>Seats</h3>")
-        if T.confounded(res):
-            out.append('<p class="small">Seats run different bots: seat and bot are confounded.</p>')
-        out.append(_table(["seat", "bot", "win rate (95% CI)", "vs average seat (95% CI)"],
-                          [[r["seat"], r["bot"], T.pct_ci(r["win_rate"], r["win_low"], r["win_high"]),
-                            T.pp_ci(r["advantage"], r["advantage_low"], r["advantage_high"])]
-                           for _, r in sa.iterrows()], left=2))
-    ls = res["luck_skill"]
-    if len(ls):
-        out.append("<h3>Heuristic bots against random</h3>")
-        out.append(_table(["bot", "win rate per seat", "random's", "difference (95% CI, paired by race)"],
-                          [[r["bot"], T.pct(r["bot_win_rate"]), T.pct(r["random_win_rate"]),
-                            T.pp_ci(r["difference"], r["difference_low"], r["difference_high"])]
-                           for _, r in ls.iterrows()]))
-    ct = res["contracts"]
-    if len(ct):
-        out.append("<h3>Contracts</h3>")
-        out.append(_table(["contract", "points", "dealt", "fulfilled", "discarded", "payoff when kept",
-                           "value if held (95% CI)", "gain of the bots' discards (95% CI)"],
-                          [[r["contract"], r["points"], f"{int(r['dealt']):,}", T.pct(r["fulfil_rate"]),
-                            T.pct(r["discard_rate"]), T.num(r["kept_payoff"], sign=True),
-                            T.num_ci(r["hold_value"], r["hold_value_low"], r["hold_value_high"], sign=True),
-                            T.num_ci(r["discard_gain"], r["discard_gain_low"], r["discard_gain_high"], sign=True)]
-                           for _, r in ct.iterrows()]))
-    lm = res["lemmings"]
-    if len(lm) and lm["wins"].sum():
-        out.append("<h3>Lemmings</h3>")
-        out.append(_table(["lemming", "win rate (95% CI)", "mean final place", "concrete at the end",
-                           "concrete on the winner when it wins"],
-                          [[r["color"], T.pct_ci(r["win_rate"], r["win_low"], r["win_high"]),
-                            T.num(r["mean_place"]), T.num(r["mean_concrete_at_end"]),
-                            T.num(r["winner_concrete_mean"])] for _, r in lm.iterrows()]))
-    return "".join(out)
-
-
-def _overview(res: dict) -> str:
-    ov = T.overview_value
-    items = [
-        ("races", f"{int(ov(res, 'races')):,}"),
-        ("race length", f"{T.num(ov(res, 'race_length_mean'), 1)} moves"),
-        ("eliminated lemmings", f"{T.num(ov(res, 'eliminated_mean'))} per race"),
-        ("last lemming standing", T.pct(ov(res, "last_standing_share"))),
-        ("decided by contract tie-break", T.pct_ci(ov(res, "tiebreak_share"), ov(res, "tiebreak_share", "low"),
-                                                   ov(res, "tiebreak_share", "high"))),
-        ("shared wins", T.pct(ov(res, "shared_win_share"))),
-        ("winner backed by no player", T.pct(ov(res, "winner_backed_by_nobody_share"))),
-        ("a player never backed the winner", T.pct(ov(res, "player_never_backed_winner_share"))),
-        ("score", f"mean {T.num(ov(res, 'score_mean'))}, sd {T.num(ov(res, 'score_sd'))}"),
-    ]
-    return _table(["", "value"], [[k, v] for k, v in items])
-
-
-def render_html(res: dict, manifest: dict, figures: list[dict], folder_name: str,
-                table_docs: dict[str, str]) -> str:
-    game_title = {"lemming-mafia": "Lemming Mafia"}.get(manifest.get("game"), str(manifest.get("game", "")))
+def render_html(res: dict, manifest: dict, sections, figures: list[dict], folder_name: str) -> str:
+    """The page: setup, the game's answers, overview, figures, key tables, CSV list.
+    ``sections`` is the game's report package (see ``analyzer/report/lemming_mafia``)."""
+    title = str(manifest.get("title", manifest.get("game", "")))
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{_e(game_title)} balance report</title><style>{CSS}</style></head><body>",
-        f"<h1>{_e(game_title)} balance report</h1>",
-        _setup_block(manifest, int(T.overview_value(res, "races"))),
+        f"<title>{_e(title)} balance report</title><style>{CSS}</style></head><body>",
+        f"<h1>{_e(title)} balance report</h1>",
+        _setup_block(manifest),
         "<h2>Answers for the designer</h2><dl class=\"qa\">",
     ]
-    for q, a in T.answers(res):
+    for q, a in sections.answers(res, manifest):
         parts.append(f"<dt>{_e(q)}</dt><dd>{_e(a)}</dd>")
     parts.append("</dl>")
-    parts.append("<h2>Overview</h2>" + _overview(res))
+    parts.append("<h2>Overview</h2>" + table(["", "value"], [[k, v] for k, v in sections.overview(res)]))
     parts.append("<h2>Figures</h2>")
     for f in figures:
         data = base64.b64encode(f["png"]).decode("ascii")
         parts.append(f'<figure id="{_e(f["key"])}"><img src="data:image/png;base64,{data}" '
                      f'alt="{_e(f["title"])}"><figcaption><b>{_e(f["title"])}</b>{_e(f["takeaway"])}'
                      f"</figcaption></figure>")
-    parts.append("<h2>Tables</h2>" + _key_tables(res))
+    parts.append("<h2>Tables</h2>" + sections.key_tables(res))
     parts.append(f"<h3>All tables as CSV</h3><p class=\"small\">In <code>{_e(folder_name)}/</code> beside this "
                  "file (with the figures as PNG).</p><ul>")
     for name in res:
         parts.append(f'<li><a href="{_e(folder_name)}/{_e(name)}.csv">{_e(name)}.csv</a> — '
-                     f"{_e(table_docs.get(name, ''))}</li>")
+                     f"{_e(sections.TABLE_DOCS.get(name, ''))}</li>")
     parts.append("</ul>")
-    parts.append('<p class="small">Intervals are 95%: Wilson for rates, normal (mean ± 1.96·sd/√n) for means; '
-                 "seat and bot comparisons are paired by race. Win rates count shared wins for every tied "
-                 "player. Race stage is the share of the race's moves made before a card was placed, measured "
-                 "against the race's final length.</p>")
+    parts.append(f'<p class="small">{_e(sections.FOOTNOTE)}</p>')
     parts.append("</body></html>")
     return "\n".join(parts)
 
@@ -226,10 +160,11 @@ def write_report(stats_result: dict[str, pd.DataFrame], manifest: dict, out_path
     """Write ``out_path`` (an .html file; a directory gets ``report.html`` inside)
     and ``<stem>_files/`` beside it with every figure (PNG) and table (CSV).
     Returns the path of the HTML file."""
+    from analyzer.games import game_info
     from analyzer.report.figures import render_all
-    from analyzer.stats.lemming_mafia import TABLE_DOCS
 
+    sections = game_info(str(manifest.get("game"))).load("report")
     out_path, folder = output_paths(out_path, "report.html")
-    figures = render_all(stats_result, manifest)
-    page = render_html(stats_result, manifest, figures, folder.name, TABLE_DOCS)
+    figures = render_all(sections.FIGURES, stats_result, manifest)
+    page = render_html(stats_result, manifest, sections, figures, folder.name)
     return save_report(out_path, folder, figures, stats_result, page)

@@ -15,8 +15,8 @@ MANIFEST = "manifest.json"
 BATCH_ROWS = 1 << 19
 
 
-def read_manifest(run_dir: Path, game: str, tables) -> dict:
-    """The manifest of a complete run of ``game`` whose ``tables`` all exist."""
+def read_manifest(run_dir: Path) -> dict:
+    """The manifest of a complete run of a game the analyzer knows."""
     run_dir = Path(run_dir)
     if not run_dir.exists():
         raise AnalyzerError(f"run directory {run_dir} does not exist")
@@ -34,13 +34,19 @@ def read_manifest(run_dir: Path, game: str, tables) -> dict:
     if manifest.get("complete") is not True:
         raise AnalyzerError(f"{run_dir} holds an incomplete run ({MANIFEST} is not marked complete); "
                             "run the simulation again")
+    from analyzer.games import names
+
     found = manifest.get("game")
-    if found != game:
-        raise AnalyzerError(f"{run_dir} is a run of {found!r}, not {game!r}")
-    for table in tables:
-        if not (run_dir / f"{table}.parquet").is_file():
-            raise AnalyzerError(f"{run_dir} lacks the table {table}.parquet; the run is incomplete")
+    if found not in names():
+        raise AnalyzerError(f"{run_dir} is a run of {found!r}, a game this analyzer does not know "
+                            f"(known: {', '.join(names())})")
     return manifest
+
+
+def check_tables(run_dir: Path, tables) -> None:
+    for table in tables:
+        if not (Path(run_dir) / f"{table}.parquet").is_file():
+            raise AnalyzerError(f"{run_dir} lacks the table {table}.parquet; the run is incomplete")
 
 
 def stream_table(run_dir: Path, table: str, columns: list[str],

@@ -13,7 +13,7 @@ import pandas as pd
 import analyzer
 from analyzer.report import text as T
 from analyzer.report.figures import BOT_COLORS, NEUTRAL, _err, _figure, png
-from analyzer.report.html import CSS, _e, _table, output_paths, save_report
+from analyzer.report.html import CSS, _data_row, _e, assumed_note, output_paths, save_report, table
 from analyzer.stats.ratings import ELO
 
 
@@ -140,35 +140,24 @@ FIGURES = [("ratings", "Ratings", fig_ratings), ("head_to_head", "Head to head",
 
 def _setup_block(result) -> str:
     setup = result.setup
-    board, deck = setup.get("board", {}), setup.get("deck", {})
-
-    def part(d, extra):
-        tag = '<span class="assumed">ASSUMED reconstruction</span>' if d.get("assumed") else "user-supplied"
-        return f"{_e(d.get('name', '?'))} — {tag}; {_e(extra)}; sha256 <code>{_e(d.get('sha256', '?'))}</code>"
-
+    data = setup.get("data", [])
+    unit = str(setup.get("unit", "races"))
     rows = [
-        ("Game", _e(setup.get("game", "?"))),
-        ("Board", part(board, f"{board.get('sections', '?')} sections, {board.get('fields', '?')} fields")),
-        ("Deck", part(deck, f"{deck.get('cards', '?')} contract cards")),
+        ("Game", _e(setup.get("title") or setup.get("game", "?"))),
+        *(_data_row(d) for d in data),
         ("Players", _e(result.players) + (f" — variant: {_e(setup['variant'])}" if setup.get("variant") else "")),
         ("Format", _e(f"{result.mode}; {len(result.tables)} tables × {result.players} seat rotations × "
                       f"{result.deals:,} deals (each rotation of a table plays the same deals)")),
-        ("Races", f"{result.races:,}"),
+        (unit.capitalize(), f"{result.races:,}"),
         ("Seed", _e(result.seed)),
         ("Analyzer version", _e(analyzer.__version__)),
         ("Date", datetime.now(timezone.utc).isoformat(timespec="seconds")),
     ]
     body = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
-    bots = _table(["bot", "spec", "parameters"],
-                  [[label, spec.label, ", ".join(f"{k}={v:g}" for k, v in (params or {}).items()) or "none"]
-                   for label, spec, params in zip(result.labels, result.specs, result.bot_params)], left=3)
-    assumed = [n for n, d in (("board", board), ("deck", deck)) if d.get("assumed")]
-    note = ""
-    if assumed:
-        note = (f'<div class="note">The {" and ".join(assumed)} used here '
-                f'{"are" if len(assumed) > 1 else "is"} an ASSUMED reconstruction, not the published game: '
-                "results describe this layout. Rerun with <code>--board FILE</code> for the real one.</div>")
-    return f'<table class="meta">{body}</table>{note}<h3>Bots</h3>{bots}'
+    bots = table(["bot", "spec", "parameters"],
+                 [[label, spec.label, ", ".join(f"{k}={v:g}" for k, v in (params or {}).items()) or "none"]
+                  for label, spec, params in zip(result.labels, result.specs, result.bot_params)], left=3)
+    return f'<table class="meta">{body}</table>{assumed_note(data)}<h3>Bots</h3>{bots}'
 
 
 def render_html(res: dict, result, figures: list[dict], folder: str) -> str:
@@ -178,7 +167,7 @@ def render_html(res: dict, result, figures: list[dict], folder: str) -> str:
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
              f"<title>{_e(title)}</title><style>{CSS}</style></head><body>",
              f"<h1>{_e(title)}</h1>", _setup_block(result), "<h2>Ratings</h2>",
-             _table(["bot", "Elo (95% CI)", "seats played", "win rate (95% CI)", "mean score (95% CI)"],
+             table(["bot", "Elo (95% CI)", "seats played", "win rate (95% CI)", "mean score (95% CI)"],
                     [[r["bot"], T.num_ci(r["elo"], r["elo_low"], r["elo_high"], 0, sign=True), f"{r['races']:,}",
                       T.pct_ci(r["win_rate"], r["win_low"], r["win_high"]),
                       T.num_ci(r["mean_score"], r["score_low"], r["score_high"])] for _, r in rt.iterrows()]),
@@ -188,7 +177,7 @@ def render_html(res: dict, result, figures: list[dict], folder: str) -> str:
         parts.append(f'<figure id="{_e(f["key"])}"><img src="data:image/png;base64,{data}" alt="{_e(f["title"])}">'
                      f'<figcaption><b>{_e(f["title"])}</b>{_e(f["takeaway"])}</figcaption></figure>')
     s = res["seats"]
-    parts.append("<h2>Seats</h2>" + _table(
+    parts.append("<h2>Seats</h2>" + table(
         ["seat", "strength multiplier (95% CI)", "Elo equivalent", "win rate (95% CI)", "mean score"],
         [[int(r["seat"]), T.num_ci(r["multiplier"], r["multiplier_low"], r["multiplier_high"], 3),
           T.num(r["elo_equivalent"], 0, sign=True), T.pct_ci(r["win_rate"], r["win_low"], r["win_high"]),

@@ -1,21 +1,19 @@
 """Statistics of runs: confidence intervals (``intervals``), exactly mergeable
-chunked accumulators (``aggregate``) and each game's balance statistics."""
+chunked accumulators (``aggregate``), the per-seat outcome tables every game's
+report shows (``outcomes``) and each game's balance statistics, which the game
+names in its ``GameInfo.stats``."""
 from __future__ import annotations
-
-from analyzer.errors import AnalyzerError
 
 
 def new_stats(game: str, **options):
     """A fresh chunked aggregator for ``game``'s tables (``add``/``merge``/``result``)."""
-    if game == "lemming-mafia":
-        from analyzer.stats.lemming_mafia import LemmingMafiaStats
-        return LemmingMafiaStats(**options)
-    raise AnalyzerError(f"no balance statistics for game {game!r} (known: lemming-mafia)")
+    from analyzer.games import game_info
+
+    return game_info(game).load("stats").new_stats(**options)
 
 
 def stats_columns(game: str) -> dict[str, list[str]]:
     """The tables and columns ``game``'s aggregator reads."""
-    if game == "lemming-mafia":
-        from analyzer.stats.lemming_mafia import COLUMNS
-        return {name: list(cols) for name, cols in COLUMNS.items()}
-    raise AnalyzerError(f"no balance statistics for game {game!r} (known: lemming-mafia)")
+    from analyzer.games import game_info
+
+    return {name: list(cols) for name, cols in game_info(game).load("stats").COLUMNS.items()}

@@ -50,6 +50,15 @@ COLUMNS = {
 }
 
 
+def new_stats(**options) -> "LemmingMafiaStats":
+    return LemmingMafiaStats(**options)
+
+
+def expected_rows(manifest: dict) -> tuple[str, int]:
+    """The table whose row count a complete run directory must match: a row per race."""
+    return "races", int(manifest.get("races", -1))
+
+
 def is_random_bot(label: str) -> bool:
     """The reference random bot (label ``random``, possibly with parameters)."""
     return str(label).split(":", 1)[0].strip() == "random"

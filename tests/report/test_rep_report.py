@@ -11,7 +11,7 @@ import pytest
 from analyzer.cli import main
 from analyzer.errors import AnalyzerError
 from analyzer.report import aggregate_run, build_report, default_report_path, write_report
-from analyzer.report.figures import FIGURES
+from analyzer.report.lemming_mafia import FIGURES
 from analyzer.stats.lemming_mafia import LemmingMafiaStats
 
 TABLES = ("races", "players", "contracts", "bets", "fields")
@@ -216,7 +216,7 @@ def test_wrong_game(run_dir, tmp_path):
     m = json.loads((run / "manifest.json").read_text())
     m["game"] = "camel-up"
     (run / "manifest.json").write_text(json.dumps(m))
-    one_line_error(run, "run of 'camel-up', not 'lemming-mafia'")
+    one_line_error(run, "run of 'camel-up', a game this analyzer does not know")
 
 
 @pytest.mark.parametrize("table", TABLES)
@@ -244,4 +244,4 @@ def test_races_count_mismatch(run_dir, tmp_path):
     m = json.loads((run / "manifest.json").read_text())
     m["races"] = 5
     (run / "manifest.json").write_text(json.dumps(m))
-    one_line_error(run, "holds 3,000 races but the manifest says 5")
+    one_line_error(run, "holds 3,000 rows but the manifest says 5")

@@ -85,6 +85,7 @@ def _route(kind, user_decide, fallback):
 class LemmingMafiaMatch:
     game = "lemming-mafia"
     title = "Lemming Mafia"
+    unit = "races"
     tables = TABLES
 
     def __init__(self, board: str | None, players: int, bots: list[BotSpec]):
@@ -173,8 +174,11 @@ class LemmingMafiaMatch:
     # ------------------------------------------------------------------ describing
 
     def describe(self) -> dict:
+        board, deck = self.board, self.deck
         return {
             "game": self.game,
+            "title": self.title,
+            "unit": self.unit,
             "players": self.players,
             "variant": self.variant,
             "board": {"name": self.board.name, "source": self.board.source,
@@ -183,6 +187,12 @@ class LemmingMafiaMatch:
             "deck": {"name": self.deck.name, "source": self.deck.source,
                      "assumed": self.deck.assumed, "sha256": self.deck.digest(),
                      "cards": len(self.deck.cards)},
+            # what every report shows of the data files, whatever the game
+            "data": [{"part": "board", "name": board.name, "source": board.source, "assumed": board.assumed,
+                      "sha256": board.digest(),
+                      "detail": f"{len(board.sections)} sections, {board.n_fields} fields"},
+                     {"part": "deck", "name": deck.name, "source": deck.source, "assumed": deck.assumed,
+                      "sha256": deck.digest(), "detail": f"{len(deck.cards)} contract cards"}],
             "bots": [{"seat": i + 1, "bot": label, "family": f.name, "source": f.source,
                       "params": {k: float(self.params[i, slot]) for k, (slot, _, _) in f.params.items()}}
                      for i, (label, f) in enumerate(zip(self.labels, self.families))],
@@ -275,6 +285,14 @@ class LemmingMafiaMatch:
             "paid": b[placed, L.BET_PAID].astype(np.int8),
         })
         return {"races": races, "players": players, "contracts": contracts, "bets": bets}
+
+    def chunk_extras(self, chunk: Chunk) -> dict[str, pd.DataFrame]:
+        """Tables summed over a chunk rather than a row per race: its field counts."""
+        return {"fields": self.fields_table(chunk.fields)}
+
+    def final_tables(self, summary: Summary) -> dict[str, pd.DataFrame]:
+        """Tables written once at the end of a run: the field counts of all races."""
+        return {"fields": self.fields_table(summary.fields)}
 
     def fields_table(self, counts: np.ndarray) -> pd.DataFrame:
         board = self.board

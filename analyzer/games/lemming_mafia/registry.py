@@ -5,12 +5,9 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
-from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
-from analyzer.engine.botspec import BotSpec
+from analyzer.engine.bots import BotFamily, BotRegistry, UserBot
 from analyzer.errors import BotError
 from analyzer.games.lemming_mafia import bots as B
 from analyzer.games.lemming_mafia.lookahead import P_ROLLOUTS
@@ -32,31 +29,7 @@ def _bet_timing(late_bets: float) -> dict:
     }
 
 
-@dataclass(frozen=True)
-class BotFamily:
-    name: str
-    kind: int  # bot id in the kernel (user bots: USER_KIND_BASE + n)
-    description: str
-    params: dict[str, tuple[int, float, str]] = field(default_factory=dict)  # name -> (slot, default, help)
-    decide: object = None  # user bots: their jitted decide function
-    source: str = "built-in"
-
-    def param_row(self, spec: BotSpec) -> np.ndarray:
-        row = np.zeros(B.PARAMS_WIDTH, np.float64)
-        for slot, default, _ in self.params.values():
-            row[slot] = default
-        for key, value in spec.params:
-            if key not in self.params:
-                known = ", ".join(self.params) or "none"
-                raise BotError(f"bot {self.name!r} has no parameter {key!r} (its parameters: {known})")
-            row[self.params[key][0]] = value
-        return row
-
-    def defaults(self) -> dict[str, float]:
-        return {name: default for name, (_, default, _) in self.params.items()}
-
-
-BUILTIN = {
+_FAMILIES = {
     "random": BotFamily(
         "random", B.RANDOM,
         "the reference random bot of the rules page: uniform moves and fields, "
@@ -128,81 +101,8 @@ def load_user_bot(path: str) -> BotFamily:
     return family
 
 
-@dataclass(frozen=True)
-class UserBot:
-    """What a user's bot file declares: ``BOT = UserBot(name, decide, ...)``."""
-    name: str
-    decide: object
-    description: str = "a user bot"
-    params: dict[str, tuple[float, str]] = field(default_factory=dict)  # name -> (default, help)
-
-
-@dataclass(frozen=True)
-class BotFile:
-    """A bot TOML file: a built-in family with its own defaults.
-
-        family = "timer"
-        name = "tuned-timer"          # optional, default: the file's stem
-        description = "..."           # optional
-        [params]
-        late_bets = 2.5
-    """
-    family: str
-    name: str
-    description: str
-    params: dict[str, float]
-    path: str
-
-
-def read_bot_toml(path: str) -> BotFile:
-    import math
-    import tomllib
-
-    p = Path(path)
-    if not p.is_file():
-        raise BotError(f"bot file not found: {path}")
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as e:
-        raise BotError(f"bot file {path} is not valid TOML: {e}") from None
-    unknown = sorted(set(data) - {"family", "name", "description", "params"})
-    if unknown:
-        raise BotError(f"bot file {path}: unknown key {unknown[0]!r} (keys: family, name, description, [params])")
-    family = data.get("family")
-    if not isinstance(family, str) or family not in BUILTIN:
-        raise BotError(f"bot file {path}: 'family' must name a built-in bot ({', '.join(BUILTIN)}), got {family!r}")
-    for key in ("name", "description"):
-        if not isinstance(data.get(key, ""), str):
-            raise BotError(f"bot file {path}: {key!r} must be a string")
-    params = data.get("params", {})
-    if not isinstance(params, dict):
-        raise BotError(f"bot file {path}: 'params' must be a table ([params] with name = number lines)")
-    known = BUILTIN[family].params
-    for key, value in params.items():
-        if key not in known:
-            raise BotError(f"bot file {path}: bot {family!r} has no parameter {key!r} "
-                           f"(its parameters: {', '.join(known) or 'none'})")
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise BotError(f"bot file {path}: parameter {key!r} must be a number, got {value!r}")
-    return BotFile(family, data.get("name") or p.stem,
-                   data.get("description") or f"{family} with the parameters of {p.name}",
-                   {k: float(v) for k, v in params.items()}, str(p))
-
-
-def load_bot_toml(path: str) -> BotFamily:
-    """The built-in family of a bot TOML file, with the file's parameters as defaults."""
-    f = read_bot_toml(path)
-    base = BUILTIN[f.family]
-    params = {k: (slot, f.params.get(k, default), text) for k, (slot, default, text) in base.params.items()}
-    return BotFamily(f.name, base.kind, f.description, params, base.decide, f.path)
-
-
-def resolve(spec: BotSpec) -> BotFamily:
-    if spec.name.endswith(".py"):
-        return load_user_bot(spec.name)
-    if spec.name.endswith(".toml"):
-        return load_bot_toml(spec.name)
-    if spec.name not in BUILTIN:
-        raise BotError(f"unknown bot {spec.name!r} (built-in bots: {', '.join(BUILTIN)}; "
-                       "or a path to a .py or .toml bot file)")
-    return BUILTIN[spec.name]
+REGISTRY = BotRegistry(_FAMILIES, B.PARAMS_WIDTH, load_py=load_user_bot)
+BUILTIN = REGISTRY.builtin
+resolve = REGISTRY.resolve
+read_bot_toml = REGISTRY.read_bot_toml
+load_bot_toml = REGISTRY.load_bot_toml

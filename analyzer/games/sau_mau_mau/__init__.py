@@ -45,3 +45,16 @@ Decisions where the rules page is silent (a player's reading):
     holds each player's card in the final queue (``changed`` = it replaced an
     earlier bet of that player).
 """
+from analyzer.games import GameInfo  # noqa: E402  (after the docstring of decisions)
+
+GAME = GameInfo(
+    name="sau-mau-mau",
+    title="Sau Mau Mau",
+    match="analyzer.games.sau_mau_mau.match:SauMauMauMatch",
+    bots="analyzer.games.sau_mau_mau.registry",
+    stats="analyzer.stats.sau_mau_mau",
+    report="analyzer.report.sau_mau_mau",
+    default_players=4,
+    default_bots=("random",),
+    unit="games",
+)

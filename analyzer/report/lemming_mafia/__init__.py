@@ -1,0 +1,103 @@
+"""Lemming Mafia's balance report sections (the interface every game's report
+package offers ``analyzer/report/html.py``): ``FIGURES``, ``answers``,
+``overview``, ``key_tables``, ``FOOTNOTE`` and ``TABLE_DOCS``."""
+from __future__ import annotations
+
+from analyzer.report.figures import COMMON_FIGURES, SCORE_FIGURE
+from analyzer.report.html import table
+from analyzer.report.lemming_mafia import figures as F
+from analyzer.report.lemming_mafia import text as T
+from analyzer.report.lemming_mafia.text import answers
+from analyzer.report.text import confounded, num, num_ci, overview_value, pct, pct_ci, pp_ci
+from analyzer.stats.lemming_mafia import TABLE_DOCS
+
+__all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS"]
+
+FOOTNOTE = ("Intervals are 95%: Wilson for rates, normal (mean ± 1.96·sd/√n) for means; "
+            "seat and bot comparisons are paired by race. Win rates count shared wins for every tied "
+            "player. Race stage is the share of the race's moves made before a card was placed, measured "
+            "against the race's final length.")
+
+FIGURES = [
+    # (key, title, draw, takeaway), after the common figures
+    *COMMON_FIGURES,
+    ("bet_heatmap", "When a bet pays: track place × race stage", F.fig_bet_heatmap, T.heatmap),
+    ("bet_timing", "Bet timing", F.fig_bet_timing, T.bet_timing),
+    ("stack_position", "Payoff by stack position", F.fig_stack_position, T.stack_position),
+    ("contracts", "Contract payoffs", F.fig_contracts, T.contracts),
+    ("race_length", "Race length", F.fig_race_length, T.race_length),
+    ("eliminations", "Eliminations and concrete", F.fig_eliminations, T.eliminations),
+    ("lemmings", "Lemming colours", F.fig_lemmings, T.lemmings),
+    ("board", "The board", F.fig_board, T.board),
+    SCORE_FIGURE,
+]
+
+
+
+
+def key_tables(res: dict) -> str:
+    out = []
+    bots = res["bots"]
+    if len(bots):
+        out.append("<h3>Bots</h3>")
+        out.append(table(
+            ["bot", "seats", "win rate (95% CI)", "mean score (95% CI)", "= bet points", "+ contract points",
+             "score sd", "never backed the winner"],
+            [[r["bot"], r["seats"], pct_ci(r["win_rate"], r["win_low"], r["win_high"]),
+              num_ci(r["mean_score"], r["score_low"], r["score_high"]),
+              num_ci(r["mean_bet_points"], r["bet_points_low"], r["bet_points_high"]),
+              num_ci(r["mean_contract_points"], r["contract_points_low"], r["contract_points_high"]),
+              num(r["score_sd"]), pct_ci(r["never_backed"], r["never_backed_low"], r["never_backed_high"])]
+             for _, r in bots.iterrows()], left=2))
+    sa = res["seat_advantage"]
+    if len(sa):
+        out.append("<h3>Seats</h3>")
+        if confounded(res):
+            out.append('<p class="small">Seats run different bots: seat and bot are confounded.</p>')
+        out.append(table(["seat", "bot", "win rate (95% CI)", "vs average seat (95% CI)"],
+                          [[r["seat"], r["bot"], pct_ci(r["win_rate"], r["win_low"], r["win_high"]),
+                            pp_ci(r["advantage"], r["advantage_low"], r["advantage_high"])]
+                           for _, r in sa.iterrows()], left=2))
+    ls = res["luck_skill"]
+    if len(ls):
+        out.append("<h3>Heuristic bots against random</h3>")
+        out.append(table(["bot", "win rate per seat", "random's", "difference (95% CI, paired by race)"],
+                          [[r["bot"], pct(r["bot_win_rate"]), pct(r["random_win_rate"]),
+                            pp_ci(r["difference"], r["difference_low"], r["difference_high"])]
+                           for _, r in ls.iterrows()]))
+    ct = res["contracts"]
+    if len(ct):
+        out.append("<h3>Contracts</h3>")
+        out.append(table(["contract", "points", "dealt", "fulfilled", "discarded", "payoff when kept",
+                           "value if held (95% CI)", "gain of the bots' discards (95% CI)"],
+                          [[r["contract"], r["points"], f"{int(r['dealt']):,}", pct(r["fulfil_rate"]),
+                            pct(r["discard_rate"]), num(r["kept_payoff"], sign=True),
+                            num_ci(r["hold_value"], r["hold_value_low"], r["hold_value_high"], sign=True),
+                            num_ci(r["discard_gain"], r["discard_gain_low"], r["discard_gain_high"], sign=True)]
+                           for _, r in ct.iterrows()]))
+    lm = res["lemmings"]
+    if len(lm) and lm["wins"].sum():
+        out.append("<h3>Lemmings</h3>")
+        out.append(table(["lemming", "win rate (95% CI)", "mean final place", "concrete at the end",
+                           "concrete on the winner when it wins"],
+                          [[r["color"], pct_ci(r["win_rate"], r["win_low"], r["win_high"]),
+                            num(r["mean_place"]), num(r["mean_concrete_at_end"]),
+                            num(r["winner_concrete_mean"])] for _, r in lm.iterrows()]))
+    return "".join(out)
+
+
+def overview(res: dict) -> list[tuple[str, str]]:
+    ov = overview_value
+    items = [
+        ("races", f"{int(ov(res, 'races')):,}"),
+        ("race length", f"{num(ov(res, 'race_length_mean'), 1)} moves"),
+        ("eliminated lemmings", f"{num(ov(res, 'eliminated_mean'))} per race"),
+        ("last lemming standing", pct(ov(res, "last_standing_share"))),
+        ("decided by contract tie-break", pct_ci(ov(res, "tiebreak_share"), ov(res, "tiebreak_share", "low"),
+                                                   ov(res, "tiebreak_share", "high"))),
+        ("shared wins", pct(ov(res, "shared_win_share"))),
+        ("winner backed by no player", pct(ov(res, "winner_backed_by_nobody_share"))),
+        ("a player never backed the winner", pct(ov(res, "player_never_backed_winner_share"))),
+        ("score", f"mean {num(ov(res, 'score_mean'))}, sd {num(ov(res, 'score_sd'))}"),
+    ]
+    return items
