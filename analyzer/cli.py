@@ -28,22 +28,21 @@ def _commands() -> None:
     """Monte Carlo strategy analyzer for race-and-bet board games."""
 
 
-DEFAULT_TABLE = ("favourite", "timer", "contractor", "random", "random", "random")
-
-
-def _default_bots(players: int) -> str:
-    return ",".join(DEFAULT_TABLE[i % len(DEFAULT_TABLE)] for i in range(players))
+GAME_HELP = "game: lemming-mafia or sau-mau-mau"
+COUNT_HELP = "races (Lemming Mafia) or four-race games (Sau Mau Mau) to play; --games is the same option"
 
 
 @app.command()
 def simulate(
-    game: str = typer.Argument(..., help="game to simulate: lemming-mafia"),
-    board: Optional[Path] = typer.Option(None, help="board/deck TOML file (default: the assumed board)"),
+    game: str = typer.Argument(..., help=GAME_HELP),
+    board: Optional[Path] = typer.Option(
+        None, help="board/deck (Lemming Mafia) or track (Sau Mau Mau) TOML file (default: the assumed one)"),
     players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
     bots: Optional[str] = typer.Option(
-        None, help="one bot for every seat, or a comma list with one per seat: "
-                   "favourite,random,timer:late_bets=3,random or path/to/bot.py"),
-    races: int = typer.Option(100_000, help="races to play"),
+        None, help="one bot for every seat, or a comma list with one per seat, e.g. "
+                   "favourite,random,timer:late_bets=3,random or path/to/bot.py; "
+                   "'analyzer bots GAME' lists them (default: the game's default table)"),
+    races: int = typer.Option(100_000, "--races", "--games", help=COUNT_HELP),
     seed: int = typer.Option(1, help="seed: fixes every result"),
     threads: Optional[int] = typer.Option(None, help="worker threads (default: all cores)"),
     out: Optional[Path] = typer.Option(None, help="write Parquet tables and manifest.json to this directory"),
@@ -51,7 +50,7 @@ def simulate(
     chunk: int = typer.Option(1 << 16, hidden=True, help="races per chunk"),
     progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="progress bar (default: on a terminal)"),
 ):
-    """Play many races between bots and print a summary."""
+    """Play many races (or games) between bots and print a summary."""
     run_simulation(game, board, players, bots, races, seed, threads, out, report, chunk, progress)
 
 
@@ -59,11 +58,12 @@ def run_simulation(game, board, players, bots, races, seed, threads, out, report
                    progress=None) -> None:
     from analyzer.engine.botspec import parse_bot_list, seat_bots
     from analyzer.engine.simulate import simulate as run
-    from analyzer.games import default_players, match_class
+    from analyzer.games import game_info
 
-    cls = match_class(game)
-    players = players if players is not None else default_players(game)
-    specs = seat_bots(parse_bot_list(bots if bots is not None else _default_bots(players)), players)
+    info = game_info(game)
+    cls = info.load("match")
+    players = players if players is not None else info.default_players
+    specs = seat_bots(parse_bot_list(bots if bots is not None else info.default_bot_list(players)), players)
     match = cls(str(board) if board is not None else None, players, specs)
     stats = None
     if report is not None:
@@ -76,7 +76,8 @@ def run_simulation(game, board, players, bots, races, seed, threads, out, report
                  progress=progress, stats=stats)
     typer.echo(render_header(match, result))
     typer.echo(result.summary.render())
-    typer.echo(f"speed: {result.rate:,.0f} races/s ({result.seconds:.2f} s on {result.manifest['threads']} threads)")
+    typer.echo(f"speed: {result.rate:,.0f} {match.unit}/s ({result.seconds:.2f} s on "
+               f"{result.manifest['threads']} threads)")
     if out is not None:
         typer.echo(f"tables: {out}/ ({', '.join(match.tables)}.parquet, manifest.json)")
     if report is not None:
@@ -98,7 +99,7 @@ def report_command(
 
 @app.command("run")
 def run_scenario(scenario: Path = typer.Argument(..., help="a scenario file, e.g. sims/default.toml")):
-    """Run a scenario file (TOML: game, board, players, bots, races, seed, report)."""
+    """Run a scenario file (TOML: game, board, players, bots, races or games, seed, report)."""
     from analyzer.scenario import load_scenarios
 
     for item in load_scenarios(scenario):
@@ -110,13 +111,14 @@ def run_scenario(scenario: Path = typer.Argument(..., help="a scenario file, e.g
 
 @app.command()
 def compare(
-    game: str = typer.Argument(..., help="game: lemming-mafia"),
+    game: str = typer.Argument(..., help=GAME_HELP),
     bot: str = typer.Option(..., "--bot", help="bot A, e.g. favourite:harm=1.2"),
     vs: str = typer.Option(..., "--vs", help="bot B"),
     field: str = typer.Option("random", help="the other seats: one bot, or one per other seat"),
     players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
     board: Optional[Path] = typer.Option(None, help="board/deck TOML file"),
-    races: int = typer.Option(200_000, help="races per arm (the most with --sprt)"),
+    races: int = typer.Option(200_000, "--races", "--games",
+                              help="races (or games) per arm (the most with --sprt)"),
     seed: int = typer.Option(1, help="seed"),
     threads: Optional[int] = typer.Option(None, help="worker threads (default: all cores)"),
     sprt: Optional[str] = typer.Option(
@@ -134,7 +136,7 @@ def compare(
     cls = match_class(game)
     players = players if players is not None else default_players(game)
     threads = default_threads() if threads is None else threads
-    check_run_options(races, seed, threads, 1)
+    check_run_options(races, seed, threads, 1, cls.unit)
     (a,), (b,) = _one_bot(bot, "--bot"), _one_bot(vs, "--vs")
     test = None
     if sprt is not None:
@@ -147,11 +149,12 @@ def compare(
 
 @app.command()
 def tournament(
-    game: str = typer.Argument(..., help="game: lemming-mafia"),
+    game: str = typer.Argument(..., help=GAME_HELP),
     bots: str = typer.Option(..., "--bots", help="the bots, at least 2: favourite,timer,random,tuned.toml"),
     players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
     board: Optional[Path] = typer.Option(None, help="board/deck TOML file"),
-    races: int = typer.Option(100_000, help="races in all, spread evenly over tables and seat rotations"),
+    races: int = typer.Option(100_000, "--races", "--games",
+                              help="races (or games) in all, spread evenly over tables and seat rotations"),
     seed: int = typer.Option(1, help="seed"),
     threads: Optional[int] = typer.Option(None, help="worker threads (default: all cores)"),
     gauntlet: Optional[str] = typer.Option(None, help="one bot at every table, against a field of the others"),
@@ -168,7 +171,7 @@ def tournament(
     cls = match_class(game)
     players = players if players is not None else default_players(game)
     threads = default_threads() if threads is None else threads
-    check_run_options(races, seed, threads, 1)
+    check_run_options(races, seed, threads, 1, cls.unit)
     specs = parse_bot_list(bots)
     hero = None
     if gauntlet is not None:
@@ -181,7 +184,7 @@ def tournament(
     board_path = str(board) if board is not None else None
     for spec in dict.fromkeys(specs):  # every bad bot fails before any race
         cls(board_path, players, [spec] * players)
-    with Progress(planned_races(len(specs), players, races, hero), "races", enabled=progress) as bar:
+    with Progress(planned_races(len(specs), players, races, hero), cls.unit, enabled=progress) as bar:
         result = run(lambda table: cls(board_path, players, table), specs, players, races, seed,
                      threads=threads, gauntlet=hero, progress=bar)
     typer.echo(render(result))
@@ -193,11 +196,12 @@ def tournament(
 
 @app.command()
 def tune(
-    game: str = typer.Argument(..., help="game: lemming-mafia"),
+    game: str = typer.Argument(..., help=GAME_HELP),
     bot: str = typer.Option(..., "--bot", help="the bot to tune and its starting point: timer, timer:late_bets=0 "
                                                   "or a bot .toml file"),
     against: str = typer.Option("random", "--against", help="the other seats: one bot, or one per other seat"),
-    budget: int = typer.Option(200_000, help="races in all: the search and a fresh re-measure (a quarter)"),
+    budget: int = typer.Option(200_000, help="races (or games) in all: the search and a fresh re-measure "
+                                              "(a quarter)"),
     players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
     board: Optional[Path] = typer.Option(None, help="board/deck TOML file"),
     seed: int = typer.Option(1, help="seed"),
@@ -217,7 +221,7 @@ def tune(
     cls = match_class(game)
     players = players if players is not None else default_players(game)
     threads = default_threads() if threads is None else threads
-    check_run_options(budget, seed, threads, 1)
+    check_run_options(budget, seed, threads, 1, cls.unit)
     (start,) = _one_bot(bot, "--bot")
     if out is not None and out.suffix != ".toml":
         raise AnalyzerError(f"--out must name a .toml file, got {out}")
@@ -245,13 +249,11 @@ def tune(
 
 def _tunable(game: str, spec) -> tuple[str, dict[str, float]]:
     """The built-in family behind a --bot and its parameter values before the spec's overrides."""
-    import importlib
+    from analyzer.games import registry
 
-    from analyzer.games import GAMES, bot_families
-
-    families = bot_families(game)
+    families = registry(game).builtin
     if spec.name.endswith(".toml"):
-        f = importlib.import_module(GAMES[game][2]).read_bot_toml(spec.name)
+        f = registry(game).read_bot_toml(spec.name)
         return f.family, {**families[f.family].defaults(), **f.params}
     if spec.name not in families:
         raise AnalyzerError(f"--bot must be a built-in bot ({', '.join(families)}) or a bot .toml file, "
@@ -281,18 +283,22 @@ def _two_floats(text: str, option: str) -> tuple[float, float]:
 @app.command("bots")
 def list_bots(game: str = typer.Argument(..., help="game: lemming-mafia")):
     """List the built-in bots of a game with their parameters."""
-    from analyzer.games import bot_families
+    from analyzer.games import registry
 
-    for family in bot_families(game).values():
+    bots = registry(game)
+    for family in bots.builtin.values():
         typer.echo(f"{family.name}: {family.description}")
         for name, (_, default, help_text) in family.params.items():
             typer.echo(f"    {name}={default:g}  {help_text}")
-    typer.echo("\nA user bot: a path to a .py file defining BOT = UserBot(...), e.g. sims/my_bot.py")
+    typer.echo("\nA bot TOML file (a built-in bot with its own defaults, as 'analyzer tune --out' writes) "
+               "is named by its path.")
+    if bots.user_bots:
+        typer.echo("A user bot: a path to a .py file defining BOT = UserBot(...), e.g. sims/my_bot.py")
 
 
 def render_header(match, result) -> str:
     m = result.manifest
-    lines = [f"{match.title}: {m['races']:,} races, {match.players} players, seed {m['seed']}"]
+    lines = [f"{match.title}: {m[match.unit]:,} {match.unit}, {match.players} players, seed {m['seed']}"]
     lines += match.setup_lines()
     return "\n".join(lines) + "\n"
 

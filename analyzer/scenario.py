@@ -4,7 +4,7 @@
     game = "lemming-mafia"
     players = 4
     bots = "favourite,timer,contractor,random"
-    races = 1000000
+    races = 1000000                     # or games = ... (Sau Mau Mau: four-race games)
     seed = 1
     report = "reports/default.html"     # optional
     out = "runs/default"                # optional Parquet tables
@@ -21,7 +21,7 @@ from pathlib import Path
 from analyzer.engine.datafile import read_toml
 from analyzer.errors import InputFileError
 
-_KEYS = {"title", "game", "board", "players", "bots", "races", "seed", "threads", "report", "out"}
+_KEYS = {"title", "game", "board", "players", "bots", "races", "games", "seed", "threads", "report", "out"}
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ class Scenario:
     board: Path | None
     players: int | None
     bots: str | None
-    races: int
+    races: int  # races or games: what the game simulates
     seed: int
     threads: int | None
     report: Path | None
@@ -64,10 +64,14 @@ def _scenario(d: dict, path: Path, index: int) -> Scenario:
             raise InputFileError(f"{path}: run {index}: {key} must be a {kind.__name__}")
         return value
 
+    if "races" in d and "games" in d:
+        raise InputFileError(f"{path}: run {index}: give races or games, not both")
+    count = "games" if "games" in d else "races"
+
     def relative(key):
         value = typed(key, str)
         return None if value is None else (path.parent / value if key == "board" else Path(value))
 
     return Scenario(typed("title", str), typed("game", str), relative("board"), typed("players", int),
-                    typed("bots", str), typed("races", int, 100_000), typed("seed", int, 1),
+                    typed("bots", str), typed(count, int, 100_000), typed("seed", int, 1),
                     typed("threads", int), relative("report"), relative("out"))

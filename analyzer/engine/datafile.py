@@ -21,3 +21,12 @@ def read_toml(path: Path, what: str) -> dict:
         raise InputFileError(f"{what} {path} is not valid TOML: {e}") from None
     except (OSError, UnicodeDecodeError) as e:
         raise InputFileError(f"cannot read {what} {path}: {e}") from None
+
+
+def content_digest(obj) -> str:
+    """A short sha256 of a data file's content (not its bytes: comments, key order
+    and file names do not change it), for manifests and reports."""
+    import hashlib
+    import json
+
+    return hashlib.sha256(json.dumps(obj, sort_keys=True).encode()).hexdigest()[:16]

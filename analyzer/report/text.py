@@ -152,7 +152,7 @@ def answer_first_seat(res: dict, manifest: dict) -> str:
     else:
         verdict = "No detectable advantage"
     return (f"{verdict}: with {s1['bot']} in every seat, seat 1 wins "
-            f"{pct_ci(s1['win_rate'], s1['win_low'], s1['win_high'])} of {int(s1['races']):,} {unit(manifest)}, "
+            f"{pct_ci(s1['win_rate'], s1['win_low'], s1['win_high'])} of {int(s1[unit(manifest)]):,} {unit(manifest)}, "
             f"{ci} against the average seat.")
 
 

@@ -7,15 +7,13 @@ lacks is taken from the shipped assumed default, and the setup says so.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
-from analyzer.engine.datafile import read_toml
+from analyzer.engine.datafile import content_digest, read_toml
 from analyzer.errors import InputFileError
 from analyzer.games.lemming_mafia.layout import (
     ACTIONS, COLORS, CONTRACT_KINDS, DECK_LEN, KIND_COLOR_COUNT, KIND_POINTS,
@@ -53,7 +51,7 @@ class Board:
         return sum(len(s) for s in self.sections)
 
     def digest(self) -> str:
-        return _digest({"sections": self.sections})
+        return content_digest({"sections": self.sections})
 
 
 @dataclass(frozen=True)
@@ -72,11 +70,7 @@ class Deck:
         return out
 
     def digest(self) -> str:
-        return _digest({"cards": self.cards})
-
-
-def _digest(obj) -> str:
-    return hashlib.sha256(json.dumps(obj, sort_keys=True).encode()).hexdigest()[:16]
+        return content_digest({"cards": self.cards})
 
 
 def _read_toml(path: Path) -> dict:

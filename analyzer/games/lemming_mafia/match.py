@@ -3,7 +3,6 @@ races, turn them into tables and summarise them. This is what the game-agnostic
 engine drives (see ``analyzer/engine/simulate.py``)."""
 from __future__ import annotations
 
-import queue
 from dataclasses import dataclass
 
 import numpy as np
@@ -11,12 +10,13 @@ import pandas as pd
 from numba import njit
 
 from analyzer.engine.botspec import BotSpec
+from analyzer.engine.match import PooledMatch
 from analyzer.errors import AnalyzerError, BotError
 from analyzer.games.lemming_mafia import kernel
 from analyzer.games.lemming_mafia import layout as L
 from analyzer.games.lemming_mafia.board import check_players, load_setup, pack_game
 from analyzer.games.lemming_mafia.bots import PARAMS_WIDTH, decide_builtin
-from analyzer.games.lemming_mafia.registry import BotFamily, resolve
+from analyzer.games.lemming_mafia.registry import REGISTRY, BotFamily
 from analyzer.games.lemming_mafia.summary import Summary
 
 TABLES = ("races", "players", "contracts", "bets", "fields")
@@ -44,6 +44,10 @@ class Chunk:
                    np.zeros((capacity, players, L.N_CONTRACTS_EACH, L.CT_LEN), RECORD),
                    np.zeros((capacity, players, L.N_LEMMINGS, L.BET_LEN), RECORD),
                    np.zeros((n_fields, L.FIELD_LEN), np.int64))
+
+    @property
+    def capacity(self) -> int:
+        return self.races.shape[0]
 
     def view(self) -> "Chunk":
         n = self.count
@@ -82,11 +86,12 @@ def _route(kind, user_decide, fallback):
     return routed
 
 
-class LemmingMafiaMatch:
+class LemmingMafiaMatch(PooledMatch):
     game = "lemming-mafia"
     title = "Lemming Mafia"
     unit = "races"
     tables = TABLES
+    errors = L.ERRORS
 
     def __init__(self, board: str | None, players: int, bots: list[BotSpec]):
         if not L.VARIANT_MIN_PLAYERS <= players <= L.MAX_PLAYERS:
@@ -95,23 +100,11 @@ class LemmingMafiaMatch:
                 f"({L.VARIANT_MIN_PLAYERS} as a variant), got {players}")
         self.board, self.deck = load_setup(board)
         check_players(self.deck, players)
-        self.players = players
-        self.specs = list(bots)
-        self.families = [resolve(spec) for spec in self.specs]
-        self.labels = [self._label(spec, family) for spec, family in zip(self.specs, self.families)]
-        self.params = np.stack([f.param_row(s) for s, f in zip(self.specs, self.families)])
+        super().__init__(REGISTRY, players, bots)
         kinds = [f.kind for f in self.families]
         self.game_array = pack_game(self.board, self.deck, kinds)
         user = tuple(f for f in self.families if f.decide is not None)
         self._play = _user_kernel(user) if user else kernel.play_races
-        self._pool: queue.SimpleQueue[Chunk] = queue.SimpleQueue()
-        self._capacity = 0
-
-    @staticmethod
-    def _label(spec: BotSpec, family: BotFamily) -> str:
-        if family.decide is None:
-            return spec.label
-        return spec.label.replace(spec.name, family.name, 1)
 
     @property
     def variant(self) -> str | None:
@@ -136,40 +129,18 @@ class LemmingMafiaMatch:
             raise BotError(f"user bot {', '.join(f.source for f in user)} does not compile in the "
                            f"kernel: {reason} (bots may not allocate arrays; see sims/my_bot.py)") from None
 
-    def play(self, seed: int, first: int, count: int) -> Chunk:
-        """Play races ``first .. first+count-1``; thread-safe (nogil kernel)."""
-        try:
-            chunk = self._pool.get_nowait()
-            if chunk.races.shape[0] < count:
-                raise queue.Empty
-        except queue.Empty:
-            chunk = Chunk.empty(max(count, self._capacity), self.players, self.board.n_fields)
-        chunk.first, chunk.count = first, count
+    def _new_chunk(self, capacity: int) -> Chunk:
+        return Chunk.empty(capacity, self.players, self.board.n_fields)
+
+    def _play_into(self, chunk: Chunk, seed: int, first: int, count: int) -> int:
         chunk.fields[:] = 0
-        status = self._play(self.game_array, self.params, seed, first, count, chunk.races,
-                            chunk.players, chunk.contracts, chunk.bets, chunk.fields)
-        if status != 0:
-            self._bot_failed(status)
-        return chunk
+        return self._play(self.game_array, self.params, seed, first, count, chunk.races,
+                          chunk.players, chunk.contracts, chunk.bets, chunk.fields)
 
     def outcomes(self, chunk: Chunk) -> tuple[np.ndarray, np.ndarray]:
         """Per race and seat: won (shared wins count) and score."""
         c = chunk.view()
         return c.players[:, :, L.PL_WON] > 0, c.players[:, :, L.PL_SCORE].astype(np.int64)
-
-    def reserve(self, count: int) -> None:
-        """Size of the sub-ranges to come: buffers are reused, never regrown."""
-        self._capacity = max(self._capacity, count)
-
-    def release(self, chunks: list[Chunk]) -> None:
-        for chunk in chunks:
-            self._pool.put(chunk)
-
-    def _bot_failed(self, status: int) -> None:
-        code, race = divmod(int(status), 1 << 32)
-        error, seat = divmod(code, 8)
-        raise BotError(f"bot {self.labels[seat]!r} in seat {seat + 1} {L.ERRORS.get(error, 'failed')} "
-                       f"(race {race})")
 
     # ------------------------------------------------------------------ describing
 
@@ -193,9 +164,7 @@ class LemmingMafiaMatch:
                       "detail": f"{len(board.sections)} sections, {board.n_fields} fields"},
                      {"part": "deck", "name": deck.name, "source": deck.source, "assumed": deck.assumed,
                       "sha256": deck.digest(), "detail": f"{len(deck.cards)} contract cards"}],
-            "bots": [{"seat": i + 1, "bot": label, "family": f.name, "source": f.source,
-                      "params": {k: float(self.params[i, slot]) for k, (slot, _, _) in f.params.items()}}
-                     for i, (label, f) in enumerate(zip(self.labels, self.families))],
+            "bots": self.bots_described(),
         }
 
     def setup_lines(self) -> list[str]:
@@ -243,7 +212,7 @@ class LemmingMafiaMatch:
         players = pd.DataFrame({
             "race": race_of_seat,
             "seat": seat,
-            "bot": self._seat_categorical(np.tile(np.arange(p), n)),
+            "bot": self.seat_categorical(np.tile(np.arange(p), n)),
             "bet_points": pl[:, L.PL_BET_POINTS].astype(np.int16),
             "contract_points": pl[:, L.PL_CONTRACT_POINTS].astype(np.int16),
             "score": pl[:, L.PL_SCORE].astype(np.int16),
@@ -286,10 +255,6 @@ class LemmingMafiaMatch:
         })
         return {"races": races, "players": players, "contracts": contracts, "bets": bets}
 
-    def chunk_extras(self, chunk: Chunk) -> dict[str, pd.DataFrame]:
-        """Tables summed over a chunk rather than a row per race: its field counts."""
-        return {"fields": self.fields_table(chunk.fields)}
-
     def final_tables(self, summary: Summary) -> dict[str, pd.DataFrame]:
         """Tables written once at the end of a run: the field counts of all races."""
         return {"fields": self.fields_table(summary.fields)}
@@ -303,12 +268,6 @@ class LemmingMafiaMatch:
             "landings": counts[:, L.FIELD_LANDINGS],
             "triggers": counts[:, L.FIELD_TRIGGERS],
         })
-
-    def _seat_categorical(self, seats: np.ndarray) -> pd.Categorical:
-        """Bot label per row from 0-based seat numbers (seats may share a label)."""
-        categories = list(dict.fromkeys(self.labels))
-        codes = np.array([categories.index(label) for label in self.labels])
-        return pd.Categorical.from_codes(codes[seats], categories)
 
     def _colors_categorical(self, cards: np.ndarray) -> pd.Categorical:
         """The colours a contract names ("green,red", "" for none) per row."""

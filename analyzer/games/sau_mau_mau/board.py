@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from analyzer.engine.datafile import read_toml
+from analyzer.engine.datafile import content_digest, read_toml
 from analyzer.errors import InputFileError
 from analyzer.games.sau_mau_mau.layout import MAX_PLAYERS, MIN_PLAYERS
 
@@ -29,6 +29,9 @@ class Track:
     crown: dict[int, int]  # player count -> crown space
     assumed: bool
     source: str
+
+    def digest(self) -> str:
+        return content_digest({"crown": {str(k): v for k, v in self.crown.items()}})
 
     def crown_for(self, players: int) -> int:
         if players not in self.crown:

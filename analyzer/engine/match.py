@@ -1,0 +1,93 @@
+"""What every game's match shares: seated bots resolved through the game's bot
+registry, a pool of record buffers reused chunk after chunk (memory stays
+bounded however many races or games are played), and the bot-label column of
+the tables. A game's match subclasses ``PooledMatch`` and supplies ``_new_chunk``
+and ``_play_into``."""
+from __future__ import annotations
+
+import queue
+
+import numpy as np
+import pandas as pd
+
+from analyzer.engine.botspec import BotSpec
+from analyzer.errors import BotError
+
+
+class PooledMatch:
+    unit = "races"
+    errors: dict[int, str] = {}  # the kernel's error codes (error * 8 + seat)
+
+    def __init__(self, registry, players: int, bots: list[BotSpec]):
+        self.players = players
+        self.specs = list(bots)
+        self.families = [registry.resolve(spec) for spec in self.specs]
+        self.labels = [self._label(spec, family) for spec, family in zip(self.specs, self.families)]
+        self.params = np.stack([f.param_row(s) for s, f in zip(self.specs, self.families)])
+        self._pool: queue.SimpleQueue = queue.SimpleQueue()
+        self._capacity = 0
+
+    @staticmethod
+    def _label(spec: BotSpec, family) -> str:
+        if family.decide is None:
+            return spec.label
+        return spec.label.replace(spec.name, family.name, 1)
+
+    # ------------------------------------------------------------------ buffers
+
+    def _new_chunk(self, capacity: int):
+        raise NotImplementedError
+
+    def _play_into(self, chunk, seed: int, first: int, count: int) -> int:
+        """Fill ``chunk`` with ``count`` items from ``first``; the kernel's status (0: fine)."""
+        raise NotImplementedError
+
+    def play(self, seed: int, first: int, count: int):
+        """Play items ``first .. first+count-1`` into a pooled chunk; thread-safe
+        (nogil kernels, one buffer per call)."""
+        try:
+            chunk = self._pool.get_nowait()
+            if chunk.capacity < count:
+                raise queue.Empty
+        except queue.Empty:
+            chunk = self._new_chunk(max(count, self._capacity))
+        chunk.first, chunk.count = first, count
+        status = self._play_into(chunk, seed, first, count)
+        if status != 0:
+            self._bot_failed(status)
+        return chunk
+
+    def reserve(self, count: int) -> None:
+        """Size of the sub-ranges to come: buffers are reused, never regrown."""
+        self._capacity = max(self._capacity, count)
+
+    def release(self, chunks) -> None:
+        for chunk in chunks:
+            self._pool.put(chunk)
+
+    def _bot_failed(self, status: int) -> None:
+        code, index = divmod(int(status), 1 << 32)
+        error, seat = divmod(code, 8)
+        raise BotError(f"bot {self.labels[seat]!r} in seat {seat + 1} {self.errors.get(error, 'failed')} "
+                       f"({self.unit[:-1]} {index})")
+
+    # ------------------------------------------------------------------ tables
+
+    def seat_categorical(self, seats: np.ndarray) -> pd.Categorical:
+        """Bot label per row from 0-based seat numbers (seats may share a label)."""
+        categories = list(dict.fromkeys(self.labels))
+        codes = np.array([categories.index(label) for label in self.labels])
+        return pd.Categorical.from_codes(codes[seats], categories)
+
+    def bots_described(self) -> list[dict]:
+        return [{"seat": i + 1, "bot": label, "family": f.name, "source": f.source,
+                 "params": {k: float(self.params[i, slot]) for k, (slot, _, _) in f.params.items()}}
+                for i, (label, f) in enumerate(zip(self.labels, self.families))]
+
+    def chunk_extras(self, chunk) -> dict[str, pd.DataFrame]:
+        """Tables summed over a chunk rather than a row per item (none by default)."""
+        return {}
+
+    def final_tables(self, summary) -> dict[str, pd.DataFrame]:
+        """Tables written once at the end of a run (none by default)."""
+        return {}
