@@ -128,6 +128,7 @@ class CompareResult:
     verdict: str | None = None
     llr: float = 0.0
     per_seat: list[PairedStat] = field(default_factory=list)
+    unit: str = "races"  # what the match plays: races or games
 
 
 def seatings(a: BotSpec, b: BotSpec, fill: list[BotSpec], players: int) -> list[tuple[list, list]]:
@@ -157,7 +158,7 @@ def compare(make_match: Callable[[list[BotSpec]], object], a: BotSpec, b: BotSpe
     win, score = PairedStat(), PairedStat()
     seat_stats = [PairedStat() for _ in range(players)]
     result = CompareResult(a.label, b.label, [s.label for s in fill], players, 0, win, score, sprt,
-                           per_seat=seat_stats)
+                           per_seat=seat_stats, unit=arms[0][0].unit)
     done = 0
     while done < per_seat:
         step = min(chunk_size, per_seat - done)
@@ -201,7 +202,7 @@ def render(result: CompareResult) -> str:
     field = ",".join(result.field)
     lines = [
         f"{result.a} (A) against {result.b} (B); field: {field}; {result.players} players, "
-        f"{result.races_per_arm:,} races per arm, seats rotated, common dice and deals",
+        f"{result.races_per_arm:,} {result.unit} per arm, seats rotated, common dice and deals",
         "",
         f"{'':<12}{'A':>10}{'B':>10}   {'A - B (95% CI, paired)':<34}",
         f"{'win rate':<12}{w.mean_a:>10.2%}{w.mean_b:>10.2%}   "
@@ -209,7 +210,7 @@ def render(result: CompareResult) -> str:
         f"{'mean score':<12}{s.mean_a:>10.3f}{s.mean_b:>10.3f}   {s.diff:+.3f} ({sl:+.3f} to {sh:+.3f})",
         "",
         f"pairing made the intervals {w.shrink:.1f}x (win rate) and {s.shrink:.1f}x (score) narrower "
-        f"than unpaired races would ({w.unpaired_se * Z95 * 100:.2f} pp and {s.unpaired_se * Z95:.3f} half-widths)",
+        f"than unpaired {result.unit} would ({w.unpaired_se * Z95 * 100:.2f} pp and {s.unpaired_se * Z95:.3f} half-widths)",
         "per seat (A - B win rate): " + ", ".join(
             f"seat {i + 1} {st.diff * 100:+.2f} pp" for i, st in enumerate(result.per_seat)),
     ]
@@ -218,7 +219,7 @@ def render(result: CompareResult) -> str:
         low, high = t.bounds
         verdict = {"H1": f"H1 accepted: A is better by about {t.d1 * 100:g} pp or more",
                    "H0": f"H0 accepted: A is not better by {t.d1 * 100:g} pp (difference about {t.d0 * 100:g} pp or less)",
-                   None: "no decision within the race budget"}[result.verdict]
+                   None: f"no decision within the budget of {result.unit}"}[result.verdict]
         lines.append(f"SPRT (win-rate difference, H0 {t.d0 * 100:g} pp vs H1 {t.d1 * 100:g} pp, "
                      f"alpha {t.alpha:g}, beta {t.beta:g}): LLR {result.llr:.2f} in [{low:.2f}, {high:.2f}] -> {verdict}")
     return "\n".join(lines)

@@ -102,6 +102,11 @@ class TournamentResult:
     setup: dict = field(default_factory=dict)  # match.describe() of the first table
     bot_params: list[dict] = field(default_factory=list)  # full parameters of each bot
 
+    @property
+    def unit(self) -> str:
+        """What the game's match plays: races or games."""
+        return str(self.setup.get("unit", "races"))
+
 
 def labels_of(specs: list[BotSpec], families: list[str]) -> list[str]:
     """Display names: the family's own name (a .toml or .py bot's ``name``) with the
@@ -176,7 +181,7 @@ def render(result: TournamentResult) -> str:
     width = max(12, *(len(label) for label in r.labels)) + 2
     lines = [
         f"tournament ({r.mode}): {len(r.labels)} bots, {r.players} players, {len(r.tables)} tables x "
-        f"{r.players} seat rotations x {r.deals:,} deals = {r.races:,} races, seed {r.seed}",
+        f"{r.players} seat rotations x {r.deals:,} deals = {r.races:,} {r.unit}, seed {r.seed}",
         "",
         f"{'bot':<{width}}{'Elo (95% CI)':>25}{'win rate':>10}{'mean score (95% CI)':>26}",
     ]
@@ -185,7 +190,7 @@ def render(result: TournamentResult) -> str:
         lines.append(f"{r.labels[b]:<{width}}{fitted.elo[b]:>+8.0f} ({lo[b]:+5.0f} to {hi[b]:+5.0f})"
                      f"{r.bots.win_rate[b]:>10.1%}"
                      f"{r.bots.mean_score[b]:>11.2f} ({slo[b]:.2f} to {shi[b]:.2f})")
-    lines += ["", "head to head: share of races the row bot outscored the column bot (ties half)"]
+    lines += ["", f"head to head: share of {r.unit} the row bot outscored the column bot (ties half)"]
     short = [f"{i + 1}" for i in range(len(r.labels))]
     lines.append(f"{'':<{width + 4}}" + "".join(f"{s:>8}" for s in short))
     for k, b in enumerate(order):
@@ -196,7 +201,7 @@ def render(result: TournamentResult) -> str:
     for s in range(r.players):
         lines.append(f"  seat {s + 1}: x{fitted.seat_multiplier[s]:.3f} ({mlo[s]:.3f} to {mhi[s]:.3f}), "
                      f"{r.seats.win_rate[s]:.1%}, {r.seats.mean_score[s]:.2f}")
-    lines += ["", f"ratings: Bradley-Terry on every pair of seats of every race (ties half) with a seat "
+    lines += ["", f"ratings: Bradley-Terry on every pair of seats of every {r.unit[:-1]} (ties half) with a seat "
                   f"multiplier, Newton fit ({fitted.iterations} iterations); Elo = 400*log10(strength), "
                   f"mean 0; intervals: cluster-robust sandwich over {fitted.clusters} clusters of deals"]
     return "\n".join(lines)

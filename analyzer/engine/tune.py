@@ -295,12 +295,13 @@ def _pts(stat: PairedStat) -> str:
 
 def render(r: TuneResult) -> str:
     fresh = r.remeasure
+    unit = fresh.unit  # races or games
     last = r.in_search
     objective = "win rate" if r.objective == "win" else "mean score"
     lines = [
         f"tune {r.start.label} against {','.join(r.field)}: {r.players} players, objective {objective}, seed {r.seed}",
-        f"budget {r.budget:,} races: search {r.search_races:,} ({len(r.generations)} generations x "
-        f"{r.candidates} candidates (start, mean, {r.candidates - 2} samples) x {last.races:,} races on common "
+        f"budget {r.budget:,} {unit}: search {r.search_races:,} ({len(r.generations)} generations x "
+        f"{r.candidates} candidates (start, mean, {r.candidates - 2} samples) x {last.races:,} {unit} on common "
         f"deals); fresh re-measure {2 * fresh.races_per_arm:,}",
         "searched: " + "; ".join(p.describe() for p in r.space),
         "",
@@ -315,11 +316,11 @@ def render(r: TuneResult) -> str:
         f"winner: {r.winner.label}",
         "",
         f"{'winner - start':<52}{'win rate (95% CI, paired)':<34}mean score",
-        f"{f'in search (gen {last.index}, {last.races:,} races; picked on them)':<52}"
+        f"{f'in search (gen {last.index}, {last.races:,} {unit}; picked on them)':<52}"
         f"{_pp(last.best_win):<34}{_pts(last.best_score)}",
-        f"{f're-measured ({fresh.races_per_arm:,} fresh races per arm)':<52}"
+        f"{f're-measured ({fresh.races_per_arm:,} fresh {unit} per arm)':<52}"
         f"{_pp(fresh.win):<34}{_pts(fresh.score)}",
-        f"winner on fresh races: win rate {fresh.win.mean_a:.2%}, mean score {fresh.score.mean_a:.3f} "
+        f"winner on fresh {unit}: win rate {fresh.win.mean_a:.2%}, mean score {fresh.score.mean_a:.3f} "
         f"(start: {fresh.win.mean_b:.2%}, {fresh.score.mean_b:.3f})",
     ]
     if r.winner == r.start:
@@ -337,7 +338,7 @@ def toml_text(r: TuneResult, name: str) -> str:
     description = (f"{r.family} tuned against {','.join(r.field)} ({r.players} players): re-measured "
                    f"{fresh.win.diff * 100:+.2f} pp win rate ({lo * 100:+.2f} to {hi * 100:+.2f}) over {r.start.label}")
     lines = [
-        f"# written by analyzer tune (seed {r.seed}, budget {r.budget:,} races, objective {r.objective})",
+        f"# written by analyzer tune (seed {r.seed}, budget {r.budget:,} {fresh.unit}, objective {r.objective})",
         f"# use it as: --bots {name}.toml  (or path.toml:param=value to override)",
         f'family = "{r.family}"',
         f"name = {json.dumps(name)}",

@@ -79,7 +79,7 @@ def fig_head_to_head(res, result):
     ax.set_yticks(range(n), order)
     ax.set_xlabel("opponent (column)")
     ax.set_ylabel("bot (row)")
-    ax.set_title("Share of races the row bot outscored the column bot (%)")
+    ax.set_title(f"Share of {result.unit} the row bot outscored the column bot (%)")
     cb = fig.colorbar(im, ax=ax, fraction=0.04, pad=0.02)
     cb.set_label("row outscored column (ties half)")
     return fig
@@ -106,7 +106,7 @@ def fig_scores(res, result):
     ax.bar(x, d["mean_score"], color=[BOT_COLORS[i % len(BOT_COLORS)] for i in range(len(d))],
            yerr=_err(d["mean_score"], d["score_low"], d["score_high"]), capsize=4)
     ax.set_xticks(x, d["bot"], rotation=20, ha="right", rotation_mode="anchor")
-    ax.set_ylabel("mean score per race (95% CI)")
+    ax.set_ylabel(f"mean score per {result.unit[:-1]} (95% CI)")
     ax.set_title("Mean score per bot")
     return fig
 
@@ -122,12 +122,12 @@ def _takeaways(res, result) -> dict[str, str]:
         "ratings": f" {top['bot']} rates highest ({top['elo']:+.0f}), "
                    f"{'clearly' if sep else 'but not clearly'} ahead of the next bot; {low['bot']} is last "
                    f"({low['elo']:+.0f}).",
-        "head_to_head": " Each cell counts the races in which both bots played; above 50 (blue) the row bot "
+        "head_to_head": f" Each cell counts the {result.unit} in which both bots played; above 50 (blue) the row bot "
                         "usually outscored the column bot.",
         "seats": f" Seat {int(best['seat'])} is strongest (x{best['multiplier']:.3f}); "
                  + ("some seats differ from the average beyond chance." if seat_clear
                     else "no seat differs from the average beyond chance."),
-        "scores": " Mean final score per race, all seats pooled.",
+        "scores": f" Mean final score per {result.unit[:-1]}, all seats pooled.",
     }
 
 
@@ -141,7 +141,7 @@ FIGURES = [("ratings", "Ratings", fig_ratings), ("head_to_head", "Head to head",
 def _setup_block(result) -> str:
     setup = result.setup
     data = setup.get("data", [])
-    unit = str(setup.get("unit", "races"))
+    unit = result.unit
     rows = [
         ("Game", _e(setup.get("title") or setup.get("game", "?"))),
         *(_data_row(d) for d in data),
@@ -189,12 +189,13 @@ def render_html(res: dict, result, figures: list[dict], folder: str) -> str:
     parts.append("</ul>")
     f = result.ratings
     parts.append(
-        '<p class="small">Ratings: a Bradley–Terry model on every pair of seats of every race (the higher '
+        f'<p class="small">Ratings: a Bradley–Terry model on every pair of seats of every {result.unit[:-1]} (the higher '
         "score wins the pair, a tie counts half each way) with a strength multiplier per seat, fitted jointly "
         f"by Newton's method ({f.iterations} iterations). Elo = 400·log10(strength), mean 0 over the bots: "
         "a 100-point gap means outscoring about 64% of the time at equal seats. Intervals are 95%: for the "
         "ratings and seats a cluster-robust sandwich covariance (observed information corrected by the "
-        f"scores of {f.clusters} clusters of whole deals, since the pairs of one race are not independent); "
+        f"scores of {f.clusters} clusters of whole deals, since the pairs of one {result.unit[:-1]} are not "
+        "independent); "
         "Wilson for win rates, normal for mean scores. Win rates count shared wins for every tied player.</p>")
     parts.append("</body></html>")
     return "\n".join(parts)
