@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 GAME = "lemming-mafia"
+SMM = "sau-mau-mau"  # the second game: its unit is the four-race game
 WARM_RACES = 1_000
 HEURISTIC_TABLES = ("favourite,timer,contractor,random", "favourite,timer,contractor,favourite")
 # race counts: full run, --quick
@@ -46,15 +47,18 @@ RACES = {
     "report_memory": (10_000_000, 500_000),
     "compare": (1_000_000, 100_000),
     "lookahead": (2_000, 300),
+    "smm_random": (2_000_000, 200_000),  # games
+    "smm_heuristic": (1_000_000, 100_000),  # games
 }
 TARGET_REPORT = 60.0         # seconds for simulate + report of 1M races, less than
 TARGET_COMPARE = 30.0        # seconds for a 1M-race paired comparison, less than
 TARGET_RANDOM = 700_000      # races/s, at least
 TARGET_HEURISTIC = 250_000   # races/s, at least
+TARGET_SMM_RANDOM = 100_000  # Sau Mau Mau four-race games/s, at least
 TARGET_STARTUP = 3.0         # seconds, less than
 TARGET_MEMORY = 1.5e9        # bytes of max RSS, less than
 COMPILE_SUSPECT = 5.0       # seconds outside the simulation loop that hint at a recompile
-SPEED = re.compile(r"^speed: ([\d,]+) races/s \(([\d.]+) s", re.M)
+SPEED = re.compile(r"^speed: ([\d,]+) (?:races|games)/s \(([\d.]+) s", re.M)
 
 
 @dataclass
@@ -138,8 +142,8 @@ def run(args: list[str]) -> Run:
     return result
 
 
-def simulate_args(bots: str | None, races: int, *extra: str) -> list[str]:
-    args = ["simulate", GAME, "--races", str(races)]
+def simulate_args(bots: str | None, races: int, *extra: str, game: str = GAME) -> list[str]:
+    args = ["simulate", game, "--races", str(races)]
     if bots is not None:
         args += ["--bots", bots]
     return args + list(extra)
@@ -170,9 +174,10 @@ def warm_then_time(warm_args: list[str], args: list[str], attempts: int = 3) -> 
     return r
 
 
-def timed_simulation(bots: str | None, races: int, *extra: str) -> Run:
+def timed_simulation(bots: str | None, races: int, *extra: str, game: str = GAME) -> Run:
     """Warm with a small run of the same command, then time the real one."""
-    return warm_then_time(simulate_args(bots, WARM_RACES, *extra), simulate_args(bots, races, *extra))
+    return warm_then_time(simulate_args(bots, WARM_RACES, *extra, game=game),
+                          simulate_args(bots, races, *extra, game=game))
 
 
 def note(r: Run) -> str:
@@ -181,13 +186,13 @@ def note(r: Run) -> str:
     return "; sources changed during the run (no recompile seen)" if r.sources_changed else ""
 
 
-def rate_row(name: str, r: Run, races: int, target: float | None) -> Row:
+def rate_row(name: str, r: Run, races: int, target: float | None, unit: str = "races") -> Row:
     rate = races / r.seconds
     tool = r.tool_rate
-    detail = f"{races:,} races in {r.seconds:.2f} s ({r.outside_loop:.2f} s outside the loop)"
+    detail = f"{races:,} {unit} in {r.seconds:.2f} s ({r.outside_loop:.2f} s outside the loop)"
     if tool:
         detail += f"; tool's speed: line {tool:,.0f}/s; {r.cores:.1f} cores busy"
-    return Row(name, f"{rate:,.0f} races/s", f">= {target:,.0f}" if target else "",
+    return Row(name, f"{rate:,.0f} {unit}/s", f">= {target:,.0f}" if target else "",
                rate >= target if target else None, detail + note(r))
 
 
@@ -204,6 +209,18 @@ def measure_heuristic(races: int) -> list[Row]:
         r = timed_simulation(bots, races)
         rows.append(rate_row(bots, r, races, TARGET_HEURISTIC))
     return rows
+
+
+def measure_smm_random(games: int) -> list[Row]:
+    """Sau Mau Mau, four random bots, no --out: four-race games / whole-process wall time."""
+    r = timed_simulation("random", games, game=SMM)
+    return [rate_row("sau-mau-mau random bots", r, games, TARGET_SMM_RANDOM, "games")]
+
+
+def measure_smm_heuristic(games: int) -> list[Row]:
+    """Sau Mau Mau's default table of bots: games / whole-process wall time (no target)."""
+    r = timed_simulation(None, games, game=SMM)
+    return [rate_row("sau-mau-mau default table", r, games, None, "games")]
 
 
 def measure_startup() -> list[Row]:
@@ -289,6 +306,8 @@ MEASURES = {
     "report_memory": lambda quick: measure_report_memory(RACES["report_memory"][quick]),
     "compare": lambda quick: measure_compare(RACES["compare"][quick]),
     "lookahead": lambda quick: measure_lookahead(RACES["lookahead"][quick]),
+    "smm_random": lambda quick: measure_smm_random(RACES["smm_random"][quick]),
+    "smm_heuristic": lambda quick: measure_smm_heuristic(RACES["smm_heuristic"][quick]),
 }
 
 
@@ -324,7 +343,7 @@ def main(argv: list[str] | None = None) -> int:
     opts = parser.parse_args(argv)
 
     nproc = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    print(f"analyzer bench: {GAME}, whole process via {console_script()}"
+    print(f"analyzer bench: {GAME} and {SMM}, whole process via {console_script()}"
           f"{' (--quick: small race counts)' if opts.quick else ''}")
     print(f"date: {datetime.datetime.now().astimezone().isoformat(timespec='seconds')}")
     print(f"machine: nproc {nproc}, CPU {cpu_model()}, Python {platform.python_version()}")
