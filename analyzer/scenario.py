@@ -61,7 +61,8 @@ def _scenario(d: dict, path: Path, index: int) -> Scenario:
     def typed(key, kind, default=None):
         value = d.get(key, default)
         if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
-            raise InputFileError(f"{path}: run {index}: {key} must be a {kind.__name__}")
+            what = {int: "whole number", str: "string"}[kind]
+            raise InputFileError(f"{path}: run {index}: {key} must be a {what}, got {value!r}")
         return value
 
     if "races" in d and "games" in d:
