@@ -289,6 +289,22 @@ class GroupBits:
 # ---------------------------------------------------------------------- statistics
 
 
+def ints(df: pd.DataFrame, column: str) -> np.ndarray:
+    return df[column].to_numpy(np.int64)
+
+
+def bools(df: pd.DataFrame, column: str) -> np.ndarray:
+    """A boolean column as 0/1 counts."""
+    return df[column].to_numpy(bool).astype(np.int64)
+
+
+def check_columns(columns: dict, name: str, df: pd.DataFrame) -> None:
+    """Refuse a table that lacks a column the aggregator reads (``columns``: table -> names)."""
+    missing = [c for c in columns[name] if c not in df.columns]
+    if missing:
+        raise ValueError(f"table {name!r} lacks columns {missing}")
+
+
 def rate(k, n) -> dict:
     """Share ``k / n`` with its 95% Wilson interval (arrays broadcast)."""
     k = np.asarray(k, np.int64)

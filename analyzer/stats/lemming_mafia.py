@@ -30,13 +30,14 @@ import pandas as pd
 
 from analyzer.games.lemming_mafia.layout import COLORS, UNFULFILLED_PENALTY
 from analyzer.stats.aggregate import (
-    GroupBits, Hist, Labels, frame, hist_mean, hist_quantiles, mean_sd_ci, moments, rate,
+    Hist, Labels, bools, check_columns, frame, hist_mean, ints, mean_sd_ci, rate,
 )
+from analyzer.stats.outcomes import ALL, SeatOutcomes
 
 STAGE_BINS = 10
-QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
-ALL = "all"
-HEURISTIC = "all heuristic bots"
+# per-player quantities besides score and win: (histogram, column label, with interval)
+PLAYER_EXTRAS = (("bet", "bet_points", True), ("contract", "contract_points", True),
+                 ("placed", "bets_placed", False), ("discarded", "contracts_discarded", False))
 
 # columns each table must have (the report reads only these)
 COLUMNS = {
@@ -59,23 +60,8 @@ def expected_rows(manifest: dict) -> tuple[str, int]:
     return "races", int(manifest.get("races", -1))
 
 
-def is_random_bot(label: str) -> bool:
-    """The reference random bot (label ``random``, possibly with parameters)."""
-    return str(label).split(":", 1)[0].strip() == "random"
-
-
-def _ints(df: pd.DataFrame, column: str) -> np.ndarray:
-    return df[column].to_numpy(np.int64)
-
-
-def _bools(df: pd.DataFrame, column: str) -> np.ndarray:
-    return df[column].to_numpy(bool).astype(np.int64)
-
-
 def _check(name: str, df: pd.DataFrame) -> None:
-    missing = [c for c in COLUMNS[name] if c not in df.columns]
-    if missing:
-        raise ValueError(f"table {name!r} lacks columns {missing}")
+    check_columns(COLUMNS, name, df)
 
 
 class LemmingMafiaStats:
@@ -85,7 +71,6 @@ class LemmingMafiaStats:
         if stage_bins < 1:
             raise ValueError("stage_bins must be at least 1")
         self.stage_bins = stage_bins
-        self.bots = Labels()
         self.colors = Labels(COLORS)
         self.finishes = Labels(("water", "last_standing"))
         # races
@@ -98,14 +83,8 @@ class LemmingMafiaStats:
         self.h_winners = Hist(("winners",))
         self.h_place = Hist(("color", "place"))
         self.h_concrete = Hist(("color", "concrete"))
-        # players
-        self.h_score = Hist(("bot", "seat", "score"))
-        self.h_bet = Hist(("bot", "seat", "points"))
-        self.h_contract = Hist(("bot", "seat", "points"))
-        self.h_won = Hist(("bot", "seat", "won"))
-        self.h_placed = Hist(("bot", "seat", "cards"))
-        self.h_discarded = Hist(("bot", "seat", "cards"))
-        self.race_bits = GroupBits(("won", "backed"))
+        # players: per (bot, seat) outcomes of a race, and per race who won / backed the winner
+        self.outcomes = SeatOutcomes("races", PLAYER_EXTRAS, flags=("backed",))
         # contracts: card -> (kind, colors, points), from the rows
         self.cards: dict[int, tuple[str, str, int]] = {}
         self.h_contracts = Hist(("seat", "card", "discarded", "fulfilled", "payoff"))
@@ -132,35 +111,32 @@ class LemmingMafiaStats:
         if n == 0:
             return
         self.n_races += n
-        self.h_turns.add(_ints(df, "turns"))
-        self.h_elim.add(_ints(df, "eliminated"))
+        self.h_turns.add(ints(df, "turns"))
+        self.h_elim.add(ints(df, "eliminated"))
         self.h_finish.add(self.finishes.codes(df["finish"]))
-        self.h_winner.add(self.colors.codes(df["winner"]), _ints(df, "winner_concrete"))
-        self.h_tiebreak.add(_bools(df, "tiebreak"))
-        self.h_winners.add(_ints(df, "winners"))
+        self.h_winner.add(self.colors.codes(df["winner"]), ints(df, "winner_concrete"))
+        self.h_tiebreak.add(bools(df, "tiebreak"))
+        self.h_winners.add(ints(df, "winners"))
         colors = np.repeat(np.arange(len(COLORS), dtype=np.int64), n)
-        self.h_place.add(colors, np.concatenate([_ints(df, f"place_{c}") for c in COLORS]))
-        self.h_concrete.add(colors, np.concatenate([_ints(df, f"concrete_{c}") for c in COLORS]))
+        self.h_place.add(colors, np.concatenate([ints(df, f"place_{c}") for c in COLORS]))
+        self.h_concrete.add(colors, np.concatenate([ints(df, f"concrete_{c}") for c in COLORS]))
 
     def _add_players(self, df: pd.DataFrame) -> None:
         if len(df) == 0:
             return
-        bot = self.bots.codes(df["bot"])
-        seat = _ints(df, "seat")
-        bet = _ints(df, "bet_points")
-        won = _bools(df, "won")
-        self.h_score.add(bot, seat, _ints(df, "score"))
-        self.h_bet.add(bot, seat, bet)
-        self.h_contract.add(bot, seat, _ints(df, "contract_points"))
-        self.h_won.add(bot, seat, won)
-        self.h_placed.add(bot, seat, _ints(df, "bets_placed"))
-        self.h_discarded.add(bot, seat, _ints(df, "contracts_discarded"))
-        self.race_bits.add(_ints(df, "race"), seat - 1, {"won": won, "backed": bet > 0})
+        out = self.outcomes
+        bot = out.bot_codes(df["bot"])
+        seat = ints(df, "seat")
+        bet = ints(df, "bet_points")
+        out.add(ints(df, "race"), seat, bot, ints(df, "score"), bools(df, "won"), {"backed": bet > 0})
+        out.add_extras(bot, seat, {"bet": bet, "contract": ints(df, "contract_points"),
+                                   "placed": ints(df, "bets_placed"),
+                                   "discarded": ints(df, "contracts_discarded")})
 
     def _add_contracts(self, df: pd.DataFrame) -> None:
         if len(df) == 0:
             return
-        card = _ints(df, "card")
+        card = ints(df, "card")
         present = np.flatnonzero(np.bincount(card - card.min()) > 0) + card.min()
         new = [int(c) for c in present if int(c) not in self.cards]
         if new:
@@ -168,29 +144,29 @@ class LemmingMafiaStats:
             for c in new:
                 row = df.iloc[int(first[c])]
                 self.cards[c] = (str(row["kind"]), str(row["colors"]), int(row["points"]))
-        self.h_contracts.add(_ints(df, "seat"), card, _bools(df, "discarded"),
-                             _bools(df, "fulfilled"), _ints(df, "payoff"))
+        self.h_contracts.add(ints(df, "seat"), card, bools(df, "discarded"),
+                             bools(df, "fulfilled"), ints(df, "payoff"))
 
     def _add_bets(self, df: pd.DataFrame) -> None:
         if len(df) == 0:
             return
-        turn = _ints(df, "turn")
-        length = np.maximum(_ints(df, "race_turns"), 1)
+        turn = ints(df, "turn")
+        length = np.maximum(ints(df, "race_turns"), 1)
         stage = np.clip((turn - 1) * self.stage_bins // length, 0, self.stage_bins - 1)
-        seat, paid = _ints(df, "seat"), _ints(df, "paid")
-        self.h_bets.add(seat, _ints(df, "order"), _ints(df, "track_place"), stage, paid)
+        seat, paid = ints(df, "seat"), ints(df, "paid")
+        self.h_bets.add(seat, ints(df, "order"), ints(df, "track_place"), stage, paid)
         self.h_bet_turn.add(seat, turn, paid)
 
     def _add_fields(self, df: pd.DataFrame) -> None:
         if len(df) == 0:
             return
-        field = _ints(df, "field")
-        for f, s, a in zip(field, _ints(df, "section"), df["action"].astype(str)):
+        field = ints(df, "field")
+        for f, s, a in zip(field, ints(df, "section"), df["action"].astype(str)):
             self.field_info.setdefault(int(f), (int(s), a))
         # weighted sums as counts: add the per-field totals as one block
         order = np.argsort(field, kind="stable")
         ids, starts = np.unique(field[order], return_index=True)
-        sums = np.stack([np.add.reduceat(_ints(df, col)[order], starts)
+        sums = np.stack([np.add.reduceat(ints(df, col)[order], starts)
                          for col in ("landings", "triggers")], axis=1)
         self.field_counts.add_counts(sums, [ids, np.arange(2)])
 
@@ -200,7 +176,6 @@ class LemmingMafiaStats:
         """Add another accumulator's counts to this one (returns self)."""
         if other.stage_bins != self.stage_bins:
             raise ValueError("cannot merge stats with different stage_bins")
-        bots = {"bot": self.bots.remap(other.bots)}
         colors = {"color": self.colors.remap(other.colors)}
         finishes = {"finish": self.finishes.remap(other.finishes)}
         self.n_races += other.n_races
@@ -210,9 +185,7 @@ class LemmingMafiaStats:
         self.h_finish.merge(other.h_finish, finishes)
         for name in ("h_winner", "h_place", "h_concrete"):
             getattr(self, name).merge(getattr(other, name), colors)
-        for name in ("h_score", "h_bet", "h_contract", "h_won", "h_placed", "h_discarded"):
-            getattr(self, name).merge(getattr(other, name), bots)
-        self.race_bits.merge(other.race_bits)
+        self.outcomes.merge(other.outcomes)
         for c, info in other.cards.items():
             self.cards.setdefault(c, info)
         for f, info in other.field_info.items():
@@ -221,7 +194,7 @@ class LemmingMafiaStats:
 
     def nbytes(self) -> int:
         """Memory held by the counts (does not grow with the number of races)."""
-        return sum(h.nbytes() for h in vars(self).values() if isinstance(h, Hist)) + self.race_bits.nbytes()
+        return sum(h.nbytes() for h in vars(self).values() if isinstance(h, Hist)) + self.outcomes.nbytes()
 
     # ------------------------------------------------------------------ results
 
@@ -231,14 +204,10 @@ class LemmingMafiaStats:
 
     def result(self) -> dict[str, pd.DataFrame]:
         """The report tables (see ``TABLE_DOCS``)."""
-        ctx = self._context()
+        ctx = self.outcomes.context()
         out = {}
         out["overview"] = self._overview(ctx)
-        out["bots"] = self._bots(ctx)
-        out["seats"] = self._seats(ctx)
-        out["seat_advantage"] = self._seat_advantage(ctx)
-        out["luck_skill"] = self._luck_skill(ctx)
-        out["score_distribution"] = self._score_distribution(ctx)
+        out.update(self.outcomes.tables(ctx, _BOT_COLUMNS, _never_backed))
         out["bet_stage"] = self._bet_timing("stage", ctx)
         out["bet_turn"] = self._bet_timing("turn", ctx)
         out["bet_heatmap"] = self._bet_heatmap()
@@ -251,194 +220,6 @@ class LemmingMafiaStats:
         out["winner_concrete"] = self._winner_concrete()
         out["fields"] = self._fields()
         return out
-
-    # seat/bot layout ----------------------------------------------------------
-
-    def _context(self) -> dict:
-        """Bots (ordered by their first seat), seats and which bot sits where."""
-        nb = len(self.bots)
-        seats = self.h_won.values("seat")
-        grid = self.h_won.take(bot=np.arange(nb), seat=seats).sum(axis=2) if seats.size else np.zeros((nb, 0), np.int64)
-        used = grid > 0
-        seat_rows = used.any(axis=0)
-        seats, grid, used = seats[seat_rows], grid[:, seat_rows], used[:, seat_rows]
-        bot_used = used.any(axis=1)
-        first_seat = np.where(used, seats[None, :], np.iinfo(np.int64).max).min(axis=1) if seats.size else np.zeros(nb)
-        bot_order = [b for b in sorted(range(nb), key=lambda b: (first_seat[b], b)) if bot_used[b]]
-        seat_bot = {}
-        for j, s in enumerate(seats):
-            who = np.flatnonzero(used[:, j])
-            seat_bot[int(s)] = self.bots.labels[who[0]] if len(who) == 1 else "mixed"
-        return {
-            "bots": bot_order, "labels": self.bots.labels, "seats": seats, "grid": grid,
-            "seat_bot": seat_bot, "single_bot": len(bot_order) == 1,
-            "players": int(seats.max()) if seats.size else 0,
-        }
-
-    def _player_cells(self, ctx) -> dict:
-        """Per (bot, seat) arrays of the player histograms on one common grid."""
-        bots, seats = np.arange(len(self.bots)), ctx["seats"]
-        out = {}
-        for key, h in (("score", self.h_score), ("bet", self.h_bet), ("contract", self.h_contract),
-                       ("won", self.h_won), ("placed", self.h_placed), ("discarded", self.h_discarded)):
-            vals = h.values(h.names[2])
-            out[key] = (h.take(bot=bots, seat=seats), vals)
-        return out
-
-    def _player_stats(self, cells, pick) -> dict:
-        """Stats of the player-races selected by ``pick(counts)`` -> histogram over values."""
-        res = {}
-        won, wv = cells["won"]
-        wins_hist = pick(won)
-        n = wins_hist.sum(-1)
-        wins = (wins_hist * wv).sum(-1)
-        r = rate(wins, n)
-        res.update(player_races=n, wins=wins, win_rate=r["rate"], win_low=r["low"], win_high=r["high"])
-        for key, label in (("score", "score"), ("bet", "bet_points"), ("contract", "contract_points")):
-            counts, vals = cells[key]
-            m = hist_mean(pick(counts), vals)
-            res[f"mean_{label}"] = m["mean"]
-            res[f"{label}_low"] = m["low"]
-            res[f"{label}_high"] = m["high"]
-            if key == "score":
-                res["score_sd"] = m["sd"]
-        bet_counts, bv = cells["bet"]
-        never = (pick(bet_counts) * (bv == 0)).sum(-1)
-        r = rate(never, n)
-        res.update(never_backed=r["rate"], never_backed_low=r["low"], never_backed_high=r["high"])
-        for key, label in (("placed", "mean_bets_placed"), ("discarded", "mean_contracts_discarded")):
-            counts, vals = cells[key]
-            res[label] = hist_mean(pick(counts), vals)["mean"]
-        return res
-
-    def _bots(self, ctx) -> pd.DataFrame:
-        cells = self._player_cells(ctx)
-        rows = []
-        for b in ctx["bots"]:
-            seats = [int(s) for j, s in enumerate(ctx["seats"]) if ctx["grid"][b, j] > 0]
-            st = self._player_stats(cells, lambda c, b=b: c[b].sum(axis=0))
-            rows.append({"bot": ctx["labels"][b], "seats": ",".join(map(str, seats)),
-                         "random": is_random_bot(ctx["labels"][b]),
-                         **{k: np.asarray(v).item() for k, v in st.items()}})
-        return pd.DataFrame(rows, columns=_BOT_COLUMNS)
-
-    def _seats(self, ctx) -> pd.DataFrame:
-        cells = self._player_cells(ctx)
-        rows = []
-        for j, s in enumerate(ctx["seats"]):
-            for b in ctx["bots"]:
-                if ctx["grid"][b, j] == 0:
-                    continue
-                st = self._player_stats(cells, lambda c, b=b, j=j: c[b, j])
-                rows.append({"seat": int(s), "bot": ctx["labels"][b],
-                             "confounded": not ctx["single_bot"],
-                             **{k: np.asarray(v).item() for k, v in st.items()}})
-        cols = ["seat", "bot", "confounded"] + [c for c in _BOT_COLUMNS if c not in ("bot", "seats", "random")]
-        return pd.DataFrame(rows, columns=cols)
-
-    def _patterns(self, flag: str, ctx):
-        """Complete races' patterns: (counts, masks as int array), all seats present."""
-        h = self.race_bits.final()[flag]
-        p = ctx["players"]
-        if p == 0 or h.counts.size == 0:
-            return np.zeros(0, np.int64), np.zeros(0, np.int64)
-        full = (1 << p) - 1
-        counts = h.take(present=[full])[0]
-        masks = h.values("mask")
-        keep = counts > 0
-        return counts[keep], masks[keep]
-
-    def _seat_advantage(self, ctx) -> pd.DataFrame:
-        """Per seat: its win rate minus the average seat's, paired by race."""
-        counts, masks = self._patterns("won", ctx)
-        p = ctx["players"]
-        rows = []
-        if counts.size:
-            bits = (masks[:, None] >> np.arange(p)[None, :]) & 1  # [pattern, seat]
-            total = bits.sum(axis=1)
-            n = counts.sum()
-            for s in range(p):
-                d = p * bits[:, s] - total  # p * (w_s - mean w)
-                st = mean_sd_ci(n, (counts * d).sum(), (counts * d * d).sum())
-                st["low"], st["high"] = np.clip(st["low"], -p, p), np.clip(st["high"], -p, p)
-                w = rate((counts * bits[:, s]).sum(), n)
-                rows.append({"seat": s + 1, "bot": ctx["seat_bot"].get(s + 1, ""),
-                             "races": int(n), "win_rate": float(w["rate"]),
-                             "win_low": float(w["low"]), "win_high": float(w["high"]),
-                             "advantage": float(st["mean"]) / p, "advantage_low": float(st["low"]) / p,
-                             "advantage_high": float(st["high"]) / p,
-                             "confounded": not ctx["single_bot"]})
-        return pd.DataFrame(rows, columns=["seat", "bot", "races", "win_rate", "win_low", "win_high",
-                                           "advantage", "advantage_low", "advantage_high", "confounded"])
-
-    def _luck_skill(self, ctx) -> pd.DataFrame:
-        """Each heuristic bot (and all of them pooled) against the random bot:
-        difference of win rates per seat, paired by race."""
-        cols = ["bot", "versus", "races", "bot_seats", "random_seats", "bot_win_rate",
-                "random_win_rate", "difference", "difference_low", "difference_high"]
-        counts, masks = self._patterns("won", ctx)
-        seat_bot = ctx["seat_bot"]
-        p = ctx["players"]
-        if not counts.size or "mixed" in seat_bot.values():
-            return pd.DataFrame(columns=cols)
-        rand = [s - 1 for s, b in seat_bot.items() if is_random_bot(b)]
-        heur = [s - 1 for s, b in seat_bot.items() if not is_random_bot(b)]
-        if not rand or not heur:
-            return pd.DataFrame(columns=cols)
-        bits = (masks[:, None] >> np.arange(p)[None, :]) & 1
-        n = int(counts.sum())
-        groups = [(ctx["labels"][b], [s - 1 for s, lab in seat_bot.items() if lab == ctx["labels"][b]])
-                  for b in ctx["bots"] if not is_random_bot(ctx["labels"][b])]
-        if len(groups) > 1:
-            groups.append((HEURISTIC, heur))
-        w_r = bits[:, rand].sum(axis=1)
-        rows = []
-        for label, seats in groups:
-            w_b = bits[:, seats].sum(axis=1)
-            nb, nr = len(seats), len(rand)
-            d = nr * w_b - nb * w_r  # nb * nr * (mean win of the bot - mean win of random)
-            st = mean_sd_ci(n, (counts * d).sum(), (counts * d * d).sum())
-            st["low"], st["high"] = np.clip(st["low"], -nb * nr, nb * nr), np.clip(st["high"], -nb * nr, nb * nr)
-            scale = nb * nr
-            rows.append({"bot": label, "versus": "random", "races": n, "bot_seats": nb, "random_seats": nr,
-                         "bot_win_rate": (counts * w_b).sum() / (n * nb),
-                         "random_win_rate": (counts * w_r).sum() / (n * nr),
-                         "difference": float(st["mean"]) / scale,
-                         "difference_low": float(st["low"]) / scale,
-                         "difference_high": float(st["high"]) / scale})
-        return pd.DataFrame(rows, columns=cols)
-
-    def _score_distribution(self, ctx) -> pd.DataFrame:
-        counts, vals = self.h_score.take(bot=np.arange(len(self.bots))), self.h_score.values("score")
-        rows = []
-        per_bot = counts.sum(axis=1)  # [bot, score]
-        groups = [(ctx["labels"][b], per_bot[b]) for b in ctx["bots"]]
-        if groups:
-            groups.append((ALL, per_bot.sum(axis=0)))
-        for label, hist in groups:
-            m = hist_mean(hist, vals)
-            q = hist_quantiles(hist, vals, QUANTILES)
-            nz = np.flatnonzero(hist)
-            rows.append({"bot": label, "player_races": int(m["n"]), "mean": float(m["mean"]),
-                         "sd": float(m["sd"]),
-                         **{f"q{int(round(x * 100)):02d}": v for x, v in zip(QUANTILES, q)},
-                         "min": float(vals[nz[0]]) if nz.size else np.nan,
-                         "max": float(vals[nz[-1]]) if nz.size else np.nan})
-        return pd.DataFrame(rows, columns=["bot", "player_races", "mean", "sd"]
-                            + [f"q{int(round(x * 100)):02d}" for x in QUANTILES] + ["min", "max"])
-
-    def _skill_share(self, ctx) -> float:
-        """Share of the variance of scores explained by which bot played (eta squared)."""
-        counts = self.h_score.take(bot=np.arange(len(self.bots))).sum(axis=1)
-        vals = self.h_score.values("score")
-        n, s1, s2 = moments(counts, vals)
-        N, S1, S2 = n.sum(), s1.sum(), s2.sum()
-        if N < 2 or (n > 0).sum() < 2:  # one bot: nothing to explain
-            return float("nan")
-        total = S2 - S1 * S1 / N
-        with np.errstate(divide="ignore", invalid="ignore"):
-            between = np.nansum(np.where(n > 0, s1 * s1 / np.where(n > 0, n, 1), 0.0)) - S1 * S1 / N
-        return float(between / total) if total > 0 else float("nan")
 
     def _overview(self, ctx) -> pd.DataFrame:
         rows = []
@@ -467,19 +248,17 @@ class LemmingMafiaStats:
         wc = self.h_winner.marginal("concrete")
         m = hist_mean(wc, self.h_winner.values("concrete"))
         add("winner_concrete_mean", m["mean"], m["low"], m["high"], R)
-        counts, masks = self._patterns("backed", ctx)
+        counts, masks = self.outcomes.patterns("backed", ctx)
         nobody = int(counts[masks == 0].sum()) if counts.size else 0
         r = rate(nobody, int(counts.sum()))
         add("winner_backed_by_nobody_share", r["rate"], r["low"], r["high"], counts.sum())
-        bet = self.h_bet.marginal("points")
-        bv = self.h_bet.values("points")
+        h_bet = self.outcomes.extras["bet"]
+        bet = h_bet.marginal("value")
+        bv = h_bet.values("value")
         r = rate(int(bet[bv == 0].sum()) if bv.size else 0, int(bet.sum()))
         add("player_never_backed_winner_share", r["rate"], r["low"], r["high"], bet.sum())
-        score = self.h_score.marginal("score")
-        m = hist_mean(score, self.h_score.values("score"))
-        add("score_mean", m["mean"], m["low"], m["high"], m["n"])
-        add("score_sd", m["sd"], n=m["n"])
-        add("skill_share_of_score_variance", self._skill_share(ctx), n=m["n"])
+        for row in self.outcomes.overview_rows():
+            add(*row)
         return pd.DataFrame(rows, columns=["metric", "value", "low", "high", "n"])
 
     # bets -------------------------------------------------------------------
@@ -681,6 +460,14 @@ class LemmingMafiaStats:
                           "landing_rate": c[:, 0] / R if R else np.full(len(fields), np.nan),
                           "trigger_rate": c[:, 1] / R if R else np.full(len(fields), np.nan),
                           "trigger_share": np.where(c[:, 0] > 0, c[:, 1] / np.maximum(c[:, 0], 1), np.nan)})
+
+
+def _never_backed(cells, pick) -> dict:
+    """Share of a bot's races in which it had no card on the winner (bet points 0)."""
+    n = pick(cells["won"][0]).sum(-1)
+    bet_counts, bv = cells["bet"]
+    r = rate((pick(bet_counts) * (bv == 0)).sum(-1), n)
+    return {"never_backed": r["rate"], "never_backed_low": r["low"], "never_backed_high": r["high"]}
 
 
 _BOT_COLUMNS = ["bot", "seats", "random", "player_races", "wins", "win_rate", "win_low", "win_high",

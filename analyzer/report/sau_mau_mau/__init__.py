@@ -1,0 +1,133 @@
+"""Sau Mau Mau's balance report sections (the interface every game's report
+package offers ``analyzer/report/html.py``): ``FIGURES``, ``answers``,
+``overview``, ``key_tables``, ``FOOTNOTE`` and ``TABLE_DOCS``."""
+from __future__ import annotations
+
+from analyzer.report.figures import COMMON_FIGURES, SCORE_FIGURE
+from analyzer.report.html import table
+from analyzer.report.sau_mau_mau import figures as F
+from analyzer.report.sau_mau_mau import text as T
+from analyzer.report.sau_mau_mau.text import answers
+from analyzer.report.text import confounded, num, num_ci, ordinal, overview_value, pct, pct_ci, pp_ci
+from analyzer.stats.sau_mau_mau import TABLE_DOCS
+
+__all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS"]
+
+FOOTNOTE = ("A simulated unit is a game of four races; win rates and scores are per game (shared wins count "
+            "for every tied player), race points and bets per race. Intervals are 95%: Wilson for rates, "
+            "normal (mean ± 1.96·sd/√n) for means; seat and bot comparisons are paired by game, the "
+            "starting seat's edge by race; changed against first bets is unpaired. Race stage is the share of "
+            "the race's turns made before a bet was laid, measured against the race's final length.")
+
+FIGURES = [
+    # (key, title, draw, takeaway), after the common figures
+    *COMMON_FIGURES,
+    ("queue_position", "Value of each queue position", F.fig_queue_position, T.queue_position),
+    ("bet_timing", "Bet timing and changed bets", F.fig_bet_timing, T.bet_timing),
+    ("race_ends", "How races end", F.fig_race_ends, T.race_ends),
+    ("first_player", "Starting a race", F.fig_first_player, T.first_player),
+    ("pigs", "Wins per pig", F.fig_pigs, T.pigs),
+    ("race_length", "Race length", F.fig_race_length, T.race_length),
+    ("points", "Points breakdown", F.fig_points, T.points),
+    SCORE_FIGURE,
+]
+
+
+def key_tables(res: dict) -> str:
+    out = []
+    bots = res["bots"]
+    if len(bots):
+        out.append("<h3>Bots</h3>")
+        out.append(table(
+            ["bot", "seats", "game win rate (95% CI)", "mean game total (95% CI)", "per race: points",
+             "= bet points", "+ crown points", "+ hand points", "bet scored", "bets changed"],
+            [[r["bot"], r["seats"], pct_ci(r["win_rate"], r["win_low"], r["win_high"]),
+              num_ci(r["mean_score"], r["score_low"], r["score_high"]),
+              num_ci(r["mean_race_points"], r["race_points_low"], r["race_points_high"]),
+              num(r["mean_bet_points"]), num(r["mean_crown_points"]), num(r["mean_hand_points"]),
+              pct(r["bet_scored"]), num(r["mean_bets_changed"])]
+             for _, r in bots.iterrows()], left=2))
+    sa = res["seat_advantage"]
+    if len(sa):
+        out.append("<h3>Seats</h3>")
+        if confounded(res):
+            out.append('<p class="small">Seats run different bots: seat and bot are confounded.</p>')
+        out.append(table(["seat", "bot", "races started per game", "game win rate (95% CI)",
+                          "vs average seat (95% CI)"],
+                         [[r["seat"], r["bot"], num(r["races_started"], 1),
+                           pct_ci(r["win_rate"], r["win_low"], r["win_high"]),
+                           pp_ci(r["advantage"], r["advantage_low"], r["advantage_high"])]
+                          for _, r in sa.iterrows()], left=2))
+    ls = res["luck_skill"]
+    if len(ls):
+        out.append("<h3>Heuristic bots against random</h3>")
+        out.append(table(["bot", "game win rate per seat", "random's", "difference (95% CI, paired by game)"],
+                         [[r["bot"], pct(r["bot_win_rate"]), pct(r["random_win_rate"]),
+                           pp_ci(r["difference"], r["difference_low"], r["difference_high"])]
+                          for _, r in ls.iterrows()]))
+    qp = res["queue_position"]
+    qp = qp[(qp["bot"] == "all") & (qp["bets"] > 0)] if len(qp) else qp
+    if len(qp):
+        out.append("<h3>Bet queue</h3>")
+        out.append(table(["queue place", "bets", "on a winning pig (95% CI)", "points per bet (95% CI)",
+                          "points of a winning bet", "changed bets"],
+                         [[ordinal(int(r["queue_position"])), f"{int(r['bets']):,}",
+                           pct_ci(r["win_share"], r["win_low"], r["win_high"]),
+                           num_ci(r["mean_points"], r["points_low"], r["points_high"]),
+                           num(r["won_bet_points"]), pct(r["changed_share"])] for _, r in qp.iterrows()]))
+    ch = res["bet_changes"]
+    ch = ch[ch["first_bets"] + ch["changed_bets"] > 0] if len(ch) else ch
+    if len(ch):
+        out.append("<h3>First bets against changed bets</h3>")
+        out.append(table(["bot", "first bets", "points (95% CI)", "changed bets", "points (95% CI)",
+                          "changed minus first (95% CI)"],
+                         [[r["bot"], f"{int(r['first_bets']):,}",
+                           num_ci(r["first_points"], r["first_points_low"], r["first_points_high"]),
+                           f"{int(r['changed_bets']):,}",
+                           num_ci(r["changed_points"], r["changed_points_low"], r["changed_points_high"]),
+                           num_ci(r["difference"], r["difference_low"], r["difference_high"], sign=True)]
+                          for _, r in ch.iterrows()]))
+    fp = res["first_player"]
+    if len(fp):
+        out.append("<h3>The starting seat</h3>")
+        out.append(table(["race", "races", "starter's race points", "others' mean",
+                          "difference (95% CI, paired by race)", "races the starter ends (95% CI)"],
+                         [[r["race"], f"{int(r['races']):,}", num(r["first_points"]), num(r["others_points"]),
+                           num_ci(r["advantage"], r["advantage_low"], r["advantage_high"], sign=True),
+                           pct_ci(r["ended_by_first"], r["ended_by_first_low"], r["ended_by_first_high"])]
+                          for _, r in fp.iterrows()]))
+    pg = res["pigs"]
+    if len(pg) and pg["wins"].sum():
+        out.append("<h3>Pigs</h3>")
+        out.append(table(["pig", "among the winners (95% CI)", "sole winner", "reached the crown (95% CI)",
+                          "mean final space"],
+                         [[r["pig"], pct_ci(r["win_share"], r["win_low"], r["win_high"]), pct(r["sole_win_share"]),
+                           pct_ci(r["crown_share"], r["crown_low"], r["crown_high"]), num(r["mean_space"], 1)]
+                          for _, r in pg.iterrows()]))
+    return "".join(out)
+
+
+def overview(res: dict) -> list[tuple[str, str]]:
+    ov = overview_value
+
+    def share(metric, digits=1):
+        return pct_ci(ov(res, metric), ov(res, metric, "low"), ov(res, metric, "high"), digits)
+
+    return [
+        ("games", f"{int(ov(res, 'games')):,} ({int(ov(res, 'races')):,} races)"),
+        ("race length", f"{num(ov(res, 'race_length_mean'), 1)} player turns"),
+        ("race ends by the crown", share("crown_end_share")),
+        ("race ends by a player playing out", share("hand_end_share")),
+        ("both at once", share("both_end_share")),
+        ("stopped at the safety cap", pct(ov(res, "cap_end_share"), 2)),
+        ("more than one winning pig", share("shared_pig_win_share")),
+        ("winning pig backed by no player", share("winner_backed_by_nobody_share")),
+        ("bets in the queue at the end", num(ov(res, "queue_length_mean"))),
+        ("draw pile reshuffles per race", num(ov(res, "reshuffles_mean"))),
+        ("starting seat's edge", num_ci(ov(res, "first_player_points_advantage"),
+                                        ov(res, "first_player_points_advantage", "low"),
+                                        ov(res, "first_player_points_advantage", "high"), sign=True)
+         + " race points"),
+        ("shared game wins", share("shared_game_win_share")),
+        ("game total", f"mean {num(ov(res, 'score_mean'))}, sd {num(ov(res, 'score_sd'))}"),
+    ]

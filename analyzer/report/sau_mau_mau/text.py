@@ -1,0 +1,292 @@
+"""Sau Mau Mau's sentences: the takeaway under each of its figures and the
+designer's questions with their answers, computed from its report tables
+(``analyzer/stats/sau_mau_mau.py``). Nothing is canned: every number and every
+yes / no comes from the data."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from analyzer.report.text import (
+    answer_first_seat, answer_skill, is_num, num, num_ci, ordinal, overview_value, pct, pct_ci, pp, stage_label,
+)
+
+MIN_CELL = 30  # bets below which a stage or turn is too thin to quote
+END_NAMES = {"crown": "a pig reaching the crown", "hand": "a player playing out their hand",
+             "both": "both at once", "cap": "the safety stop"}
+
+
+def _verdict(low, high, yes: str, no: str, unsure: str) -> str:
+    """Which side of 0 an interval lies on."""
+    if is_num(low) and low > 0:
+        return yes
+    if is_num(high) and high < 0:
+        return no
+    return unsure
+
+
+def _all(df: pd.DataFrame, column: str = "bot") -> pd.DataFrame:
+    return df[df[column].astype(str) == "all"] if len(df) else df
+
+
+# ---------------------------------------------------------------------- takeaways
+
+
+def queue_position(res: dict) -> str:
+    qp = _all(res["queue_position"])
+    qp = qp[qp["bets"] > 0]
+    if not len(qp):
+        return "No bets in this run."
+    best = qp.loc[qp["mean_points"].idxmax()]
+    worst = qp.loc[qp["mean_points"].idxmin()]
+    text = (f"The {ordinal(int(best['queue_position']))} place in the bet queue earns most, "
+            f"{num_ci(best['mean_points'], best['points_low'], best['points_high'])} points per bet; the "
+            f"{ordinal(int(worst['queue_position']))} least, "
+            f"{num_ci(worst['mean_points'], worst['points_low'], worst['points_high'])}")
+    if len(qp) > 1:
+        hi, lo = qp.loc[qp["win_share"].idxmax()], qp.loc[qp["win_share"].idxmin()]
+        text += (f"; the share of bets on a winning pig runs from {pct(lo['win_share'], 0)} "
+                 f"({ordinal(int(lo['queue_position']))}) to {pct(hi['win_share'], 0)} "
+                 f"({ordinal(int(hi['queue_position']))})")
+    return text + "."
+
+
+def bet_timing(res: dict) -> str:
+    st = res["bet_stage"]
+    first = st[(st["kind"] == "first") & (st["bets"] >= MIN_CELL)]
+    if not len(first):
+        return "Too few bets to show timing."
+    a, z = first.iloc[0], first.iloc[-1]
+    best = first.loc[first["mean_points"].idxmax()]
+    text = (f"A first bet laid at {stage_label(a['stage_from'], a['stage_to'])} of the race earns "
+            f"{num(a['mean_points'])} points, one laid at {stage_label(z['stage_from'], z['stage_to'])} "
+            f"{num(z['mean_points'])} (best {stage_label(best['stage_from'], best['stage_to'])}, "
+            f"{num(best['mean_points'])})")
+    ch = _all(res["bet_changes"])
+    if len(ch) and ch["changed_bets"].iloc[0] > 0:
+        c = ch.iloc[0]
+        text += (f"; a changed bet earns {num(c['changed_points'])} against {num(c['first_points'])} for a "
+                 f"first bet ({num_ci(c['difference'], c['difference_low'], c['difference_high'], sign=True)})")
+    return text + "."
+
+
+def race_ends(res: dict) -> str:
+    shares = {k: overview_value(res, f"{k}_end_share") for k in END_NAMES}
+    if not is_num(shares["crown"]):
+        return "No races."
+    text = (f"{pct(shares['crown'])} of races end by the crown, {pct(shares['hand'])} by a player playing out, "
+            f"{pct(shares['both'])} both at once")
+    if shares["cap"] > 0:
+        text += f", {pct(shares['cap'], 2)} at the safety stop"
+    by = res["ends_by_race"]
+    crown = by[by["end"] == "crown"]
+    if len(crown) > 1:
+        hi, lo = crown.loc[crown["share"].idxmax()], crown.loc[crown["share"].idxmin()]
+        overlap = hi["low"] <= lo["high"]
+        text += (f"; by race number the crown share runs from {pct(lo['share'])} (race {lo['race']}) to "
+                 f"{pct(hi['share'])} (race {hi['race']})"
+                 + (", within sampling error" if overlap else ", a real difference"))
+    bp = res["ends_by_players"]
+    crown = bp[bp["end"] == "crown"]
+    if len(crown) > 1:
+        text += "; " + ", ".join(f"{int(r['players'])} players: crown {pct(r['share'])}" for _, r in crown.iterrows())
+    return text + "."
+
+
+def _confounded_start(res: dict) -> bool:
+    fp = res["first_player"]
+    return bool(len(fp) and fp["confounded"].any())
+
+
+def _by_seat(res: dict):
+    """The per-seat rows and the 'all' row (or None) of first_player_by_seat."""
+    bs = res["first_player_by_seat"]
+    seats = bs[bs["seat"].astype(str) != "all"] if len(bs) else bs
+    allrow = _all(bs, "seat")
+    return seats, (allrow.iloc[0] if len(allrow) else None)
+
+
+def _seat_list(seats: pd.DataFrame) -> str:
+    return ", ".join(f"seat {r['seat']} ({r['bot']}) {num(r['difference'], sign=True)}" for _, r in seats.iterrows()
+                     if is_num(r["difference"]))
+
+
+def first_player(res: dict) -> str:
+    fp = res["first_player"]
+    allrow = _all(fp, "race")
+    if not len(allrow):
+        return "No race results to compare starting seats."
+    seats, a = _by_seat(res)
+    if _confounded_start(res) and a is not None:
+        verdict = _verdict(a["difference_low"], a["difference_high"], "more", "fewer", "about as many")
+        return (f"Each seat runs its own bot and the seat that starts race r is seat r, so the starter is compared "
+                f"with itself: a seat scores {verdict} race points in the races it starts than in the others, "
+                f"{num_ci(a['difference'], a['difference_low'], a['difference_high'], sign=True)} on average "
+                f"({_seat_list(seats)}).")
+    a = allrow.iloc[0]
+    verdict = _verdict(a["advantage_low"], a["advantage_high"], "has an edge", "is at a disadvantage",
+                       "has no clear edge")
+    text = (f"The player who starts a race {verdict}: "
+            f"{num_ci(a['advantage'], a['advantage_low'], a['advantage_high'], sign=True)} race points against "
+            f"the other seats' mean ({num(a['first_points'])} against {num(a['others_points'])} per race)")
+    per = fp[fp["race"].astype(str) != "all"]
+    if len(per) > 1:
+        text += "; by race: " + ", ".join(f"{r['race']}: {num(r['advantage'], sign=True)}" for _, r in per.iterrows())
+    return text + "."
+
+
+def pigs(res: dict) -> str:
+    pg = res["pigs"]
+    if not len(pg) or pg["wins"].sum() == 0:
+        return "No races."
+    fair = pg["win_share"].mean()
+    best, worst = pg.loc[pg["win_share"].idxmax()], pg.loc[pg["win_share"].idxmin()]
+    off = pg[(pg["win_low"] > fair) | (pg["win_high"] < fair)]
+    verdict = (f"{', '.join(off['pig'])} {'differs' if len(off) == 1 else 'differ'} from the average "
+               f"{pct(fair)} beyond sampling error" if len(off)
+               else f"every pig is within sampling error of the average {pct(fair)}")
+    return (f"{best['pig'].capitalize()} is among the winners most often, "
+            f"{pct_ci(best['win_share'], best['win_low'], best['win_high'])}, {worst['pig']} least, "
+            f"{pct_ci(worst['win_share'], worst['win_low'], worst['win_high'])}; {verdict}; "
+            f"{pct(overview_value(res, 'shared_pig_win_share'))} of races have more than one winning pig.")
+
+
+def race_length(res: dict) -> str:
+    rl = res["race_length"]
+    if not len(rl) or rl["races"].sum() == 0:
+        return "No races."
+    v = rl["turns"].to_numpy()
+    cum = rl["cumulative_share"].to_numpy()
+    median = v[np.searchsorted(cum, 0.5)]
+    p5, p95 = v[np.searchsorted(cum, 0.05)], v[min(np.searchsorted(cum, 0.95), len(v) - 1)]
+    players = overview_value(res, "players")
+    per = f" ({num(overview_value(res, 'race_length_mean') / players, 1)} turns each)" if players else ""
+    return (f"A race lasts {num(overview_value(res, 'race_length_mean'), 1)} player turns on average{per}, "
+            f"median {median}; 90% of races take {p5}–{p95} turns, the shortest {v[0]}, the longest {v[-1]}.")
+
+
+def points(res: dict) -> str:
+    pt = _all(res["points"])
+    if not len(pt) or pt["player_races"].max() == 0:
+        return "No race results."
+    by = pt.set_index("source")
+    parts = [f"{s} {num(by.loc[s, 'mean'])} ({pct(by.loc[s, 'share_of_race_points'], 0)})"
+             for s in ("bet", "crown", "hand") if s in by.index]
+    return (f"A player scores {num(by.loc['race', 'mean'])} points per race on average: " + ", ".join(parts)
+            + f"; its bet scores in {pct(by.loc['bet', 'scoring_share'])} of races.")
+
+
+# ---------------------------------------------------------------------- answers
+
+
+def answers(res: dict, manifest: dict) -> list[tuple[str, str]]:
+    """(question, answer) pairs, each answer computed from the tables."""
+    return [
+        ("Which queue position is worth most?", _answer_queue(res)),
+        ("When should I bet, and does changing a bet pay?", _answer_timing(res)),
+        ("How do races end?", race_ends(res)),
+        ("Does starting a race help?", _answer_start(res)),
+        ("Is the first seat favoured over the whole game?", answer_first_seat(res, manifest)),
+        ("How much does skill matter against luck?", answer_skill(res)),
+        ("Are the pigs balanced?", pigs(res)),
+    ]
+
+
+def _answer_queue(res: dict) -> str:
+    qp = _all(res["queue_position"])
+    qp = qp[qp["bets"] > 0].sort_values("queue_position")
+    if not len(qp):
+        return "No bets in this run."
+    text = queue_position(res)
+    if len(qp) > 1:
+        last = qp.iloc[-1]
+        text += (" A bet on a winning pig pays "
+                 + ", ".join(f"{num(r['won_bet_points'])} in {ordinal(int(r['queue_position']))} place"
+                             for _, r in qp.iterrows() if r["won_bets"] > 0)
+                 + f" (earlier bets on winners rank first); {pct(last['changed_share'], 0)} of the bets in "
+                 f"{ordinal(int(last['queue_position']))} place are changed bets, which go to the back of the queue.")
+    return text
+
+
+def _answer_timing(res: dict) -> str:
+    st = res["bet_stage"]
+    first = st[(st["kind"] == "first") & (st["bets"] >= MIN_CELL)]
+    if not len(first):
+        return "Not enough bets in this run to tell."
+    a, z = first.iloc[0], first.iloc[-1]
+    text = (f"A first bet laid at {stage_label(a['stage_from'], a['stage_to'])} of the race earns "
+            f"{num_ci(a['mean_points'], a['points_low'], a['points_high'])} points and is on a winning pig "
+            f"{pct(a['win_share'], 0)} of the time; laid at {stage_label(z['stage_from'], z['stage_to'])} "
+            f"it earns {num_ci(z['mean_points'], z['points_low'], z['points_high'])} "
+            f"({pct(z['win_share'], 0)} on a winner)")
+    if a["points_low"] > z["points_high"]:
+        text += "; so betting early pays"
+        if z["win_low"] > a["win_high"]:
+            text += ": a late bet is on a winner more often but sits further back in the queue"
+    elif z["points_low"] > a["points_high"]:
+        text += "; so waiting pays: seeing more of the race is worth more than a place in the queue"
+    else:
+        text += "; timing makes no clear difference here"
+    text += "."
+    ch = _all(res["bet_changes"])
+    if len(ch) and ch["changed_bets"].iloc[0] > 0:
+        c = ch.iloc[0]
+        verdict = _verdict(c["difference_low"], c["difference_high"], "Changing a bet paid",
+                           "Changing a bet did not pay", "Changing a bet made no clear difference")
+        text += (f" {verdict}: a changed bet earned "
+                 f"{num_ci(c['changed_points'], c['changed_points_low'], c['changed_points_high'])} points against "
+                 f"{num_ci(c['first_points'], c['first_points_low'], c['first_points_high'])} for a bet never "
+                 f"changed ({num_ci(c['difference'], c['difference_low'], c['difference_high'], sign=True)}); it "
+                 f"was on a winning pig {pct(c['changed_win_share'], 0)} of the time against "
+                 f"{pct(c['first_win_share'], 0)} (and a changed bet goes to the back of the queue).")
+        per = res["bet_changes"]
+        per = per[(per["bot"] != "all") & (per["changed_bets"] > 0)]
+        if len(per) > 1:
+            text += " Changed minus first, per bot: " + ", ".join(
+                f"{r['bot']} {num_ci(r['difference'], r['difference_low'], r['difference_high'], sign=True)}"
+                for _, r in per.iterrows()) + "."
+    return text + (" (Race stage is measured in hindsight, against the race's final length; these are the "
+                   "bots' bets, so they show what the bots' choices earned.)")
+
+
+def _answer_start(res: dict) -> str:
+    allrow = _all(res["first_player"], "race")
+    if not len(allrow):
+        return "No race results to compare starting seats."
+    seats, b = _by_seat(res)
+    if _confounded_start(res) and b is not None:
+        verdict = _verdict(b["difference_low"], b["difference_high"], "Yes", "No, it is a disadvantage",
+                           "No detectable advantage")
+        text = (f"{verdict}: a seat scores "
+                f"{num_ci(b['difference'], b['difference_low'], b['difference_high'], sign=True)} race points more "
+                f"in the races it starts than in the races it does not ({_seat_list(seats)}), and ends "
+                f"{pct(b['ended_starting'])} of the races it starts against {pct(b['ended_other'])} of the others. "
+                "Each seat runs its own bot here and seat r starts race r, so each seat is compared with itself; "
+                "comparing the starter with the other seats of the same race would mix in the bots' strength.")
+    else:
+        a = allrow.iloc[0]
+        verdict = _verdict(a["advantage_low"], a["advantage_high"], "Yes", "No, it is a disadvantage",
+                           "No detectable advantage")
+        players = overview_value(res, "players")
+        text = (f"{verdict}: the player who starts a race scores {num(a['first_points'])} race points on average, "
+                f"{num_ci(a['advantage'], a['advantage_low'], a['advantage_high'], sign=True)} against the mean of "
+                f"the other seats in the same race (paired over {int(a['races']):,} races)")
+        if is_num(players) and players:
+            text += (f", and ends {pct_ci(a['ended_by_first'], a['ended_by_first_low'], a['ended_by_first_high'])} "
+                     f"of the races it starts (an equal share is {pct(1 / players)})")
+        text += "."
+    sa = res["seat_advantage"]
+    if len(sa) and "races_started" in sa and sa["races_started"].nunique() > 1:
+        most = sa[sa["races_started"] == sa["races_started"].max()]
+        least = sa[sa["races_started"] == sa["races_started"].min()]
+
+        def starts(df):
+            n = df["races_started"].iloc[0]
+            who = ", ".join(str(int(x)) for x in df["seat"])
+            return (f"seat{'s' if len(df) > 1 else ''} {who} start{'' if len(df) > 1 else 's'} "
+                    f"{num(n, 0)} race{'' if round(n) == 1 else 's'} per game")
+
+        text += (f" Over the four races {starts(most)}, {starts(least)}; their game win rates against the "
+                 f"average seat: " + ", ".join(f"seat {int(r['seat'])} {pp(r['advantage'])}" for _, r in sa.iterrows())
+                 + ".")
+    return text
