@@ -10,7 +10,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import test_lm_support as S  # noqa: E402
 
 from analyzer.cli import main  # noqa: E402
-from tests.cli_support import run
+from tests.cli_support import assert_usage_error, run
 
 GOOD_SECTIONS = [["empty", "concrete"], ["bookmaker", "getaway"], ["boss", "jackhammer"]]
 
@@ -19,19 +19,6 @@ GOOD_SECTIONS = [["empty", "concrete"], ["bookmaker", "getaway"], ["boss", "jack
 
 def sim(*extra, races=10):
     return ["simulate", "lemming-mafia", "--races", races, "--no-progress", "--threads", 1, *extra]
-
-
-def assert_usage_error(capsys, argv, *needles):
-    code = run(argv)
-    out, err = capsys.readouterr()
-    assert code == 2, (code, err)
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith("analyzer: error: "), err
-    assert "Traceback" not in err and "Traceback" not in out
-    for needle in needles:
-        assert needle in lines[0], (needle, lines[0])
-    return lines[0]
 
 
 def write(tmp_path, text, name="board.toml"):
