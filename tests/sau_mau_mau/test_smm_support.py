@@ -15,9 +15,10 @@ def card(kind, color=None, number=0):
 
 
 class Table:
-    def __init__(self, players=3, crown=15, seed=0, kinds=None, check=True):
+    def __init__(self, players=3, crown=15, seed=0, kinds=None, check=True, params=None):
         kinds = [L.SCRIPTED] * players if kinds is None else kinds
         self.game = K.pack_game(crown, kinds, check=check)
+        self.params = K.new_params(players) if params is None else np.asarray(params, np.float64)
         self.state, self.hidden = K.new_arrays()
         seed_stream(self.hidden, L.H_RNG, seed, 0, 0)
         for seat in range(players):
@@ -66,7 +67,7 @@ class Table:
 
     # -------------------------------------------------------------- playing
     def turn(self):
-        return K.one_turn(self.game, self.state, self.hidden)
+        return K.one_turn(self.game, self.state, self.hidden, self.params)
 
     def options(self, seat):
         n = R.valid_options(self.state, self.hidden, seat, L.S_OPTIONS)

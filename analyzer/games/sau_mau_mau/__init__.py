@@ -1,7 +1,9 @@
 """Sau Mau Mau ("Les cochons sont partis !"), as ``shared/rules/sau-mau-mau.md``
 states it: a jitted four-race game (``kernel.py``), its rules (``rules.py``), the
-reference random bot (``random_bot.py``), the layout of its flat arrays
-(``layout.py``) and the assumed track file (``board.py``, ``data/``).
+reference random bot (``random_bot.py``), the heuristic bots (``bots.py``, named
+in ``registry.py``), the layout of its flat arrays (``layout.py``), the track
+file (``board.py``, the assumed default in ``data/``), and what the engine drives:
+``match.py`` (chunks of games, their tables) and ``summary.py``.
 
 Where the rules page is silent, the decisions (a player's reading) are listed in
 ``docs/sau-mau-mau.md``.
@@ -16,6 +18,6 @@ GAME = GameInfo(
     stats="analyzer.stats.sau_mau_mau",
     report="analyzer.report.sau_mau_mau",
     default_players=4,
-    default_bots=("random",),
+    default_bots=("backer", "tempo", "switcher", "random", "random"),
     unit="games",
 )

@@ -1,7 +1,8 @@
 """The flow of a Sau Mau Mau game: turns, decisions and card actions, jitted.
 
-``play_games`` plays whole four-race games ``first .. first+count-1`` of a seed
-into record arrays (layout.py columns):
+``play_games`` plays whole four-race games ``first .. first+count-1`` of a seed,
+each seat's bot given by its kind (``game``) and its parameter row (``params``,
+float64 [players, PARAMS_WIDTH]), into record arrays (layout.py columns):
 
 - ``races``   [count, 4, RACE_LEN]
 - ``players`` [count, 4, players, PL_LEN]
@@ -17,15 +18,16 @@ import numpy as np
 
 from analyzer.engine.jit import kernel
 from analyzer.engine.rng import seed_stream
+from analyzer.games.sau_mau_mau.bots import decide_heuristic
 from analyzer.games.sau_mau_mau.layout import (
     BET_LEN, DECIDE_BET, DECIDE_COLOR, DECIDE_FLAPI, DECIDE_PLAY, DECIDE_STEP, ERROR_BET,
-    ERROR_COLOR, ERROR_FLAPI, ERROR_INVARIANT, ERROR_PLAY, ERROR_STEP, FLAPI,
+    ERROR_COLOR, ERROR_FLAPI, ERROR_INVARIANT, ERROR_PLAY, ERROR_STEP, FIRST_HEURISTIC, FLAPI,
     G_CHECK, G_CROWN, G_KINDS, G_LEN, G_N_PLAYERS, GM_LEN, GM_TOTAL, GM_WON, H_LEN, H_RNG,
-    H_SCRIPT, H_SCRIPT_I, H_SCRIPT_N, MAX_PLAYERS, MAX_TURNS, MIN_PLAYERS, N_PIGS,
-    N_RACES, NUMBER, OWN_DECISIONS, OWN_HAND_N, OWN_LEN, OWN_RNG, PL_LEN, PLUS2,
-    PUB_DRAWN, PUB_ENDER, PUB_ERROR, PUB_MOVER, PUB_N_PLAYERS, PUB_NEED, PUB_PENALTY, PUB_POS,
-    PUB_SCORE, PUB_SKIP, PUB_STEPS, PUB_TURN, RACE_LEN, RANDOM, S_LEN, S_OPTIONS, S_VIEW,
-    SCRIPTED, SKIP,
+    H_SCRIPT, H_SCRIPT_I, H_SCRIPT_N, LAST_HEURISTIC, MAX_PLAYERS, MAX_TURNS, MIN_PLAYERS,
+    N_PIGS, N_RACES, NUMBER, OWN_DECISIONS, OWN_HAND_N, OWN_LEN, OWN_RNG, PARAMS_WIDTH, PL_LEN,
+    PLUS2, PUB_DRAWN, PUB_ENDER, PUB_ERROR, PUB_MOVER, PUB_N_PLAYERS, PUB_NEED, PUB_PENALTY,
+    PUB_POS, PUB_SCORE, PUB_SKIP, PUB_STEPS, PUB_TURN, RACE_LEN, RANDOM, S_LEN, S_OPTIONS,
+    S_VIEW, SCRIPTED, SKIP,
 )
 from analyzer.games.sau_mau_mau.random_bot import decide_random
 from analyzer.games.sau_mau_mau.rules import (
@@ -37,21 +39,19 @@ from analyzer.games.sau_mau_mau.rules import (
 BAD_ANSWER = -99  # what an unknown bot kind or an exhausted script answers
 
 
-@kernel(inline=True)
-def ask(what, seat, game, state, hidden, n_options):
-    """One decision of one player. The reference random bot is answered here
-    directly from its own row (no copy: the hot path). Other bots are shown
-    ``state`` with a copy of their own hidden row in ``S_VIEW``, never the other
-    rows; their stream is copied back after."""
-    kind = game[G_KINDS + seat]
+@kernel
+def ask_bot(what, seat, kind, game, state, hidden, params, n_options):
+    """A decision of any bot but the reference random one. It is shown ``state``
+    with a copy of its own hidden row in ``S_VIEW``, never the other rows, and
+    its own parameter row; its stream is copied back after. Compiled on its own,
+    not inlined: the turn code around the random bot's hot path stays small."""
     at = own_at(seat)
-    hidden[at + OWN_DECISIONS] += 1
-    if kind == RANDOM:
-        return decide_random(what, hidden, at, state, n_options)
     for i in range(OWN_LEN):
         state[S_VIEW + i] = hidden[at + i]
     answer = BAD_ANSWER
-    if kind == SCRIPTED:
+    if FIRST_HEURISTIC <= kind <= LAST_HEURISTIC:
+        answer = decide_heuristic(what, seat, kind, game, state, params[seat], n_options)
+    elif kind == SCRIPTED:
         i = hidden[H_SCRIPT_I]
         if i < hidden[H_SCRIPT_N]:
             hidden[H_SCRIPT_I] = i + 1
@@ -61,13 +61,25 @@ def ask(what, seat, game, state, hidden, n_options):
 
 
 @kernel(inline=True)
+def ask(what, seat, game, state, hidden, params, n_options):
+    """One decision of one player. The reference random bot is answered here
+    directly from its own row (no copy: the hot path); other bots by ``ask_bot``."""
+    kind = game[G_KINDS + seat]
+    at = own_at(seat)
+    hidden[at + OWN_DECISIONS] += 1
+    if kind == RANDOM:
+        return decide_random(what, hidden, at, state, n_options)
+    return ask_bot(what, seat, kind, game, state, hidden, params, n_options)
+
+
+@kernel(inline=True)
 def fail(state, error, seat):
     state[PUB_ERROR] = error * 8 + seat
     return BOT_ERROR
 
 
 @kernel(inline=True)
-def take_penalty_steps(game, state, hidden, seat, steps):
+def take_penalty_steps(game, state, hidden, params, seat, steps):
     """For each card drawn as a +2 penalty the player may move any pig one space
     back (never behind start); it may stop early (answer -1). False on a bad answer."""
     for k in range(steps):
@@ -75,7 +87,7 @@ def take_penalty_steps(game, state, hidden, seat, steps):
         if n == 0:
             break
         state[PUB_STEPS] = steps - k
-        pick = ask(DECIDE_STEP, seat, game, state, hidden, n)
+        pick = ask(DECIDE_STEP, seat, game, state, hidden, params, n)
         if pick == -1:
             break
         if pick < -1 or pick >= n:
@@ -87,9 +99,9 @@ def take_penalty_steps(game, state, hidden, seat, steps):
 
 
 @kernel(inline=True)
-def offer_bet(game, state, hidden, seat):
+def offer_bet(game, state, hidden, params, seat):
     """After a turn with at least one card drawn: bet, change the bet or pass."""
-    pig = ask(DECIDE_BET, seat, game, state, hidden, 0)
+    pig = ask(DECIDE_BET, seat, game, state, hidden, params, 0)
     if pig == -1:
         return True
     if pig < -1 or pig >= N_PIGS:
@@ -99,12 +111,12 @@ def offer_bet(game, state, hidden, seat):
 
 
 @kernel(inline=True)
-def take_turn(game, state, hidden, seat):
+def take_turn(game, state, hidden, params, seat):
     """One turn that is not skipped: play a valid card or draw (the penalty
     under a +2), then the card's action or the penalty steps and the bet.
     Returns the race-end bits (ENDS_CROWN | ENDS_HAND), RACE_ON or BOT_ERROR."""
     n = valid_options(state, hidden, seat, S_OPTIONS)
-    pick = ask(DECIDE_PLAY, seat, game, state, hidden, n)
+    pick = ask(DECIDE_PLAY, seat, game, state, hidden, params, n)
     if pick < -1 or pick >= n:
         return fail(state, ERROR_PLAY, seat)
     if pick == -1:
@@ -112,11 +124,11 @@ def take_turn(game, state, hidden, seat):
         if penalty > 0:
             state[PUB_PENALTY] = 0
             got = draw_cards(state, hidden, seat, penalty)
-            if not take_penalty_steps(game, state, hidden, seat, got):
+            if not take_penalty_steps(game, state, hidden, params, seat, got):
                 return fail(state, ERROR_STEP, seat)
         else:
             got = draw_cards(state, hidden, seat, 1)
-        if got > 0 and not offer_bet(game, state, hidden, seat):
+        if got > 0 and not offer_bet(game, state, hidden, params, seat):
             return fail(state, ERROR_BET, seat)
         return RACE_ON
     card = state[S_OPTIONS + pick]
@@ -137,12 +149,12 @@ def take_turn(game, state, hidden, seat):
         n_last = last_pigs(state, S_OPTIONS)
         pick = 0
         if n_last > 1:
-            pick = ask(DECIDE_FLAPI, seat, game, state, hidden, n_last)
+            pick = ask(DECIDE_FLAPI, seat, game, state, hidden, params, n_last)
             if pick < 0 or pick >= n_last:
                 return fail(state, ERROR_FLAPI, seat)
         ends = move_pig(state, state[S_OPTIONS + pick], 3)
     else:  # FARMER
-        color = ask(DECIDE_COLOR, seat, game, state, hidden, 0)
+        color = ask(DECIDE_COLOR, seat, game, state, hidden, params, 0)
         if color < 0 or color >= N_PIGS:
             return fail(state, ERROR_COLOR, seat)
         state[PUB_NEED] = color
@@ -154,7 +166,7 @@ def take_turn(game, state, hidden, seat):
 
 
 @kernel(inline=True)
-def play_turn(game, state, hidden):
+def play_turn(game, state, hidden, params):
     """The turn of ``PUB_MOVER`` (counted even if skipped); the mover passes left."""
     seat = state[PUB_MOVER]
     state[PUB_TURN] += 1
@@ -163,7 +175,7 @@ def play_turn(game, state, hidden):
     if state[PUB_SKIP] != 0:
         state[PUB_SKIP] = 0
     else:
-        result = take_turn(game, state, hidden, seat)
+        result = take_turn(game, state, hidden, params, seat)
     seat += 1
     if seat == state[PUB_N_PLAYERS]:
         seat = 0
@@ -174,20 +186,21 @@ def play_turn(game, state, hidden):
 
 
 @kernel
-def one_turn(game, state, hidden):
-    """``play_turn`` compiled on its own (cached): ``play_race`` calls it, and tests
-    drive single turns with it. Inlining it into ``play_race`` as well would
-    compile the turn twice (about 30 s cold) for no measured gain."""
-    return play_turn(game, state, hidden)
+def one_turn(game, state, hidden, params):
+    """``play_turn`` compiled on its own, for tests that drive single turns. Games
+    do not call it: ``play_race`` inlines the turn, which saves passing four
+    arrays per turn (about 10% of the random bots' games/s), and numba compiles
+    this only when something calls it."""
+    return play_turn(game, state, hidden, params)
 
 
 @kernel
-def play_race(game, state, hidden, race, race_row, player_rows, bet_rows):
+def play_race(game, state, hidden, params, race, race_row, player_rows, bet_rows):
     """Race ``race`` (1-4) from the deal to the scores. Returns 0 or the error code."""
     setup_race(game, state, hidden, race)
     result = RACE_ON
     while result == RACE_ON and state[PUB_TURN] < MAX_TURNS:
-        result = one_turn(game, state, hidden)
+        result = play_turn(game, state, hidden, params)
     if result == BOT_ERROR:
         return state[PUB_ERROR]
     score_race(game, state, hidden, result, race_row, player_rows, bet_rows)
@@ -195,7 +208,8 @@ def play_race(game, state, hidden, race, race_row, player_rows, bet_rows):
 
 
 @kernel
-def play_game(game, state, hidden, seed, index, race_rows, player_rows, bet_rows, game_rows):
+def play_game(game, state, hidden, params, seed, index, race_rows, player_rows, bet_rows,
+              game_rows):
     """Game ``index`` of ``seed``: four races, scores carried over. Returns 0 or
     the error code."""
     n_players = game[G_N_PLAYERS]
@@ -207,7 +221,8 @@ def play_game(game, state, hidden, seed, index, race_rows, player_rows, bet_rows
         # each race's shuffles from a stream of its own: its deal does not depend
         # on how the races before went (common random numbers across bots)
         seed_stream(hidden, H_RNG, seed, index * N_RACES + r, 0)
-        error = play_race(game, state, hidden, r + 1, race_rows[r], player_rows[r], bet_rows[r])
+        error = play_race(game, state, hidden, params, r + 1, race_rows[r], player_rows[r],
+                          bet_rows[r])
         if error != 0:
             return error
     best = state[PUB_SCORE]
@@ -220,16 +235,23 @@ def play_game(game, state, hidden, seed, index, race_rows, player_rows, bet_rows
 
 
 @kernel(allocates=True)
-def play_games(game, seed, first, count, races, players, bets, games):
+def play_games(game, params, seed, first, count, races, players, bets, games):
     """Play games ``first .. first+count-1`` of ``seed`` into rows 0.. of the
-    outputs. Returns 0, or ``error * 2**32 + index`` for the first invalid bot
-    answer (error = ERROR_* * 8 + seat). The game array is copied first: threads
-    running this side by side then share no array."""
+    outputs; ``params``: float64 [players, PARAMS_WIDTH], each seat's bot
+    parameters. Returns 0, or ``error * 2**32 + index`` for the first invalid
+    bot answer (error = ERROR_* * 8 + seat). The game array and the parameters
+    are copied first: threads running this side by side then share no array.
+    The copy has room for every seat and slot, so that a short ``params``
+    (which ``run`` refuses) reads zeros rather than memory beyond it."""
     game = game.copy()
+    rows = np.zeros((MAX_PLAYERS, PARAMS_WIDTH), np.float64)
+    for seat in range(min(params.shape[0], MAX_PLAYERS)):
+        for i in range(min(params.shape[1], PARAMS_WIDTH)):
+            rows[seat, i] = params[seat, i]
     state = np.zeros(S_LEN, np.int64)
     hidden = np.zeros(H_LEN, np.int64)
     for i in range(count):
-        error = play_game(game, state, hidden, seed, first + i, races[i], players[i],
+        error = play_game(game, state, hidden, rows, seed, first + i, races[i], players[i],
                           bets[i], games[i])
         if error != 0:
             return error * (1 << 32) + first + i
@@ -266,10 +288,20 @@ def new_arrays():
     return np.zeros(S_LEN, np.int64), np.zeros(H_LEN, np.int64)
 
 
-def run(game: np.ndarray, seed: int, first: int, count: int):
-    """Play games into fresh records; raise on a bot error. Returns the records."""
-    records = new_records(count, int(game[G_N_PLAYERS]))
-    error = play_games(game, seed, first, count, *records)
+def new_params(players: int) -> np.ndarray:
+    """Zeroed parameter rows, one per seat (what the random bot needs)."""
+    return np.zeros((players, PARAMS_WIDTH), np.float64)
+
+
+def run(game: np.ndarray, seed: int, first: int, count: int, params=None):
+    """Play games into fresh records; raise on a bot error. Returns the records.
+    ``params``: [players, PARAMS_WIDTH] bot parameters (None: zeros)."""
+    players = int(game[G_N_PLAYERS])
+    params = new_params(players) if params is None else np.asarray(params, np.float64)
+    if params.shape != (players, PARAMS_WIDTH):
+        raise ValueError(f"params must have shape ({players}, {PARAMS_WIDTH}), not {params.shape}")
+    records = new_records(count, players)
+    error = play_games(game, params, seed, first, count, *records)
     if error != 0:
         raise RuntimeError(f"bot error {error >> 32} in game {error & 0xFFFFFFFF}")
     return records

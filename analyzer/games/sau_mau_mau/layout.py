@@ -123,9 +123,32 @@ DECIDE_STEP = 3  # one penalty step back (PUB_STEPS left); options: pigs off sta
 # answer: index, or -1 to take no more steps
 DECIDE_BET = 4  # answer: a pig to bet on (changing an existing bet), or -1 to pass
 
-# bot kinds (the kernel dispatches on them)
+# bot kinds (the kernel dispatches on them; registry.py names them)
 RANDOM = 0
 SCRIPTED = 1  # tests: answers from hidden[H_SCRIPT:], in order
+BACKER = 2  # backs a pig from its hand: bets it early and pushes it
+TEMPO = 3  # plays to go out: hoards +2, X and green cards, blocks a player about to go out
+SWITCHER = 4  # watches the race: bets, then moves its bet to a pig pulling ahead
+FIRST_HEURISTIC, LAST_HEURISTIC = BACKER, SWITCHER  # answered by bots.decide_heuristic
+
+# parameter row of a heuristic bot (float64, one row per seat; registry.py
+# names the slots and sets each family's defaults; bots.py says how they are
+# used). 0 switches off what a slot adds (steer, rush, keeping, blocking).
+P_SHARPNESS = 0  # how strongly the pig ahead is expected to win, per space
+P_HAND_WEIGHT = 1  # win-chance weight of a space its own hand can still move a pig
+P_CROWDING = 2  # chance that a bet ahead in the queue is on the same pig
+P_OUT_REACH = 3  # cards in hand from which it no longer counts on going out
+P_STEER = 4  # weight of the colour a card leaves for the next player to follow
+P_SWITCH_MARGIN = 5  # expected points a bet change must gain
+P_LAG = 6  # spaces its pig must trail the new pig before the bet is changed
+P_BET_RUSH = 7  # points it gives for putting a first bet down now
+P_KEEP_GREEN = 8  # points a Flapi or Farmer is worth kept in hand (a sure last card)
+P_KEEP_PLUS2 = 9  # points a +2 is worth kept in hand (an answer to a +2)
+P_KEEP_SKIP = 10  # points an X is worth kept in hand
+P_BLOCK = 11  # points of stopping the next player when it may go out
+P_THREAT_CARDS = 12  # the next player may go out with this many cards or fewer
+N_PARAMS = 13
+PARAMS_WIDTH = N_PARAMS
 
 # invalid bot answers / broken invariants (the kernel cannot raise)
 ERROR_PLAY, ERROR_COLOR, ERROR_FLAPI, ERROR_STEP, ERROR_BET, ERROR_KIND, ERROR_INVARIANT = range(1, 8)

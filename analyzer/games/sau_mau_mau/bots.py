@@ -1,0 +1,449 @@
+"""Sau Mau Mau heuristic bots, jitted.
+
+Every heuristic decision goes through one function:
+
+    decide_heuristic(what, seat, kind, game, state, params, n_options) -> int
+
+- ``what``: DECIDE_PLAY / COLOR / FLAPI / STEP / BET (layout.py); ``seat``: the
+  deciding player; ``kind``: its bot kind; ``game``: what is fixed for the run;
+- ``state``: what this player may see: the public state (``PUB_*``), a copy of
+  its own row at ``S_VIEW + OWN_*`` (hand, bet, random stream) and the options at
+  ``S_OPTIONS + i`` for ``i < n_options``. Other hands are not in it, and of the
+  bet queue only the seats: other players' bet cards lie face down;
+- ``params``: this bot's own row of parameters (``P_*``), only read.
+
+Answers as the kernel asks them (layout.py, DECIDE_*). Ties between equally
+good options are broken with the player's own random stream, so that no pig or
+card is favoured by its index.
+
+The three families (registry.py) share one model of what a choice is worth, in
+expected points of the race, and differ in their parameters' defaults:
+
+- a pig's chance to win is a softmax of ``sharpness`` times its space plus
+  ``hand_weight`` times the spaces this player's own number cards can still
+  move it. With random players the position says little (a pig that leads
+  early has spent its colour's cards), but a bot makes the pig ahead win: it
+  bets on it, pushes it and steps the others back, so a sharp model plays
+  better than a calibrated one (0.5 against 0.15 per space, in win rates);
+- a bet is worth its pig's chance times the points of its place in the queue:
+  6, 4, 3, 2, 1 by the winning bets ahead of it, each bet ahead being on the same
+  pig with probability ``crowding`` (the other pigs are face down);
+- the hand is worth the 5 points of going out less ``5 / out_reach`` per card
+  in it (nothing from ``out_reach`` cards on);
+- an option that ends the race is worth the points it scores at once: 3 for the
+  crown, 5 for the last card, the bet if its pig wins.
+
+Each decision takes the option worth the most: its bet's and hand's worth after
+it, plus what the parameters add: ``steer`` (the colour left to the next
+player), ``bet_rush`` (drawing for a first bet), ``keep_*`` (special cards held
+back), ``block`` (an X or +2 on a player about to go out); a bet change must
+gain ``switch_margin`` and its new pig lead the old by ``lag`` spaces.
+"""
+import math
+
+from analyzer.engine.jit import kernel
+from analyzer.engine.rng import below
+from analyzer.games.sau_mau_mau.layout import (
+    CROWN_POINTS, DECIDE_BET, DECIDE_COLOR, DECIDE_FLAPI, DECIDE_PLAY, DECIDE_STEP, FARMER,
+    FLAPI, HAND_POINTS, N_PIGS, NUMBER, OWN_BET_PIG, OWN_HAND, OWN_HAND_N, OWN_RNG,
+    P_BET_RUSH, P_BLOCK, P_CROWDING, P_HAND_WEIGHT, P_KEEP_GREEN, P_KEEP_PLUS2, P_KEEP_SKIP,
+    P_LAG, P_OUT_REACH, P_SHARPNESS, P_STEER, P_SWITCH_MARGIN, P_THREAT_CARDS, PLUS2,
+    PUB_CROWN, PUB_DISCARD_N, PUB_HAND_N, PUB_N_PLAYERS, PUB_PENALTY, PUB_PILE_N, PUB_POS,
+    PUB_QUEUE, PUB_QUEUE_N, PUB_TURN, S_OPTIONS, S_VIEW, SKIP,
+)
+from analyzer.games.sau_mau_mau.rules import bet_points, card_color, card_kind, card_number
+
+_OWN = S_VIEW  # the deciding player's own row in state
+_RNG = S_VIEW + OWN_RNG
+NO_PIG = -1  # "no pig moves" for the evaluations below
+FLAPI_SPACES = 3.0
+MEAN_NUMBER = 3.5  # a number card moves its pig 3.5 spaces on average
+WORST = -1e300
+# Bots that all rather draw than move a rival pig can stall a race for good:
+# once the pile is spent, one plays a Farmer, the next draws it back, and so
+# on. After this many rounds (turns per player) a bot plays whenever it can,
+# which ends the race as plain Mau Mau ends. Races of heuristic tables last 5
+# to 13 rounds on average, and 99.9% of them end within 35 rounds.
+STALL_ROUNDS = 40
+
+
+@kernel(inline=True)
+def prefer(value, best, ties, state):
+    """Whether an option worth ``value`` replaces the best so far, exact ties
+    broken uniformly (reservoir sampling). Returns (take, ties among the best)."""
+    if value > best:
+        return True, 1
+    if value == best:
+        ties += 1
+        return below(state, _RNG, ties) == 0, ties
+    return False, ties
+
+
+# ------------------------------------------------------------------ the model
+
+@kernel(inline=True)
+def hand_spaces(state, pig):
+    """Spaces this player's own number cards can still move ``pig``."""
+    spaces = 0
+    for i in range(state[_OWN + OWN_HAND_N]):
+        card = state[_OWN + OWN_HAND + i]
+        if card_kind(card) == NUMBER and card_color(card) == pig:
+            spaces += card_number(card)
+    return spaces
+
+
+@kernel(inline=True)
+def win_weight(state, params, pig, moved, spaces, spent):
+    """Unnormalised chance that ``pig`` wins once pig ``moved`` has gone
+    ``spaces`` on, ``spent`` of them with a card from this player's hand."""
+    pos = float(state[PUB_POS + pig])
+    own = float(hand_spaces(state, pig))
+    if pig == moved:
+        pos += spaces
+        own -= spent
+    return math.exp(params[P_SHARPNESS] * pos + params[P_HAND_WEIGHT] * own)
+
+
+@kernel
+def slot_worth(params, ahead):
+    """Expected points of a bet on the winning pig with ``ahead`` bets before it,
+    each on the same pig with probability ``crowding``."""
+    q = params[P_CROWDING]
+    worth = 0.0
+    ways = 1.0  # ways to pick r of the bets ahead: ahead choose r
+    for r in range(ahead + 1):
+        worth += ways * q ** r * (1.0 - q) ** (ahead - r) * bet_points(r)
+        ways = ways * (ahead - r) / (r + 1)
+    return worth
+
+
+@kernel(inline=True)
+def bets_ahead(state, seat):
+    """Bets before this player's own in the queue; the whole queue if it has none."""
+    n = state[PUB_QUEUE_N]
+    for q in range(n):
+        if state[PUB_QUEUE + q] == seat:
+            return q
+    return n
+
+
+@kernel
+def bet_worth(state, params, seat, moved, spaces, spent):
+    """Expected bet points once pig ``moved`` has gone ``spaces`` on: its bet's
+    chance times the worth of its place; without a bet, the best bet it could
+    lay now (it will, at its next draw)."""
+    bet = state[_OWN + OWN_BET_PIG]
+    total = 0.0
+    mine = 0.0
+    best = 0.0
+    for pig in range(N_PIGS):
+        w = win_weight(state, params, pig, moved, spaces, spent)
+        total += w
+        if pig == bet:
+            mine = w
+        best = max(best, w)
+    if bet >= 0:
+        return mine / total * slot_worth(params, bets_ahead(state, seat))
+    return best / total * slot_worth(params, state[PUB_QUEUE_N])
+
+
+@kernel(inline=True)
+def hand_worth(params, cards):
+    """The 5 points of going out, less a share per card still to play: nothing
+    from ``out_reach`` cards on (it no longer counts on going out first)."""
+    reach = params[P_OUT_REACH]
+    if reach <= 0.0:
+        return 0.0
+    return HAND_POINTS * max(0.0, 1.0 - cards / reach)
+
+
+@kernel(inline=True)
+def reaches_crown(state, moved, spaces):
+    return moved >= 0 and state[PUB_POS + moved] + spaces >= state[PUB_CROWN]
+
+
+@kernel
+def ending_points(state, params, seat, moved, spaces, last_card):
+    """Points this player scores when the race ends with pig ``moved`` gone
+    ``spaces`` on: the crown (if it got there), the last card, its bet if its
+    pig is among the winners."""
+    points = 0.0
+    winners = 0  # bit mask of the winning pigs
+    if reaches_crown(state, moved, spaces):
+        points += CROWN_POINTS
+        winners = 1 << moved
+    else:
+        high = WORST
+        for pig in range(N_PIGS):
+            pos = state[PUB_POS + pig] + (spaces if pig == moved else 0.0)
+            if pos > high:
+                high = pos
+                winners = 1 << pig
+            elif pos == high:
+                winners |= 1 << pig
+    if last_card:
+        points += HAND_POINTS
+    bet = state[_OWN + OWN_BET_PIG]
+    if bet >= 0 and (winners >> bet) & 1:
+        points += slot_worth(params, bets_ahead(state, seat))
+    return points
+
+
+@kernel(inline=True)
+def race_ends(state, moved, spaces, cards):
+    return cards == 0 or reaches_crown(state, moved, spaces)
+
+
+@kernel
+def outcome(state, params, seat, moved, spaces, spent, cards):
+    """Expected points once pig ``moved`` has gone ``spaces`` on (``spent`` of
+    them from the hand) and this player holds ``cards`` cards: what it scores at
+    once if that ends the race, else the worth of its bet and its hand."""
+    if race_ends(state, moved, spaces, cards):
+        return ending_points(state, params, seat, moved, spaces, cards == 0)
+    return bet_worth(state, params, seat, moved, spaces, spent) + hand_worth(params, cards)
+
+
+@kernel
+def steer_gain(state, params, seat, color, moved, spaces, spent):
+    """What leaving ``color`` to the next player is worth: it must follow that
+    colour, and a number card of it moves that pig (on average MEAN_NUMBER)."""
+    if params[P_STEER] == 0.0:
+        return 0.0
+    if color == moved:
+        gain = (bet_worth(state, params, seat, moved, spaces + MEAN_NUMBER, spent)
+                - bet_worth(state, params, seat, moved, spaces, spent))
+    else:
+        gain = (bet_worth(state, params, seat, color, MEAN_NUMBER, 0.0)
+                - bet_worth(state, params, seat, NO_PIG, 0.0, 0.0))
+    return params[P_STEER] * gain
+
+
+@kernel(inline=True)
+def next_may_go_out(state, params, seat):
+    following = seat + 1
+    if following == state[PUB_N_PLAYERS]:
+        following = 0
+    return state[PUB_HAND_N + following] <= params[P_THREAT_CARDS]
+
+
+# ------------------------------------------------------------------ choices
+
+@kernel
+def name_color(state, params, seat):
+    """The Farmer's colour: the one whose pig the next player best moves for
+    this player; between equals, the colour it holds most of (to follow it when
+    the colour comes back). Returns (colour, steer gain)."""
+    best = WORST
+    best_held = -1
+    pick = 0
+    ties = 0
+    for color in range(N_PIGS):
+        gain = steer_gain(state, params, seat, color, NO_PIG, 0.0, 0.0)
+        held = 0
+        for i in range(state[_OWN + OWN_HAND_N]):
+            card = state[_OWN + OWN_HAND + i]
+            if card_color(card) == color and card_kind(card) != FLAPI:
+                held += 1
+        if gain > best or (gain == best and held > best_held):
+            best, best_held, pick, ties = gain, held, color, 1
+        elif gain == best and held == best_held:
+            ties += 1
+            if below(state, _RNG, ties) == 0:
+                pick = color
+    return pick, best
+
+
+@kernel
+def best_last_pig(state, params, seat, cards):
+    """The pig a Flapi should move among those furthest behind, and the
+    expected points after it (``cards``: the hand once the Flapi is played)."""
+    low = state[PUB_POS]
+    for pig in range(1, N_PIGS):
+        low = min(low, state[PUB_POS + pig])
+    best = WORST
+    pick = 0
+    ties = 0
+    for pig in range(N_PIGS):
+        if state[PUB_POS + pig] == low:
+            value = outcome(state, params, seat, pig, FLAPI_SPACES, 0.0, cards)
+            take, ties = prefer(value, best, ties, state)
+            if take:
+                best = value
+                pick = pig
+    return pick, best
+
+
+@kernel
+def bet_choice(state, params, seat):
+    """The pig to bet on now (-1: leave the queue as it is) and the expected
+    points that gains. A first bet goes on the likeliest pig and gains
+    ``bet_rush`` (laid now rather than at a later draw); a change goes to the
+    back of the queue, so it must gain ``switch_margin`` over keeping the bet,
+    and the new pig must lead the old one by ``lag`` spaces."""
+    bet = state[_OWN + OWN_BET_PIG]
+    if bet < 0:
+        best = WORST
+        pick = 0
+        ties = 0
+        for pig in range(N_PIGS):
+            weight = win_weight(state, params, pig, NO_PIG, 0.0, 0.0)
+            take, ties = prefer(weight, best, ties, state)
+            if take:
+                best = weight
+                pick = pig
+        return pick, params[P_BET_RUSH]
+    total = 0.0
+    for pig in range(N_PIGS):
+        total += win_weight(state, params, pig, NO_PIG, 0.0, 0.0)
+    keep = (win_weight(state, params, bet, NO_PIG, 0.0, 0.0) / total
+            * slot_worth(params, bets_ahead(state, seat)))
+    back = slot_worth(params, state[PUB_QUEUE_N] - 1)
+    best = WORST
+    pick = -1
+    ties = 0
+    for pig in range(N_PIGS):
+        if pig == bet or state[PUB_POS + pig] - state[PUB_POS + bet] < params[P_LAG]:
+            continue
+        value = win_weight(state, params, pig, NO_PIG, 0.0, 0.0) / total * back
+        take, ties = prefer(value, best, ties, state)
+        if take:
+            best = value
+            pick = pig
+    gain = best - keep - params[P_SWITCH_MARGIN]
+    if pick < 0 or gain <= 0.0:
+        return -1, 0.0
+    return pick, gain
+
+
+@kernel(inline=True)
+def drawable(state):
+    """Cards a player can draw now: the pile, then the discard pile but its top."""
+    return state[PUB_PILE_N] + state[PUB_DISCARD_N] - 1
+
+
+@kernel
+def draw_value(state, params, seat, cards, rush):
+    """Expected points of drawing: one card, or the whole pending +2 penalty
+    with as many steps back (spent here on the pig whose retreat helps most);
+    then the bet it may lay or change (a first bet gains ``bet_rush`` if
+    ``rush``). WORST with no card left to draw: a pass, which bots that all
+    rather pass than move a rival pig would repeat for good."""
+    penalty = state[PUB_PENALTY]
+    drawn = min(penalty if penalty > 0 else 1, drawable(state))
+    if drawn == 0:
+        return WORST
+    worth = bet_worth(state, params, seat, NO_PIG, 0.0, 0.0)
+    if penalty > 0:
+        for pig in range(N_PIGS):
+            back = -float(min(drawn, state[PUB_POS + pig]))
+            worth = max(worth, bet_worth(state, params, seat, pig, back, 0.0))
+    _, gain = bet_choice(state, params, seat)
+    if state[_OWN + OWN_BET_PIG] < 0 and not rush:
+        gain = 0.0
+    return worth + gain + hand_worth(params, cards + drawn)
+
+
+@kernel
+def play_value(state, params, seat, card, cards):
+    """Expected points of playing ``card`` from a hand of ``cards``: the race
+    after its move (or what it scores if it ends the race), the colour it
+    leaves, and for the special cards what they are worth kept or blocking.
+    Returns (points, whether it ends the race)."""
+    kind = card_kind(card)
+    left = cards - 1
+    moved = NO_PIG
+    spaces = 0.0
+    spent = 0.0
+    if kind == NUMBER:
+        moved = card_color(card)
+        spaces = float(card_number(card))
+        spent = spaces
+    elif kind == FLAPI:
+        moved, _ = best_last_pig(state, params, seat, left)
+        spaces = FLAPI_SPACES
+    value = outcome(state, params, seat, moved, spaces, spent, left)
+    if race_ends(state, moved, spaces, left):
+        return value, True
+    if kind == FARMER:
+        _, gain = name_color(state, params, seat)
+        value += gain
+    else:
+        value += steer_gain(state, params, seat, card_color(card), moved, spaces, spent)
+    if kind == FLAPI or kind == FARMER:
+        value -= params[P_KEEP_GREEN]
+    elif kind == PLUS2 or kind == SKIP:
+        # a +2 answering a +2 is what it was kept for
+        if kind == SKIP:
+            value -= params[P_KEEP_SKIP]
+        elif state[PUB_PENALTY] == 0:
+            value -= params[P_KEEP_PLUS2]
+        if next_may_go_out(state, params, seat):
+            value += params[P_BLOCK]
+    return value, False
+
+
+@kernel
+def choose_play(state, params, seat, n_options):
+    """The card to play, or -1 to draw. The rush for a first bet is a taste for
+    betting early, not points: it never outweighs a card that ends the race.
+    A race that has stalled (see STALL_ROUNDS) gets no more draws by choice."""
+    if n_options == 0:
+        return -1
+    cards = state[_OWN + OWN_HAND_N]
+    best = WORST
+    pick = 0
+    ties = 0
+    can_end = False
+    for i in range(n_options):
+        value, ends = play_value(state, params, seat, state[S_OPTIONS + i], cards)
+        can_end = can_end or ends
+        take, ties = prefer(value, best, ties, state)
+        if take:
+            best = value
+            pick = i
+    if state[PUB_TURN] >= STALL_ROUNDS * state[PUB_N_PLAYERS]:
+        return pick
+    if draw_value(state, params, seat, cards, not can_end) > best:
+        return -1
+    return pick
+
+
+@kernel
+def choose_step(state, params, seat, n_options):
+    """One penalty step back: the pig whose retreat raises its bet's worth
+    most; -1 once no retreat does."""
+    now = bet_worth(state, params, seat, NO_PIG, 0.0, 0.0)
+    best = now
+    pick = -1
+    ties = 0
+    for i in range(n_options):
+        value = bet_worth(state, params, seat, state[S_OPTIONS + i], -1.0, 0.0)
+        if value > now:
+            take, ties = prefer(value, best, ties, state)
+            if take:
+                best = value
+                pick = i
+    return pick
+
+
+@kernel
+def decide_heuristic(what, seat, kind, game, state, params, n_options):
+    """The answer of a heuristic bot (the families differ only in ``params``)."""
+    if what == DECIDE_PLAY:
+        return choose_play(state, params, seat, n_options)
+    if what == DECIDE_COLOR:
+        color, _ = name_color(state, params, seat)
+        return color
+    if what == DECIDE_FLAPI:
+        pig, _ = best_last_pig(state, params, seat, state[_OWN + OWN_HAND_N])
+        for i in range(n_options):
+            if state[S_OPTIONS + i] == pig:
+                return i
+        return 0
+    if what == DECIDE_STEP:
+        return choose_step(state, params, seat, n_options)
+    if what == DECIDE_BET:
+        pig, _ = bet_choice(state, params, seat)
+        return pig
+    return -1

@@ -1,0 +1,188 @@
+"""A Sau Mau Mau match: the track and seated bots, ready to play chunks of
+four-race games, turn them into tables and summarise them. The game-agnostic
+engine drives it like any match (see ``analyzer/engine/match.py``); its unit is
+the game, four races with the first player passing left."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from analyzer.engine.botspec import BotSpec
+from analyzer.engine.match import PooledMatch
+from analyzer.errors import AnalyzerError
+from analyzer.games.sau_mau_mau import kernel
+from analyzer.games.sau_mau_mau import layout as L
+from analyzer.games.sau_mau_mau.board import load_track
+from analyzer.games.sau_mau_mau.registry import REGISTRY
+from analyzer.games.sau_mau_mau.summary import Summary
+
+TABLES = ("races", "players", "games", "bets")
+
+
+@dataclass
+class Chunk:
+    """Records of games ``first .. first+count-1`` (rows beyond ``count`` unused)."""
+    first: int
+    count: int
+    races: np.ndarray  # [n, 4, RACE_LEN]
+    players: np.ndarray  # [n, 4, players, PL_LEN]
+    bets: np.ndarray  # [n, 4, players, BET_LEN]
+    games: np.ndarray  # [n, players, GM_LEN]
+
+    @property
+    def capacity(self) -> int:
+        return self.races.shape[0]
+
+    def view(self) -> "Chunk":
+        n = self.count
+        return Chunk(self.first, n, self.races[:n], self.players[:n], self.bets[:n], self.games[:n])
+
+
+def _winning_pigs_names() -> list[str]:
+    """Category names of every non-empty set of winning pigs, by bit mask (index = mask)."""
+    return ["" if mask == 0 else ",".join(p for i, p in enumerate(L.PIGS) if mask >> i & 1)
+            for mask in range(1 << L.N_PIGS)]
+
+
+WINNING_PIGS = _winning_pigs_names()
+
+
+class SauMauMauMatch(PooledMatch):
+    game = "sau-mau-mau"
+    title = "Sau Mau Mau"
+    unit = "games"
+    tables = TABLES
+    errors = L.ERRORS
+
+    def __init__(self, board: str | None, players: int, bots: list[BotSpec]):
+        if not L.MIN_PLAYERS <= players <= L.MAX_PLAYERS:
+            raise AnalyzerError(f"--players must be {L.MIN_PLAYERS}-{L.MAX_PLAYERS} for Sau Mau Mau, got {players}")
+        self.track = load_track(board)
+        self.crown = self.track.crown_for(players)
+        super().__init__(REGISTRY, players, bots)
+        self.game_array = kernel.pack_game(self.crown, [f.kind for f in self.families])
+
+    variant = None
+
+    # ------------------------------------------------------------------ playing
+
+    def warm_up(self) -> None:
+        """Compile (or load from cache) before timing or showing progress."""
+        self.release([self.play(0, 0, 1)])
+
+    def _new_chunk(self, capacity: int) -> Chunk:
+        return Chunk(0, 0, *kernel.new_records(capacity, self.players))
+
+    def _play_into(self, chunk: Chunk, seed: int, first: int, count: int) -> int:
+        return kernel.play_games(self.game_array, self.params, seed, first, count,
+                                 chunk.races, chunk.players, chunk.bets, chunk.games)
+
+    def outcomes(self, chunk: Chunk) -> tuple[np.ndarray, np.ndarray]:
+        """Per game and seat: won (shared wins count) and total points."""
+        c = chunk.view()
+        return c.games[:, :, L.GM_WON] > 0, c.games[:, :, L.GM_TOTAL].astype(np.int64)
+
+    # ------------------------------------------------------------------ describing
+
+    def describe(self) -> dict:
+        t = self.track
+        return {
+            "game": self.game,
+            "title": self.title,
+            "unit": self.unit,
+            "players": self.players,
+            "variant": None,
+            "track": {"name": t.name, "source": t.source, "assumed": t.assumed, "sha256": t.digest(),
+                      "crown": self.crown},
+            "data": [{"part": "track", "name": t.name, "source": t.source, "assumed": t.assumed,
+                      "sha256": t.digest(), "detail": f"crown on space {self.crown} for {self.players} players"}],
+            "bots": self.bots_described(),
+        }
+
+    def setup_lines(self) -> list[str]:
+        t = self.track
+        tag = "ASSUMED reconstruction" if t.assumed else "user-supplied"
+        return [f"track: {t.name} ({tag}; crown on space {self.crown} for {self.players} players, "
+                f"sha {t.digest()})"]
+
+    def new_summary(self) -> Summary:
+        return Summary(self.players, self.labels)
+
+    # ------------------------------------------------------------------ tables
+
+    def tables_of(self, chunk: Chunk) -> dict[str, pd.DataFrame]:
+        c = chunk.view()
+        n, p, R = c.count, self.players, L.N_RACES
+        game_ids = np.arange(c.first, c.first + n, dtype=np.int64)
+        race_no = np.tile(np.arange(1, R + 1, dtype=np.int8), n)
+        r = c.races.reshape(n * R, L.RACE_LEN)
+        pigs = list(L.PIGS)
+        crown_pig = r[:, L.RACE_CROWN_PIG]
+        races = pd.DataFrame({
+            "game": np.repeat(game_ids, R),
+            "race": race_no,
+            "players": np.full(n * R, p, np.int8),
+            "first_seat": (r[:, L.RACE_FIRST_SEAT] + 1).astype(np.int8),
+            "turns": r[:, L.RACE_TURNS].astype(np.int32),
+            "end": pd.Categorical.from_codes(r[:, L.RACE_END], list(L.ENDS)),
+            "both_ends": r[:, L.RACE_BOTH].astype(bool),
+            "winning_pigs": pd.Categorical.from_codes(r[:, L.RACE_WINNING], WINNING_PIGS),
+            "queue_length": r[:, L.RACE_QUEUE_LEN].astype(np.int8),
+            "ender_seat": (r[:, L.RACE_ENDER] + 1).astype(np.int8),
+            "crown_pig": pd.Categorical.from_codes(crown_pig + 1, [""] + pigs),
+            "reshuffles": r[:, L.RACE_RESHUFFLES].astype(np.int16),
+        })
+        for i, pig in enumerate(pigs):
+            races[f"pos_{pig}"] = r[:, L.RACE_POS + i].astype(np.int16)
+
+        seat0 = np.tile(np.arange(p), n * R)
+        pl = c.players.reshape(n * R * p, L.PL_LEN)
+        first_seat = np.repeat(r[:, L.RACE_FIRST_SEAT], p)
+        players = pd.DataFrame({
+            "game": np.repeat(game_ids, R * p),
+            "race": np.repeat(race_no, p),
+            "seat": (seat0 + 1).astype(np.int8),
+            "bot": self.seat_categorical(seat0),
+            "race_points": pl[:, L.PL_RACE_POINTS].astype(np.int16),
+            "bet_points": pl[:, L.PL_BET_POINTS].astype(np.int8),
+            "crown_points": pl[:, L.PL_CROWN_POINTS].astype(np.int8),
+            "hand_points": pl[:, L.PL_HAND_POINTS].astype(np.int8),
+            "bets_placed": pl[:, L.PL_BETS_PLACED].astype(np.int16),
+            "bets_changed": pl[:, L.PL_BETS_CHANGED].astype(np.int16),
+            "cards_left": pl[:, L.PL_CARDS_LEFT].astype(np.int16),
+            "cards_drawn": pl[:, L.PL_CARDS_DRAWN].astype(np.int16),
+            "cards_played": pl[:, L.PL_CARDS_PLAYED].astype(np.int16),
+            "decisions": pl[:, L.PL_DECISIONS].astype(np.int32),
+            "first": seat0 == first_seat,
+        })
+
+        gseat0 = np.tile(np.arange(p), n)
+        gm = c.games.reshape(n * p, L.GM_LEN)
+        games = pd.DataFrame({
+            "game": np.repeat(game_ids, p),
+            "seat": (gseat0 + 1).astype(np.int8),
+            "bot": self.seat_categorical(gseat0),
+            "total": gm[:, L.GM_TOTAL].astype(np.int16),
+            "won": gm[:, L.GM_WON].astype(bool),
+        })
+
+        b = c.bets.reshape(n * R * p, L.BET_LEN)
+        placed = b[:, L.BET_PIG] >= 0
+        mask = np.repeat(r[:, L.RACE_WINNING], p)[placed]
+        pig = b[placed, L.BET_PIG]
+        bets = pd.DataFrame({
+            "game": np.repeat(game_ids, R * p)[placed],
+            "race": np.repeat(race_no, p)[placed],
+            "seat": (seat0 + 1).astype(np.int8)[placed],
+            "bot": self.seat_categorical(seat0[placed]),
+            "pig": pd.Categorical.from_codes(pig, pigs),
+            "queue_position": b[placed, L.BET_QUEUE_POS].astype(np.int8),
+            "turn_placed": b[placed, L.BET_TURN].astype(np.int32),
+            "race_turns": np.repeat(r[:, L.RACE_TURNS], p)[placed].astype(np.int32),
+            "changed": b[placed, L.BET_CHANGED].astype(bool),
+            "points": b[placed, L.BET_POINTS].astype(np.int8),
+            "won": (mask >> pig & 1).astype(bool),
+        })
+        return {"races": races, "players": players, "games": games, "bets": bets}
