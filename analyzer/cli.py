@@ -88,13 +88,15 @@ def run_simulation(game, board, players, bots, races, seed, threads, out, report
 
 @app.command("report")
 def report_command(
-    run_dir: Path = typer.Argument(..., help="a directory written by simulate --out"),
-    out: Optional[Path] = typer.Option(None, help="report path (default: RUN_DIR-report.html beside it)"),
+    run_dirs: list[Path] = typer.Argument(
+        ..., help="one or more directories written by simulate --out; several runs of one game (e.g. "
+                  "each player count) are merged into one report"),
+    out: Optional[Path] = typer.Option(None, help="report path (default: RUN_DIR-report.html beside the first)"),
 ):
-    """Write the balance report of a finished run."""
+    """Write the balance report of a finished run (or of several runs of one game, merged)."""
     from analyzer.report import build_report
 
-    typer.echo(f"report: {build_report(run_dir, out)}")
+    typer.echo(f"report: {build_report(run_dirs, out)}")
 
 
 @app.command("run")

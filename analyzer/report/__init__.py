@@ -40,9 +40,12 @@ def default_report_path(run_dir: Path) -> Path:
     return run_dir.parent / f"{run_dir.name}-report.html"
 
 
-def aggregate_run(run_dir: Path, batch_rows: int | None = None):
-    """Stream a run directory's tables through a fresh aggregator of its game:
-    ``(stats, manifest)``. Raises ``AnalyzerError`` for a bad run directory."""
+def aggregate_run(run_dir: Path, batch_rows: int | None = None, stats=None, id_offset: int = 0):
+    """Stream a run directory's tables through ``stats`` (default: a fresh
+    aggregator of its game): ``(stats, manifest)``. ``id_offset`` is added to the
+    race or game index columns (the stats module's ``ID_COLUMNS``) so that several
+    runs fed to one aggregator never share an index. Raises ``AnalyzerError`` for
+    a bad run directory."""
     from analyzer.games import game_info
     from analyzer.report import rundir
 
@@ -52,7 +55,7 @@ def aggregate_run(run_dir: Path, batch_rows: int | None = None):
     module = info.load("stats")
     columns = module.COLUMNS
     rundir.check_tables(run_dir, list(columns))
-    stats = module.new_stats()
+    stats = module.new_stats() if stats is None else stats
     table, expected = module.expected_rows(manifest)
     found = rundir.table_rows(run_dir, table)
     if found != expected:
@@ -61,6 +64,9 @@ def aggregate_run(run_dir: Path, batch_rows: int | None = None):
     kw = {"batch_rows": batch_rows} if batch_rows else {}
     for name, cols in columns.items():
         for df in rundir.stream_table(run_dir, name, list(cols), **kw):
+            for col in module.ID_COLUMNS:
+                if id_offset and col in df.columns:
+                    df[col] = df[col] + id_offset
             try:
                 stats.add({name: df})
             except ValueError as e:
@@ -68,9 +74,52 @@ def aggregate_run(run_dir: Path, batch_rows: int | None = None):
     return stats, manifest
 
 
-def build_report(run_dir: Path, out: Path | None = None) -> Path:
-    """Write the balance report of the run in ``run_dir`` to ``out`` (default
-    ``<run_dir>-report.html``) and return the HTML file's path."""
-    stats, manifest = aggregate_run(run_dir)
-    out = Path(out) if out is not None else default_report_path(Path(run_dir))
+def merge_manifests(manifests: list[dict], run_dirs: list[Path]) -> dict:
+    """One manifest for a report over several runs of one game: counts added up,
+    what differs between the runs listed per run, never silently taken from one."""
+    if len(manifests) == 1:
+        return manifests[0]
+    games = {m.get("game") for m in manifests}
+    if len(games) > 1:
+        raise AnalyzerError(f"the runs are of different games ({', '.join(sorted(map(str, games)))}); "
+                            "a report covers one game")
+    first = manifests[0]
+    unit = first.get("unit", "races")
+    merged = {**first, unit: sum(int(m.get(unit, 0)) for m in manifests),
+              "runs": [str(d) for d in run_dirs]}
+
+    def per_run(key, show=str):
+        values = [m.get(key) for m in manifests]
+        if all(v == values[0] for v in values):
+            return values[0]
+        return "; ".join(f"{d.name}: {show(v)}" for d, v in zip(run_dirs, values))
+
+    merged["players"] = per_run("players")
+    merged["seed"] = per_run("seed")
+    merged["created"] = per_run("created")
+    merged["bots_text"] = per_run("bots", lambda bots: ", ".join(str(b.get("bot")) for b in bots or []))
+    data = {}
+    for m in manifests:
+        for d in m.get("data", []):
+            data.setdefault((d.get("part"), d.get("sha256"), d.get("detail")), d)
+    merged["data"] = list(data.values())
+    return merged
+
+
+def build_report(run_dirs, out: Path | None = None) -> Path:
+    """Write the balance report of the run(s) in ``run_dirs`` (one directory or a
+    list of runs of the same game, merged) to ``out`` (default
+    ``<first run_dir>-report.html``) and return the HTML file's path."""
+    from analyzer.report import rundir
+
+    run_dirs = [Path(run_dirs)] if isinstance(run_dirs, (str, Path)) else [Path(d) for d in run_dirs]
+    stats, manifests, offset = None, [], 0
+    for run_dir in run_dirs:
+        if manifests:  # refuse another game before reading its tables
+            merge_manifests(manifests + [rundir.read_manifest(run_dir)], run_dirs[:len(manifests) + 1])
+        stats, manifest = aggregate_run(run_dir, stats=stats, id_offset=offset)
+        offset += int(manifest.get(manifest.get("unit", "races"), 0))
+        manifests.append(manifest)
+    manifest = merge_manifests(manifests, run_dirs)
+    out = Path(out) if out is not None else default_report_path(run_dirs[0])
     return write_report(stats.result(), manifest, out)

@@ -61,7 +61,7 @@ def _data_row(d: dict) -> tuple[str, str]:
 
 def assumed_note(data: list[dict]) -> str:
     """A warning box naming the parts of the run that are assumed reconstructions."""
-    assumed = [str(d.get("part", "data")) for d in data if d.get("assumed")]
+    assumed = list(dict.fromkeys(str(d.get("part", "data")) for d in data if d.get("assumed")))
     if not assumed:
         return ""
     return (f'<div class="note">The {" and ".join(assumed)} used here '
@@ -72,11 +72,14 @@ def assumed_note(data: list[dict]) -> str:
 def _setup_block(manifest: dict) -> str:
     data = manifest.get("data", [])
     bots = manifest.get("bots", [])
-    bot_text = "; ".join(f"seat {b.get('seat')}: {b.get('bot')}" for b in bots) or "?"
+    bot_text = (manifest.get("bots_text") if isinstance(manifest.get("bots_text"), str)
+                else "; ".join(f"seat {b.get('seat')}: {b.get('bot')}" for b in bots) or "?")
     versions = manifest.get("versions", {})
     unit = T.unit(manifest)
+    runs = manifest.get("runs")
     rows = [
         ("Game", _e(manifest.get("title", manifest.get("game", "?")))),
+        *([("Runs", _e(f"{len(runs)} merged: {', '.join(runs)}"))] if runs else []),
         *(_data_row(d) for d in data),
         ("Players", _e(manifest.get("players", "?")) + (f" — variant: {_e(manifest['variant'])}"
                                                           if manifest.get("variant") else "")),

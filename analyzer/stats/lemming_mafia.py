@@ -51,6 +51,10 @@ COLUMNS = {
 }
 
 
+# index columns: several runs fed to one aggregator get them offset (see report.aggregate_run)
+ID_COLUMNS = ("race",)
+
+
 def new_stats(**options) -> "LemmingMafiaStats":
     return LemmingMafiaStats(**options)
 

@@ -58,6 +58,10 @@ COLUMNS = {
 }
 
 
+# index columns: several runs fed to one aggregator get them offset (see report.aggregate_run)
+ID_COLUMNS = ("game",)
+
+
 def new_stats(**options) -> "SauMauMauStats":
     return SauMauMauStats(**options)
 

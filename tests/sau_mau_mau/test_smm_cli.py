@@ -158,3 +158,28 @@ def test_simulate_report_has_the_game_sections(tmp_path, capsys):
     assert "Sau Mau Mau balance report" in page and "ASSUMED reconstruction" in page
     for key in ("win_rates", "queue_position", "bet_timing", "race_ends", "first_player", "pigs"):
         assert f'id="{key}"' in page, key
+
+
+def test_a_report_merges_runs_of_each_player_count(tmp_path, capsys):
+    runs = []
+    for players in (2, 5):
+        out = tmp_path / f"p{players}"
+        assert run(sim("--players", players, "--bots", "random", "--out", out, games=200)) == 0
+        runs.append(out)
+    report = tmp_path / "merged.html"
+    assert run(["report", *runs, "--out", report]) == 0
+    ends = pd.read_csv(tmp_path / "merged_files" / "ends_by_players.csv")
+    assert sorted(ends["players"].unique()) == [2, 5]
+    # every race of both runs is counted once: 4 races per game
+    assert ends.groupby("players")["races"].sum().to_dict() == {2: 800, 5: 800}
+    page = report.read_text()
+    assert "2 merged" in page and "p2: 2; p5: 5" in page
+    capsys.readouterr()
+
+
+def test_a_report_refuses_runs_of_two_games(tmp_path, capsys):
+    smm = tmp_path / "smm"
+    lm = tmp_path / "lm"
+    assert run(sim("--out", smm, "--bots", "random", games=20)) == 0
+    assert run(["simulate", "lemming-mafia", "--races", 20, "--no-progress", "--bots", "random", "--out", lm]) == 0
+    assert_usage_error(capsys, ["report", smm, lm], "different games")
