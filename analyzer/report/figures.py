@@ -117,6 +117,27 @@ def fig_scores(res, manifest):
     return fig
 
 
+def race_length_figure(res, what: str):
+    """The histogram of the ``race_length`` table (``turns``, ``share``,
+    ``cumulative_share``) with its mean and median; ``what`` names the unit of
+    length on the x axis."""
+    rl = res["race_length"]
+    if not len(rl) or rl["races"].sum() == 0:
+        return None
+    fig, ax = _figure(8, 3.8)
+    ax.bar(rl["turns"], rl["share"], width=0.9, color="#5b7fa6")
+    mean = T.overview_value(res, "race_length_mean")
+    median = T.race_length_spread(res)["median"]
+    ax.axvline(mean, color="black", linestyle="--", linewidth=1, label=f"mean {mean:.1f}")
+    ax.axvline(median, color="#d08c1f", linestyle=":", linewidth=1.5, label=f"median {median}")
+    ax.set_xlabel(f"race length ({what})")
+    ax.set_ylabel("share of races")
+    _pct_axis(ax)
+    ax.legend(frameon=False)
+    ax.set_title("Race length")
+    return fig
+
+
 # the figures every game's report shows first: (key, title, draw, takeaway)
 COMMON_FIGURES = [
     ("win_rates", "Win rates", fig_win_rates, T.win_rates),

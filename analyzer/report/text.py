@@ -128,6 +128,18 @@ def luck_skill(res: dict) -> str:
 
 
 
+def race_length_spread(res: dict) -> dict | None:
+    """Median, 5% and 95% points, shortest and longest of the ``race_length``
+    histogram; None without races."""
+    rl = res["race_length"]
+    if not len(rl) or rl["races"].sum() == 0:
+        return None
+    v = rl["turns"].to_numpy()
+    cum = rl["cumulative_share"].to_numpy()
+    return {"median": v[np.searchsorted(cum, 0.5)], "p5": v[np.searchsorted(cum, 0.05)],
+            "p95": v[min(np.searchsorted(cum, 0.95), len(v) - 1)], "shortest": v[0], "longest": v[-1]}
+
+
 # ---------------------------------------------------------------------- designer answers
 
 

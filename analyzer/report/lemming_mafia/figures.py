@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.report.figures import BAD, GOOD, NEUTRAL, UNSURE, _err, _figure, _pct_axis, bot_colors
+from analyzer.report.figures import (
+    BAD, GOOD, NEUTRAL, UNSURE, _err, _figure, _pct_axis, bot_colors, race_length_figure,
+)
 from analyzer.report.lemming_mafia import text as T
 
 LEMMING_COLORS = {
@@ -140,21 +142,7 @@ def fig_contracts(res, manifest):
 
 
 def fig_race_length(res, manifest):
-    rl = res["race_length"]
-    if not len(rl) or rl["races"].sum() == 0:
-        return None
-    fig, ax = _figure(8, 3.8)
-    ax.bar(rl["turns"], rl["share"], width=0.9, color="#5b7fa6")
-    mean = T.overview_value(res, "race_length_mean")
-    median = rl["turns"].to_numpy()[np.searchsorted(rl["cumulative_share"].to_numpy(), 0.5)]
-    ax.axvline(mean, color="black", linestyle="--", linewidth=1, label=f"mean {mean:.1f}")
-    ax.axvline(median, color="#d08c1f", linestyle=":", linewidth=1.5, label=f"median {median}")
-    ax.set_xlabel("race length (moves, all players together)")
-    ax.set_ylabel("share of races")
-    _pct_axis(ax)
-    ax.legend(frameon=False)
-    ax.set_title("Race length")
-    return fig
+    return race_length_figure(res, "moves, all players together")
 
 
 def fig_eliminations(res, manifest):

@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 
 from analyzer.report.text import (
-    answer_first_seat, answer_skill, num, num_ci, ordinal, overview_value, pct, pct_ci, stage_label,
+    answer_first_seat, answer_skill, num, num_ci, ordinal, overview_value, pct, pct_ci, race_length_spread,
+    stage_label,
 )
 
 MIN_CELL = 30  # cards below which a heat-map cell is too thin to quote
@@ -83,16 +84,12 @@ def contracts(res: dict) -> str:
 
 
 def race_length(res: dict) -> str:
-    rl = res["race_length"]
-    if not len(rl) or rl["races"].sum() == 0:
+    q = race_length_spread(res)
+    if q is None:
         return "No races."
-    v = rl["turns"].to_numpy()
-    cum = rl["cumulative_share"].to_numpy()
-    median = v[np.searchsorted(cum, 0.5)]
-    p5, p95 = v[np.searchsorted(cum, 0.05)], v[min(np.searchsorted(cum, 0.95), len(v) - 1)]
     mean = overview_value(res, "race_length_mean")
-    return (f"A race lasts {num(mean, 1)} moves on average (median {median}); 90% of races take "
-            f"{p5}–{p95} moves, the shortest {v[0]} and the longest {v[-1]}.")
+    return (f"A race lasts {num(mean, 1)} moves on average (median {q['median']}); 90% of races take "
+            f"{q['p5']}–{q['p95']} moves, the shortest {q['shortest']} and the longest {q['longest']}.")
 
 
 def eliminations(res: dict) -> str:

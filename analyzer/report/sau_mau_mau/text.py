@@ -4,11 +4,11 @@ designer's questions with their answers, computed from its report tables
 yes / no comes from the data."""
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
 from analyzer.report.text import (
-    answer_first_seat, answer_skill, is_num, num, num_ci, ordinal, overview_value, pct, pct_ci, pp, stage_label,
+    answer_first_seat, answer_skill, is_num, num, num_ci, ordinal, overview_value, pct, pct_ci, pp,
+    race_length_spread, stage_label,
 )
 
 MIN_CELL = 30  # bets below which a stage or turn is too thin to quote
@@ -152,17 +152,14 @@ def pigs(res: dict) -> str:
 
 
 def race_length(res: dict) -> str:
-    rl = res["race_length"]
-    if not len(rl) or rl["races"].sum() == 0:
+    q = race_length_spread(res)
+    if q is None:
         return "No races."
-    v = rl["turns"].to_numpy()
-    cum = rl["cumulative_share"].to_numpy()
-    median = v[np.searchsorted(cum, 0.5)]
-    p5, p95 = v[np.searchsorted(cum, 0.05)], v[min(np.searchsorted(cum, 0.95), len(v) - 1)]
     players = overview_value(res, "players")
     per = f" ({num(overview_value(res, 'race_length_mean') / players, 1)} turns each)" if players else ""
     return (f"A race lasts {num(overview_value(res, 'race_length_mean'), 1)} player turns on average{per}, "
-            f"median {median}; 90% of races take {p5}–{p95} turns, the shortest {v[0]}, the longest {v[-1]}.")
+            f"median {q['median']}; 90% of races take {q['p5']}–{q['p95']} turns, the shortest {q['shortest']}, "
+            f"the longest {q['longest']}.")
 
 
 def points(res: dict) -> str:
