@@ -202,7 +202,7 @@ def render(result: CompareResult) -> str:
     field = ",".join(result.field)
     lines = [
         f"{result.a} (A) against {result.b} (B); field: {field}; {result.players} players, "
-        f"{result.races_per_arm:,} {result.unit} per arm, seats rotated, common dice and deals",
+        f"{result.races_per_arm:,} {result.unit} per arm, seats rotated, common random numbers (same deals and draws)",
         "",
         f"{'':<12}{'A':>10}{'B':>10}   {'A - B (95% CI, paired)':<34}",
         f"{'win rate':<12}{w.mean_a:>10.2%}{w.mean_b:>10.2%}   "
