@@ -27,9 +27,8 @@ def _cache_dir(game: str | None) -> str | None:
     game's folder. numba's cache checks only the file of the cached function
     itself, not the helpers it inlines from other modules: keying the directory
     by all of them keeps a changed helper from running stale compiled code, and
-    keying it per game keeps one game's edits from recompiling another."""
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return None  # the user chose a place
+    keying it per game keeps one game's edits from recompiling another. A
+    ``NUMBA_CACHE_DIR`` the user sets is the base of these keyed directories."""
     sources = [_ROOT / "engine" / "jit.py", _ROOT / "engine" / "rng.py"]
     if game is not None:
         sources += (_ROOT / "games" / game).rglob("*.py")
@@ -37,7 +36,8 @@ def _cache_dir(game: str | None) -> str | None:
     for path in sorted(sources):
         digest.update(str(path.relative_to(_ROOT)).encode())
         digest.update(path.read_bytes())
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "analyzer" / "numba"
+    base = (Path(os.environ["NUMBA_CACHE_DIR"]) if os.environ.get("NUMBA_CACHE_DIR")
+            else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "analyzer" / "numba")
     target = base / f"{game or 'engine'}-{digest.hexdigest()[:16]}"
     try:
         target.mkdir(parents=True, exist_ok=True)

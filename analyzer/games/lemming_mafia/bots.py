@@ -84,7 +84,7 @@ def prefer(u, best, ties, state):
     return False, ties
 
 
-@kernel
+@kernel(inline=True)
 def progress(game, state, lemming):
     """Sections behind the lemming: 0 in the start area."""
     pos = state[PUB_POS + lemming]
@@ -95,7 +95,7 @@ def progress(game, state, lemming):
     return float(field_section(game, pos) + 1)
 
 
-@kernel
+@kernel(inline=True)
 def lemming_value(game, state, params, lemming):
     if state[PUB_OUT + lemming] > 0:
         return -params[P_ELIM_COST]
@@ -103,7 +103,7 @@ def lemming_value(game, state, params, lemming):
             - params[P_BLOCK_WEIGHT] * state[PUB_BLOCKS + lemming])
 
 
-@kernel
+@kernel(inline=True)
 def win_weight(game, state, params, lemming):
     """Unnormalised chance that the lemming wins (0 once eliminated)."""
     if state[PUB_OUT + lemming] > 0:
@@ -111,7 +111,7 @@ def win_weight(game, state, params, lemming):
     return math.exp(params[P_SHARPNESS] * lemming_value(game, state, params, lemming))
 
 
-@kernel
+@kernel(inline=True)
 def remaining_sections(game, state):
     """Sections the leading lemming still has to cross to reach the water."""
     best = 0.0
@@ -121,7 +121,7 @@ def remaining_sections(game, state):
     return state[PUB_N_SECTIONS] + 1 - best
 
 
-@kernel
+@kernel(inline=True)
 def landing_gain(game, state, params, lemming, field):
     """Expected value change of the lemming if it lands on ``field`` (or the water
     when ``field`` is the field count), the field's action included."""
@@ -160,7 +160,7 @@ def landing_gain(game, state, params, lemming, field):
     return moved
 
 
-@kernel
+@kernel(inline=True)
 def bet_gain(state, lemming):
     """Bet points this player scores if ``lemming`` wins, counting a card still in
     hand as if it were placed next."""
@@ -173,26 +173,27 @@ def bet_gain(state, lemming):
     return 0.0
 
 
-@kernel
+@kernel(inline=True)
 def _elim_chance(state, lemming, left):
     blocks = min(state[PUB_BLOCKS + lemming], 2)
     base = 0.1 if blocks == 0 else (0.25 if blocks == 1 else 0.5)
     return base * (0.3 + left)
 
 
-@kernel
+@kernel(inline=True)
 def _sigmoid(x):
     return 1.0 / (1.0 + math.exp(-x))
 
 
 @kernel
-def contract_chance(game, state, params, card):
-    """Rough chance that a contract will be fulfilled, from the public race."""
+def contract_chance(game, state, params, card, left):
+    """Rough chance that a contract will be fulfilled, from the public race;
+    ``left``: the share of the track the leader still has to cross (see
+    ``choose_discard``)."""
     kind = card_entry(game, card, DECK_KIND)
     c1 = card_entry(game, card, DECK_C1)
     c2 = card_entry(game, card, DECK_C2)
     n_elim = state[PUB_N_ELIM]
-    left = remaining_sections(game, state) / (state[PUB_N_SECTIONS] + 1.0)
     spread = 1.0 + 4.0 * left  # early in the race values say little
     if kind == ELIMINATED:
         if state[PUB_OUT + c1] > 0 or state[PUB_OUT + c2] > 0:
@@ -237,7 +238,7 @@ def contract_chance(game, state, params, card):
     return 0.5
 
 
-@kernel
+@kernel(inline=True)
 def contract_stake(game, state, lemming):
     """How much this player's held contracts gain per unit of value of a lemming."""
     stake = 0.0
@@ -267,7 +268,7 @@ def contract_stake(game, state, lemming):
     return stake
 
 
-@kernel
+@kernel(inline=True)
 def favourite(game, state, params):
     """The lemming the favourite bot backs: the most promising one whose card it
     has not thrown away early."""
@@ -324,7 +325,7 @@ def size_up(kind, game, state, params, with_stakes):
         params[SC_STAKE + lem] = stake
 
 
-@kernel
+@kernel(inline=True)
 def move_utility(kind, game, state, params, lemming, field):
     gain = landing_gain(game, state, params, lemming, field)
     if gain >= _WIN:  # a win ends the race: score it by what it pays this player
@@ -408,11 +409,12 @@ def choose_discard(game, state, params, margin):
     ``-margin`` points."""
     worst = -1
     worst_value = -margin
+    left = remaining_sections(game, state) / (state[PUB_N_SECTIONS] + 1.0)
     for slot in range(N_CONTRACTS_EACH):
         if state[_OWN + OWN_HELD + slot] == 0:
             continue
         card = state[_OWN + OWN_CONTRACT + slot]
-        p = contract_chance(game, state, params, card)
+        p = contract_chance(game, state, params, card, left)
         value = p * card_entry(game, card, DECK_POINTS) + (1.0 - p) * UNFULFILLED_PENALTY
         if value < worst_value:
             worst_value = value

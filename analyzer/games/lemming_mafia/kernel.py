@@ -14,7 +14,7 @@ import numpy as np
 
 from analyzer.engine.jit import kernel
 from analyzer.engine.rng import seed_stream
-from analyzer.games.lemming_mafia.bots import RANDOM, decide_builtin
+from analyzer.games.lemming_mafia.bots import LOOKAHEAD, RANDOM, decide_builtin
 from analyzer.games.lemming_mafia.random_bot import decide_random
 from analyzer.games.lemming_mafia.layout import (
     DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, ERROR_BET, ERROR_DISCARD,
@@ -48,8 +48,15 @@ def ask(what, seat, game, state, hidden, params, n_options):
         return decide_random(what, hidden, at, state, n_options)
     for i in range(OWN_LEN):
         state[S_VIEW + i] = hidden[at + i]
+    if kind <= LOOKAHEAD:
+        # a built-in bot stays within its own row: it gets that row itself, with
+        # no copies in and out of the working row
+        answer = decide(what, seat, kind, game, state, params[seat], n_options)
+        hidden[at + OWN_RNG] = state[S_VIEW + OWN_RNG]
+        return answer
     # the bot gets one row: its parameters and its own scratch, which persists
-    # between its decisions and which no other bot sees
+    # between its decisions and which no other bot sees (a user bot gets a copy:
+    # reading past its row finds no other player's)
     work = params.shape[0] - 1
     for i in range(params.shape[1]):
         params[work, i] = params[seat, i]
