@@ -305,6 +305,18 @@ def check_columns(columns: dict, name: str, df: pd.DataFrame) -> None:
         raise ValueError(f"table {name!r} lacks columns {missing}")
 
 
+def add_tables(target, columns: dict, tables) -> None:
+    """One chunk into a game's aggregator: every table is checked against
+    ``columns`` (empty ones too), the non-empty ones go to ``target._add_<name>``."""
+    unknown = set(tables) - set(columns)
+    if unknown:
+        raise ValueError(f"unknown tables {sorted(unknown)}; known: {list(columns)}")
+    for name, df in tables.items():
+        check_columns(columns, name, df)
+        if len(df):
+            getattr(target, f"_add_{name}")(df)
+
+
 def rate(k, n) -> dict:
     """Share ``k / n`` with its 95% Wilson interval (arrays broadcast)."""
     k = np.asarray(k, np.int64)

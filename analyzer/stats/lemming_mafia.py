@@ -30,7 +30,7 @@ import pandas as pd
 
 from analyzer.games.lemming_mafia.layout import COLORS, UNFULFILLED_PENALTY
 from analyzer.stats.aggregate import (
-    Hist, Labels, bools, check_columns, frame, hist_mean, ints, mean_sd_ci, rate,
+    Hist, Labels, add_tables, bools, frame, hist_mean, ints, mean_sd_ci, rate,
 )
 from analyzer.stats.outcomes import ALL, SeatOutcomes
 
@@ -62,10 +62,6 @@ def new_stats(**options) -> "LemmingMafiaStats":
 def expected_rows(manifest: dict) -> tuple[str, int]:
     """The table whose row count a complete run directory must match: a row per race."""
     return "races", int(manifest.get("races", -1))
-
-
-def _check(name: str, df: pd.DataFrame) -> None:
-    check_columns(COLUMNS, name, df)
 
 
 class LemmingMafiaStats:
@@ -103,17 +99,10 @@ class LemmingMafiaStats:
 
     def add(self, tables: Mapping[str, pd.DataFrame]) -> None:
         """Add one chunk: any of the tables races, players, contracts, bets, fields."""
-        unknown = set(tables) - set(COLUMNS)
-        if unknown:
-            raise ValueError(f"unknown tables {sorted(unknown)}; known: {list(COLUMNS)}")
-        for name, df in tables.items():
-            _check(name, df)
-            getattr(self, f"_add_{name}")(df)
+        add_tables(self, COLUMNS, tables)
 
     def _add_races(self, df: pd.DataFrame) -> None:
         n = len(df)
-        if n == 0:
-            return
         self.n_races += n
         self.h_turns.add(ints(df, "turns"))
         self.h_elim.add(ints(df, "eliminated"))
@@ -126,8 +115,6 @@ class LemmingMafiaStats:
         self.h_concrete.add(colors, np.concatenate([ints(df, f"concrete_{c}") for c in COLORS]))
 
     def _add_players(self, df: pd.DataFrame) -> None:
-        if len(df) == 0:
-            return
         out = self.outcomes
         bot = out.bot_codes(df["bot"])
         seat = ints(df, "seat")
@@ -138,8 +125,6 @@ class LemmingMafiaStats:
                                    "discarded": ints(df, "contracts_discarded")})
 
     def _add_contracts(self, df: pd.DataFrame) -> None:
-        if len(df) == 0:
-            return
         card = ints(df, "card")
         present = np.flatnonzero(np.bincount(card - card.min()) > 0) + card.min()
         new = [int(c) for c in present if int(c) not in self.cards]
@@ -152,8 +137,6 @@ class LemmingMafiaStats:
                              bools(df, "fulfilled"), ints(df, "payoff"))
 
     def _add_bets(self, df: pd.DataFrame) -> None:
-        if len(df) == 0:
-            return
         turn = ints(df, "turn")
         length = np.maximum(ints(df, "race_turns"), 1)
         stage = np.clip((turn - 1) * self.stage_bins // length, 0, self.stage_bins - 1)
@@ -162,8 +145,6 @@ class LemmingMafiaStats:
         self.h_bet_turn.add(seat, turn, paid)
 
     def _add_fields(self, df: pd.DataFrame) -> None:
-        if len(df) == 0:
-            return
         field = ints(df, "field")
         for f, s, a in zip(field, ints(df, "section"), df["action"].astype(str)):
             self.field_info.setdefault(int(f), (int(s), a))

@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.games.sau_mau_mau.layout import ENDS, N_RACES, PIGS
-from analyzer.stats.aggregate import Hist, bools, check_columns, frame, hist_mean, ints, mean_sd_ci, rate
+from analyzer.stats.aggregate import Hist, add_tables, bools, frame, hist_mean, ints, mean_sd_ci, rate
 from analyzer.stats.intervals import Z95
 from analyzer.stats.outcomes import ALL, SCORE_COUNT, SeatOutcomes
 
@@ -69,10 +69,6 @@ def new_stats(**options) -> "SauMauMauStats":
 def expected_rows(manifest: dict) -> tuple[str, int]:
     """The table whose row count a complete run directory must match: a row per game and seat."""
     return "games", int(manifest.get("games", -1)) * int(manifest.get("players", 0))
-
-
-def _check(name: str, df: pd.DataFrame) -> None:
-    check_columns(COLUMNS, name, df)
 
 
 def _label_codes(column, code_of) -> np.ndarray:
@@ -207,13 +203,7 @@ class SauMauMauStats:
 
     def add(self, tables: Mapping[str, pd.DataFrame]) -> None:
         """Add one chunk: any of the tables races, players, games, bets."""
-        unknown = set(tables) - set(COLUMNS)
-        if unknown:
-            raise ValueError(f"unknown tables {sorted(unknown)}; known: {list(COLUMNS)}")
-        for name, df in tables.items():
-            _check(name, df)
-            if len(df):
-                getattr(self, f"_add_{name}")(df)
+        add_tables(self, COLUMNS, tables)
 
     def _add_races(self, df: pd.DataFrame) -> None:
         n = len(df)
