@@ -117,6 +117,29 @@ def fig_scores(res, manifest):
     return fig
 
 
+def bot_groups(df, column: str = "bot") -> list:
+    """The per-bot groups of a table that also has an 'all' row set, or just 'all'."""
+    bots = [b for b in df[column].unique() if b != "all"]
+    return bots if bots else ["all"]
+
+
+def bars_per_bot(res, df, key: str, panels) -> tuple[list, np.ndarray, list]:
+    """Side-by-side bars per bot group at each value of ``key``, one axis per
+    ``(ax, mean, low, high)`` in ``panels``: ``(groups, x, key values)``."""
+    groups = bot_groups(df)
+    colors = bot_colors(res)
+    values = sorted(df[key].unique())
+    width = 0.8 / len(groups)
+    x = np.arange(len(values))
+    for k, g in enumerate(groups):
+        d = df[df["bot"] == g].set_index(key).reindex(values)
+        color = colors.get(g, NEUTRAL) if g != "all" else NEUTRAL
+        off = (k - (len(groups) - 1) / 2) * width
+        for ax, mean, low, high in panels:
+            ax.bar(x + off, d[mean], width, color=color, label=g, yerr=_err(d[mean], d[low], d[high]), capsize=2)
+    return groups, x, values
+
+
 def race_length_figure(res, what: str):
     """The histogram of the ``race_length`` table (``turns``, ``share``,
     ``cumulative_share``) with its mean and median; ``what`` names the unit of

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from analyzer.report.figures import (
-    BAD, GOOD, NEUTRAL, UNSURE, _err, _figure, _pct_axis, bot_colors, race_length_figure,
+    BAD, GOOD, NEUTRAL, UNSURE, _err, _figure, _pct_axis, bars_per_bot, race_length_figure,
 )
 from analyzer.report.lemming_mafia import text as T
 
@@ -85,21 +85,9 @@ def fig_stack_position(res, manifest):
     sp = res["stack_position"]
     if not len(sp) or sp["cards"].sum() == 0:
         return None
-    bots = [b for b in sp["bot"].unique() if b != "all"]
-    groups = bots if bots else ["all"]
-    colors = bot_colors(res)
-    orders = sorted(sp["order"].unique())
     fig, (a1, a2) = _figure(10, 4, ncols=2)
-    width = 0.8 / len(groups)
-    x = np.arange(len(orders))
-    for k, g in enumerate(groups):
-        d = sp[sp["bot"] == g].set_index("order").reindex(orders)
-        color = colors.get(g, NEUTRAL) if g != "all" else NEUTRAL
-        off = (k - (len(groups) - 1) / 2) * width
-        a1.bar(x + off, d["mean_points"], width, color=color, label=g,
-               yerr=_err(d["mean_points"], d["points_low"], d["points_high"]), capsize=2)
-        a2.bar(x + off, d["chance"], width, color=color, label=g,
-               yerr=_err(d["chance"], d["chance_low"], d["chance_high"]), capsize=2)
+    groups, x, orders = bars_per_bot(res, sp, "order", [(a1, "mean_points", "points_low", "points_high"),
+                                                        (a2, "chance", "chance_low", "chance_high")])
     for ax in (a1, a2):
         ax.set_xticks(x, [T.ordinal(int(o)) for o in orders])
         ax.set_xlabel("stack position (placing order: 1st card placed pays 1 point)")

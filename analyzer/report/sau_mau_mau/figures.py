@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.report.figures import NEUTRAL, _err, _figure, _pct_axis, bot_colors, race_length_figure
+from analyzer.report.figures import (
+    NEUTRAL, _err, _figure, _pct_axis, bars_per_bot, bot_colors, bot_groups, race_length_figure,
+)
 from analyzer.report.sau_mau_mau import text as T
 from analyzer.report.text import ordinal, overview_value
 
@@ -15,30 +17,14 @@ SOURCE_COLORS = {"bet": "#34495e", "crown": "#d4a017", "hand": "#2a9d8f"}
 KIND_COLORS = {"all": NEUTRAL, "first": "#34495e", "changed": "#d08c1f"}
 
 
-def _groups(df, column="bot"):
-    """The per-bot groups of a table with an 'all' row set, or just 'all'."""
-    bots = [b for b in df[column].unique() if b != "all"]
-    return bots if bots else ["all"]
-
-
 def fig_queue_position(res, manifest):
     qp = res["queue_position"]
     if not len(qp) or qp["bets"].sum() == 0:
         return None
-    groups = _groups(qp)
-    colors = bot_colors(res)
-    positions = sorted(qp["queue_position"].unique())
     fig, (a1, a2) = _figure(10, 4, ncols=2)
-    width = 0.8 / len(groups)
-    x = np.arange(len(positions))
-    for k, g in enumerate(groups):
-        d = qp[qp["bot"] == g].set_index("queue_position").reindex(positions)
-        color = colors.get(g, NEUTRAL) if g != "all" else NEUTRAL
-        off = (k - (len(groups) - 1) / 2) * width
-        a1.bar(x + off, d["mean_points"], width, color=color, label=g,
-               yerr=_err(d["mean_points"], d["points_low"], d["points_high"]), capsize=2)
-        a2.bar(x + off, d["win_share"], width, color=color, label=g,
-               yerr=_err(d["win_share"], d["win_low"], d["win_high"]), capsize=2)
+    groups, x, positions = bars_per_bot(res, qp, "queue_position",
+                                        [(a1, "mean_points", "points_low", "points_high"),
+                                         (a2, "win_share", "win_low", "win_high")])
     for ax in (a1, a2):
         ax.set_xticks(x, [ordinal(int(p)) for p in positions])
         ax.set_xlabel("place in the bet queue at the end of the race")
@@ -223,7 +209,7 @@ def fig_points(res, manifest):
     pt = res["points"]
     if not len(pt) or pt["player_races"].max() == 0:
         return None
-    groups = _groups(pt)
+    groups = bot_groups(pt)
     fig, ax = _figure(max(5.5, 1.3 * len(groups) + 3), 3.8)
     x = np.arange(len(groups))
     bottom = np.zeros(len(groups))
