@@ -7,11 +7,15 @@ from __future__ import annotations
 
 import queue
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 
 from analyzer.engine.botspec import BotSpec
 from analyzer.errors import BotError
+
+if TYPE_CHECKING:  # pandas loads when tables are built, not for a plain run
+    import pandas as pd
 
 
 class PooledMatch:
@@ -75,6 +79,8 @@ class PooledMatch:
 
     def seat_categorical(self, seats: np.ndarray) -> pd.Categorical:
         """Bot label per row from 0-based seat numbers (seats may share a label)."""
+        import pandas as pd
+
         categories = list(dict.fromkeys(self.labels))
         codes = np.array([categories.index(label) for label in self.labels])
         return pd.Categorical.from_codes(codes[seats], categories)

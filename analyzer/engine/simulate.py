@@ -3,6 +3,7 @@ Knows no game: the match object supplies playing, tables and summary."""
 from __future__ import annotations
 
 import os
+from importlib import metadata
 import platform
 import time
 from dataclasses import dataclass
@@ -11,12 +12,10 @@ from pathlib import Path
 
 import numba
 import numpy as np
-import pandas as pd
 
 import analyzer
 from analyzer.engine.progress import Progress
 from analyzer.engine.runner import run_chunks
-from analyzer.engine.writer import RunWriter
 from analyzer.errors import AnalyzerError
 
 DEFAULT_CHUNK = 1 << 16
@@ -57,7 +56,7 @@ def check_run_options(races: int, seed: int, threads: int, chunk_size: int, unit
 
 def versions() -> dict:
     return {"analyzer": analyzer.__version__, "numba": numba.__version__, "numpy": np.__version__,
-            "pandas": pd.__version__, "python": platform.python_version()}
+            "pandas": metadata.version("pandas"), "python": platform.python_version()}
 
 
 def simulate(match, races: int, seed: int, *, threads: int | None = None,
@@ -71,7 +70,11 @@ def simulate(match, races: int, seed: int, *, threads: int | None = None,
     match.warm_up()
     match.reserve(-(-min(chunk_size, races) // threads))
     summary = match.new_summary()
-    writer = RunWriter(Path(out_dir), list(match.tables)) if out_dir is not None else None
+    writer = None
+    if out_dir is not None:
+        # pandas and pyarrow load only when tables are written: a plain run starts faster
+        from analyzer.engine.writer import RunWriter
+        writer = RunWriter(Path(out_dir), list(match.tables))
     manifest = {
         "game": match.game, "unit": match.unit, match.unit: races, "seed": seed, "threads": threads,
         "chunk_size": chunk_size, "versions": versions(),

@@ -4,9 +4,9 @@ engine drives (see ``analyzer/engine/simulate.py``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 from numba import njit
 
 from analyzer.engine.botspec import BotSpec
@@ -18,6 +18,9 @@ from analyzer.games.lemming_mafia.board import check_players, load_setup, pack_g
 from analyzer.games.lemming_mafia.bots import PARAMS_WIDTH, decide_builtin
 from analyzer.games.lemming_mafia.registry import REGISTRY, BotFamily
 from analyzer.games.lemming_mafia.summary import Summary
+
+if TYPE_CHECKING:  # pandas loads when tables are built, not for a plain run
+    import pandas as pd
 
 TABLES = ("races", "players", "contracts", "bets", "fields")
 # every recorded number (turns, points, card and field indices) fits 16 bits; at
@@ -185,6 +188,8 @@ class LemmingMafiaMatch(PooledMatch):
     # ------------------------------------------------------------------ tables
 
     def tables_of(self, chunk: Chunk) -> dict[str, pd.DataFrame]:
+        import pandas as pd
+
         c = chunk.view()
         n, p = c.count, self.players
         race_ids = np.arange(c.first, c.first + n, dtype=np.int64)
@@ -260,6 +265,8 @@ class LemmingMafiaMatch(PooledMatch):
         return {"fields": self.fields_table(summary.fields)}
 
     def fields_table(self, counts: np.ndarray) -> pd.DataFrame:
+        import pandas as pd
+
         board = self.board
         return pd.DataFrame({
             "field": np.arange(board.n_fields, dtype=np.int16),
@@ -271,6 +278,8 @@ class LemmingMafiaMatch(PooledMatch):
 
     def _colors_categorical(self, cards: np.ndarray) -> pd.Categorical:
         """The colours a contract names ("green,red", "" for none) per row."""
+        import pandas as pd
+
         names = [",".join(colors) for _, colors, _ in self.deck.cards]
         categories = list(dict.fromkeys(names))
         codes = np.array([categories.index(name) for name in names])

@@ -19,26 +19,28 @@ def decide_random(what, cards, at, state, n_options):
         n_hand = 0
         for color in range(N_LEMMINGS):
             n_hand += cards[at + OWN_HAND + color]
-        if n_hand == 0 or below(cards, at + OWN_RNG, 2) == 0:
+        if n_hand == 0:
             return -1
-        k = below(cards, at + OWN_RNG, n_hand)
-        for color in range(N_LEMMINGS):
-            if cards[at + OWN_HAND + color] == 1:
-                if k == 0:
-                    return color
-                k -= 1
-        return -1
+        # one draw decides both: a pass for half its values, else which card
+        return nth_held(cards, at + OWN_HAND, N_LEMMINGS,
+                        below(cards, at + OWN_RNG, 2 * n_hand))
     n_held = 0
     for slot in range(N_CONTRACTS_EACH):
         n_held += cards[at + OWN_HELD + slot]
-    if n_held == 0 or below(cards, at + OWN_RNG, 2) == 0:
+    if n_held == 0:
         return -1
-    k = below(cards, at + OWN_RNG, n_held)
-    for slot in range(N_CONTRACTS_EACH):
-        if cards[at + OWN_HELD + slot] == 1:
-            if k == 0:
-                return slot
-            k -= 1
-    return -1
+    return nth_held(cards, at + OWN_HELD, N_CONTRACTS_EACH,
+                    below(cards, at + OWN_RNG, 2 * n_held))
 
 
+@kernel(inline=True)
+def nth_held(flags, at, n, k):
+    """Index of the k-th (from 0) of the n 0/1 ``flags[at:]`` that is 1, or -1 if
+    fewer are. Written without branches: the answers are coin flips, which a
+    branch predictor gets wrong half the time."""
+    answer = -1
+    for i in range(n):
+        has = flags[at + i]
+        answer = i if (k == 0) & (has == 1) else answer
+        k -= has
+    return answer

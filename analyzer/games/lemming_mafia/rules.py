@@ -100,8 +100,7 @@ def track_place(state, lemming):
     pos = state[PUB_POS + lemming]
     ahead = 0
     for other in range(N_LEMMINGS):
-        if state[PUB_OUT + other] == 0 and state[PUB_POS + other] > pos:
-            ahead += 1
+        ahead += (state[PUB_OUT + other] == 0) & (state[PUB_POS + other] > pos)
     return ahead + 1
 
 
@@ -109,9 +108,10 @@ def track_place(state, lemming):
 def roll_candidates(state, options_at):
     """Roll both lemming dice; write the distinct lemmings they stand for at
     ``state[options_at:]``; return how many."""
-    first = draw(state, N_LEMMINGS)
-    second = draw(state, N_LEMMINGS)
-    return dice_candidates(state, first, second, options_at)
+    # one draw for the pair: 36 equally likely faces, one random number fewer a move
+    pair = draw(state, N_LEMMINGS * N_LEMMINGS)
+    first = pair // N_LEMMINGS
+    return dice_candidates(state, first, pair - first * N_LEMMINGS, options_at)
 
 
 @kernel(inline=True)
@@ -254,9 +254,8 @@ def apply_bets(game, state, hidden):
     answers = game[G_H_ANSWERS_AT]
     for seat in range(game[G_N_PLAYERS]):
         color = hidden[answers + seat]
-        if color < 0:
-            continue
-        if color >= N_LEMMINGS or hidden[own_at(game, seat) + OWN_HAND + color] == 0:
+        held = hidden[own_at(game, seat) + OWN_HAND + min(max(color, 0), N_LEMMINGS - 1)]
+        if (color >= N_LEMMINGS) | ((color >= 0) & (held == 0)):
             return seat
         place_bet(game, state, hidden, seat, color)
     return -1
@@ -269,32 +268,45 @@ def apply_discards(game, state, hidden):
     answers = game[G_H_ANSWERS_AT]
     for seat in range(game[G_N_PLAYERS]):
         slot = hidden[answers + seat]
-        if slot < 0:
-            continue
-        if slot >= N_CONTRACTS_EACH or hidden[own_at(game, seat) + OWN_HELD + slot] == 0:
+        held = hidden[own_at(game, seat) + OWN_HELD + min(max(slot, 0), N_CONTRACTS_EACH - 1)]
+        if (slot >= N_CONTRACTS_EACH) | ((slot >= 0) & (held == 0)):
             return seat
         discard(game, state, hidden, seat, slot)
     return -1
 
 
+# place_bet and discard take -1 for "none" and are written without branches on
+# it: whether a player bets is a coin flip for the random bot, which a branch
+# predictor gets wrong half the time, and these rounds are a third of a race.
+
 @kernel(inline=True)
 def place_bet(game, state, hidden, seat, color):
+    """Put the card ``color`` from the hand on the stack; nothing if ``color`` is -1."""
     at = own_at(game, seat)
+    yes = color >= 0
+    card = max(color, 0)
     k = hidden[at + OWN_STACK_N]
-    hidden[at + OWN_HAND + color] = 0
-    hidden[at + OWN_STACK + k] = color
-    hidden[at + OWN_STACK_TURN + k] = state[PUB_TURN]
-    hidden[at + OWN_STACK_PLACE + k] = track_place(state, color)
-    hidden[at + OWN_STACK_N] = k + 1
-    state[PUB_HAND_COUNT + seat] -= 1
-    state[PUB_STACK_COUNT + seat] += 1
+    slot = min(k, N_LEMMINGS - 1)  # k is 6 only when the hand is empty and yes is False
+    hidden[at + OWN_HAND + card] = 0 if yes else hidden[at + OWN_HAND + card]
+    hidden[at + OWN_STACK + slot] = color if yes else hidden[at + OWN_STACK + slot]
+    hidden[at + OWN_STACK_TURN + slot] = state[PUB_TURN] if yes else hidden[at + OWN_STACK_TURN + slot]
+    place = track_place(state, card)
+    hidden[at + OWN_STACK_PLACE + slot] = place if yes else hidden[at + OWN_STACK_PLACE + slot]
+    hidden[at + OWN_STACK_N] = k + yes
+    state[PUB_HAND_COUNT + seat] -= yes
+    state[PUB_STACK_COUNT + seat] += yes
 
 
 @kernel(inline=True)
 def discard(game, state, hidden, seat, slot):
-    hidden[own_at(game, seat) + OWN_HELD + slot] = 0
-    hidden[game[G_H_DISCARD_AT] + seat * N_CONTRACTS_EACH + slot] = state[PUB_TURN]
-    state[PUB_HELD_COUNT + seat] -= 1
+    """Discard the contract in ``slot``; nothing if ``slot`` is -1."""
+    yes = slot >= 0
+    s = max(slot, 0)
+    held = own_at(game, seat) + OWN_HELD + s
+    hidden[held] = 0 if yes else hidden[held]
+    turn = game[G_H_DISCARD_AT] + seat * N_CONTRACTS_EACH + s
+    hidden[turn] = state[PUB_TURN] if yes else hidden[turn]
+    state[PUB_HELD_COUNT + seat] -= yes
 
 
 @kernel
@@ -333,25 +345,22 @@ def deal(game, state, hidden):
         state[PUB_HELD_COUNT + seat] = N_CONTRACTS_EACH
 
 
-@kernel
+@kernel(inline=True)
 def contract_fulfilled(game, state, card, places, winner):
+    """Whether the contract ``card`` is fulfilled at the end of the race. Every
+    kind's condition is evaluated and the card's kind picks one: the kinds of
+    the dealt cards are random, and a branch on them is mispredicted most times
+    (a card naming fewer than two colours has colour 0 in the unused slots)."""
     kind = card_entry(game, card, DECK_KIND)
     c1 = card_entry(game, card, DECK_C1)
     c2 = card_entry(game, card, DECK_C2)
     n_elim = state[PUB_N_ELIM]
-    if kind == ELIMINATED:
-        return state[PUB_OUT + c1] > 0 or state[PUB_OUT + c2] > 0
-    if kind == BEFORE:
-        return places[c1] < places[c2]
-    if kind == TOP3:
-        return places[c1] <= 3
-    if kind == AT_MOST_ONE_ELIMINATED:
-        return n_elim <= 1
-    if kind == AT_LEAST_THREE_ELIMINATED:
-        return n_elim >= 3
-    if kind == WINNER_CLEAN:
-        return state[PUB_BLOCKS + winner] == 0
-    return False
+    return ((kind == ELIMINATED) & ((state[PUB_OUT + c1] > 0) | (state[PUB_OUT + c2] > 0))
+            | (kind == BEFORE) & (places[c1] < places[c2])
+            | (kind == TOP3) & (places[c1] <= 3)
+            | (kind == AT_MOST_ONE_ELIMINATED) & (n_elim <= 1)
+            | (kind == AT_LEAST_THREE_ELIMINATED) & (n_elim >= 3)
+            | (kind == WINNER_CLEAN) & (state[PUB_BLOCKS + winner] == 0))
 
 
 @kernel
@@ -368,35 +377,29 @@ def score_race(game, state, hidden, winner, race_row, player_rows, contract_rows
         at = own_at(game, seat)
         n_stack = hidden[at + OWN_STACK_N]
         bet_points = 0
+        # rows past the stack's height are written as empty, without branching
         for k in range(N_LEMMINGS):
-            if k < n_stack:
-                color = hidden[at + OWN_STACK + k]
-                paid = k + 1 if color == winner else 0
-                bet_points += paid
-                bet_rows[seat, k, BET_COLOR] = color
-                bet_rows[seat, k, BET_TURN] = hidden[at + OWN_STACK_TURN + k]
-                bet_rows[seat, k, BET_PLACE] = hidden[at + OWN_STACK_PLACE + k]
-                bet_rows[seat, k, BET_PAID] = paid
-            else:
-                bet_rows[seat, k, BET_COLOR] = -1
-                bet_rows[seat, k, BET_TURN] = 0
-                bet_rows[seat, k, BET_PLACE] = 0
-                bet_rows[seat, k, BET_PAID] = 0
+            placed = k < n_stack
+            color = hidden[at + OWN_STACK + k] if placed else -1
+            paid = (k + 1) * (color == winner)
+            bet_points += paid
+            bet_rows[seat, k, BET_COLOR] = color
+            bet_rows[seat, k, BET_TURN] = hidden[at + OWN_STACK_TURN + k] * placed
+            bet_rows[seat, k, BET_PLACE] = hidden[at + OWN_STACK_PLACE + k] * placed
+            bet_rows[seat, k, BET_PAID] = paid
         contract_points = 0
         n_discarded = 0
         for slot in range(N_CONTRACTS_EACH):
             card = hidden[at + OWN_CONTRACT + slot]
             fulfilled = contract_fulfilled(game, state, card, places, winner)
-            held = hidden[at + OWN_HELD + slot] == 1
-            payoff = 0
-            if held:
-                payoff = card_entry(game, card, DECK_POINTS) if fulfilled else UNFULFILLED_PENALTY
-            else:
-                n_discarded += 1
+            held = hidden[at + OWN_HELD + slot]
+            points = card_entry(game, card, DECK_POINTS) if fulfilled else UNFULFILLED_PENALTY
+            payoff = points * held
+            n_discarded += 1 - held
             contract_points += payoff
             contract_rows[seat, slot, CT_CARD] = card
-            contract_rows[seat, slot, CT_DISCARDED] = 0 if held else 1
-            contract_rows[seat, slot, CT_FULFILLED] = 1 if fulfilled else 0
+            contract_rows[seat, slot, CT_DISCARDED] = 1 - held
+            contract_rows[seat, slot, CT_FULFILLED] = fulfilled
             contract_rows[seat, slot, CT_PAYOFF] = payoff
             contract_rows[seat, slot, CT_DISCARD_TURN] = hidden[
                 game[G_H_DISCARD_AT] + seat * N_CONTRACTS_EACH + slot]

@@ -5,9 +5,9 @@ the game, four races with the first player passing left."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from analyzer.engine.botspec import BotSpec
 from analyzer.engine.match import PooledMatch
@@ -17,6 +17,9 @@ from analyzer.games.sau_mau_mau import layout as L
 from analyzer.games.sau_mau_mau.board import load_track
 from analyzer.games.sau_mau_mau.registry import REGISTRY
 from analyzer.games.sau_mau_mau.summary import Summary
+
+if TYPE_CHECKING:  # pandas loads when tables are built, not for a plain run
+    import pandas as pd
 
 TABLES = ("races", "players", "games", "bets")
 
@@ -113,6 +116,8 @@ class SauMauMauMatch(PooledMatch):
     # ------------------------------------------------------------------ tables
 
     def tables_of(self, chunk: Chunk) -> dict[str, pd.DataFrame]:
+        import pandas as pd
+
         c = chunk.view()
         n, p, R = c.count, self.players, L.N_RACES
         game_ids = np.arange(c.first, c.first + n, dtype=np.int64)
