@@ -4,9 +4,33 @@ from __future__ import annotations
 
 import numpy as np
 
+from analyzer.engine.jit import kernel
 from analyzer.games.lemming_mafia import layout as L
 from analyzer.games.lemming_mafia.layout import N_LEMMINGS
 from analyzer.stats.intervals import wilson
+
+
+@kernel
+def add_records(races, players, wins, score, score_sq, bet, contract, turns, eliminated,
+                finish, winner, counts):
+    """Add a chunk's race and player records to the running sums, in one pass. It
+    runs in the main thread while the workers play the next chunk: on a machine
+    with as many workers as cores, its time is taken from theirs."""
+    for i in range(races.shape[0]):
+        for seat in range(players.shape[1]):
+            wins[seat] += players[i, seat, L.PL_WON]
+            points = float(players[i, seat, L.PL_SCORE])
+            score[seat] += points
+            score_sq[seat] += points * points
+            bet[seat] += players[i, seat, L.PL_BET_POINTS]
+            contract[seat] += players[i, seat, L.PL_CONTRACT_POINTS]
+        turns[races[i, L.RACE_TURNS]] += 1
+        eliminated[races[i, L.RACE_N_ELIM]] += 1
+        finish[races[i, L.RACE_FINISH]] += 1
+        winner[races[i, L.RACE_WINNER]] += 1
+        counts[0] += races[i, L.RACE_TIEBREAK]
+        counts[1] += races[i, L.RACE_N_WINNERS] > 1
+
 
 class Summary:
     def __init__(self, players: int, labels: list[str], sections: int):
@@ -30,20 +54,12 @@ class Summary:
 
     def add(self, chunk) -> None:
         c = chunk.view()
-        r, p = c.races, c.players
         self.races += c.count
-        self.wins += p[:, :, L.PL_WON].sum(0)
-        score = p[:, :, L.PL_SCORE].astype(np.float64)
-        self.score += score.sum(0)
-        self.score_sq += (score * score).sum(0)
-        self.bet += p[:, :, L.PL_BET_POINTS].sum(0)
-        self.contract += p[:, :, L.PL_CONTRACT_POINTS].sum(0)
-        self.turns += np.bincount(r[:, L.RACE_TURNS], minlength=self.turns.size)
-        self.eliminated += np.bincount(r[:, L.RACE_N_ELIM], minlength=L.N_LEMMINGS)
-        self.finish += np.bincount(r[:, L.RACE_FINISH], minlength=len(L.FINISHES))
-        self.winner += np.bincount(r[:, L.RACE_WINNER], minlength=L.N_LEMMINGS)
-        self.tiebreak += int(r[:, L.RACE_TIEBREAK].sum())
-        self.shared += int((r[:, L.RACE_N_WINNERS] > 1).sum())
+        counts = np.zeros(2, np.int64)
+        add_records(c.races, c.players, self.wins, self.score, self.score_sq, self.bet,
+                    self.contract, self.turns, self.eliminated, self.finish, self.winner, counts)
+        self.tiebreak += int(counts[0])
+        self.shared += int(counts[1])
         self.fields = c.fields.copy() if self.fields is None else self.fields + c.fields
 
     # ------------------------------------------------------------------ figures
