@@ -41,7 +41,8 @@ from analyzer.games.lemming_mafia.layout import (
     S_SCRATCH, S_VIEW, TOP3, UNFULFILLED_PENALTY, WINNER_CLEAN,
 )
 from analyzer.games.lemming_mafia.layout import (  # noqa: F401  (re-exported)
-    N_PARAMS, PARAMS_WIDTH, SC_CHANCE, SC_FAVOURITE, SC_SIZED_TURN, SC_STAKE,
+    N_PARAMS, PARAMS_WIDTH, SC_CHANCE, SC_FAVOURITE, SC_GAIN, SC_SIZED_TURN, SC_STAKE,
+    SC_WEIGHT, SC_WEIGHT_KEY,
 )
 from analyzer.games.lemming_mafia.lookahead import lookahead_decide
 from analyzer.games.lemming_mafia.random_bot import decide_random
@@ -174,6 +175,16 @@ def bet_gain(state, lemming):
 
 
 @kernel(inline=True)
+def bet_gains(state, params):
+    """``bet_gain`` of every lemming at once, into ``params[SC_GAIN:]``."""
+    n = state[_OWN + OWN_STACK_N]
+    for lem in range(N_LEMMINGS):
+        params[SC_GAIN + lem] = (n + 1.0) * state[_OWN + OWN_HAND + lem]
+    for k in range(n):
+        params[SC_GAIN + state[_OWN + OWN_STACK + k]] = k + 1.0
+
+
+@kernel(inline=True)
 def _elim_chance(state, lemming, left):
     blocks = min(state[PUB_BLOCKS + lemming], 2)
     base = 0.1 if blocks == 0 else (0.25 if blocks == 1 else 0.5)
@@ -269,6 +280,40 @@ def contract_stake(game, state, lemming):
 
 
 @kernel(inline=True)
+def contract_stakes(game, state, params):
+    """``contract_stake`` of every lemming at once, into ``params[SC_STAKE:]``:
+    one pass over the held contracts instead of one per lemming (the same sums,
+    added in the same order)."""
+    for lem in range(N_LEMMINGS):
+        params[SC_STAKE + lem] = 0.0
+    for slot in range(N_CONTRACTS_EACH):
+        if state[_OWN + OWN_HELD + slot] == 0:
+            continue
+        card = state[_OWN + OWN_CONTRACT + slot]
+        kind = card_entry(game, card, DECK_KIND)
+        swing = card_entry(game, card, DECK_POINTS) - UNFULFILLED_PENALTY
+        c1 = card_entry(game, card, DECK_C1)
+        c2 = card_entry(game, card, DECK_C2)
+        if kind == ELIMINATED:
+            params[SC_STAKE + c1] -= 0.3 * swing
+            params[SC_STAKE + c2] -= 0.3 * swing
+        elif kind == BEFORE:
+            params[SC_STAKE + c1] += 0.3 * swing
+            params[SC_STAKE + c2] -= 0.3 * swing
+        elif kind == TOP3:
+            params[SC_STAKE + c1] += 0.3 * swing
+        else:
+            for lem in range(N_LEMMINGS):
+                blocks = state[PUB_BLOCKS + lem]
+                if kind == AT_MOST_ONE_ELIMINATED and blocks >= 1:
+                    params[SC_STAKE + lem] += 0.15 * swing
+                elif kind == AT_LEAST_THREE_ELIMINATED:
+                    params[SC_STAKE + lem] -= 0.15 * swing
+                elif kind == WINNER_CLEAN and blocks == 0:
+                    params[SC_STAKE + lem] += 0.1 * swing
+
+
+@kernel(inline=True)
 def favourite(game, state, params):
     """The lemming the favourite bot backs: the most promising one whose card it
     has not thrown away early."""
@@ -279,7 +324,7 @@ def favourite(game, state, params):
         if state[PUB_OUT + lem] > 0:
             continue
         score = lemming_value(game, state, params, lem)
-        if bet_gain(state, lem) >= state[_OWN + OWN_STACK_N]:
+        if params[SC_GAIN + lem] >= state[_OWN + OWN_STACK_N]:
             score += params[P_LOYALTY]
         take, ties = prefer(score, best_score, ties, state)
         if take:
@@ -295,19 +340,28 @@ def size_up(kind, game, state, params, with_stakes):
     unit of value."""
     total = 0.0
     for lem in range(N_LEMMINGS):
-        w = win_weight(game, state, params, lem)
+        # a lemming's win weight changes only when it moves or its blocks do: most
+        # decisions reuse five of the six (each costs an exp)
+        key = (state[PUB_POS + lem] + 3) * 4.0 + state[PUB_BLOCKS + lem]
+        if params[SC_WEIGHT_KEY + lem] != key:
+            params[SC_WEIGHT_KEY + lem] = key
+            params[SC_WEIGHT + lem] = win_weight(game, state, params, lem)
+        w = params[SC_WEIGHT + lem]
         params[SC_CHANCE + lem] = w
         total += w
+    bet_gains(state, params)
     expected = 0.0
     for lem in range(N_LEMMINGS):
         chance = params[SC_CHANCE + lem] / total
         params[SC_CHANCE + lem] = chance
-        expected += chance * bet_gain(state, lem)
+        expected += chance * params[SC_GAIN + lem]
     fav = favourite(game, state, params) if kind == FAVOURITE else -1
     params[SC_FAVOURITE] = fav
     params[SC_SIZED_TURN] = -1
     if not with_stakes:
         return
+    if kind == CONTRACTOR:
+        contract_stakes(game, state, params)
     for lem in range(N_LEMMINGS):
         stake = 0.0
         if state[PUB_OUT + lem] > 0:
@@ -319,9 +373,9 @@ def size_up(kind, game, state, params, with_stakes):
                 stake = -params[P_HARM] * params[SC_CHANCE + lem] * N_LEMMINGS / 2.0
         else:
             # bets: what the lemming's win is worth against the expected bet points
-            stake = (bet_gain(state, lem) - expected) * params[P_BET_STAKE]
+            stake = (params[SC_GAIN + lem] - expected) * params[P_BET_STAKE]
             if kind == CONTRACTOR:
-                stake += contract_stake(game, state, lem)
+                stake += params[SC_STAKE + lem]
         params[SC_STAKE + lem] = stake
 
 

@@ -118,7 +118,10 @@ SC_FAVOURITE = N_PARAMS + 12  # the favourite bot's lemming
 SC_SIZED_TURN = N_PARAMS + 13  # turn whose move decision filled the scratch
 SC_PLAN_TURN = N_PARAMS + 14  # look-ahead bot: the turn of its planned move ...
 SC_PLAN_FIELD = N_PARAMS + 15  # ... and the field it planned for it
-PARAMS_WIDTH = N_PARAMS + 16
+SC_WEIGHT = N_PARAMS + 16  # 6: win weight of each lemming (heuristic bots) ...
+SC_WEIGHT_KEY = N_PARAMS + 22  # 6: ... and the position and blocks it was computed for
+SC_GAIN = N_PARAMS + 28  # 6: bet points this player scores if each lemming wins
+PARAMS_WIDTH = N_PARAMS + 34
 
 # decisions a bot is asked for
 DECIDE_MOVE = 0  # options: candidate lemmings; answer: index into options
