@@ -41,8 +41,11 @@ def seed_stream(buf, at, seed, index, lane=0):
 
 @kernel(inline=True)
 def next_u64(buf, at):
-    counter = np.uint64(buf[at]) + _GAMMA
-    buf[at] = np.int64(counter)
+    # an unsigned index: numba then skips the wrap-around of negative indices,
+    # which sits on the latency chain of every draw
+    slot = np.uint64(at)
+    counter = np.uint64(buf[slot]) + _GAMMA
+    buf[slot] = np.int64(counter)
     return mix64(counter)
 
 

@@ -31,7 +31,7 @@ pushes a favourite, buries a rival in concrete or steers a contract.
 """
 import math
 
-from analyzer.engine.jit import kernel
+from analyzer.engine.jit import ix, kernel
 from analyzer.games.lemming_mafia.layout import (
     AT_LEAST_THREE_ELIMINATED, AT_MOST_ONE_ELIMINATED, BEFORE, BOOKMAKER, BOSS,
     CONCRETE, DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, DECK_C1, DECK_C2, DECK_KIND,
@@ -88,7 +88,7 @@ def prefer(u, best, ties, state):
 @kernel(inline=True)
 def progress(game, state, lemming):
     """Sections behind the lemming: 0 in the start area."""
-    pos = state[PUB_POS + lemming]
+    pos = state[ix(PUB_POS + lemming)]
     if pos < 0:
         return 0.0
     if pos >= state[PUB_N_FIELDS]:
@@ -98,16 +98,16 @@ def progress(game, state, lemming):
 
 @kernel(inline=True)
 def lemming_value(game, state, params, lemming):
-    if state[PUB_OUT + lemming] > 0:
+    if state[ix(PUB_OUT + lemming)] > 0:
         return -params[P_ELIM_COST]
     return (progress(game, state, lemming)
-            - params[P_BLOCK_WEIGHT] * state[PUB_BLOCKS + lemming])
+            - params[P_BLOCK_WEIGHT] * state[ix(PUB_BLOCKS + lemming)])
 
 
 @kernel(inline=True)
 def win_weight(game, state, params, lemming):
     """Unnormalised chance that the lemming wins (0 once eliminated)."""
-    if state[PUB_OUT + lemming] > 0:
+    if state[ix(PUB_OUT + lemming)] > 0:
         return 0.0
     return math.exp(params[P_SHARPNESS] * lemming_value(game, state, params, lemming))
 
@@ -117,7 +117,7 @@ def remaining_sections(game, state):
     """Sections the leading lemming still has to cross to reach the water."""
     best = 0.0
     for lem in range(N_LEMMINGS):
-        if state[PUB_OUT + lem] == 0:
+        if state[ix(PUB_OUT + lem)] == 0:
             best = max(best, progress(game, state, lem))
     return state[PUB_N_SECTIONS] + 1 - best
 
@@ -133,7 +133,7 @@ def landing_gain(game, state, params, lemming, field):
     block = params[P_BLOCK_WEIGHT]
     elim = params[P_ELIM_COST]
     moved = float(field_section(game, field) + 1) - progress(game, state, lemming)
-    blocks = state[PUB_BLOCKS + lemming]
+    blocks = state[ix(PUB_BLOCKS + lemming)]
     action = field_action(game, field)
     if action == CONCRETE:
         if blocks >= 2:
@@ -148,7 +148,7 @@ def landing_gain(game, state, params, lemming, field):
             target = field + roll
             if target >= n_fields:
                 extra += _WIN
-            elif state[S_OCCUPANT + target] >= 0 and state[S_OCCUPANT + target] != lemming:
+            elif state[ix(S_OCCUPANT + target)] >= 0 and state[ix(S_OCCUPANT + target)] != lemming:
                 extra += (-elim - before - moved) if blocks >= 2 else -block
             else:
                 extra += field_section(game, target) - field_section(game, field)
@@ -165,11 +165,11 @@ def landing_gain(game, state, params, lemming, field):
 def bet_gain(state, lemming):
     """Bet points this player scores if ``lemming`` wins, counting a card still in
     hand as if it were placed next."""
-    n = state[_OWN + OWN_STACK_N]
+    n = state[ix(_OWN + OWN_STACK_N)]
     for k in range(n):
-        if state[_OWN + OWN_STACK + k] == lemming:
+        if state[ix(_OWN + OWN_STACK + k)] == lemming:
             return float(k + 1)
-    if state[_OWN + OWN_HAND + lemming] == 1:
+    if state[ix(_OWN + OWN_HAND + lemming)] == 1:
         return float(n + 1)
     return 0.0
 
@@ -177,16 +177,16 @@ def bet_gain(state, lemming):
 @kernel(inline=True)
 def bet_gains(state, params):
     """``bet_gain`` of every lemming at once, into ``params[SC_GAIN:]``."""
-    n = state[_OWN + OWN_STACK_N]
+    n = state[ix(_OWN + OWN_STACK_N)]
     for lem in range(N_LEMMINGS):
-        params[SC_GAIN + lem] = (n + 1.0) * state[_OWN + OWN_HAND + lem]
+        params[ix(SC_GAIN + lem)] = (n + 1.0) * state[ix(_OWN + OWN_HAND + lem)]
     for k in range(n):
-        params[SC_GAIN + state[_OWN + OWN_STACK + k]] = k + 1.0
+        params[ix(SC_GAIN + state[ix(_OWN + OWN_STACK + k)])] = k + 1.0
 
 
 @kernel(inline=True)
 def _elim_chance(state, lemming, left):
-    blocks = min(state[PUB_BLOCKS + lemming], 2)
+    blocks = min(state[ix(PUB_BLOCKS + lemming)], 2)
     base = 0.1 if blocks == 0 else (0.25 if blocks == 1 else 0.5)
     return base * (0.3 + left)
 
@@ -207,7 +207,7 @@ def contract_chance(game, state, params, card, left):
     n_elim = state[PUB_N_ELIM]
     spread = 1.0 + 4.0 * left  # early in the race values say little
     if kind == ELIMINATED:
-        if state[PUB_OUT + c1] > 0 or state[PUB_OUT + c2] > 0:
+        if state[ix(PUB_OUT + c1)] > 0 or state[ix(PUB_OUT + c2)] > 0:
             return 1.0
         q1 = _elim_chance(state, c1, left)
         q2 = _elim_chance(state, c2, left)
@@ -217,17 +217,17 @@ def contract_chance(game, state, params, card, left):
              - lemming_value(game, state, params, c2))
         return _sigmoid(d / spread)
     if kind == TOP3:
-        if state[PUB_OUT + c1] > 0:
+        if state[ix(PUB_OUT + c1)] > 0:
             return 0.0
         mine = lemming_value(game, state, params, c1)
         ahead = 0.0
         for lem in range(N_LEMMINGS):
-            if lem != c1 and state[PUB_OUT + lem] == 0:
+            if lem != c1 and state[ix(PUB_OUT + lem)] == 0:
                 ahead += _sigmoid((lemming_value(game, state, params, lem) - mine) / spread)
         return _sigmoid(2.0 * (2.5 - ahead))
     expected_more = 0.0
     for lem in range(N_LEMMINGS):
-        if state[PUB_OUT + lem] == 0:
+        if state[ix(PUB_OUT + lem)] == 0:
             expected_more += _elim_chance(state, lem, left)
     if kind == AT_MOST_ONE_ELIMINATED:
         if n_elim >= 2:
@@ -243,7 +243,7 @@ def contract_chance(game, state, params, card, left):
         for lem in range(N_LEMMINGS):
             w = win_weight(game, state, params, lem)
             total += w
-            if state[PUB_BLOCKS + lem] == 0:
+            if state[ix(PUB_BLOCKS + lem)] == 0:
                 clean += w
         return (clean / total) * (1.0 - 0.5 * left) + 0.3 * left
     return 0.5
@@ -254,9 +254,9 @@ def contract_stake(game, state, lemming):
     """How much this player's held contracts gain per unit of value of a lemming."""
     stake = 0.0
     for slot in range(N_CONTRACTS_EACH):
-        if state[_OWN + OWN_HELD + slot] == 0:
+        if state[ix(_OWN + OWN_HELD + slot)] == 0:
             continue
-        card = state[_OWN + OWN_CONTRACT + slot]
+        card = state[ix(_OWN + OWN_CONTRACT + slot)]
         kind = card_entry(game, card, DECK_KIND)
         swing = card_entry(game, card, DECK_POINTS) - UNFULFILLED_PENALTY
         c1 = card_entry(game, card, DECK_C1)
@@ -270,11 +270,11 @@ def contract_stake(game, state, lemming):
                 stake -= 0.3 * swing
         elif kind == TOP3 and lemming == c1:
             stake += 0.3 * swing
-        elif kind == AT_MOST_ONE_ELIMINATED and state[PUB_BLOCKS + lemming] >= 1:
+        elif kind == AT_MOST_ONE_ELIMINATED and state[ix(PUB_BLOCKS + lemming)] >= 1:
             stake += 0.15 * swing
         elif kind == AT_LEAST_THREE_ELIMINATED:
             stake -= 0.15 * swing
-        elif kind == WINNER_CLEAN and state[PUB_BLOCKS + lemming] == 0:
+        elif kind == WINNER_CLEAN and state[ix(PUB_BLOCKS + lemming)] == 0:
             stake += 0.1 * swing
     return stake
 
@@ -285,32 +285,32 @@ def contract_stakes(game, state, params):
     one pass over the held contracts instead of one per lemming (the same sums,
     added in the same order)."""
     for lem in range(N_LEMMINGS):
-        params[SC_STAKE + lem] = 0.0
+        params[ix(SC_STAKE + lem)] = 0.0
     for slot in range(N_CONTRACTS_EACH):
-        if state[_OWN + OWN_HELD + slot] == 0:
+        if state[ix(_OWN + OWN_HELD + slot)] == 0:
             continue
-        card = state[_OWN + OWN_CONTRACT + slot]
+        card = state[ix(_OWN + OWN_CONTRACT + slot)]
         kind = card_entry(game, card, DECK_KIND)
         swing = card_entry(game, card, DECK_POINTS) - UNFULFILLED_PENALTY
         c1 = card_entry(game, card, DECK_C1)
         c2 = card_entry(game, card, DECK_C2)
         if kind == ELIMINATED:
-            params[SC_STAKE + c1] -= 0.3 * swing
-            params[SC_STAKE + c2] -= 0.3 * swing
+            params[ix(SC_STAKE + c1)] -= 0.3 * swing
+            params[ix(SC_STAKE + c2)] -= 0.3 * swing
         elif kind == BEFORE:
-            params[SC_STAKE + c1] += 0.3 * swing
-            params[SC_STAKE + c2] -= 0.3 * swing
+            params[ix(SC_STAKE + c1)] += 0.3 * swing
+            params[ix(SC_STAKE + c2)] -= 0.3 * swing
         elif kind == TOP3:
-            params[SC_STAKE + c1] += 0.3 * swing
+            params[ix(SC_STAKE + c1)] += 0.3 * swing
         else:
             for lem in range(N_LEMMINGS):
-                blocks = state[PUB_BLOCKS + lem]
+                blocks = state[ix(PUB_BLOCKS + lem)]
                 if kind == AT_MOST_ONE_ELIMINATED and blocks >= 1:
-                    params[SC_STAKE + lem] += 0.15 * swing
+                    params[ix(SC_STAKE + lem)] += 0.15 * swing
                 elif kind == AT_LEAST_THREE_ELIMINATED:
-                    params[SC_STAKE + lem] -= 0.15 * swing
+                    params[ix(SC_STAKE + lem)] -= 0.15 * swing
                 elif kind == WINNER_CLEAN and blocks == 0:
-                    params[SC_STAKE + lem] += 0.1 * swing
+                    params[ix(SC_STAKE + lem)] += 0.1 * swing
 
 
 @kernel(inline=True)
@@ -321,10 +321,10 @@ def favourite(game, state, params):
     best_score = -1e300
     ties = 0
     for lem in range(N_LEMMINGS):
-        if state[PUB_OUT + lem] > 0:
+        if state[ix(PUB_OUT + lem)] > 0:
             continue
         score = lemming_value(game, state, params, lem)
-        if params[SC_GAIN + lem] >= state[_OWN + OWN_STACK_N]:
+        if params[ix(SC_GAIN + lem)] >= state[ix(_OWN + OWN_STACK_N)]:
             score += params[P_LOYALTY]
         take, ties = prefer(score, best_score, ties, state)
         if take:
@@ -342,19 +342,19 @@ def size_up(kind, game, state, params, with_stakes):
     for lem in range(N_LEMMINGS):
         # a lemming's win weight changes only when it moves or its blocks do: most
         # decisions reuse five of the six (each costs an exp)
-        key = (state[PUB_POS + lem] + 3) * 4.0 + state[PUB_BLOCKS + lem]
-        if params[SC_WEIGHT_KEY + lem] != key:
-            params[SC_WEIGHT_KEY + lem] = key
-            params[SC_WEIGHT + lem] = win_weight(game, state, params, lem)
-        w = params[SC_WEIGHT + lem]
-        params[SC_CHANCE + lem] = w
+        key = (state[ix(PUB_POS + lem)] + 3) * 4.0 + state[ix(PUB_BLOCKS + lem)]
+        if params[ix(SC_WEIGHT_KEY + lem)] != key:
+            params[ix(SC_WEIGHT_KEY + lem)] = key
+            params[ix(SC_WEIGHT + lem)] = win_weight(game, state, params, lem)
+        w = params[ix(SC_WEIGHT + lem)]
+        params[ix(SC_CHANCE + lem)] = w
         total += w
     bet_gains(state, params)
     expected = 0.0
     for lem in range(N_LEMMINGS):
-        chance = params[SC_CHANCE + lem] / total
-        params[SC_CHANCE + lem] = chance
-        expected += chance * params[SC_GAIN + lem]
+        chance = params[ix(SC_CHANCE + lem)] / total
+        params[ix(SC_CHANCE + lem)] = chance
+        expected += chance * params[ix(SC_GAIN + lem)]
     fav = favourite(game, state, params) if kind == FAVOURITE else -1
     params[SC_FAVOURITE] = fav
     params[SC_SIZED_TURN] = -1
@@ -364,19 +364,19 @@ def size_up(kind, game, state, params, with_stakes):
         contract_stakes(game, state, params)
     for lem in range(N_LEMMINGS):
         stake = 0.0
-        if state[PUB_OUT + lem] > 0:
+        if state[ix(PUB_OUT + lem)] > 0:
             stake = 0.0
         elif kind == FAVOURITE:
             if lem == fav:
                 stake = params[P_PUSH]
             else:
-                stake = -params[P_HARM] * params[SC_CHANCE + lem] * N_LEMMINGS / 2.0
+                stake = -params[P_HARM] * params[ix(SC_CHANCE + lem)] * N_LEMMINGS / 2.0
         else:
             # bets: what the lemming's win is worth against the expected bet points
-            stake = (params[SC_GAIN + lem] - expected) * params[P_BET_STAKE]
+            stake = (params[ix(SC_GAIN + lem)] - expected) * params[P_BET_STAKE]
             if kind == CONTRACTOR:
-                stake += params[SC_STAKE + lem]
-        params[SC_STAKE + lem] = stake
+                stake += params[ix(SC_STAKE + lem)]
+        params[ix(SC_STAKE + lem)] = stake
 
 
 @kernel(inline=True)
@@ -384,7 +384,7 @@ def move_utility(kind, game, state, params, lemming, field):
     gain = landing_gain(game, state, params, lemming, field)
     if gain >= _WIN:  # a win ends the race: score it by what it pays this player
         return _WIN * (bet_gain(state, lemming) + contract_stake(game, state, lemming))
-    u = params[SC_STAKE + lemming] * gain
+    u = params[ix(SC_STAKE + lemming)] * gain
     action = field_action(game, field)
     if action == BOOKMAKER or action == BOSS:
         u += 0.05  # a round of bets or discards is worth a little to a planner
@@ -398,7 +398,7 @@ def best_field(kind, game, state, params, lemming, options_at, n_options):
     best_i = 0
     ties = 0
     for i in range(n_options):
-        u = move_utility(kind, game, state, params, lemming, state[options_at + i])
+        u = move_utility(kind, game, state, params, lemming, state[ix(options_at + i)])
         take, ties = prefer(u, best, ties, state)
         if take:
             best = u
@@ -412,7 +412,7 @@ def choose_move(kind, game, state, params, n_options):
     best_i = 0
     ties = 0
     for i in range(n_options):
-        lemming = state[S_OPTIONS + i]
+        lemming = state[ix(S_OPTIONS + i)]
         n = target_fields(game, state, lemming, S_SCRATCH)
         if n == 0:
             u = move_utility(kind, game, state, params, lemming, state[PUB_N_FIELDS])
@@ -434,7 +434,7 @@ def choose_bet(kind, game, state, params):
     counts its favourite as the likeliest whatever the race says."""
     n_hand = 0
     for color in range(N_LEMMINGS):
-        n_hand += state[_OWN + OWN_HAND + color]
+        n_hand += state[ix(_OWN + OWN_HAND + color)]
     urgent = remaining_sections(game, state) <= params[P_URGENCY]
     if n_hand == 0 or (not urgent and n_hand <= params[P_LATE_BETS]):
         return -1
@@ -444,9 +444,9 @@ def choose_bet(kind, game, state, params):
     pick_value = -1e300
     ties = 0
     for color in range(N_LEMMINGS):
-        if state[_OWN + OWN_HAND + color] == 0:
+        if state[ix(_OWN + OWN_HAND + color)] == 0:
             continue
-        chance = params[SC_CHANCE + color]
+        chance = params[ix(SC_CHANCE + color)]
         if color == fav:
             chance += 1.0
         # urgent: the likeliest winner; otherwise throw away the least likely
@@ -465,9 +465,9 @@ def choose_discard(game, state, params, margin):
     worst_value = -margin
     left = remaining_sections(game, state) / (state[PUB_N_SECTIONS] + 1.0)
     for slot in range(N_CONTRACTS_EACH):
-        if state[_OWN + OWN_HELD + slot] == 0:
+        if state[ix(_OWN + OWN_HELD + slot)] == 0:
             continue
-        card = state[_OWN + OWN_CONTRACT + slot]
+        card = state[ix(_OWN + OWN_CONTRACT + slot)]
         p = contract_chance(game, state, params, card, left)
         value = p * card_entry(game, card, DECK_POINTS) + (1.0 - p) * UNFULFILLED_PENALTY
         if value < worst_value:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from analyzer.engine.jit import kernel
+from analyzer.engine.jit import ix, kernel
 from analyzer.engine.rng import seed_stream
 from analyzer.games.lemming_mafia.bots import LOOKAHEAD, RANDOM, decide_builtin
 from analyzer.games.lemming_mafia.random_bot import decide_random
@@ -43,16 +43,16 @@ def ask(what, seat, game, state, hidden, params, n_options):
     copy and is the hot path of every cross-check."""
     kind = bot_kind(game, seat)
     at = own_at(game, seat)
-    hidden[at + OWN_DECISIONS] += 1
+    hidden[ix(at + OWN_DECISIONS)] += 1
     if kind == RANDOM:
         return decide_random(what, hidden, at, state, n_options)
     for i in range(OWN_LEN):
-        state[S_VIEW + i] = hidden[at + i]
+        state[S_VIEW + i] = hidden[ix(at + i)]
     if kind <= LOOKAHEAD:
         # a built-in bot stays within its own row: it gets that row itself, with
         # no copies in and out of the working row
         answer = decide(what, seat, kind, game, state, params[seat], n_options)
-        hidden[at + OWN_RNG] = state[S_VIEW + OWN_RNG]
+        hidden[ix(at + OWN_RNG)] = state[S_VIEW + OWN_RNG]
         return answer
     # the bot gets one row: its parameters and its own scratch, which persists
     # between its decisions and which no other bot sees (a user bot gets a copy:
@@ -63,7 +63,7 @@ def ask(what, seat, game, state, hidden, params, n_options):
     answer = decide(what, seat, kind, game, state, params[work], n_options)
     for i in range(params.shape[1]):
         params[seat, i] = params[work, i]
-    hidden[at + OWN_RNG] = state[S_VIEW + OWN_RNG]
+    hidden[ix(at + OWN_RNG)] = state[S_VIEW + OWN_RNG]
     return answer
 
 
@@ -74,7 +74,7 @@ def decision_round(what, game, state, hidden, params):
     applied. Returns False if a bot answered outside its options."""
     answers = game[G_H_ANSWERS_AT]
     for seat in range(game[G_N_PLAYERS]):
-        hidden[answers + seat] = ask(what, seat, game, state, hidden, params, 0)
+        hidden[ix(answers + seat)] = ask(what, seat, game, state, hidden, params, 0)
     if what == DECIDE_BET:
         bad = apply_bets(game, state, hidden)
         error = ERROR_BET
@@ -103,7 +103,7 @@ def move_lemming(game, state, hidden, params, lemming):
         if pick < 0 or pick >= n_free:
             state[PUB_ERROR] = ERROR_FIELD * 8 + seat
             return BOT_ERROR
-    result = resolve_landing(game, state, hidden, lemming, state[S_OPTIONS + pick])
+    result = resolve_landing(game, state, hidden, lemming, state[ix(S_OPTIONS + pick)])
     if result == NEEDS_BETS or result == NEEDS_DISCARDS:
         what = DECIDE_BET if result == NEEDS_BETS else DECIDE_DISCARD
         if not decision_round(what, game, state, hidden, params):
@@ -139,7 +139,7 @@ def play_race(game, state, hidden, params, seed, index, race_row, player_rows,
             if pick < 0 or pick >= n_cand:
                 state[PUB_ERROR] = ERROR_MOVE * 8 + seat
                 return state[PUB_ERROR]
-        result = move_lemming(game, state, hidden, params, state[S_OPTIONS + pick])
+        result = move_lemming(game, state, hidden, params, state[ix(S_OPTIONS + pick)])
         if result == BOT_ERROR:
             return state[PUB_ERROR]
         seat += 1
@@ -150,7 +150,7 @@ def play_race(game, state, hidden, params, seed, index, race_row, player_rows,
     race_row[RACE_TURNS] = state[PUB_TURN]
     race_row[RACE_FINISH] = finish
     race_row[RACE_WINNER_FIELD] = (state[PUB_WATER_FROM] if finish == FINISH_WATER
-                                   else state[PUB_POS + winner])
+                                   else state[ix(PUB_POS + winner)])
     score_race(game, state, hidden, winner, race_row, player_rows, contract_rows,
                bet_rows)
     return 0

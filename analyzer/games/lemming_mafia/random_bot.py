@@ -1,6 +1,6 @@
 """The reference random bot of the rules page, jitted. Every simulator of these
 rules ships it exactly as written: statistical cross-checks rely on it."""
-from analyzer.engine.jit import kernel
+from analyzer.engine.jit import ix, kernel
 from analyzer.engine.rng import below
 from analyzer.games.lemming_mafia.layout import (
     DECIDE_BET, DECIDE_FIELD, DECIDE_MOVE, N_CONTRACTS_EACH, N_LEMMINGS, OWN_HELD,
@@ -18,7 +18,7 @@ def decide_random(what, cards, at, state, n_options):
     if what == DECIDE_BET:
         n_hand = 0
         for color in range(N_LEMMINGS):
-            n_hand += cards[at + OWN_HAND + color]
+            n_hand += cards[ix(at + OWN_HAND + color)]
         if n_hand == 0:
             return -1
         # one draw decides both: a pass for half its values, else which card
@@ -26,7 +26,7 @@ def decide_random(what, cards, at, state, n_options):
                         below(cards, at + OWN_RNG, 2 * n_hand))
     n_held = 0
     for slot in range(N_CONTRACTS_EACH):
-        n_held += cards[at + OWN_HELD + slot]
+        n_held += cards[ix(at + OWN_HELD + slot)]
     if n_held == 0:
         return -1
     return nth_held(cards, at + OWN_HELD, N_CONTRACTS_EACH,
@@ -40,7 +40,7 @@ def nth_held(flags, at, n, k):
     branch predictor gets wrong half the time."""
     answer = -1
     for i in range(n):
-        has = flags[at + i]
+        has = flags[ix(at + i)]
         answer = i if (k == 0) & (has == 1) else answer
         k -= has
     return answer

@@ -6,7 +6,7 @@ All functions work on the flat ``game`` / ``state`` / ``hidden`` arrays of
 """
 import numpy as np
 
-from analyzer.engine.jit import kernel
+from analyzer.engine.jit import ix, kernel
 from analyzer.engine.rng import below, uniform
 from analyzer.games.lemming_mafia.layout import (
     AT_LEAST_THREE_ELIMINATED, AT_MOST_ONE_ELIMINATED, BEFORE, BET_COLOR, BET_PAID,
@@ -35,23 +35,23 @@ NEEDS_DISCARDS = -4  # the landing asks for a boss round
 
 @kernel(inline=True)
 def field_action(game, field):
-    return game[game[G_ACTION_AT] + field]
+    return game[ix(game[G_ACTION_AT] + field)]
 
 
 @kernel(inline=True)
 def field_section(game, field):
-    return game[game[G_SECTION_AT] + field]
+    return game[ix(game[G_SECTION_AT] + field)]
 
 
 @kernel(inline=True)
 def section_first(game, section):
     """First field of a section; ``section_first(game, s + 1)`` ends it."""
-    return game[game[G_START_AT] + section]
+    return game[ix(game[G_START_AT] + section)]
 
 
 @kernel(inline=True)
 def card_entry(game, card, column):
-    return game[game[G_DECK_AT] + card * DECK_LEN + column]
+    return game[ix(game[G_DECK_AT] + card * DECK_LEN + column)]
 
 
 @kernel(inline=True)
@@ -67,7 +67,7 @@ def own_at(game, seat):
 
 @kernel(inline=True)
 def occupant(state, field):
-    return state[S_OCCUPANT + field]
+    return state[ix(S_OCCUPANT + field)]
 
 
 @kernel(inline=True)
@@ -94,13 +94,13 @@ def bot_uniform(state):
 @kernel(inline=True)
 def track_place(state, lemming):
     """Place the lemming holds now (competition ranking; eliminated by order out)."""
-    out = state[PUB_OUT + lemming]
+    out = state[ix(PUB_OUT + lemming)]
     if out > 0:
         return N_LEMMINGS + 1 - out
-    pos = state[PUB_POS + lemming]
+    pos = state[ix(PUB_POS + lemming)]
     ahead = 0
     for other in range(N_LEMMINGS):
-        ahead += (state[PUB_OUT + other] == 0) & (state[PUB_POS + other] > pos)
+        ahead += (state[ix(PUB_OUT + other)] == 0) & (state[ix(PUB_POS + other)] > pos)
     return ahead + 1
 
 
@@ -121,15 +121,15 @@ def dice_candidates(state, first, second, options_at):
     stands for the last-placed lemming, each of them if several tie."""
     n = 0
     for face in (first, second):
-        if state[PUB_OUT + face] == 0:
+        if state[ix(PUB_OUT + face)] == 0:
             n = _add_candidate(state, options_at, n, face)
             continue
         last = 1 << 30
         for lem in range(N_LEMMINGS):
-            if state[PUB_OUT + lem] == 0 and state[PUB_POS + lem] < last:
-                last = state[PUB_POS + lem]
+            if state[ix(PUB_OUT + lem)] == 0 and state[ix(PUB_POS + lem)] < last:
+                last = state[ix(PUB_POS + lem)]
         for lem in range(N_LEMMINGS):
-            if state[PUB_OUT + lem] == 0 and state[PUB_POS + lem] == last:
+            if state[ix(PUB_OUT + lem)] == 0 and state[ix(PUB_POS + lem)] == last:
                 n = _add_candidate(state, options_at, n, lem)
     return n
 
@@ -137,9 +137,9 @@ def dice_candidates(state, first, second, options_at):
 @kernel(inline=True)
 def _add_candidate(state, options_at, n, lemming):
     for i in range(n):
-        if state[options_at + i] == lemming:
+        if state[ix(options_at + i)] == lemming:
             return n
-    state[options_at + n] = lemming
+    state[ix(options_at + n)] = lemming
     return n + 1
 
 
@@ -148,15 +148,14 @@ def target_fields(game, state, lemming, options_at):
     """The free fields the lemming moves to choose from, written at
     ``state[options_at:]``: those of the next section with a free field. Returns
     their count, or 0 if every section ahead is full (the lemming reaches the water)."""
-    pos = state[PUB_POS + lemming]
+    pos = state[ix(PUB_POS + lemming)]
     section = 0 if pos < 0 else field_section(game, pos) + 1
     n_sections = state[PUB_N_SECTIONS]
     while section < n_sections:
         n = 0
         for field in range(section_first(game, section), section_first(game, section + 1)):
-            if state[S_OCCUPANT + field] < 0:
-                state[options_at + n] = field
-                n += 1
+            state[ix(options_at + n)] = field
+            n += state[ix(S_OCCUPANT + field)] < 0
         if n > 0:
             return n
         section += 1
@@ -165,44 +164,44 @@ def target_fields(game, state, lemming, options_at):
 
 @kernel(inline=True)
 def land(game, state, hidden, lemming, field):
-    old = state[PUB_POS + lemming]
+    old = state[ix(PUB_POS + lemming)]
     if old >= 0:
-        state[S_OCCUPANT + old] = -1
-    state[S_OCCUPANT + field] = lemming
-    state[PUB_POS + lemming] = field
-    hidden[game[G_H_COUNT_AT] + field * FIELD_LEN + FIELD_LANDINGS] += 1
+        state[ix(S_OCCUPANT + old)] = -1
+    state[ix(S_OCCUPANT + field)] = lemming
+    state[ix(PUB_POS + lemming)] = field
+    hidden[ix(game[G_H_COUNT_AT] + field * FIELD_LEN + FIELD_LANDINGS)] += 1
 
 
 @kernel(inline=True)
 def give_block(state, lemming):
     """One concrete block; a third eliminates. Returns the last lemming standing,
     if this elimination leaves only one, else NO_WINNER."""
-    blocks = state[PUB_BLOCKS + lemming] + 1
-    state[PUB_BLOCKS + lemming] = blocks
+    blocks = state[ix(PUB_BLOCKS + lemming)] + 1
+    state[ix(PUB_BLOCKS + lemming)] = blocks
     if blocks < 3:
         return NO_WINNER
-    pos = state[PUB_POS + lemming]
+    pos = state[ix(PUB_POS + lemming)]
     if pos >= 0:
-        state[S_OCCUPANT + pos] = -1
-    state[PUB_POS + lemming] = ELIMINATED_POS
+        state[ix(S_OCCUPANT + pos)] = -1
+    state[ix(PUB_POS + lemming)] = ELIMINATED_POS
     n_elim = state[PUB_N_ELIM] + 1
     state[PUB_N_ELIM] = n_elim
-    state[PUB_OUT + lemming] = n_elim
+    state[ix(PUB_OUT + lemming)] = n_elim
     if n_elim < N_LEMMINGS - 1:
         return NO_WINNER
     for lem in range(N_LEMMINGS):
-        if state[PUB_OUT + lem] == 0:
+        if state[ix(PUB_OUT + lem)] == 0:
             return lem
     return NO_WINNER
 
 
 @kernel(inline=True)
 def reach_water(state, lemming):
-    pos = state[PUB_POS + lemming]
+    pos = state[ix(PUB_POS + lemming)]
     if pos >= 0:
-        state[S_OCCUPANT + pos] = -1
+        state[ix(S_OCCUPANT + pos)] = -1
     state[PUB_WATER_FROM] = pos
-    state[PUB_POS + lemming] = state[PUB_N_FIELDS]
+    state[ix(PUB_POS + lemming)] = state[PUB_N_FIELDS]
     return lemming * 2 + FINISH_WATER
 
 
@@ -217,20 +216,20 @@ def resolve_landing(game, state, hidden, lemming, field):
         action = field_action(game, field)
         trigger = counters + field * FIELD_LEN + FIELD_TRIGGERS
         if action == CONCRETE:
-            hidden[trigger] += 1
+            hidden[ix(trigger)] += 1
             last = give_block(state, lemming)
             if last >= 0:
                 return last * 2 + FINISH_LAST_STANDING
         elif action == JACKHAMMER:
-            if state[PUB_BLOCKS + lemming] > 0:
-                hidden[trigger] += 1
-                state[PUB_BLOCKS + lemming] -= 1
+            if state[ix(PUB_BLOCKS + lemming)] > 0:
+                hidden[ix(trigger)] += 1
+                state[ix(PUB_BLOCKS + lemming)] -= 1
         elif action == GETAWAY:
-            hidden[trigger] += 1
+            hidden[ix(trigger)] += 1
             target = field + draw(state, 6) + 1
             if target >= game[G_N_FIELDS]:
                 return reach_water(state, lemming)
-            if state[S_OCCUPANT + target] >= 0:
+            if state[ix(S_OCCUPANT + target)] >= 0:
                 last = give_block(state, lemming)
                 if last >= 0:
                     return last * 2 + FINISH_LAST_STANDING
@@ -239,10 +238,10 @@ def resolve_landing(game, state, hidden, lemming, field):
                 field = target
                 continue
         elif action == BOOKMAKER:
-            hidden[trigger] += 1
+            hidden[ix(trigger)] += 1
             return NEEDS_BETS
         elif action == BOSS:
-            hidden[trigger] += 1
+            hidden[ix(trigger)] += 1
             return NEEDS_DISCARDS
         return NO_WINNER
 
@@ -253,8 +252,8 @@ def apply_bets(game, state, hidden):
     Returns the first seat whose answer is not a card it holds, else -1."""
     answers = game[G_H_ANSWERS_AT]
     for seat in range(game[G_N_PLAYERS]):
-        color = hidden[answers + seat]
-        held = hidden[own_at(game, seat) + OWN_HAND + min(max(color, 0), N_LEMMINGS - 1)]
+        color = hidden[ix(answers + seat)]
+        held = hidden[ix(own_at(game, seat) + OWN_HAND + min(max(color, 0), N_LEMMINGS - 1))]
         if (color >= N_LEMMINGS) | ((color >= 0) & (held == 0)):
             return seat
         place_bet(game, state, hidden, seat, color)
@@ -267,8 +266,8 @@ def apply_discards(game, state, hidden):
     seat). Returns the first seat whose answer is not a contract it holds, else -1."""
     answers = game[G_H_ANSWERS_AT]
     for seat in range(game[G_N_PLAYERS]):
-        slot = hidden[answers + seat]
-        held = hidden[own_at(game, seat) + OWN_HELD + min(max(slot, 0), N_CONTRACTS_EACH - 1)]
+        slot = hidden[ix(answers + seat)]
+        held = hidden[ix(own_at(game, seat) + OWN_HELD + min(max(slot, 0), N_CONTRACTS_EACH - 1))]
         if (slot >= N_CONTRACTS_EACH) | ((slot >= 0) & (held == 0)):
             return seat
         discard(game, state, hidden, seat, slot)
@@ -285,16 +284,16 @@ def place_bet(game, state, hidden, seat, color):
     at = own_at(game, seat)
     yes = color >= 0
     card = max(color, 0)
-    k = hidden[at + OWN_STACK_N]
+    k = hidden[ix(at + OWN_STACK_N)]
     slot = min(k, N_LEMMINGS - 1)  # k is 6 only when the hand is empty and yes is False
-    hidden[at + OWN_HAND + card] = 0 if yes else hidden[at + OWN_HAND + card]
-    hidden[at + OWN_STACK + slot] = color if yes else hidden[at + OWN_STACK + slot]
-    hidden[at + OWN_STACK_TURN + slot] = state[PUB_TURN] if yes else hidden[at + OWN_STACK_TURN + slot]
+    hidden[ix(at + OWN_HAND + card)] = 0 if yes else hidden[ix(at + OWN_HAND + card)]
+    hidden[ix(at + OWN_STACK + slot)] = color if yes else hidden[ix(at + OWN_STACK + slot)]
+    hidden[ix(at + OWN_STACK_TURN + slot)] = state[PUB_TURN] if yes else hidden[ix(at + OWN_STACK_TURN + slot)]
     place = track_place(state, card)
-    hidden[at + OWN_STACK_PLACE + slot] = place if yes else hidden[at + OWN_STACK_PLACE + slot]
-    hidden[at + OWN_STACK_N] = k + yes
-    state[PUB_HAND_COUNT + seat] -= yes
-    state[PUB_STACK_COUNT + seat] += yes
+    hidden[ix(at + OWN_STACK_PLACE + slot)] = place if yes else hidden[ix(at + OWN_STACK_PLACE + slot)]
+    hidden[ix(at + OWN_STACK_N)] = k + yes
+    state[ix(PUB_HAND_COUNT + seat)] -= yes
+    state[ix(PUB_STACK_COUNT + seat)] += yes
 
 
 @kernel(inline=True)
@@ -306,7 +305,7 @@ def discard(game, state, hidden, seat, slot):
     hidden[held] = 0 if yes else hidden[held]
     turn = game[G_H_DISCARD_AT] + seat * N_CONTRACTS_EACH + s
     hidden[turn] = state[PUB_TURN] if yes else hidden[turn]
-    state[PUB_HELD_COUNT + seat] -= yes
+    state[ix(PUB_HELD_COUNT + seat)] -= yes
 
 
 @kernel
@@ -318,7 +317,7 @@ def deal(game, state, hidden):
     n_fields = game[G_N_FIELDS]
     state[S_OCCUPANT:S_OCCUPANT + n_fields] = -1
     for lem in range(N_LEMMINGS):
-        state[PUB_POS + lem] = START
+        state[ix(PUB_POS + lem)] = START
     n_players = game[G_N_PLAYERS]
     state[PUB_N_PLAYERS] = n_players
     state[PUB_MOVING] = -1
@@ -328,21 +327,21 @@ def deal(game, state, hidden):
     order = game[G_H_ORDER_AT]
     n_cards = game[G_N_CARDS]
     for i in range(n_cards):
-        hidden[order + i] = i
+        hidden[ix(order + i)] = i
     for i in range(n_players * N_CONTRACTS_EACH):  # the first steps of a Fisher-Yates shuffle
         j = i + draw(state, n_cards - i)
-        card = hidden[order + j]
-        hidden[order + j] = hidden[order + i]
-        hidden[order + i] = card
+        card = hidden[ix(order + j)]
+        hidden[ix(order + j)] = hidden[ix(order + i)]
+        hidden[ix(order + i)] = card
     for seat in range(n_players):
         at = own_at(game, seat)
         for color in range(N_LEMMINGS):
-            hidden[at + OWN_HAND + color] = 1
+            hidden[ix(at + OWN_HAND + color)] = 1
         for slot in range(N_CONTRACTS_EACH):
-            hidden[at + OWN_CONTRACT + slot] = hidden[order + seat * N_CONTRACTS_EACH + slot]
-            hidden[at + OWN_HELD + slot] = 1
-        state[PUB_HAND_COUNT + seat] = N_LEMMINGS
-        state[PUB_HELD_COUNT + seat] = N_CONTRACTS_EACH
+            hidden[ix(at + OWN_CONTRACT + slot)] = hidden[ix(order + seat * N_CONTRACTS_EACH + slot)]
+            hidden[ix(at + OWN_HELD + slot)] = 1
+        state[ix(PUB_HAND_COUNT + seat)] = N_LEMMINGS
+        state[ix(PUB_HELD_COUNT + seat)] = N_CONTRACTS_EACH
 
 
 @kernel(inline=True)
@@ -355,12 +354,12 @@ def contract_fulfilled(game, state, card, places, winner):
     c1 = card_entry(game, card, DECK_C1)
     c2 = card_entry(game, card, DECK_C2)
     n_elim = state[PUB_N_ELIM]
-    return ((kind == ELIMINATED) & ((state[PUB_OUT + c1] > 0) | (state[PUB_OUT + c2] > 0))
-            | (kind == BEFORE) & (places[c1] < places[c2])
-            | (kind == TOP3) & (places[c1] <= 3)
+    return ((kind == ELIMINATED) & ((state[ix(PUB_OUT + c1)] > 0) | (state[ix(PUB_OUT + c2)] > 0))
+            | (kind == BEFORE) & (places[ix(c1)] < places[ix(c2)])
+            | (kind == TOP3) & (places[ix(c1)] <= 3)
             | (kind == AT_MOST_ONE_ELIMINATED) & (n_elim <= 1)
             | (kind == AT_LEAST_THREE_ELIMINATED) & (n_elim >= 3)
-            | (kind == WINNER_CLEAN) & (state[PUB_BLOCKS + winner] == 0))
+            | (kind == WINNER_CLEAN) & (state[ix(PUB_BLOCKS + winner)] == 0))
 
 
 @kernel
@@ -371,28 +370,28 @@ def score_race(game, state, hidden, winner, race_row, player_rows, contract_rows
     places = race_row[RACE_PLACE:RACE_PLACE + N_LEMMINGS]
     for lem in range(N_LEMMINGS):
         places[lem] = track_place(state, lem)
-        race_row[RACE_BLOCKS + lem] = state[PUB_BLOCKS + lem]
+        race_row[RACE_BLOCKS + lem] = state[ix(PUB_BLOCKS + lem)]
     best_score = -1 << 30
     for seat in range(n_players):
         at = own_at(game, seat)
-        n_stack = hidden[at + OWN_STACK_N]
+        n_stack = hidden[ix(at + OWN_STACK_N)]
         bet_points = 0
         # rows past the stack's height are written as empty, without branching
         for k in range(N_LEMMINGS):
             placed = k < n_stack
-            color = hidden[at + OWN_STACK + k] if placed else -1
+            color = hidden[ix(at + OWN_STACK + k)] if placed else -1
             paid = (k + 1) * (color == winner)
             bet_points += paid
             bet_rows[seat, k, BET_COLOR] = color
-            bet_rows[seat, k, BET_TURN] = hidden[at + OWN_STACK_TURN + k] * placed
-            bet_rows[seat, k, BET_PLACE] = hidden[at + OWN_STACK_PLACE + k] * placed
+            bet_rows[seat, k, BET_TURN] = hidden[ix(at + OWN_STACK_TURN + k)] * placed
+            bet_rows[seat, k, BET_PLACE] = hidden[ix(at + OWN_STACK_PLACE + k)] * placed
             bet_rows[seat, k, BET_PAID] = paid
         contract_points = 0
         n_discarded = 0
         for slot in range(N_CONTRACTS_EACH):
-            card = hidden[at + OWN_CONTRACT + slot]
+            card = hidden[ix(at + OWN_CONTRACT + slot)]
             fulfilled = contract_fulfilled(game, state, card, places, winner)
-            held = hidden[at + OWN_HELD + slot]
+            held = hidden[ix(at + OWN_HELD + slot)]
             points = card_entry(game, card, DECK_POINTS) if fulfilled else UNFULFILLED_PENALTY
             payoff = points * held
             n_discarded += 1 - held
@@ -409,7 +408,7 @@ def score_race(game, state, hidden, winner, race_row, player_rows, contract_rows
         player_rows[seat, PL_SCORE] = score
         player_rows[seat, PL_BETS_PLACED] = n_stack
         player_rows[seat, PL_DISCARDED] = n_discarded
-        player_rows[seat, PL_DECISIONS] = hidden[at + OWN_DECISIONS]
+        player_rows[seat, PL_DECISIONS] = hidden[ix(at + OWN_DECISIONS)]
         best_score = max(best_score, score)
     # the highest total wins; a tie goes to contract points, then is shared
     n_top = 0
@@ -426,7 +425,7 @@ def score_race(game, state, hidden, winner, race_row, player_rows, contract_rows
         n_winners += 1 if won else 0
     race_row[RACE_WINNER] = winner
     race_row[RACE_N_ELIM] = state[PUB_N_ELIM]
-    race_row[RACE_WINNER_BLOCKS] = state[PUB_BLOCKS + winner]
+    race_row[RACE_WINNER_BLOCKS] = state[ix(PUB_BLOCKS + winner)]
     race_row[RACE_TIEBREAK] = 1 if n_winners < n_top else 0
     race_row[RACE_N_WINNERS] = n_winners
 
