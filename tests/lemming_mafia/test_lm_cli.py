@@ -228,3 +228,24 @@ def test_console_script_exit_code_and_one_line(tmp_path):
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("analyzer: error: board file not found"), proc.stderr
     assert proc.stdout == ""
+
+
+def test_console_exits_fast_with_everything_written(tmp_path):
+    """``python -m analyzer`` ends with os._exit (no interpreter teardown): the
+    summary still reaches a pipe, the exit code is 0, and every table is
+    complete on disk."""
+    import json
+
+    import pandas as pd
+
+    out = tmp_path / "run"
+    proc = subprocess.run([sys.executable, "-m", "analyzer", "simulate", "lemming-mafia",
+                           "--races", "500", "--no-progress", "--threads", "2", "--out", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert "500 races" in proc.stdout
+    assert proc.stdout.rstrip().splitlines()[-1].startswith("tables: ")  # the last line arrived
+    assert json.loads((out / "manifest.json").read_text())["races"] == 500
+    assert len(pd.read_parquet(out / "races.parquet")) == 500
+    assert len(pd.read_parquet(out / "players.parquet")) == 500 * 4

@@ -119,6 +119,12 @@ def dice_candidates(state, first, second, options_at):
     """The distinct lemmings two dice faces stand for, written at
     ``state[options_at:]``; returns how many. A face of an eliminated colour
     stands for the last-placed lemming, each of them if several tie."""
+    if state[ix(PUB_OUT + first)] + state[ix(PUB_OUT + second)] == 0:
+        # both colours still run (every move until the first elimination): no
+        # branch on whether the faces match
+        state[ix(options_at)] = first
+        state[ix(options_at + 1)] = second
+        return 1 + (first != second)
     n = 0
     for face in (first, second):
         if state[ix(PUB_OUT + face)] == 0:
@@ -308,7 +314,7 @@ def discard(game, state, hidden, seat, slot):
     state[ix(PUB_HELD_COUNT + seat)] -= yes
 
 
-@kernel
+@kernel(inline=True)
 def deal(game, state, hidden):
     """Set up a race (the dice stream at ``PUB_RNG`` already seeded; the players'
     own streams are seeded after this): lemmings at the start, six bet cards and
@@ -362,7 +368,7 @@ def contract_fulfilled(game, state, card, places, winner):
             | (kind == WINNER_CLEAN) & (state[ix(PUB_BLOCKS + winner)] == 0))
 
 
-@kernel
+@kernel(inline=True)
 def score_race(game, state, hidden, winner, race_row, player_rows, contract_rows,
                bet_rows):
     """Final places, bet and contract points, winners; written into the records."""
