@@ -250,17 +250,25 @@ def contract_chance(game, state, params, card, left):
 
 
 @kernel(inline=True)
+def held_contract(game, state, slot):
+    """This player's contract in ``slot``: its kind, its swing (printed points
+    less the penalty) and its colours; kind -1 once discarded."""
+    if state[ix(_OWN + OWN_HELD + slot)] == 0:
+        return -1, 0, 0, 0
+    card = state[ix(_OWN + OWN_CONTRACT + slot)]
+    return (card_entry(game, card, DECK_KIND),
+            card_entry(game, card, DECK_POINTS) - UNFULFILLED_PENALTY,
+            card_entry(game, card, DECK_C1), card_entry(game, card, DECK_C2))
+
+
+@kernel(inline=True)
 def contract_stake(game, state, lemming):
     """How much this player's held contracts gain per unit of value of a lemming."""
     stake = 0.0
     for slot in range(N_CONTRACTS_EACH):
-        if state[ix(_OWN + OWN_HELD + slot)] == 0:
+        kind, swing, c1, c2 = held_contract(game, state, slot)
+        if kind < 0:
             continue
-        card = state[ix(_OWN + OWN_CONTRACT + slot)]
-        kind = card_entry(game, card, DECK_KIND)
-        swing = card_entry(game, card, DECK_POINTS) - UNFULFILLED_PENALTY
-        c1 = card_entry(game, card, DECK_C1)
-        c2 = card_entry(game, card, DECK_C2)
         if kind == ELIMINATED and (lemming == c1 or lemming == c2):
             stake -= 0.3 * swing
         elif kind == BEFORE:
@@ -287,13 +295,9 @@ def contract_stakes(game, state, params):
     for lem in range(N_LEMMINGS):
         params[ix(SC_STAKE + lem)] = 0.0
     for slot in range(N_CONTRACTS_EACH):
-        if state[ix(_OWN + OWN_HELD + slot)] == 0:
+        kind, swing, c1, c2 = held_contract(game, state, slot)
+        if kind < 0:
             continue
-        card = state[ix(_OWN + OWN_CONTRACT + slot)]
-        kind = card_entry(game, card, DECK_KIND)
-        swing = card_entry(game, card, DECK_POINTS) - UNFULFILLED_PENALTY
-        c1 = card_entry(game, card, DECK_C1)
-        c2 = card_entry(game, card, DECK_C2)
         if kind == ELIMINATED:
             params[ix(SC_STAKE + c1)] -= 0.3 * swing
             params[ix(SC_STAKE + c2)] -= 0.3 * swing
