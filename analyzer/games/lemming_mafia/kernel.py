@@ -123,8 +123,11 @@ def play_race(game, state, hidden, params, seed, index, race_row, player_rows,
     for seat in range(n_players):
         seed_stream(hidden, own_at(game, seat) + OWN_RNG, seed, index, 1 + seat)
     # bots' scratch starts empty in every race: nothing may carry over from the
-    # race before, or results would depend on how races are chunked
+    # race before, or results would depend on how races are chunked (the
+    # reference random bot keeps none)
     for row in range(params.shape[0]):
+        if row < n_players and bot_kind(game, row) == RANDOM:
+            continue
         for i in range(N_PARAMS, params.shape[1]):
             params[row, i] = 0.0
     seat = 0
