@@ -113,10 +113,10 @@ def move_lemming(game, state, hidden, params, lemming):
 
 
 @kernel(cache=_CACHE)
-def play_race(game, state, hidden, params, seed, index, race_row, player_rows,
-              contract_rows, bet_rows):
-    """Race ``index`` of ``seed`` from the deal to the scores. Returns 0 or the bot
-    error code."""
+def play_race(game, state, hidden, params, seed, index, races, players, contracts,
+              bets, record):
+    """Race ``index`` of ``seed`` from the deal to the scores, recorded in row
+    ``record`` of the record arrays. Returns 0 or the bot error code."""
     seed_stream(state, PUB_RNG, seed, index, 0)
     deal(game, state, hidden)
     n_players = game[G_N_PLAYERS]
@@ -150,12 +150,15 @@ def play_race(game, state, hidden, params, seed, index, race_row, player_rows,
             seat = 0
     winner = result >> 1
     finish = result & 1
+    # the record rows are taken here: in play_races, which allocates, every
+    # view would cost two atomic reference-count updates a race
+    race_row = races[record]
     race_row[RACE_TURNS] = state[PUB_TURN]
     race_row[RACE_FINISH] = finish
     race_row[RACE_WINNER_FIELD] = (state[PUB_WATER_FROM] if finish == FINISH_WATER
                                    else state[ix(PUB_POS + winner)])
-    score_race(game, state, hidden, winner, race_row, player_rows, contract_rows,
-               bet_rows)
+    score_race(game, state, hidden, winner, race_row, players[record], contracts[record],
+               bets[record])
     return 0
 
 
@@ -176,8 +179,8 @@ def play_races(game, params, seed, first, count, races, players, contracts, bets
     state = np.zeros(game[G_S_LEN], np.int64)
     hidden = np.zeros(game[G_H_LEN], np.int64)  # rules.new_arrays, in jitted code
     for i in range(count):
-        error = play_race(game, state, hidden, params, seed, first + i, races[i],
-                          players[i], contracts[i], bets[i])
+        error = play_race(game, state, hidden, params, seed, first + i, races, players,
+                          contracts, bets, i)
         if error != 0:
             return error * (1 << 32) + first + i
     counters = game[G_H_COUNT_AT]
