@@ -6,7 +6,6 @@ and ``_play_into``."""
 from __future__ import annotations
 
 import queue
-
 from typing import TYPE_CHECKING
 
 import numpy as np

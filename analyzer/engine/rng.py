@@ -9,7 +9,7 @@ game's state array), holding the uint64 bits, so jitted code advances it in plac
 without any global generator and without an extra array argument.
 """
 import numpy as np
-from analyzer.engine.jit import kernel
+from analyzer.engine.jit import ix, kernel
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -41,9 +41,7 @@ def seed_stream(buf, at, seed, index, lane=0):
 
 @kernel(inline=True)
 def next_u64(buf, at):
-    # an unsigned index: numba then skips the wrap-around of negative indices,
-    # which sits on the latency chain of every draw
-    slot = np.uint64(at)
+    slot = ix(at)  # on the latency chain of every draw (see jit.ix)
     counter = np.uint64(buf[slot]) + _GAMMA
     buf[slot] = np.int64(counter)
     return mix64(counter)

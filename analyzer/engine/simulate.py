@@ -3,11 +3,11 @@ Knows no game: the match object supplies playing, tables and summary."""
 from __future__ import annotations
 
 import os
-from importlib import metadata
 import platform
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from importlib import metadata
 from pathlib import Path
 
 import numba
