@@ -1,5 +1,6 @@
 """The built-in bots: each heuristic beats the reference random bot, and no bot
 decision depends on what its player cannot see (other players' hidden rows)."""
+import functools
 import inspect
 import re
 import sys
@@ -249,6 +250,7 @@ def test_the_view_holds_no_other_players_random_stream(contexts):
     assert checked >= 30
 
 
+@functools.lru_cache(maxsize=None)
 def spying_kernel():
     """The kernel module compiled around a user ``decide`` (as
     ``kernel.with_decide`` does). The user bot first writes a checksum of the
@@ -259,6 +261,7 @@ def spying_kernel():
 
     scratch, bet, n_params = L.S_SCRATCH, L.DECIDE_BET, bots.N_PARAMS
     stack = L.S_VIEW + L.OWN_STACK
+    dice = L.PUB_RNG
 
     @njit(nogil=True)
     def spy(what, seat, kind, game, state, params, n_options):
@@ -266,6 +269,7 @@ def spying_kernel():
         for i in range(params.shape[0]):
             total += params[i] * (i + 1.0) * (i + 2.0)
         state[scratch] = np.int64(total * 1e6)
+        state[scratch + 1] = state[dice]  # what it can see of the race's own stream
         for i in range(6):
             params[n_params + i] = state[stack + i]
         return -1 if what >= bet else 0
@@ -305,3 +309,21 @@ def test_a_bot_is_not_handed_another_players_scratch():
     st = r.state.copy()
     ns["ask"](L.DECIDE_BET, 1, r.game, st, r.hidden.copy(), p, 0)
     assert int(st[L.S_SCRATCH]) != seen[0][0]
+
+
+def test_a_bot_cannot_see_the_dice_to_come():
+    """The race's own stream (dice, deal, getaway rolls) is counter-based: whoever
+    holds it can compute every roll to come. A bot deciding is shown it as 0,
+    and the kernel has it back afterwards."""
+    r = S.Race(kinds=(USER_KIND_BASE, 0, 0, 0))
+    r.start(5, 3)
+    ns = spying_kernel()
+    params = S.with_work_row(np.zeros((4, bots.PARAMS_WIDTH)))
+    st = r.state.copy()
+    before = int(st[L.PUB_RNG])
+    assert before != 0  # control: a seeded race has a stream to hide
+    st[L.S_SCRATCH + 1] = 12345
+    for what in (L.DECIDE_MOVE, L.DECIDE_BET, L.DECIDE_DISCARD):
+        ns["ask"](what, 0, r.game, st, r.hidden.copy(), params.copy(), 2)
+        assert int(st[L.S_SCRATCH + 1]) == 0, "the bot saw the race's stream"
+        assert int(st[L.PUB_RNG]) == before

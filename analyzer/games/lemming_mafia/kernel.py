@@ -39,8 +39,9 @@ decide = decide_builtin if _USER_DECIDE is None else _USER_DECIDE
 def ask(what, seat, game, state, hidden, params, n_options):
     """One decision of one player. The bot is shown ``state`` with a copy of its
     own hidden row (its own random stream included) in ``S_VIEW``, never the
-    other rows. The reference random bot is answered here directly: it needs no
-    copy and is the hot path of every cross-check."""
+    other rows, and without the race's own stream: from it the dice to come
+    could be computed. The reference random bot is answered here directly: it
+    needs no copy and is the hot path of every cross-check."""
     kind = bot_kind(game, seat)
     at = own_at(game, seat)
     hidden[ix(at + OWN_DECISIONS)] += 1
@@ -48,11 +49,14 @@ def ask(what, seat, game, state, hidden, params, n_options):
         return decide_random(what, hidden, at, state, n_options)
     for i in range(OWN_LEN):
         state[S_VIEW + i] = hidden[ix(at + i)]
+    dice = state[PUB_RNG]
+    state[PUB_RNG] = 0
     if kind <= LOOKAHEAD:
         # a built-in bot stays within its own row: it gets that row itself, with
         # no copies in and out of the working row
         answer = decide(what, seat, kind, game, state, params[seat], n_options)
         hidden[ix(at + OWN_RNG)] = state[S_VIEW + OWN_RNG]
+        state[PUB_RNG] = dice
         return answer
     # the bot gets one row: its parameters and its own scratch, which persists
     # between its decisions and which no other bot sees (a user bot gets a copy:
@@ -64,6 +68,7 @@ def ask(what, seat, game, state, hidden, params, n_options):
     for i in range(params.shape[1]):
         params[seat, i] = params[work, i]
     hidden[ix(at + OWN_RNG)] = state[S_VIEW + OWN_RNG]
+    state[PUB_RNG] = dice
     return answer
 
 
