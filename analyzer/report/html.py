@@ -51,6 +51,35 @@ def table(headers: list[str], rows: list[list], left: int = 1) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
+def seat_tables(res: dict, win: str, unit: str, extra=None) -> list[str]:
+    """The "Seats" and "Heuristic bots against random" tables of the per-seat
+    outcome tables every game shares (``stats/outcomes.py``). ``win`` heads the
+    win-rate column ("win rate", "game win rate"), ``unit`` names what the
+    comparison is paired by; ``extra`` = (header, row -> cell) adds a seat column
+    after the bot."""
+    out = []
+    sa = res["seat_advantage"]
+    if len(sa):
+        out.append("<h3>Seats</h3>")
+        if T.confounded(res):
+            out.append('<p class="small">Seats run different bots: seat and bot are confounded.</p>')
+        headers = ["seat", "bot"] + ([extra[0]] if extra else []) + [
+            f"{win} (95% CI)", "vs average seat (95% CI)"]
+        out.append(table(headers,
+                         [[r["seat"], r["bot"]] + ([extra[1](r)] if extra else [])
+                          + [T.pct_ci(r["win_rate"], r["win_low"], r["win_high"]),
+                             T.pp_ci(r["advantage"], r["advantage_low"], r["advantage_high"])]
+                          for _, r in sa.iterrows()], left=2))
+    ls = res["luck_skill"]
+    if len(ls):
+        out.append("<h3>Heuristic bots against random</h3>")
+        out.append(table(["bot", f"{win} per seat", "random's", f"difference (95% CI, paired by {unit})"],
+                         [[r["bot"], T.pct(r["bot_win_rate"]), T.pct(r["random_win_rate"]),
+                           T.pp_ci(r["difference"], r["difference_low"], r["difference_high"])]
+                          for _, r in ls.iterrows()]))
+    return out
+
+
 def _data_row(d: dict) -> tuple[str, str]:
     """A board, deck or track of the run: name, whether it is the assumed reconstruction, digest."""
     tag = ('<span class="assumed">ASSUMED reconstruction</span>' if d.get("assumed") else "user-supplied")

@@ -4,11 +4,11 @@ package offers ``analyzer/report/html.py``): ``FIGURES``, ``answers``,
 from __future__ import annotations
 
 from analyzer.report.figures import COMMON_FIGURES, SCORE_FIGURE
-from analyzer.report.html import table
+from analyzer.report.html import seat_tables, table
 from analyzer.report.lemming_mafia import figures as F
 from analyzer.report.lemming_mafia import text as T
 from analyzer.report.lemming_mafia.text import answers
-from analyzer.report.text import confounded, num, num_ci, overview_value, pct, pct_ci, pp_ci
+from analyzer.report.text import num, num_ci, overview_value, pct, pct_ci
 from analyzer.stats.lemming_mafia import TABLE_DOCS
 
 __all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS"]
@@ -33,8 +33,6 @@ FIGURES = [
 ]
 
 
-
-
 def key_tables(res: dict) -> str:
     out = []
     bots = res["bots"]
@@ -49,22 +47,7 @@ def key_tables(res: dict) -> str:
               num_ci(r["mean_contract_points"], r["contract_points_low"], r["contract_points_high"]),
               num(r["score_sd"]), pct_ci(r["never_backed"], r["never_backed_low"], r["never_backed_high"])]
              for _, r in bots.iterrows()], left=2))
-    sa = res["seat_advantage"]
-    if len(sa):
-        out.append("<h3>Seats</h3>")
-        if confounded(res):
-            out.append('<p class="small">Seats run different bots: seat and bot are confounded.</p>')
-        out.append(table(["seat", "bot", "win rate (95% CI)", "vs average seat (95% CI)"],
-                          [[r["seat"], r["bot"], pct_ci(r["win_rate"], r["win_low"], r["win_high"]),
-                            pp_ci(r["advantage"], r["advantage_low"], r["advantage_high"])]
-                           for _, r in sa.iterrows()], left=2))
-    ls = res["luck_skill"]
-    if len(ls):
-        out.append("<h3>Heuristic bots against random</h3>")
-        out.append(table(["bot", "win rate per seat", "random's", "difference (95% CI, paired by race)"],
-                          [[r["bot"], pct(r["bot_win_rate"]), pct(r["random_win_rate"]),
-                            pp_ci(r["difference"], r["difference_low"], r["difference_high"])]
-                           for _, r in ls.iterrows()]))
+    out += seat_tables(res, "win rate", "race")
     ct = res["contracts"]
     if len(ct):
         out.append("<h3>Contracts</h3>")

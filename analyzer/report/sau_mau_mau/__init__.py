@@ -4,11 +4,11 @@ package offers ``analyzer/report/html.py``): ``FIGURES``, ``answers``,
 from __future__ import annotations
 
 from analyzer.report.figures import COMMON_FIGURES, SCORE_FIGURE
-from analyzer.report.html import table
+from analyzer.report.html import seat_tables, table
 from analyzer.report.sau_mau_mau import figures as F
 from analyzer.report.sau_mau_mau import text as T
 from analyzer.report.sau_mau_mau.text import answers
-from analyzer.report.text import confounded, num, num_ci, ordinal, overview_value, pct, pct_ci, pp_ci
+from analyzer.report.text import num, num_ci, ordinal, overview_value, pct, pct_ci
 from analyzer.stats.sau_mau_mau import TABLE_DOCS
 
 __all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS"]
@@ -47,24 +47,8 @@ def key_tables(res: dict) -> str:
               num(r["mean_bet_points"]), num(r["mean_crown_points"]), num(r["mean_hand_points"]),
               pct(r["bet_scored"]), num(r["mean_bets_changed"])]
              for _, r in bots.iterrows()], left=2))
-    sa = res["seat_advantage"]
-    if len(sa):
-        out.append("<h3>Seats</h3>")
-        if confounded(res):
-            out.append('<p class="small">Seats run different bots: seat and bot are confounded.</p>')
-        out.append(table(["seat", "bot", "races started per game", "game win rate (95% CI)",
-                          "vs average seat (95% CI)"],
-                         [[r["seat"], r["bot"], num(r["races_started"], 1),
-                           pct_ci(r["win_rate"], r["win_low"], r["win_high"]),
-                           pp_ci(r["advantage"], r["advantage_low"], r["advantage_high"])]
-                          for _, r in sa.iterrows()], left=2))
-    ls = res["luck_skill"]
-    if len(ls):
-        out.append("<h3>Heuristic bots against random</h3>")
-        out.append(table(["bot", "game win rate per seat", "random's", "difference (95% CI, paired by game)"],
-                         [[r["bot"], pct(r["bot_win_rate"]), pct(r["random_win_rate"]),
-                           pp_ci(r["difference"], r["difference_low"], r["difference_high"])]
-                          for _, r in ls.iterrows()]))
+    out += seat_tables(res, "game win rate", "game",
+                       extra=("races started per game", lambda r: num(r["races_started"], 1)))
     qp = res["queue_position"]
     qp = qp[(qp["bot"] == "all") & (qp["bets"] > 0)] if len(qp) else qp
     if len(qp):
