@@ -63,6 +63,20 @@ def below(buf, at, n):
 
 
 @kernel(inline=True)
+def prefer(value, best, ties, buf, at):
+    """Whether an option worth ``value`` replaces the best so far, exact ties
+    broken uniformly at random (reservoir sampling, drawing from the stream at
+    ``buf[at]``) so that no option is favoured by its index. Returns (take, ties
+    among the best so far)."""
+    if value > best:
+        return True, 1
+    if value == best:
+        ties += 1
+        return below(buf, at, ties) == 0, ties
+    return False, ties
+
+
+@kernel(inline=True)
 def uniform(buf, at):
     """Uniform float in [0, 1) with 53 random bits."""
     return np.float64(next_u64(buf, at) >> np.uint64(11)) * (1.0 / 9007199254740992.0)

@@ -31,12 +31,13 @@ pushes a favourite, buries a rival in concrete or steers a contract.
 """
 import math
 
+from analyzer.engine import rng
 from analyzer.engine.jit import ix, kernel
 from analyzer.games.lemming_mafia.layout import (
     AT_LEAST_THREE_ELIMINATED, AT_MOST_ONE_ELIMINATED, BEFORE, BOOKMAKER, BOSS,
     CONCRETE, DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, DECK_C1, DECK_C2, DECK_KIND,
     DECK_POINTS, ELIMINATED, GETAWAY, JACKHAMMER, N_CONTRACTS_EACH, N_LEMMINGS,
-    OWN_CONTRACT, OWN_HAND, OWN_HELD, OWN_STACK, OWN_STACK_N, PUB_BLOCKS, PUB_MOVING,
+    OWN_CONTRACT, OWN_HAND, OWN_HELD, OWN_RNG, OWN_STACK, OWN_STACK_N, PUB_BLOCKS, PUB_MOVING,
     PUB_N_ELIM, PUB_N_FIELDS, PUB_N_SECTIONS, PUB_OUT, PUB_POS, PUB_TURN, S_OCCUPANT, S_OPTIONS,
     S_SCRATCH, S_VIEW, TOP3, UNFULFILLED_PENALTY, WINNER_CLEAN,
 )
@@ -47,7 +48,7 @@ from analyzer.games.lemming_mafia.layout import (  # noqa: F401  (re-exported)
 from analyzer.games.lemming_mafia.lookahead import lookahead_decide
 from analyzer.games.lemming_mafia.random_bot import decide_random
 from analyzer.games.lemming_mafia.rules import (
-    bot_draw, card_entry, field_action, field_section, target_fields,
+    card_entry, field_action, field_section, target_fields,
 )
 
 # bot ids (the kernel dispatches on them; registry.py names them)
@@ -74,15 +75,8 @@ _OWN = S_VIEW  # the deciding player's own row in state
 
 @kernel(inline=True)
 def prefer(u, best, ties, state):
-    """Whether an option of utility ``u`` replaces the best so far, breaking exact
-    ties uniformly at random (reservoir sampling) so that no colour or field is
-    favoured by its index. Returns (take, ties among the best so far)."""
-    if u > best:
-        return True, 1
-    if u == best:
-        ties += 1
-        return bot_draw(state, ties) == 0, ties
-    return False, ties
+    """``rng.prefer`` drawing from the deciding player's own stream."""
+    return rng.prefer(u, best, ties, state, _OWN + OWN_RNG)
 
 
 @kernel(inline=True)

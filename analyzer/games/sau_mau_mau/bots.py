@@ -41,6 +41,7 @@ gain ``switch_margin`` and its new pig lead the old by ``lag`` spaces.
 """
 import math
 
+from analyzer.engine import rng
 from analyzer.engine.jit import kernel
 from analyzer.engine.rng import below
 from analyzer.games.sau_mau_mau.layout import (
@@ -69,14 +70,8 @@ STALL_ROUNDS = 40
 
 @kernel(inline=True)
 def prefer(value, best, ties, state):
-    """Whether an option worth ``value`` replaces the best so far, exact ties
-    broken uniformly (reservoir sampling). Returns (take, ties among the best)."""
-    if value > best:
-        return True, 1
-    if value == best:
-        ties += 1
-        return below(state, _RNG, ties) == 0, ties
-    return False, ties
+    """``rng.prefer`` drawing from the deciding player's own stream."""
+    return rng.prefer(value, best, ties, state, _RNG)
 
 
 # ------------------------------------------------------------------ the model
