@@ -173,7 +173,11 @@ def pack_game(board: Board, deck: Deck, kinds: list[int]) -> np.ndarray:
 
     players = len(kinds)
     n_fields, n_sections, n_cards = board.n_fields, len(board.sections), len(deck.cards)
-    parts = [board.field_action, board.field_section, board.section_start, deck.array.ravel()]
+    # progress by position + 2: eliminated and start area 0, a field its section + 1,
+    # the water n_sections + 1 (the heuristic bots' measure of a lemming's race)
+    progress = np.concatenate([[0, 0], np.asarray(board.field_section) + 1, [n_sections + 1]])
+    parts = [board.field_action, board.field_section, board.section_start, deck.array.ravel(),
+             progress]
     header = np.zeros(L.G_HEADER, np.int64)
     header[L.G_N_FIELDS] = n_fields
     header[L.G_N_SECTIONS] = n_sections
@@ -181,7 +185,8 @@ def pack_game(board: Board, deck: Deck, kinds: list[int]) -> np.ndarray:
     header[L.G_N_PLAYERS] = players
     header[L.G_KINDS:L.G_KINDS + players] = kinds
     at = L.G_HEADER
-    for slot, part in zip((L.G_ACTION_AT, L.G_SECTION_AT, L.G_START_AT, L.G_DECK_AT), parts):
+    for slot, part in zip((L.G_ACTION_AT, L.G_SECTION_AT, L.G_START_AT, L.G_DECK_AT, L.G_PROGRESS_AT),
+                         parts):
         header[slot] = at
         at += len(part)
     hidden_at = players * L.OWN_LEN

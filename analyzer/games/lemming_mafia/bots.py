@@ -36,14 +36,14 @@ from analyzer.engine.jit import ix, kernel
 from analyzer.games.lemming_mafia.layout import (
     AT_LEAST_THREE_ELIMINATED, AT_MOST_ONE_ELIMINATED, BEFORE, BOOKMAKER, BOSS,
     CONCRETE, DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, DECK_C1, DECK_C2, DECK_KIND,
-    DECK_POINTS, ELIMINATED, GETAWAY, JACKHAMMER, N_CONTRACTS_EACH, N_LEMMINGS,
+    DECK_POINTS, ELIMINATED, G_PROGRESS_AT, GETAWAY, JACKHAMMER, N_CONTRACTS_EACH, N_LEMMINGS,
     OWN_CONTRACT, OWN_HAND, OWN_HELD, OWN_RNG, OWN_STACK, OWN_STACK_N, PUB_BLOCKS, PUB_MOVING,
     PUB_N_ELIM, PUB_N_FIELDS, PUB_N_SECTIONS, PUB_OUT, PUB_POS, PUB_TURN, S_OCCUPANT, S_OPTIONS,
     S_SCRATCH, S_VIEW, TOP3, UNFULFILLED_PENALTY, WINNER_CLEAN,
 )
 from analyzer.games.lemming_mafia.layout import (  # noqa: F401  (re-exported)
-    N_PARAMS, PARAMS_WIDTH, SC_CHANCE, SC_FAVOURITE, SC_GAIN, SC_SIZED_TURN, SC_STAKE,
-    SC_WEIGHT, SC_WEIGHT_KEY,
+    N_PARAMS, PARAMS_WIDTH, SC_CHANCE, SC_GAIN, SC_MOVE_FIELD, SC_SIZED_TURN, SC_STAKE,
+    SC_WEIGHT, TABLE_SECTIONS, WEIGHT_TABLE, WEIGHT_TABLE_PROGRESS,
 )
 from analyzer.games.lemming_mafia.lookahead import lookahead_decide
 from analyzer.games.lemming_mafia.random_bot import decide_random
@@ -80,39 +80,61 @@ def prefer(u, best, ties, state):
 
 
 @kernel(inline=True)
+def progress_step(game, state, lemming):
+    """Sections behind the lemming: 0 in the start area (and once eliminated),
+    the section count + 1 in the water."""
+    return game[ix(game[G_PROGRESS_AT] + 2 + state[ix(PUB_POS + lemming)])]
+
+
+@kernel(inline=True)
 def progress(game, state, lemming):
-    """Sections behind the lemming: 0 in the start area."""
-    pos = state[ix(PUB_POS + lemming)]
-    if pos < 0:
-        return 0.0
-    if pos >= state[PUB_N_FIELDS]:
-        return float(state[PUB_N_SECTIONS] + 1)
-    return float(field_section(game, pos) + 1)
+    return float(progress_step(game, state, lemming))
 
 
 @kernel(inline=True)
 def lemming_value(game, state, params, lemming):
-    if state[ix(PUB_OUT + lemming)] > 0:
-        return -params[P_ELIM_COST]
-    return (progress(game, state, lemming)
-            - params[P_BLOCK_WEIGHT] * state[ix(PUB_BLOCKS + lemming)])
+    value = (progress(game, state, lemming)
+             - params[P_BLOCK_WEIGHT] * state[ix(PUB_BLOCKS + lemming)])
+    return value if state[ix(PUB_OUT + lemming)] == 0 else -params[P_ELIM_COST]
+
+
+@kernel(inline=True)
+def weight_of(params, progress, blocks):
+    return math.exp(params[P_SHARPNESS] * (progress - params[P_BLOCK_WEIGHT] * blocks))
+
+
+@kernel
+def build_weight_table(params, n_sections):
+    """``weight_of`` every progress (0 .. sections + 1) and block count (0-2)."""
+    for step in range(n_sections + 2):
+        for blocks in range(3):
+            params[ix(WEIGHT_TABLE + 3 * step + blocks)] = weight_of(params, float(step), blocks)
+    params[TABLE_SECTIONS] = n_sections
 
 
 @kernel(inline=True)
 def win_weight(game, state, params, lemming):
-    """Unnormalised chance that the lemming wins (0 once eliminated)."""
-    if state[ix(PUB_OUT + lemming)] > 0:
-        return 0.0
-    return math.exp(params[P_SHARPNESS] * lemming_value(game, state, params, lemming))
+    """Unnormalised chance that the lemming wins (0 once eliminated): the exp of
+    ``sharpness`` times its value, from a table built once per board (an exp
+    costs as much as a whole decision's arithmetic)."""
+    n_sections = state[PUB_N_SECTIONS]
+    step = progress_step(game, state, lemming)
+    blocks = min(state[ix(PUB_BLOCKS + lemming)], 2)  # 3 once eliminated
+    if n_sections + 2 > WEIGHT_TABLE_PROGRESS:
+        weight = weight_of(params, float(step), blocks)
+    else:
+        if params[TABLE_SECTIONS] != n_sections:
+            build_weight_table(params, n_sections)
+        weight = params[ix(WEIGHT_TABLE + 3 * step + blocks)]
+    return weight if state[ix(PUB_OUT + lemming)] == 0 else 0.0
 
 
 @kernel(inline=True)
 def remaining_sections(game, state):
     """Sections the leading lemming still has to cross to reach the water."""
     best = 0.0
-    for lem in range(N_LEMMINGS):
-        if state[ix(PUB_OUT + lem)] == 0:
-            best = max(best, progress(game, state, lem))
+    for lem in range(N_LEMMINGS):  # an eliminated lemming's progress is 0
+        best = max(best, progress(game, state, lem))
     return state[PUB_N_SECTIONS] + 1 - best
 
 
@@ -129,30 +151,31 @@ def landing_gain(game, state, params, lemming, field):
     moved = float(field_section(game, field) + 1) - progress(game, state, lemming)
     blocks = state[ix(PUB_BLOCKS + lemming)]
     action = field_action(game, field)
-    if action == CONCRETE:
-        if blocks >= 2:
-            return -elim - before
-        return moved - block
-    if action == JACKHAMMER and blocks > 0:
-        return moved + block
+    # selects, not branches: which field an option lands on is a coin flip to the
+    # branch predictor
     if action == GETAWAY:
         # average over the six rolls of the getaway car, one step deep
+        crash = (-elim - before - moved) if blocks >= 2 else -block
+        concrete = -block if blocks < 2 else -elim
+        jackhammer = block if blocks > 0 else 0.0
         extra = 0.0
         for roll in range(1, 7):
             target = field + roll
             if target >= n_fields:
                 extra += _WIN
-            elif state[ix(S_OCCUPANT + target)] >= 0 and state[ix(S_OCCUPANT + target)] != lemming:
-                extra += (-elim - before - moved) if blocks >= 2 else -block
-            else:
-                extra += field_section(game, target) - field_section(game, field)
-                then = field_action(game, target)
-                if then == CONCRETE:
-                    extra -= block if blocks < 2 else elim
-                elif then == JACKHAMMER and blocks > 0:
-                    extra += block
+                continue
+            occupant = state[ix(S_OCCUPANT + target)]
+            blocked = (occupant >= 0) & (occupant != lemming)
+            then = field_action(game, target)
+            step = float(field_section(game, target) - field_section(game, field))
+            there = concrete if then == CONCRETE else (jackhammer if then == JACKHAMMER else 0.0)
+            extra += crash if blocked else step
+            extra += 0.0 if blocked else there
         return moved + extra / 6.0
-    return moved
+    on_concrete = (-elim - before) if blocks >= 2 else moved - block
+    on_jackhammer = moved + block if blocks > 0 else moved
+    gain = on_concrete if action == CONCRETE else moved
+    return on_jackhammer if action == JACKHAMMER else gain
 
 
 @kernel(inline=True)
@@ -331,33 +354,30 @@ def favourite(game, state, params):
     return best
 
 
-@kernel
-def size_up(kind, game, state, params, with_stakes):
-    """Derive once per decision what every option is judged by: each lemming's
-    chance to win and (``with_stakes``) this player's stake in it, in points per
-    unit of value."""
+@kernel(inline=True)
+def win_weights(game, state, params):
+    """``win_weight`` of every lemming into ``params[SC_WEIGHT:]``; returns their
+    sum."""
     total = 0.0
     for lem in range(N_LEMMINGS):
-        # a lemming's win weight changes only when it moves or its blocks do: most
-        # decisions reuse five of the six (each costs an exp)
-        key = (state[ix(PUB_POS + lem)] + 3) * 4.0 + state[ix(PUB_BLOCKS + lem)]
-        if params[ix(SC_WEIGHT_KEY + lem)] != key:
-            params[ix(SC_WEIGHT_KEY + lem)] = key
-            params[ix(SC_WEIGHT + lem)] = win_weight(game, state, params, lem)
-        w = params[ix(SC_WEIGHT + lem)]
-        params[ix(SC_CHANCE + lem)] = w
+        w = win_weight(game, state, params, lem)
+        params[ix(SC_WEIGHT + lem)] = w
         total += w
+    return total
+
+
+@kernel
+def size_up(kind, game, state, params):
+    """Derive once per move what every option is judged by: each lemming's chance
+    to win and this player's stake in it, in points per unit of value."""
+    total = win_weights(game, state, params)
     bet_gains(state, params)
     expected = 0.0
     for lem in range(N_LEMMINGS):
-        chance = params[ix(SC_CHANCE + lem)] / total
+        chance = params[ix(SC_WEIGHT + lem)] / total
         params[ix(SC_CHANCE + lem)] = chance
         expected += chance * params[ix(SC_GAIN + lem)]
     fav = favourite(game, state, params) if kind == FAVOURITE else -1
-    params[SC_FAVOURITE] = fav
-    params[SC_SIZED_TURN] = -1
-    if not with_stakes:
-        return
     if kind == CONTRACTOR:
         contract_stakes(game, state, params)
     for lem in range(N_LEMMINGS):
@@ -384,9 +404,8 @@ def move_utility(kind, game, state, params, lemming, field):
         return _WIN * (bet_gain(state, lemming) + contract_stake(game, state, lemming))
     u = params[ix(SC_STAKE + lemming)] * gain
     action = field_action(game, field)
-    if action == BOOKMAKER or action == BOSS:
-        u += 0.05  # a round of bets or discards is worth a little to a planner
-    return u
+    # a round of bets or discards is worth a little to a planner
+    return u + 0.05 if (action == BOOKMAKER) | (action == BOSS) else u
 
 
 @kernel
@@ -412,14 +431,18 @@ def choose_move(kind, game, state, params, n_options):
     for i in range(n_options):
         lemming = state[ix(S_OPTIONS + i)]
         n = target_fields(game, state, lemming, S_SCRATCH)
+        field = -1
         if n == 0:
             u = move_utility(kind, game, state, params, lemming, state[PUB_N_FIELDS])
         else:
-            u, _ = best_field(kind, game, state, params, lemming, S_SCRATCH, n)
+            u, j = best_field(kind, game, state, params, lemming, S_SCRATCH, n)
+            field = state[ix(S_SCRATCH + j)]
         take, ties = prefer(u, best, ties, state)
         if take:
             best = u
             best_i = i
+            # the field decision of this move, if it comes, takes this field
+            params[SC_MOVE_FIELD] = field
     return best_i
 
 
@@ -433,24 +456,33 @@ def choose_bet(kind, game, state, params):
     n_hand = 0
     for color in range(N_LEMMINGS):
         n_hand += state[ix(_OWN + OWN_HAND + color)]
-    urgent = remaining_sections(game, state) <= params[P_URGENCY]
-    if n_hand == 0 or (not urgent and n_hand <= params[P_LATE_BETS]):
+    if n_hand == 0:
         return -1
-    size_up(kind, game, state, params, False)
-    fav = params[SC_FAVOURITE]
+    urgent = remaining_sections(game, state) <= params[P_URGENCY]
+    if not urgent and n_hand <= params[P_LATE_BETS]:
+        return -1
+    fav = -1
+    total = 0.0
+    if kind == FAVOURITE:
+        bet_gains(state, params)
+        fav = favourite(game, state, params)
+        if fav >= 0 and state[ix(_OWN + OWN_HAND + fav)] == 1:
+            total = win_weights(game, state, params)
     pick = -1
     pick_value = -1e300
     ties = 0
     for color in range(N_LEMMINGS):
         if state[ix(_OWN + OWN_HAND + color)] == 0:
             continue
-        chance = params[ix(SC_CHANCE + color)]
+        # a lemming's chance to win is its weight over the sum of all weights, so
+        # weights rank colours as chances do; the favourite counts as chance + 1
+        likely = win_weight(game, state, params, color)
         if color == fav:
-            chance += 1.0
+            likely += total
         # urgent: the likeliest winner; otherwise throw away the least likely
-        take, ties = prefer(chance if urgent else -chance, pick_value, ties, state)
+        take, ties = prefer(likely if urgent else -likely, pick_value, ties, state)
         if take:
-            pick_value = chance if urgent else -chance
+            pick_value = likely if urgent else -likely
             pick = color
     return pick
 
@@ -483,13 +515,16 @@ def decide_builtin(what, seat, kind, game, state, params, n_options):
     if what == DECIDE_DISCARD:
         return choose_discard(game, state, params, params[P_DISCARD_MARGIN])
     if what == DECIDE_MOVE:
-        size_up(kind, game, state, params, True)
+        size_up(kind, game, state, params)
         # the field decision of this move sees the same race: it reuses the scratch
         params[SC_SIZED_TURN] = state[PUB_TURN]
         return choose_move(kind, game, state, params, n_options)
     if what == DECIDE_FIELD:
-        if params[SC_SIZED_TURN] != state[PUB_TURN]:
-            size_up(kind, game, state, params, True)
+        if params[SC_SIZED_TURN] == state[PUB_TURN]:
+            for i in range(n_options):
+                if state[ix(S_OPTIONS + i)] == params[SC_MOVE_FIELD]:
+                    return i
+        size_up(kind, game, state, params)
         _, i = best_field(kind, game, state, params, state[PUB_MOVING], S_OPTIONS,
                           n_options)
         return i

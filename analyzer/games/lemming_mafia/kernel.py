@@ -17,8 +17,8 @@ from analyzer.engine.rng import seed_stream
 from analyzer.games.lemming_mafia.bots import LOOKAHEAD, RANDOM, decide_builtin
 from analyzer.games.lemming_mafia.random_bot import decide_random
 from analyzer.games.lemming_mafia.layout import (
-    DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, ERROR_BET, ERROR_DISCARD,
-    ERROR_FIELD, ERROR_MOVE, FIELD_LEN, FINISH_WATER, G_H_ANSWERS_AT, G_H_COUNT_AT,
+    DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, DERIVED_AT, ERROR_BET,
+    ERROR_DISCARD, ERROR_FIELD, ERROR_MOVE, FIELD_LEN, FINISH_WATER, G_H_ANSWERS_AT, G_H_COUNT_AT,
     G_H_LEN, G_N_FIELDS, G_N_PLAYERS, G_S_LEN, N_PARAMS, OWN_DECISIONS, OWN_LEN, OWN_RNG, PUB_ERROR, PUB_MOVER,
     PUB_MOVING, PUB_POS, PUB_RNG, PUB_TURN, PUB_WATER_FROM, RACE_FINISH, RACE_TURNS,
     RACE_WINNER_FIELD, S_OPTIONS, S_VIEW,
@@ -129,11 +129,17 @@ def play_race(game, state, hidden, params, seed, index, races, players, contract
         seed_stream(hidden, own_at(game, seat) + OWN_RNG, seed, index, 1 + seat)
     # bots' scratch starts empty in every race: nothing may carry over from the
     # race before, or results would depend on how races are chunked (the
-    # reference random bot keeps none)
+    # reference random bot keeps none; a built-in bot's tables from DERIVED_AT on
+    # depend on its parameters and the board alone)
     for row in range(params.shape[0]):
-        if row < n_players and bot_kind(game, row) == RANDOM:
-            continue
-        for i in range(N_PARAMS, params.shape[1]):
+        end = params.shape[1]
+        if row < n_players:
+            kind = bot_kind(game, row)
+            if kind == RANDOM:
+                continue
+            if kind <= LOOKAHEAD:
+                end = DERIVED_AT
+        for i in range(N_PARAMS, end):
             params[row, i] = 0.0
     seat = 0
     result = NO_WINNER
@@ -207,3 +213,4 @@ def with_decide(user_decide):
     }
     exec(compile(Path(__file__).read_text(), __file__, "exec"), namespace)
     return namespace["play_races"]
+# exp-bump 1795672411630352991

@@ -58,6 +58,7 @@ G_H_COUNT_AT = 17  # hidden: fields x FIELD_LEN counters
 G_H_LEN = 18
 G_S_LEN = 19  # state: S_OCCUPANT + fields, then the bots' work area
 G_S_WORK_AT = 20  # where the work area starts (= the length of a race's state)
+G_PROGRESS_AT = 21  # fields + 3: sections behind a lemming at position p, at p + 2
 G_HEADER = 22
 
 # lemming positions: a field index, or one of these
@@ -110,18 +111,24 @@ WORK_OPTIONS = 64  # options the look-ahead bot weighs at most
 
 
 # a bot's row of params: its parameters, then scratch it keeps between its own
-# decisions (cleared every race; no other bot sees it)
+# decisions (cleared every race; no other bot sees it); a user bot's whole row
+# past its parameters is scratch
 N_PARAMS = 10
 SC_STAKE = N_PARAMS  # 6: stake in each lemming (heuristic bots)
 SC_CHANCE = N_PARAMS + 6  # 6: chance that each lemming wins (heuristic bots)
-SC_FAVOURITE = N_PARAMS + 12  # the favourite bot's lemming
-SC_SIZED_TURN = N_PARAMS + 13  # turn whose move decision filled the scratch
-SC_PLAN_TURN = N_PARAMS + 14  # look-ahead bot: the turn of its planned move ...
-SC_PLAN_FIELD = N_PARAMS + 15  # ... and the field it planned for it
-SC_WEIGHT = N_PARAMS + 16  # 6: win weight of each lemming (heuristic bots) ...
-SC_WEIGHT_KEY = N_PARAMS + 22  # 6: ... and the position and blocks it was computed for
-SC_GAIN = N_PARAMS + 28  # 6: bet points this player scores if each lemming wins
-PARAMS_WIDTH = N_PARAMS + 34
+SC_WEIGHT = N_PARAMS + 12  # 6: win weight of each lemming (heuristic bots)
+SC_GAIN = N_PARAMS + 18  # 6: bet points this player scores if each lemming wins
+SC_SIZED_TURN = N_PARAMS + 24  # turn whose move decision filled the scratch
+SC_PLAN_TURN = N_PARAMS + 25  # look-ahead bot: the turn of its planned move ...
+SC_PLAN_FIELD = N_PARAMS + 26  # ... and the field it planned for it
+SC_MOVE_FIELD = N_PARAMS + 27  # heuristic bots: the field their move decision chose
+# then what a built-in bot derives from its parameters and the board alone: kept
+# across races (it cannot depend on them), rebuilt in every block of races
+DERIVED_AT = N_PARAMS + 28
+TABLE_SECTIONS = DERIVED_AT  # the board's section count the tables below are for
+WEIGHT_TABLE = DERIVED_AT + 1  # win weight by progress * 3 + blocks (heuristic bots)
+WEIGHT_TABLE_PROGRESS = 32  # progress values it covers: boards of up to 30 sections
+PARAMS_WIDTH = WEIGHT_TABLE + 3 * WEIGHT_TABLE_PROGRESS
 
 # decisions a bot is asked for
 DECIDE_MOVE = 0  # options: candidate lemmings; answer: index into options
