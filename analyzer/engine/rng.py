@@ -77,6 +77,30 @@ def prefer(value, best, ties, buf, at):
 
 
 @kernel(inline=True)
+def pick_best(values, first, n, buf, at):
+    """Index (0 .. n-1) and value of the largest of ``values[first:first+n]``, exact
+    ties broken uniformly at random with one draw from the stream at ``buf[at]``
+    (none without a tie). The law of ``prefer``, without its branch on every
+    option: in an argmax over options whose order is noise to the branch
+    predictor, that branch is mispredicted about once a loop."""
+    best = values[ix(first)]
+    for i in range(1, n):
+        best = max(best, values[ix(first + i)])
+    ties = 0
+    for i in range(n):
+        ties += values[ix(first + i)] == best
+    k = 0
+    if ties > 1:
+        k = below(buf, at, ties)
+    pick = 0
+    for i in range(n):  # the k-th of the tied options
+        tied = values[ix(first + i)] == best
+        pick = i if tied & (k == 0) else pick
+        k -= tied
+    return pick, best
+
+
+@kernel(inline=True)
 def uniform(buf, at):
     """Uniform float in [0, 1) with 53 random bits."""
     return np.float64(next_u64(buf, at) >> np.uint64(11)) * (1.0 / 9007199254740992.0)

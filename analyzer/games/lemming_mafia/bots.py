@@ -42,7 +42,8 @@ from analyzer.games.lemming_mafia.layout import (
     S_SCRATCH, S_VIEW, TOP3, UNFULFILLED_PENALTY, WINNER_CLEAN,
 )
 from analyzer.games.lemming_mafia.layout import (  # noqa: F401  (re-exported)
-    N_PARAMS, PARAMS_WIDTH, SC_CHANCE, SC_GAIN, SC_MOVE_FIELD, SC_SIZED_TURN, SC_STAKE,
+    N_PARAMS, PARAMS_WIDTH, SC_CHANCE, SC_FIELD_VALUE, SC_GAIN, SC_MOVE_FIELD, SC_OPTION_FIELD,
+    SC_OPTION_VALUE, SC_SIZED_TURN, SC_STAKE,
     SC_WEIGHT, TABLE_SECTIONS, WEIGHT_TABLE, WEIGHT_TABLE_PROGRESS,
 )
 from analyzer.games.lemming_mafia.lookahead import lookahead_decide
@@ -77,6 +78,13 @@ _OWN = S_VIEW  # the deciding player's own row in state
 def prefer(u, best, ties, state):
     """``rng.prefer`` drawing from the deciding player's own stream."""
     return rng.prefer(u, best, ties, state, _OWN + OWN_RNG)
+
+
+@kernel(inline=True)
+def pick(params, first, n, state):
+    """``rng.pick_best`` of the values at ``params[first:first+n]``, drawing from
+    the deciding player's own stream."""
+    return rng.pick_best(params, first, n, state, _OWN + OWN_RNG)
 
 
 @kernel(inline=True)
@@ -326,31 +334,23 @@ def contract_stakes(game, state, params):
         else:
             for lem in range(N_LEMMINGS):
                 blocks = state[ix(PUB_BLOCKS + lem)]
-                if kind == AT_MOST_ONE_ELIMINATED and blocks >= 1:
-                    params[ix(SC_STAKE + lem)] += 0.15 * swing
-                elif kind == AT_LEAST_THREE_ELIMINATED:
-                    params[ix(SC_STAKE + lem)] -= 0.15 * swing
-                elif kind == WINNER_CLEAN and blocks == 0:
-                    params[ix(SC_STAKE + lem)] += 0.1 * swing
+                add = 0.0
+                add = 0.15 * swing if (kind == AT_MOST_ONE_ELIMINATED) & (blocks >= 1) else add
+                add = -(0.15 * swing) if kind == AT_LEAST_THREE_ELIMINATED else add
+                add = 0.1 * swing if (kind == WINNER_CLEAN) & (blocks == 0) else add
+                params[ix(SC_STAKE + lem)] += add
 
 
 @kernel(inline=True)
 def favourite(game, state, params):
     """The lemming the favourite bot backs: the most promising one whose card it
     has not thrown away early."""
-    best = -1
-    best_score = -1e300
-    ties = 0
     for lem in range(N_LEMMINGS):
-        if state[ix(PUB_OUT + lem)] > 0:
-            continue
         score = lemming_value(game, state, params, lem)
-        if params[ix(SC_GAIN + lem)] >= state[ix(_OWN + OWN_STACK_N)]:
-            score += params[P_LOYALTY]
-        take, ties = prefer(score, best_score, ties, state)
-        if take:
-            best_score = score
-            best = lem
+        loyal = params[ix(SC_GAIN + lem)] >= state[ix(_OWN + OWN_STACK_N)]
+        score += params[P_LOYALTY] if loyal else 0.0
+        params[ix(SC_OPTION_VALUE + lem)] = score if state[ix(PUB_OUT + lem)] == 0 else -1e300
+    best, _ = pick(params, SC_OPTION_VALUE, N_LEMMINGS, state)
     return best
 
 
@@ -380,21 +380,16 @@ def size_up(kind, game, state, params):
     fav = favourite(game, state, params) if kind == FAVOURITE else -1
     if kind == CONTRACTOR:
         contract_stakes(game, state, params)
+    contracts = kind == CONTRACTOR
     for lem in range(N_LEMMINGS):
-        stake = 0.0
-        if state[ix(PUB_OUT + lem)] > 0:
-            stake = 0.0
-        elif kind == FAVOURITE:
-            if lem == fav:
-                stake = params[P_PUSH]
-            else:
-                stake = -params[P_HARM] * params[ix(SC_CHANCE + lem)] * N_LEMMINGS / 2.0
+        if kind == FAVOURITE:
+            harm = -params[P_HARM] * params[ix(SC_CHANCE + lem)] * N_LEMMINGS / 2.0
+            stake = params[P_PUSH] if lem == fav else harm
         else:
             # bets: what the lemming's win is worth against the expected bet points
             stake = (params[ix(SC_GAIN + lem)] - expected) * params[P_BET_STAKE]
-            if kind == CONTRACTOR:
-                stake += params[ix(SC_STAKE + lem)]
-        params[ix(SC_STAKE + lem)] = stake
+            stake += params[ix(SC_STAKE + lem)] if contracts else 0.0
+        params[ix(SC_STAKE + lem)] = stake if state[ix(PUB_OUT + lem)] == 0 else 0.0
 
 
 @kernel(inline=True)
@@ -411,23 +406,15 @@ def move_utility(kind, game, state, params, lemming, field):
 @kernel
 def best_field(kind, game, state, params, lemming, options_at, n_options):
     """Utility and index of the best of the fields at ``state[options_at:]``."""
-    best = -1e300
-    best_i = 0
-    ties = 0
     for i in range(n_options):
-        u = move_utility(kind, game, state, params, lemming, state[ix(options_at + i)])
-        take, ties = prefer(u, best, ties, state)
-        if take:
-            best = u
-            best_i = i
-    return best, best_i
+        params[ix(SC_FIELD_VALUE + i)] = move_utility(kind, game, state, params, lemming,
+                                                      state[ix(options_at + i)])
+    i, best = pick(params, SC_FIELD_VALUE, n_options, state)
+    return best, i
 
 
 @kernel
 def choose_move(kind, game, state, params, n_options):
-    best = -1e300
-    best_i = 0
-    ties = 0
     for i in range(n_options):
         lemming = state[ix(S_OPTIONS + i)]
         n = target_fields(game, state, lemming, S_SCRATCH)
@@ -437,12 +424,11 @@ def choose_move(kind, game, state, params, n_options):
         else:
             u, j = best_field(kind, game, state, params, lemming, S_SCRATCH, n)
             field = state[ix(S_SCRATCH + j)]
-        take, ties = prefer(u, best, ties, state)
-        if take:
-            best = u
-            best_i = i
-            # the field decision of this move, if it comes, takes this field
-            params[SC_MOVE_FIELD] = field
+        params[ix(SC_OPTION_VALUE + i)] = u
+        params[ix(SC_OPTION_FIELD + i)] = field
+    best_i, _ = pick(params, SC_OPTION_VALUE, n_options, state)
+    # the field decision of this move, if it comes, takes this field
+    params[SC_MOVE_FIELD] = params[ix(SC_OPTION_FIELD + best_i)]
     return best_i
 
 
@@ -468,23 +454,17 @@ def choose_bet(kind, game, state, params):
         fav = favourite(game, state, params)
         if fav >= 0 and state[ix(_OWN + OWN_HAND + fav)] == 1:
             total = win_weights(game, state, params)
-    pick = -1
-    pick_value = -1e300
-    ties = 0
     for color in range(N_LEMMINGS):
-        if state[ix(_OWN + OWN_HAND + color)] == 0:
-            continue
         # a lemming's chance to win is its weight over the sum of all weights, so
         # weights rank colours as chances do; the favourite counts as chance + 1
         likely = win_weight(game, state, params, color)
-        if color == fav:
-            likely += total
+        likely += total if color == fav else 0.0
         # urgent: the likeliest winner; otherwise throw away the least likely
-        take, ties = prefer(likely if urgent else -likely, pick_value, ties, state)
-        if take:
-            pick_value = likely if urgent else -likely
-            pick = color
-    return pick
+        value = likely if urgent else -likely
+        in_hand = state[ix(_OWN + OWN_HAND + color)] == 1
+        params[ix(SC_OPTION_VALUE + color)] = value if in_hand else -1e300
+    color, _ = pick(params, SC_OPTION_VALUE, N_LEMMINGS, state)
+    return color
 
 
 @kernel

@@ -122,9 +122,12 @@ SC_SIZED_TURN = N_PARAMS + 24  # turn whose move decision filled the scratch
 SC_PLAN_TURN = N_PARAMS + 25  # look-ahead bot: the turn of its planned move ...
 SC_PLAN_FIELD = N_PARAMS + 26  # ... and the field it planned for it
 SC_MOVE_FIELD = N_PARAMS + 27  # heuristic bots: the field their move decision chose
+SC_OPTION_VALUE = N_PARAMS + 28  # 8: heuristic bots: each option's value in a decision ...
+SC_OPTION_FIELD = N_PARAMS + 36  # 8: ... the best field of each move option ...
+SC_FIELD_VALUE = N_PARAMS + 44  # 8: ... and the value of each of that option's fields
 # then what a built-in bot derives from its parameters and the board alone: kept
 # across races (it cannot depend on them), rebuilt in every block of races
-DERIVED_AT = N_PARAMS + 28
+DERIVED_AT = N_PARAMS + 52
 TABLE_SECTIONS = DERIVED_AT  # the board's section count the tables below are for
 WEIGHT_TABLE = DERIVED_AT + 1  # win weight by progress * 3 + blocks (heuristic bots)
 WEIGHT_TABLE_PROGRESS = 32  # progress values it covers: boards of up to 30 sections
