@@ -486,7 +486,7 @@ def choose_discard(game, state, params, margin):
     return worst
 
 
-@kernel
+@kernel(inline=True)
 def decide_builtin(what, seat, kind, game, state, params, n_options):
     if kind == RANDOM:  # the kernel answers for it; kept for direct callers
         return decide_random(what, state, _OWN, state, n_options)
