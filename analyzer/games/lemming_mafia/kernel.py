@@ -213,4 +213,3 @@ def with_decide(user_decide):
     }
     exec(compile(Path(__file__).read_text(), __file__, "exec"), namespace)
     return namespace["play_races"]
-# exp-bump 1795672992735179256
