@@ -42,8 +42,8 @@ from analyzer.games.lemming_mafia.layout import (
     S_SCRATCH, S_VIEW, TOP3, UNFULFILLED_PENALTY, WINNER_CLEAN,
 )
 from analyzer.games.lemming_mafia.layout import (  # noqa: F401  (re-exported)
-    N_PARAMS, PARAMS_WIDTH, SC_CHANCE, SC_FIELD_VALUE, SC_GAIN, SC_MOVE_FIELD, SC_OPTION_FIELD,
-    SC_OPTION_VALUE, SC_SIZED_TURN, SC_STAKE,
+    N_PARAMS, PARAMS_WIDTH, SC_CONTRACT_STAKE, SC_EXPECTED, SC_FAVOURITE, SC_FIELD_VALUE, SC_GAIN,
+    SC_MOVE_FIELD, SC_OPTION_FIELD, SC_OPTION_VALUE, SC_SIZED_TURN, SC_TOTAL,
     SC_WEIGHT, TABLE_SECTIONS, WEIGHT_TABLE, WEIGHT_TABLE_PROGRESS,
 )
 from analyzer.games.lemming_mafia.lookahead import lookahead_decide
@@ -314,23 +314,24 @@ def contract_stake(game, state, lemming):
 
 @kernel(inline=True)
 def contract_stakes(game, state, params):
-    """``contract_stake`` of every lemming at once, into ``params[SC_STAKE:]``:
+    """``contract_stake`` of every lemming at once, into
+    ``params[SC_CONTRACT_STAKE:]``:
     one pass over the held contracts instead of one per lemming (the same sums,
     added in the same order)."""
     for lem in range(N_LEMMINGS):
-        params[ix(SC_STAKE + lem)] = 0.0
+        params[ix(SC_CONTRACT_STAKE + lem)] = 0.0
     for slot in range(N_CONTRACTS_EACH):
         kind, swing, c1, c2 = held_contract(game, state, slot)
         if kind < 0:
             continue
         if kind == ELIMINATED:
-            params[ix(SC_STAKE + c1)] -= 0.3 * swing
-            params[ix(SC_STAKE + c2)] -= 0.3 * swing
+            params[ix(SC_CONTRACT_STAKE + c1)] -= 0.3 * swing
+            params[ix(SC_CONTRACT_STAKE + c2)] -= 0.3 * swing
         elif kind == BEFORE:
-            params[ix(SC_STAKE + c1)] += 0.3 * swing
-            params[ix(SC_STAKE + c2)] -= 0.3 * swing
+            params[ix(SC_CONTRACT_STAKE + c1)] += 0.3 * swing
+            params[ix(SC_CONTRACT_STAKE + c2)] -= 0.3 * swing
         elif kind == TOP3:
-            params[ix(SC_STAKE + c1)] += 0.3 * swing
+            params[ix(SC_CONTRACT_STAKE + c1)] += 0.3 * swing
         else:
             for lem in range(N_LEMMINGS):
                 blocks = state[ix(PUB_BLOCKS + lem)]
@@ -338,7 +339,7 @@ def contract_stakes(game, state, params):
                 add = 0.15 * swing if (kind == AT_MOST_ONE_ELIMINATED) & (blocks >= 1) else add
                 add = -(0.15 * swing) if kind == AT_LEAST_THREE_ELIMINATED else add
                 add = 0.1 * swing if (kind == WINNER_CLEAN) & (blocks == 0) else add
-                params[ix(SC_STAKE + lem)] += add
+                params[ix(SC_CONTRACT_STAKE + lem)] += add
 
 
 @kernel(inline=True)
@@ -368,28 +369,35 @@ def win_weights(game, state, params):
 
 @kernel
 def size_up(kind, game, state, params):
-    """Derive once per move what every option is judged by: each lemming's chance
-    to win and this player's stake in it, in points per unit of value."""
+    """Derive once per move what every option is judged by (see ``stake``): each
+    lemming's win weight and their sum, this player's bet gains and what it
+    expects from them, its favourite or its contracts' stakes."""
     total = win_weights(game, state, params)
+    params[SC_TOTAL] = total
     bet_gains(state, params)
+    if kind == FAVOURITE:
+        params[SC_FAVOURITE] = favourite(game, state, params)
+        return
     expected = 0.0
     for lem in range(N_LEMMINGS):
         chance = params[ix(SC_WEIGHT + lem)] / total
-        params[ix(SC_CHANCE + lem)] = chance
         expected += chance * params[ix(SC_GAIN + lem)]
-    fav = favourite(game, state, params) if kind == FAVOURITE else -1
+    params[SC_EXPECTED] = expected
     if kind == CONTRACTOR:
         contract_stakes(game, state, params)
-    contracts = kind == CONTRACTOR
-    for lem in range(N_LEMMINGS):
-        if kind == FAVOURITE:
-            harm = -params[P_HARM] * params[ix(SC_CHANCE + lem)] * N_LEMMINGS / 2.0
-            stake = params[P_PUSH] if lem == fav else harm
-        else:
-            # bets: what the lemming's win is worth against the expected bet points
-            stake = (params[ix(SC_GAIN + lem)] - expected) * params[P_BET_STAKE]
-            stake += params[ix(SC_STAKE + lem)] if contracts else 0.0
-        params[ix(SC_STAKE + lem)] = stake if state[ix(PUB_OUT + lem)] == 0 else 0.0
+
+
+@kernel(inline=True)
+def stake(kind, params, lemming):
+    """What this player gains per unit of value the (living) lemming gains, from
+    what ``size_up`` derived; only the options' lemmings are ever asked for."""
+    if kind == FAVOURITE:
+        chance = params[ix(SC_WEIGHT + lemming)] / params[SC_TOTAL]
+        harm = -params[P_HARM] * chance * N_LEMMINGS / 2.0
+        return params[P_PUSH] if lemming == params[SC_FAVOURITE] else harm
+    # bets: what the lemming's win is worth against the expected bet points
+    bets = (params[ix(SC_GAIN + lemming)] - params[SC_EXPECTED]) * params[P_BET_STAKE]
+    return bets + (params[ix(SC_CONTRACT_STAKE + lemming)] if kind == CONTRACTOR else 0.0)
 
 
 @kernel(inline=True)
@@ -397,7 +405,7 @@ def move_utility(kind, game, state, params, lemming, field):
     gain = landing_gain(game, state, params, lemming, field)
     if gain >= _WIN:  # a win ends the race: score it by what it pays this player
         return _WIN * (bet_gain(state, lemming) + contract_stake(game, state, lemming))
-    u = params[ix(SC_STAKE + lemming)] * gain
+    u = stake(kind, params, lemming) * gain
     action = field_action(game, field)
     # a round of bets or discards is worth a little to a planner
     return u + 0.05 if (action == BOOKMAKER) | (action == BOSS) else u

@@ -114,8 +114,10 @@ WORK_OPTIONS = 64  # options the look-ahead bot weighs at most
 # decisions (cleared every race; no other bot sees it); a user bot's whole row
 # past its parameters is scratch
 N_PARAMS = 10
-SC_STAKE = N_PARAMS  # 6: stake in each lemming (heuristic bots)
-SC_CHANCE = N_PARAMS + 6  # 6: chance that each lemming wins (heuristic bots)
+SC_CONTRACT_STAKE = N_PARAMS  # 6: what held contracts gain per unit of each lemming's value
+SC_TOTAL = N_PARAMS + 6  # heuristic bots: sum of the win weights ...
+SC_EXPECTED = N_PARAMS + 7  # ... bet points expected at that ...
+SC_FAVOURITE = N_PARAMS + 8  # ... and the favourite bot's lemming
 SC_WEIGHT = N_PARAMS + 12  # 6: win weight of each lemming (heuristic bots)
 SC_GAIN = N_PARAMS + 18  # 6: bet points this player scores if each lemming wins
 SC_SIZED_TURN = N_PARAMS + 24  # turn whose move decision filled the scratch
