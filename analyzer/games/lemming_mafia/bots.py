@@ -9,7 +9,8 @@ Every decision goes through one function with this signature (user bots too):
 - ``game``: board and deck (read with ``rules.field_action``, ``field_section``,
   ``section_first``, ``card_entry``);
 - ``state``: what this player can see: the public state at ``PUB_*``, its own
-  hidden row (hand, stack, contracts, random stream) at ``S_VIEW + OWN_*``, the
+  hidden row (hand, stack, contracts, random stream: ``OWN_*`` below
+  ``OWN_VIEW_LEN``) at ``S_VIEW + OWN_*``, the
   field occupants at ``S_OCCUPANT + field`` and the options at ``S_OPTIONS + i``
   for ``i < n_options``: candidate lemmings (MOVE) or free fields (FIELD). Other
   players' hidden rows are not in it. ``rules.bot_draw(state, n)`` and

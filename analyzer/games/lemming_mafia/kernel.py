@@ -19,7 +19,7 @@ from analyzer.games.lemming_mafia.random_bot import decide_random
 from analyzer.games.lemming_mafia.layout import (
     DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, DERIVED_AT, ERROR_BET,
     ERROR_DISCARD, ERROR_FIELD, ERROR_MOVE, FIELD_LEN, FINISH_WATER, G_H_ANSWERS_AT, G_H_COUNT_AT,
-    G_H_LEN, G_N_FIELDS, G_N_PLAYERS, G_S_LEN, N_PARAMS, OWN_DECISIONS, OWN_LEN, OWN_RNG, PUB_ERROR, PUB_MOVER,
+    G_H_LEN, G_N_FIELDS, G_N_PLAYERS, G_S_LEN, N_PARAMS, OWN_DECISIONS, OWN_RNG, OWN_VIEW_LEN, PUB_ERROR, PUB_MOVER,
     PUB_MOVING, PUB_POS, PUB_RNG, PUB_TURN, PUB_WATER_FROM, RACE_FINISH, RACE_TURNS,
     RACE_WINNER_FIELD, S_OPTIONS, S_VIEW,
 )
@@ -37,17 +37,17 @@ decide = decide_builtin if _USER_DECIDE is None else _USER_DECIDE
 
 @kernel(cache=_CACHE, inline=True)
 def ask(what, seat, game, state, hidden, params, n_options):
-    """One decision of one player. The bot is shown ``state`` with a copy of its
-    own hidden row (its own random stream included) in ``S_VIEW``, never the
-    other rows, and without the race's own stream: from it the dice to come
-    could be computed. The reference random bot is answered here directly: it
+    """One decision of one player. The bot is shown ``state`` with a copy of what
+    it knows of its own hidden row (cards, contracts, its own random stream: the
+    first ``OWN_VIEW_LEN`` slots) in ``S_VIEW``, never the other rows, and without
+    the race's own stream: from it the dice to come could be computed. The reference random bot is answered here directly: it
     needs no copy and is the hot path of every cross-check."""
     kind = bot_kind(game, seat)
     at = own_at(game, seat)
     hidden[ix(at + OWN_DECISIONS)] += 1
     if kind == RANDOM:
         return decide_random(what, hidden, at, state, n_options)
-    for i in range(OWN_LEN):
+    for i in range(OWN_VIEW_LEN):
         state[S_VIEW + i] = hidden[ix(at + i)]
     dice = state[PUB_RNG]
     state[PUB_RNG] = 0

@@ -85,17 +85,19 @@ PUB_ERROR = 44  # a bot's invalid answer: ERROR_* * 8 + seat, 0 if none
 PUB_RNG = 45  # the race's stream for dice, deal and getaway rolls (uint64 bits)
 PUB_LEN = 46
 
-# own layout (one row per seat)
+# own layout (one row per seat); a deciding bot sees the first OWN_VIEW_LEN slots
+# of its own row, the rest is the kernel's bookkeeping for the records
 OWN_HAND = 0  # 6: 1 if the bet card of that colour is in hand
 OWN_STACK = 6  # 6: colours in placing order
 OWN_STACK_N = 12
 OWN_CONTRACT = 13  # 3: deck index of each dealt contract
 OWN_HELD = 16  # 3: 1 while held, 0 once discarded
-OWN_STACK_TURN = 19  # 6: turn each stack card was placed
-OWN_STACK_PLACE = 25  # 6: track place of the bet colour when placed
-OWN_RNG = 31  # the player's own random stream for its bot's choices (uint64 bits):
+OWN_RNG = 19  # the player's own random stream for its bot's choices (uint64 bits):
 # private like its cards, so no bot can replay another's draws, and apart from the
 # dice, so two bots compared in one seat see the same dice (common random numbers)
+OWN_VIEW_LEN = 20
+OWN_STACK_TURN = 20  # 6: turn each stack card was placed
+OWN_STACK_PLACE = 26  # 6: track place of the bet colour when placed
 OWN_DECISIONS = 32  # decisions the player's bot was asked this race
 OWN_LEN = 33
 

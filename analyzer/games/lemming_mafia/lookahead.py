@@ -16,7 +16,7 @@ from analyzer.engine.rng import below, next_u64, seed_stream
 from analyzer.games.lemming_mafia.layout import (
     DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, G_H_ANSWERS_AT, G_H_LEN, G_S_WORK_AT,
     G_N_CARDS, G_N_PLAYERS, N_CONTRACTS_EACH, N_LEMMINGS, OWN_CONTRACT, OWN_HAND,
-    OWN_HELD, OWN_LEN, OWN_RNG, OWN_STACK, OWN_STACK_N, PL_LEN, PL_SCORE, PUB_HAND_COUNT,
+    OWN_HELD, OWN_RNG, OWN_STACK, OWN_STACK_N, OWN_VIEW_LEN, PL_LEN, PL_SCORE, PUB_HAND_COUNT,
     PUB_HELD_COUNT, PUB_MOVER, PUB_MOVING, PUB_N_FIELDS, PUB_RNG, PUB_STACK_COUNT,
     PUB_TURN, RACE_LEN, BET_LEN, CT_LEN, S_OPTIONS, S_SCRATCH, S_VIEW, SC_PLAN_FIELD,
     SC_PLAN_TURN, WORK_OPTIONS,
@@ -93,7 +93,7 @@ def sample_world(game, state, seat, simh, buf):
     n_cards = game[G_N_CARDS]
     simh[:] = 0
     mine = own_at(game, seat)
-    for i in range(OWN_LEN):
+    for i in range(OWN_VIEW_LEN):  # the bookkeeping after it stays 0
         simh[mine + i] = state[S_VIEW + i]
     # contracts the others may hold: every card but this player's three
     pool = simh[game[G_H_ANSWERS_AT]:]  # scratch beyond the rows: answers, order, counters
