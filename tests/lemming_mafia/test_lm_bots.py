@@ -207,14 +207,14 @@ def test_decisions_do_not_depend_on_other_players_hidden_rows(contexts, what):
             asked += 1
             if KINDS[seat] == bots.RANDOM:
                 continue
-            # the bot was shown its own row (as the kernel keeps it after the
-            # decision: its stream advanced by the bot's draws)
-            view = st_a[L.S_VIEW:L.S_VIEW + L.OWN_LEN]
+            # the bot was shown what it knows of its own row (as the kernel keeps
+            # it after the decision: its stream advanced by the bot's draws)
+            view = st_a[L.S_VIEW:L.S_VIEW + L.OWN_VIEW_LEN]
             mine = own(hidden, seat)
-            assert np.array_equal(view, own(h_a, seat))
+            assert np.array_equal(view, own(h_a, seat)[:L.OWN_VIEW_LEN])
             # decide_builtin answers from the state and the seat's own row alone
             st_c = base.copy()
-            st_c[L.S_VIEW:L.S_VIEW + L.OWN_LEN] = own(h_a, seat)
+            st_c[L.S_VIEW:L.S_VIEW + L.OWN_VIEW_LEN] = own(h_a, seat)[:L.OWN_VIEW_LEN]
             st_c[L.S_VIEW + L.OWN_RNG] = mine[L.OWN_RNG]  # the stream before its draws
             row = params[seat].copy()
             assert bots.decide_builtin(what, seat, KINDS[seat], r.game, st_c, row, n) == a
