@@ -402,11 +402,13 @@ def stake(kind, params, lemming):
 
 
 @kernel(inline=True)
-def move_utility(kind, game, state, params, lemming, field):
+def move_utility(game, state, params, lemming, field, lemming_stake):
+    """What moving the lemming (this player's ``stake`` in it given) to ``field``
+    is worth to this player."""
     gain = landing_gain(game, state, params, lemming, field)
     if gain >= _WIN:  # a win ends the race: score it by what it pays this player
         return _WIN * (bet_gain(state, lemming) + contract_stake(game, state, lemming))
-    u = stake(kind, params, lemming) * gain
+    u = lemming_stake * gain
     action = field_action(game, field)
     # a round of bets or discards is worth a little to a planner
     return u + 0.05 if (action == BOOKMAKER) | (action == BOSS) else u
@@ -415,9 +417,10 @@ def move_utility(kind, game, state, params, lemming, field):
 @kernel
 def best_field(kind, game, state, params, lemming, options_at, n_options):
     """Utility and index of the best of the fields at ``state[options_at:]``."""
+    lemming_stake = stake(kind, params, lemming)
     for i in range(n_options):
-        params[ix(SC_FIELD_VALUE + i)] = move_utility(kind, game, state, params, lemming,
-                                                      state[ix(options_at + i)])
+        params[ix(SC_FIELD_VALUE + i)] = move_utility(game, state, params, lemming,
+                                                      state[ix(options_at + i)], lemming_stake)
     i, best = pick(params, SC_FIELD_VALUE, n_options, state)
     return best, i
 
@@ -429,7 +432,7 @@ def choose_move(kind, game, state, params, n_options):
         n = target_fields(game, state, lemming, S_SCRATCH)
         field = -1
         if n == 0:
-            u = move_utility(kind, game, state, params, lemming, state[PUB_N_FIELDS])
+            u = move_utility(game, state, params, lemming, state[PUB_N_FIELDS], 0.0)
         else:
             u, j = best_field(kind, game, state, params, lemming, S_SCRATCH, n)
             field = state[ix(S_SCRATCH + j)]
