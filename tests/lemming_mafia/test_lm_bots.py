@@ -327,3 +327,35 @@ def test_a_bot_cannot_see_the_dice_to_come():
         ns["ask"](what, 0, r.game, st, r.hidden.copy(), params.copy(), 2)
         assert int(st[L.S_SCRATCH + 1]) == 0, "the bot saw the race's stream"
         assert int(st[L.PUB_RNG]) == before
+
+
+@pytest.mark.parametrize("n_sections", [13, L.WEIGHT_TABLE_PROGRESS - 2, 40])
+def test_win_weight_is_the_exponential_of_the_value(n_sections):
+    """A heuristic bot's win weight is exp(sharpness * (progress - block_weight *
+    blocks)) at every position and block count, 0 once eliminated: from the table
+    it builds once per board (boards of up to WEIGHT_TABLE_PROGRESS - 2 sections)
+    or computed directly (larger boards)."""
+    import math
+
+    kinds = [bots.FAVOURITE] * 4
+    r = S.Race([["empty", "concrete", "bookmaker"]] * n_sections, kinds=kinds,
+               params=params_for(kinds))
+    row = r.params[0].copy()
+    sharpness, block_weight = row[bots.P_SHARPNESS], row[bots.P_BLOCK_WEIGHT]
+    lem = S.GREEN
+    checked = set()
+    for pos in [-1, 0, 3, r.n_fields // 2, r.n_fields - 1, r.n_fields]:  # six sections apart
+        progress = (0 if pos < 0 else n_sections + 1 if pos >= r.n_fields
+                    else r.board.field_section[pos] + 1)
+        for blocks in range(3):
+            r.state[L.PUB_POS + lem] = pos
+            r.state[L.PUB_BLOCKS + lem] = blocks
+            want = math.exp(sharpness * (progress - block_weight * blocks))
+            assert bots.win_weight(r.game, r.state, row, lem) == pytest.approx(want, rel=1e-14)
+            checked.add(want)
+    assert len(checked) == 6 * 3  # every position and block count weighs differently
+    assert (row[L.TABLE_SECTIONS] == n_sections) == (n_sections + 2 <= L.WEIGHT_TABLE_PROGRESS)
+    r.state[L.PUB_POS + lem] = L.ELIMINATED_POS
+    r.state[L.PUB_BLOCKS + lem] = 3
+    r.state[L.PUB_OUT + lem] = 1
+    assert bots.win_weight(r.game, r.state, row, lem) == 0.0

@@ -76,12 +76,6 @@ _OWN = S_VIEW  # the deciding player's own row in state
 # ---------------------------------------------------------- the shared race model
 
 @kernel(inline=True)
-def prefer(u, best, ties, state):
-    """``rng.prefer`` drawing from the deciding player's own stream."""
-    return rng.prefer(u, best, ties, state, _OWN + OWN_RNG)
-
-
-@kernel(inline=True)
 def pick(params, first, n, state):
     """``rng.pick_best`` of the values at ``params[first:first+n]``, drawing from
     the deciding player's own stream."""
