@@ -185,8 +185,8 @@ def pack_game(board: Board, deck: Deck, kinds: list[int]) -> np.ndarray:
     header[L.G_N_PLAYERS] = players
     header[L.G_KINDS:L.G_KINDS + players] = kinds
     at = L.G_HEADER
-    for slot, part in zip((L.G_ACTION_AT, L.G_SECTION_AT, L.G_START_AT, L.G_DECK_AT, L.G_PROGRESS_AT),
-                         parts):
+    slots = (L.G_ACTION_AT, L.G_SECTION_AT, L.G_START_AT, L.G_DECK_AT, L.G_PROGRESS_AT)
+    for slot, part in zip(slots, parts):
         header[slot] = at
         at += len(part)
     hidden_at = players * L.OWN_LEN

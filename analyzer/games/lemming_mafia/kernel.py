@@ -18,10 +18,10 @@ from analyzer.games.lemming_mafia.bots import LOOKAHEAD, RANDOM, decide_builtin
 from analyzer.games.lemming_mafia.random_bot import decide_random
 from analyzer.games.lemming_mafia.layout import (
     DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, DERIVED_AT, ERROR_BET,
-    ERROR_DISCARD, ERROR_FIELD, ERROR_MOVE, FIELD_LEN, FINISH_WATER, G_H_ANSWERS_AT, G_H_COUNT_AT,
-    G_H_LEN, G_N_FIELDS, G_N_PLAYERS, G_S_LEN, N_PARAMS, OWN_DECISIONS, OWN_RNG, OWN_VIEW_LEN, PUB_ERROR, PUB_MOVER,
-    PUB_MOVING, PUB_POS, PUB_RNG, PUB_TURN, PUB_WATER_FROM, RACE_FINISH, RACE_TURNS,
-    RACE_WINNER_FIELD, S_OPTIONS, S_VIEW,
+    ERROR_DISCARD, ERROR_FIELD, ERROR_MOVE, FIELD_LEN, FINISH_WATER, G_H_ANSWERS_AT,
+    G_H_COUNT_AT, G_H_LEN, G_N_FIELDS, G_N_PLAYERS, G_S_LEN, N_PARAMS, OWN_DECISIONS, OWN_RNG,
+    OWN_VIEW_LEN, PUB_ERROR, PUB_MOVER, PUB_MOVING, PUB_POS, PUB_RNG, PUB_TURN, PUB_WATER_FROM,
+    RACE_FINISH, RACE_TURNS, RACE_WINNER_FIELD, S_OPTIONS, S_VIEW,
 )
 from analyzer.games.lemming_mafia.rules import (
     NEEDS_BETS, NEEDS_DISCARDS, NO_WINNER, apply_bets, apply_discards, bot_kind, deal,
@@ -40,8 +40,9 @@ def ask(what, seat, game, state, hidden, params, n_options):
     """One decision of one player. The bot is shown ``state`` with a copy of what
     it knows of its own hidden row (cards, contracts, its own random stream: the
     first ``OWN_VIEW_LEN`` slots) in ``S_VIEW``, never the other rows, and without
-    the race's own stream: from it the dice to come could be computed. The reference random bot is answered here directly: it
-    needs no copy and is the hot path of every cross-check."""
+    the race's own stream: from it the dice to come could be computed. The
+    reference random bot is answered here directly: it needs no copy and is the
+    hot path of every cross-check."""
     kind = bot_kind(game, seat)
     at = own_at(game, seat)
     hidden[ix(at + OWN_DECISIONS)] += 1

@@ -117,21 +117,22 @@ WORK_OPTIONS = 64  # options the look-ahead bot weighs at most
 # past its parameters is scratch
 N_PARAMS = 10
 SC_CONTRACT_STAKE = N_PARAMS  # 6: what held contracts gain per unit of each lemming's value
-SC_TOTAL = N_PARAMS + 6  # heuristic bots: sum of the win weights ...
-SC_EXPECTED = N_PARAMS + 7  # ... bet points expected at that ...
+SC_TOTAL = N_PARAMS + 6  # heuristic bots, per move: the sum of the win weights ...
+SC_EXPECTED = N_PARAMS + 7  # ... the bet points they expect ...
 SC_FAVOURITE = N_PARAMS + 8  # ... and the favourite bot's lemming
-SC_WEIGHT = N_PARAMS + 12  # 6: win weight of each lemming (heuristic bots)
-SC_GAIN = N_PARAMS + 18  # 6: bet points this player scores if each lemming wins
-SC_SIZED_TURN = N_PARAMS + 24  # turn whose move decision filled the scratch
-SC_PLAN_TURN = N_PARAMS + 25  # look-ahead bot: the turn of its planned move ...
-SC_PLAN_FIELD = N_PARAMS + 26  # ... and the field it planned for it
-SC_MOVE_FIELD = N_PARAMS + 27  # heuristic bots: the field their move decision chose
-SC_OPTION_VALUE = N_PARAMS + 28  # 8: heuristic bots: each option's value in a decision ...
-SC_OPTION_FIELD = N_PARAMS + 36  # 8: ... the best field of each move option ...
-SC_FIELD_VALUE = N_PARAMS + 44  # 8: ... and the value of each of that option's fields
+SC_WEIGHT = N_PARAMS + 9  # 6: win weight of each lemming (heuristic bots)
+SC_GAIN = N_PARAMS + 15  # 6: bet points this player scores if each lemming wins
+SC_SIZED_TURN = N_PARAMS + 21  # turn whose move decision filled the scratch
+SC_PLAN_TURN = N_PARAMS + 22  # look-ahead bot: the turn of its planned move ...
+SC_PLAN_FIELD = N_PARAMS + 23  # ... and the field it planned for it
+SC_MOVE_FIELD = N_PARAMS + 24  # heuristic bots: the field their move decision chose
+# heuristic bots, per decision (at most 8 options: 6 lemmings, 8 fields a section)
+SC_OPTION_VALUE = N_PARAMS + 25  # 8: each option's value ...
+SC_OPTION_FIELD = N_PARAMS + 33  # 8: ... the best field of each move option ...
+SC_FIELD_VALUE = N_PARAMS + 41  # 8: ... and the value of each of that option's fields
 # then what a built-in bot derives from its parameters and the board alone: kept
 # across races (it cannot depend on them), rebuilt in every block of races
-DERIVED_AT = N_PARAMS + 52
+DERIVED_AT = N_PARAMS + 49
 TABLE_SECTIONS = DERIVED_AT  # the board's section count the tables below are for
 WEIGHT_TABLE = DERIVED_AT + 1  # win weight by progress * 3 + blocks (heuristic bots)
 WEIGHT_TABLE_PROGRESS = 32  # progress values it covers: boards of up to 30 sections
