@@ -131,15 +131,13 @@ def play_race(game, state, hidden, params, seed, index, races, players, contract
     # bots' scratch starts empty in every race: nothing may carry over from the
     # race before, or results would depend on how races are chunked (the
     # reference random bot keeps none; a built-in bot's tables from DERIVED_AT on
-    # depend on its parameters and the board alone)
-    for row in range(params.shape[0]):
-        end = params.shape[1]
-        if row < n_players:
-            kind = bot_kind(game, row)
-            if kind == RANDOM:
-                continue
-            if kind <= LOOKAHEAD:
-                end = DERIVED_AT
+    # depend on its parameters and the board alone; the working row after the
+    # seats' rows is overwritten by a copy before each use)
+    for row in range(n_players):
+        kind = bot_kind(game, row)
+        if kind == RANDOM:
+            continue
+        end = DERIVED_AT if kind <= LOOKAHEAD else params.shape[1]
         for i in range(N_PARAMS, end):
             params[row, i] = 0.0
     seat = 0
