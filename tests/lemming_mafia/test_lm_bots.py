@@ -2,6 +2,7 @@
 decision depends on what its player cannot see (other players' hidden rows)."""
 import functools
 import inspect
+import math
 import re
 import sys
 from pathlib import Path
@@ -335,8 +336,6 @@ def test_win_weight_is_the_exponential_of_the_value(n_sections):
     blocks)) at every position and block count, 0 once eliminated: from the table
     it builds once per board (boards of up to WEIGHT_TABLE_PROGRESS - 2 sections)
     or computed directly (larger boards)."""
-    import math
-
     kinds = [bots.FAVOURITE] * 4
     r = S.Race([["empty", "concrete", "bookmaker"]] * n_sections, kinds=kinds,
                params=params_for(kinds))

@@ -174,7 +174,7 @@ def pack_game(board: Board, deck: Deck, kinds: list[int]) -> np.ndarray:
     players = len(kinds)
     n_fields, n_sections, n_cards = board.n_fields, len(board.sections), len(deck.cards)
     # progress by position + 2: eliminated and start area 0, a field its section + 1,
-    # the water n_sections + 1 (the heuristic bots' measure of a lemming's race)
+    # the water n_sections + 1 (read by rules.sections_passed)
     progress = np.concatenate([[0, 0], np.asarray(board.field_section) + 1, [n_sections + 1]])
     parts = [board.field_action, board.field_section, board.section_start, deck.array.ravel(),
              progress]

@@ -37,7 +37,7 @@ from analyzer.engine.jit import ix, kernel
 from analyzer.games.lemming_mafia.layout import (
     AT_LEAST_THREE_ELIMINATED, AT_MOST_ONE_ELIMINATED, BEFORE, BOOKMAKER, BOSS,
     CONCRETE, DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, DECK_C1, DECK_C2, DECK_KIND,
-    DECK_POINTS, ELIMINATED, G_PROGRESS_AT, GETAWAY, JACKHAMMER, N_CONTRACTS_EACH, N_LEMMINGS,
+    DECK_POINTS, ELIMINATED, GETAWAY, JACKHAMMER, N_CONTRACTS_EACH, N_LEMMINGS,
     OWN_CONTRACT, OWN_HAND, OWN_HELD, OWN_RNG, OWN_STACK, OWN_STACK_N, PUB_BLOCKS, PUB_MOVING,
     PUB_N_ELIM, PUB_N_FIELDS, PUB_N_SECTIONS, PUB_OUT, PUB_POS, PUB_TURN, S_OCCUPANT, S_OPTIONS,
     S_SCRATCH, S_VIEW, TOP3, UNFULFILLED_PENALTY, WINNER_CLEAN,
@@ -50,7 +50,7 @@ from analyzer.games.lemming_mafia.layout import (  # noqa: F401  (re-exported)
 from analyzer.games.lemming_mafia.lookahead import lookahead_decide
 from analyzer.games.lemming_mafia.random_bot import decide_random
 from analyzer.games.lemming_mafia.rules import (
-    card_entry, field_action, field_section, target_fields,
+    card_entry, field_action, field_section, sections_passed, target_fields,
 )
 
 # bot ids (the kernel dispatches on them; registry.py names them)
@@ -84,9 +84,8 @@ def pick(params, first, n, state):
 
 @kernel(inline=True)
 def progress_step(game, state, lemming):
-    """Sections behind the lemming: 0 in the start area (and once eliminated),
-    the section count + 1 in the water."""
-    return game[ix(game[G_PROGRESS_AT] + 2 + state[ix(PUB_POS + lemming)])]
+    """``rules.sections_passed`` by the lemming."""
+    return sections_passed(game, state[ix(PUB_POS + lemming)])
 
 
 @kernel(inline=True)

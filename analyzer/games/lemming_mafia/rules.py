@@ -15,7 +15,7 @@ from analyzer.games.lemming_mafia.layout import (
     DECK_POINTS, ELIMINATED, ELIMINATED_POS, FIELD_LANDINGS, FIELD_LEN, FIELD_TRIGGERS,
     FINISH_LAST_STANDING, FINISH_WATER, G_ACTION_AT, G_DECK_AT, G_H_ANSWERS_AT,
     G_H_COUNT_AT, G_H_DISCARD_AT, G_H_ORDER_AT, G_KINDS, G_N_CARDS, G_N_FIELDS,
-    G_N_PLAYERS, G_N_SECTIONS, G_SECTION_AT, G_START_AT, GETAWAY, JACKHAMMER,
+    G_N_PLAYERS, G_N_SECTIONS, G_PROGRESS_AT, G_SECTION_AT, G_START_AT, GETAWAY, JACKHAMMER,
     N_CONTRACTS_EACH, N_LEMMINGS, OWN_CONTRACT, OWN_DECISIONS, OWN_HAND, OWN_HELD, OWN_LEN, OWN_RNG,
     OWN_STACK, OWN_STACK_N, OWN_STACK_PLACE, OWN_STACK_TURN, PL_BET_POINTS,
     PL_BETS_PLACED, PL_CONTRACT_POINTS, PL_DECISIONS, PL_DISCARDED, PL_SCORE, PL_WON, PUB_BLOCKS,
@@ -41,6 +41,14 @@ def field_action(game, field):
 @kernel(inline=True)
 def field_section(game, field):
     return game[ix(game[G_SECTION_AT] + field)]
+
+
+@kernel(inline=True)
+def sections_passed(game, pos):
+    """Sections behind a lemming at position ``pos``: 0 in the start area (and
+    once eliminated), the section count + 1 in the water (a table: no branch on
+    where it stands)."""
+    return game[ix(game[G_PROGRESS_AT] + 2 + pos)]
 
 
 @kernel(inline=True)
@@ -154,8 +162,7 @@ def target_fields(game, state, lemming, options_at):
     """The free fields the lemming moves to choose from, written at
     ``state[options_at:]``: those of the next section with a free field. Returns
     their count, or 0 if every section ahead is full (the lemming reaches the water)."""
-    pos = state[ix(PUB_POS + lemming)]
-    section = 0 if pos < 0 else field_section(game, pos) + 1
+    section = sections_passed(game, state[ix(PUB_POS + lemming)])
     n_sections = state[PUB_N_SECTIONS]
     while section < n_sections:
         n = 0
