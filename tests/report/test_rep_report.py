@@ -11,8 +11,8 @@ import pytest
 from analyzer.cli import main
 from analyzer.errors import AnalyzerError
 from analyzer.report import aggregate_run, build_report, default_report_path, write_report
-from analyzer.report.lemming_mafia import FIGURES
-from analyzer.stats.lemming_mafia import LemmingMafiaStats
+from analyzer.games.lemming_mafia.report import FIGURES
+from analyzer.games.lemming_mafia.stats import LemmingMafiaStats
 
 TABLES = ("races", "players", "contracts", "bets", "fields")
 

@@ -7,7 +7,7 @@ import pandas as pd
 
 from analyzer.stats.aggregate import rate
 from analyzer.stats.intervals import wilson
-from analyzer.stats.lemming_mafia import LemmingMafiaStats
+from analyzer.games.lemming_mafia.stats import LemmingMafiaStats
 
 NOMINAL = 0.95
 

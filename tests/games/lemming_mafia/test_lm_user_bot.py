@@ -6,7 +6,7 @@ import pandas as pd
 
 from tests.cli_support import run
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 MY_BOT = ROOT / "sims" / "my_bot.py"
 
 

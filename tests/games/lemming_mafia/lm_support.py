@@ -1,6 +1,6 @@
 """Shared helpers of the Lemming Mafia tests (no tests in here).
 
-Imported by the ``test_lm_*`` modules as ``import test_lm_support as S``. It builds
+Imported by the ``test_lm_*`` modules as ``import tests.games.lemming_mafia.lm_support as S``. It builds
 ``game`` / ``state`` / ``hidden`` arrays by hand, places lemmings, predicts the
 race's random stream and steps races move by move with the jitted rule and
 kernel functions, so that tests can check single rules without a whole race.
@@ -19,7 +19,7 @@ from analyzer.games.lemming_mafia import layout as L
 from analyzer.games.lemming_mafia.board import Board, Deck, load_setup, pack_game
 
 HERE = Path(__file__).resolve().parent
-TESTS = HERE.parent
+TESTS = HERE.parents[1]
 REFERENCE = TESTS / "reference" / "lemming_mafia_ref.py"
 EXAMPLE_BOARD = TESTS / "reference" / "example_board.toml"
 

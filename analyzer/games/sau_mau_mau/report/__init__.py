@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from analyzer.report.figures import COMMON_FIGURES, SCORE_FIGURE
 from analyzer.report.html import seat_tables, table
-from analyzer.report.sau_mau_mau import figures as F
-from analyzer.report.sau_mau_mau import text as T
-from analyzer.report.sau_mau_mau.text import answers
+from analyzer.games.sau_mau_mau.report import figures as F
+from analyzer.games.sau_mau_mau.report import text as T
+from analyzer.games.sau_mau_mau.report.text import answers
 from analyzer.report.text import num, num_ci, ordinal, overview_value, pct, pct_ci
-from analyzer.stats.sau_mau_mau import TABLE_DOCS
+from analyzer.games.sau_mau_mau.stats import TABLE_DOCS
 
 __all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS"]
 

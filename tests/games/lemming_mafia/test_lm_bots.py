@@ -10,8 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import test_lm_support as S  # noqa: E402
+import tests.games.lemming_mafia.lm_support as S  # noqa: E402
 
 from analyzer.engine.botspec import BotSpec  # noqa: E402
 from analyzer.errors import BotError  # noqa: E402

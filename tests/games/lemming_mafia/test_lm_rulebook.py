@@ -1,6 +1,6 @@
 """The rulebook's examples and explanations, checked on the rule functions.
 
-Every test builds a race state by hand (``test_lm_support.Race``) on the assumed
+Every test builds a race state by hand (``lm_support.Race``) on the assumed
 default board and deck and asks one rule function about it: the dice, the bet
 stack count, each contract card's explanation, the tie-break, final places,
 concrete blocks and the last lemming standing.
@@ -11,8 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import test_lm_support as S  # noqa: E402
+import tests.games.lemming_mafia.lm_support as S  # noqa: E402
 
 from analyzer.games.lemming_mafia import layout as L  # noqa: E402
 from analyzer.games.lemming_mafia import rules  # noqa: E402

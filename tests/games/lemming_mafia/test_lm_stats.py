@@ -8,7 +8,7 @@ import pytest
 
 from analyzer.stats.aggregate import GroupBits, Hist, Labels, hist_quantiles
 from analyzer.stats.intervals import mean_ci, paired_diff_ci, wilson
-from analyzer.stats.lemming_mafia import COLUMNS, LemmingMafiaStats
+from analyzer.games.lemming_mafia.stats import COLUMNS, LemmingMafiaStats
 
 COLORS = ["blue", "grey", "green", "purple", "pink", "red"]
 

@@ -1,12 +1,11 @@
 """The rulebook's examples and the rules page, checked turn by turn on hand-made
-tables whose players answer from a script (``test_smm_support.Table``)."""
+tables whose players answer from a script (``smm_support.Table``)."""
 import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_smm_support import BEIGE, BLACK, BROWN, PINK, Table, card  # noqa: E402
+from tests.games.sau_mau_mau.smm_support import BEIGE, BLACK, BROWN, PINK, Table, card  # noqa: E402
 
 from analyzer.games.sau_mau_mau import layout as L  # noqa: E402
 from analyzer.games.sau_mau_mau import rules as R  # noqa: E402

@@ -9,8 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_smm_support import BEIGE, BLACK, BROWN, PINK, Table, card  # noqa: E402
+from tests.games.sau_mau_mau.smm_support import BEIGE, BLACK, BROWN, PINK, Table, card  # noqa: E402
 
 from analyzer.engine.botspec import BotSpec  # noqa: E402
 from analyzer.errors import BotError  # noqa: E402

@@ -8,7 +8,7 @@ import numpy as np
 from analyzer.report.figures import (
     NEUTRAL, _err, _figure, _pct_axis, bars_per_bot, bot_colors, bot_groups, race_length_figure,
 )
-from analyzer.report.sau_mau_mau import text as T
+from analyzer.games.sau_mau_mau.report import text as T
 from analyzer.report.text import ordinal, overview_value
 
 PIG_COLORS = {"pink": "#f08cb4", "brown": "#8b5a2b", "black": "#262626", "beige": "#e3d3a8"}

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from analyzer.report.figures import COMMON_FIGURES, SCORE_FIGURE
 from analyzer.report.html import seat_tables, table
-from analyzer.report.lemming_mafia import figures as F
-from analyzer.report.lemming_mafia import text as T
-from analyzer.report.lemming_mafia.text import answers
+from analyzer.games.lemming_mafia.report import figures as F
+from analyzer.games.lemming_mafia.report import text as T
+from analyzer.games.lemming_mafia.report.text import answers
 from analyzer.report.text import num, num_ci, overview_value, pct, pct_ci
-from analyzer.stats.lemming_mafia import TABLE_DOCS
+from analyzer.games.lemming_mafia.stats import TABLE_DOCS
 
 __all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS"]
 

@@ -9,10 +9,10 @@ import pytest
 
 from analyzer.report import write_report
 from analyzer.report.figures import render_all
-from analyzer.report.sau_mau_mau import FIGURES, answers, key_tables, overview
+from analyzer.games.sau_mau_mau.report import FIGURES, answers, key_tables, overview
 from analyzer.stats.intervals import Z95, mean_ci, paired_diff_ci, wilson
-from analyzer.stats.sau_mau_mau import COLUMNS, TABLE_DOCS, SauMauMauStats, expected_rows
-from tests.report.test_rep_stats import assert_results_equal, ov, row, split
+from analyzer.games.sau_mau_mau.stats import COLUMNS, TABLE_DOCS, SauMauMauStats, expected_rows
+from tests.games.lemming_mafia.test_lm_stats import assert_results_equal, ov, row, split
 
 PIGS = ["pink", "brown", "black", "beige"]
 ENDS = ["crown", "hand", "cap"]

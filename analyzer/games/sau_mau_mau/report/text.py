@@ -1,6 +1,6 @@
 """Sau Mau Mau's sentences: the takeaway under each of its figures and the
 designer's questions with their answers, computed from its report tables
-(``analyzer/stats/sau_mau_mau.py``). Nothing is canned: every number and every
+(``analyzer/games/sau_mau_mau/stats.py``). Nothing is canned: every number and every
 yes / no comes from the data."""
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ import numpy as np
 from analyzer.report.figures import (
     BAD, GOOD, NEUTRAL, UNSURE, _err, _figure, _pct_axis, bars_per_bot, race_length_figure,
 )
-from analyzer.report.lemming_mafia import text as T
+from analyzer.games.lemming_mafia.report import text as T
 
 LEMMING_COLORS = {
     "blue": "#1f5fbf",

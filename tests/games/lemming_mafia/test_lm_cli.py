@@ -6,8 +6,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import test_lm_support as S  # noqa: E402
+import tests.games.lemming_mafia.lm_support as S  # noqa: E402
 
 from analyzer.cli import main  # noqa: E402
 from tests.cli_support import assert_usage_error, run
