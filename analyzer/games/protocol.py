@@ -1,0 +1,133 @@
+"""The contract between a game and everything that drives it.
+
+A game is one folder, ``analyzer/games/<game>/``. Its ``__init__.py`` declares
+``GAME = GameInfo(...)`` (``analyzer/games/__init__.py``), which names the
+modules below; the engine, the CLI, the statistics and report libraries and the
+bench find everything game-specific through that declaration and call only what
+this module writes down. Nothing outside the game's folder imports from it.
+
+Roles. Every seat has a role. Lemming Mafia, Sau Mau Mau and Lemminge have one
+role, ``"player"``; Mafia has ``"state"`` and ``"family"``. A bot family
+declares the roles it can play (``BotFamily.roles``); ``compare``,
+``tournament`` and ``tune`` rotate bots only among seats of the same role and
+refuse a bot in a role it cannot play, with one line.
+
+Units. A game counts ``races`` (one Lemming Mafia race) or ``games`` (a Sau Mau
+Mau game of four races, a Lemminge game, a Mafia game). ``--races`` and
+``--games`` are the same option; an item's index (0-based) with the seed keys
+its random streams, so item ``i`` is the same whatever the chunking or threads.
+
+The pieces a game supplies (``GameInfo`` fields name the modules):
+
+``match``: ``module:Class`` implementing :class:`Match` below. Its constructor
+    is ``Class(board: str | None, players: int, bots: list[BotSpec])`` and raises
+    ``AnalyzerError`` (one line) for a bad board, player count or bot.
+``bots``: module with ``REGISTRY`` (``analyzer.engine.bots.BotRegistry``).
+``stats``: module with ``new_stats(**options)`` (an aggregator with ``add(tables)``,
+    ``merge(other)``, ``result()``), ``COLUMNS`` (table -> columns it reads),
+    ``TABLE_DOCS``, ``ID_COLUMNS`` and ``expected_rows(manifest)``.
+``report``: package with the report's sections (see ``analyzer/report/html.py``:
+    ``header``, ``overview``, ``answers``, ``FIGURES``, ``key_tables``...).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+import numpy as np
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+PLAYER = "player"  # the one role of a game whose seats are alike
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    """One line of a replayed race or game, in the order it happened.
+
+    ``kind``: what happened, one word the HTML timeline colours by (``turn``,
+    ``dice``, ``card``, ``decision``, ``move``, ``field``, ``bet``, ``contract``,
+    ``score``, ``end``...); ``seat``: 1-based seat it concerns, 0 for none;
+    ``text``: the line as printed, in the rulebook's words; ``options``: for a
+    decision, the options it had (in words), and ``chosen`` the index taken."""
+    kind: str
+    text: str
+    seat: int = 0
+    options: tuple[str, ...] = ()
+    chosen: int = -1
+
+
+@dataclass
+class Replay:
+    """Item ``index`` of a run, move by move: ``steps``, then ``tables`` (the rows
+    the run's tables hold for that item, exactly as ``simulate --out`` writes them)."""
+    game: str
+    unit: str  # "races" or "games"
+    index: int
+    seed: int
+    setup: list[str]  # the match's setup lines (board, deck, bots)
+    steps: list[ReplayStep] = field(default_factory=list)
+    tables: dict[str, "pd.DataFrame"] = field(default_factory=dict)
+
+
+@runtime_checkable
+class Summary(Protocol):
+    """The end-of-run summary, accumulated chunk by chunk in bounded memory."""
+
+    def add(self, chunk) -> None: ...
+    def render(self) -> str: ...
+    def as_dict(self) -> dict: ...
+
+
+@runtime_checkable
+class Match(Protocol):
+    """A game with its board and seated bots, ready to play chunks of items.
+
+    Subclass ``analyzer.engine.match.PooledMatch`` (buffer pool, bot labels,
+    error codes), which supplies ``play``, ``reserve``, ``release``,
+    ``seat_categorical``, ``bots_described``, ``chunk_extras``, ``final_tables``
+    and ``roles``; a game writes ``_new_chunk``, ``_play_into`` and the rest."""
+
+    game: str  # the name on the command line
+    title: str
+    unit: str  # "races" or "games"
+    tables: tuple[str, ...]  # the tables ``--out`` writes, in order
+    players: int
+    labels: list[str]  # bot label per seat
+    roles: list[str]  # role per seat
+
+    def warm_up(self) -> None:
+        """Compile (or load from the cache) before timing or showing progress."""
+
+    def play(self, seed: int, first: int, count: int):
+        """Play items ``first .. first+count-1`` into a chunk; thread-safe (nogil
+        kernels, one pooled buffer per call). Item ``i`` depends only on (seed, i)."""
+
+    def reserve(self, count: int) -> None:
+        """Largest chunk to come: buffers are made once and reused."""
+
+    def release(self, chunks) -> None:
+        """Give chunks' buffers back to the pool once their tables are built."""
+
+    def outcomes(self, chunk) -> tuple[np.ndarray, np.ndarray]:
+        """Per item and seat: ``won`` (bool; shared wins count) and ``score``
+        (int64, the game's points). Drives compare, tournament and tune."""
+
+    def tables_of(self, chunk) -> dict[str, "pd.DataFrame"]:
+        """The chunk's rows of every table in ``tables`` (``chunk_extras`` may add
+        tables summed over the chunk; ``final_tables(summary)`` tables written once)."""
+
+    def describe(self) -> dict:
+        """The manifest's part of the match: game, title, unit, players, variant,
+        ``data`` (each board/deck/map part with name, source, assumed, sha256,
+        detail) and ``bots`` (``bots_described()``)."""
+
+    def setup_lines(self) -> list[str]:
+        """Lines naming the board and deck and whether they are assumed."""
+
+    def new_summary(self) -> Summary: ...
+
+    def replay(self, seed: int, index: int) -> Replay:
+        """Item ``index`` of the run ``simulate`` with this seed plays (the same
+        streams), step by step, ending with its table rows."""
