@@ -307,33 +307,95 @@ def render_header(match, result) -> str:
     return "\n".join(lines) + "\n"
 
 
+# Exit codes (documented in the README): 0 done, 1 the output could not be
+# written (full disk, closed stdout), 2 bad input, 128 + signal number when
+# stopped by a signal (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).
+EXIT_OUTPUT = 1
+EXIT_USAGE = 2
+_SIGNALS = ("SIGTERM", "SIGHUP")
+
+
+class _Stopped:
+    """Which signal stopped the command: SIGTERM and SIGHUP are turned into a
+    KeyboardInterrupt, so everything that cleans up after Ctrl-C (the hidden
+    partial run directory, the thread pool) cleans up after them too."""
+    signum: int | None = None
+
+
+def _on_signal(signum, frame):
+    _Stopped.signum = signum
+    raise KeyboardInterrupt
+
+
+def _install_signal_handlers() -> dict:
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    previous = {}
+    for name in _SIGNALS:
+        if hasattr(signal, name):
+            number = getattr(signal, name)
+            previous[number] = signal.signal(number, _on_signal)
+    return previous
+
+
+def _restore_signal_handlers(previous: dict) -> None:
+    import signal
+
+    for number, handler in previous.items():
+        signal.signal(number, handler)
+
+
+def _fail(message: str, code: int) -> None:
+    print(f"analyzer: {message}", file=sys.stderr)
+    sys.exit(code)
+
+
+def _interrupted() -> None:
+    import signal
+
+    if _Stopped.signum is None or _Stopped.signum == signal.SIGINT:
+        _fail("interrupted", 128 + signal.SIGINT)
+    _fail(f"stopped by {signal.Signals(_Stopped.signum).name}", 128 + _Stopped.signum)
+
+
 def main(argv: list[str] | None = None) -> None:
     # Start-up (numba, its compiled kernels, pandas) makes hundreds of thousands of
     # objects that live to the end, and the collector would scan them over and
     # over: a rarer collection saves about a tenth of a second a command. Cycles
     # are still collected.
     gc.set_threshold(50_000, 20, 20)
+    _Stopped.signum = None
+    previous = _install_signal_handlers()
     try:
-        app(args=argv, prog_name="analyzer", standalone_mode=False)
+        # typer turns Ctrl-C into a *returned* 130 when not standalone: the
+        # return value is the exit code and must not be dropped
+        code = app(args=argv, prog_name="analyzer", standalone_mode=False)
+        if code == 130:
+            _interrupted()
+        if isinstance(code, int) and code != 0:
+            sys.exit(code)
     except typer.Exit as e:
         sys.exit(getattr(e, "exit_code", 0))
-    except typer.Abort:
-        print("analyzer: interrupted", file=sys.stderr)
-        sys.exit(130)
+    except (typer.Abort, KeyboardInterrupt):
+        _interrupted()
     except click_errors.NoArgsIsHelpError as e:
         print(e.format_message() if hasattr(e, "format_message") else e, file=sys.stderr)
-        sys.exit(2)
+        sys.exit(EXIT_USAGE)
     except click_errors.ClickException as e:
-        print(f"analyzer: error: {e.format_message()}", file=sys.stderr)
-        sys.exit(2 if isinstance(e, click_errors.UsageError) else e.exit_code)
+        _fail(f"error: {e.format_message()}", EXIT_USAGE if isinstance(e, click_errors.UsageError)
+              else e.exit_code)
     except AnalyzerError as e:
-        print(f"analyzer: error: {e}", file=sys.stderr)
-        sys.exit(e.exit_code)
-    except KeyboardInterrupt:
-        print("analyzer: interrupted", file=sys.stderr)
-        sys.exit(130)
+        _fail(f"error: {e}", e.exit_code)
     except BrokenPipeError:
-        sys.exit(1)
+        sys.exit(EXIT_OUTPUT)  # the reader went away (e.g. | head): nothing to tell it
+    except OSError as e:  # a full disk, a closed or full stdout, a lost mount
+        where = e.filename if e.filename else "the output"
+        _fail(f"error: cannot write {where}: {e.strerror or e}", EXIT_OUTPUT)
+    finally:
+        _restore_signal_handlers(previous)
 
 
 def console() -> None:
@@ -351,9 +413,15 @@ def console() -> None:
         elif e.code is not None:
             print(e.code, file=sys.stderr)
             code = 1
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (BrokenPipeError, OSError):
-            code = code or 1
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        code = code or EXIT_OUTPUT
+    except OSError as e:
+        print(f"analyzer: error: cannot write the output: {e.strerror or e}", file=sys.stderr)
+        code = code or EXIT_OUTPUT
+    try:
+        sys.stderr.flush()
+    except OSError:
+        code = code or EXIT_OUTPUT
     os._exit(code)

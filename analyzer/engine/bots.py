@@ -17,6 +17,34 @@ from analyzer.errors import BotError
 
 
 @dataclass(frozen=True)
+class ParamRange:
+    """What values a bot parameter takes: ``lo <= value <= hi``, and a whole
+    number if ``integer``. Checked before any race, so a value the bot cannot
+    play with (an overflowing scale, a fractional or negative count) is refused
+    in one line rather than silently clamped or failing mid-run."""
+    lo: float = -math.inf
+    hi: float = math.inf
+    integer: bool = False
+
+    def describe(self) -> str:
+        what = "a whole number" if self.integer else "a number"
+        if math.isinf(self.lo) and math.isinf(self.hi):
+            return what
+        if math.isinf(self.hi):
+            return f"{what} >= {self.lo:g}"
+        if math.isinf(self.lo):
+            return f"{what} <= {self.hi:g}"
+        return f"{what} from {self.lo:g} to {self.hi:g}"
+
+    def accepts(self, value: float) -> bool:
+        return (math.isfinite(value) and self.lo <= value <= self.hi
+                and (not self.integer or float(value).is_integer()))
+
+
+ANY_NUMBER = ParamRange()
+
+
+@dataclass(frozen=True)
 class BotFamily:
     name: str
     kind: int  # bot id in the game's kernel
@@ -25,6 +53,19 @@ class BotFamily:
     decide: object = None  # user bots: their jitted decide function
     source: str = "built-in"
     width: int = 0  # length of the parameter row the kernel reads (set by the registry)
+    # name -> the values it takes; a parameter not listed takes any finite number
+    ranges: dict[str, ParamRange] = field(default_factory=dict)
+
+    def range_of(self, name: str) -> ParamRange:
+        return self.ranges.get(name, ANY_NUMBER)
+
+    def check_value(self, name: str, value: float, where: str = "") -> None:
+        """One line naming the bot (and ``where`` it came from) if ``value`` is out of range."""
+        allowed = self.range_of(name)
+        if not allowed.accepts(value):
+            origin = f" ({where})" if where else ""
+            raise BotError(f"bot {self.name!r}{origin}: parameter {name} must be {allowed.describe()}, "
+                           f"got {value:g}")
 
     def param_row(self, spec: BotSpec) -> np.ndarray:
         row = np.zeros(self.width, np.float64)
@@ -34,6 +75,7 @@ class BotFamily:
             if key not in self.params:
                 known = ", ".join(self.params) or "none"
                 raise BotError(f"bot {self.name!r} has no parameter {key!r} (its parameters: {known})")
+            self.check_value(key, value)
             row[self.params[key][0]] = value
         return row
 
@@ -109,6 +151,7 @@ class BotRegistry:
                                f"(its parameters: {', '.join(known) or 'none'})")
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
                 raise BotError(f"bot file {path}: parameter {key!r} must be a number, got {value!r}")
+            self.builtin[family].check_value(key, float(value), f"bot file {path}")
         return BotFile(family, data.get("name") or p.stem,
                        data.get("description") or f"{family} with the parameters of {p.name}",
                        {k: float(v) for k, v in params.items()}, str(p))
