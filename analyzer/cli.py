@@ -18,39 +18,87 @@ except ImportError:  # pragma: no cover - older typer on click
 from analyzer.errors import AnalyzerError
 
 app = typer.Typer(
-    add_completion=False,
+    add_completion=True,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    rich_markup_mode=None,
+    rich_markup_mode="rich",
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 120},
     help="Monte Carlo strategy analyzer for race-and-bet board games.",
 )
 
+
+def _version(value: bool) -> None:
+    if value:
+        import analyzer
+
+        typer.echo(f"analyzer {analyzer.__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _commands() -> None:
+def _commands(
+    version: Optional[bool] = typer.Option(None, "--version", callback=_version, is_eager=True,
+                                           help="print the version and exit"),
+) -> None:
     """Monte Carlo strategy analyzer for race-and-bet board games."""
 
 
-GAME_HELP = "game: lemming-mafia or sau-mau-mau"
-COUNT_HELP = "races (Lemming Mafia) or four-race games (Sau Mau Mau) to play; --games is the same option"
+def _game_names() -> list[str]:
+    from analyzer.games import names
+
+    return names()
+
+
+def _check_game(value: str) -> str:
+    from analyzer.games import game_info
+
+    game_info(value)  # an unknown game: one line naming the known ones
+    return value
+
+
+def _complete_game(incomplete: str) -> list[str]:
+    return [name for name in _game_names() if name.startswith(incomplete)]
+
+
+def _game_argument():
+    names = _game_names()
+    return typer.Argument(..., help=f"the game: {' or '.join(names)}", metavar="GAME",
+                          callback=_check_game, autocompletion=_complete_game, show_default=False)
+
+
+COUNT_HELP = "races (Lemming Mafia) or four-race games (Sau Mau Mau); --games is the same option"
+PROGRESS_HELP = "progress bar on stderr (default: when stderr is a terminal)"
+THREADS_HELP = "worker threads, 1-256 (default: all cores)"
+
+
+def _progress_option():
+    return typer.Option(None, "--progress/--no-progress", help=PROGRESS_HELP)
+
+
+def _either(new, old, name: str, old_name: str):
+    """An option and its hidden old name: the value given, refusing both at once."""
+    if new is not None and old is not None and new != old:
+        raise AnalyzerError(f"{name} and {old_name} are the same option; give one")
+    return new if new is not None else old
 
 
 @app.command()
 def simulate(
-    game: str = typer.Argument(..., help=GAME_HELP),
+    game: str = _game_argument(),
     board: Optional[Path] = typer.Option(
         None, help="board/deck (Lemming Mafia) or track (Sau Mau Mau) TOML file (default: the assumed one)"),
     players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
     bots: Optional[str] = typer.Option(
-        None, help="one bot for every seat, or a comma list with one per seat, e.g. "
-                   "favourite,random,timer:late_bets=3,random or path/to/bot.py; "
+        None, help="one bot for every seat, or a comma list with one per seat (e.g. "
+                   "random,timer:late_bets=3 for two players), or path/to/bot.py; "
                    "'analyzer bots GAME' lists them (default: the game's default table)"),
-    races: int = typer.Option(100_000, "--races", "--games", help=COUNT_HELP),
+    races: int = typer.Option(100_000, "--races", "--games", help=COUNT_HELP + " (1 to 10 billion)"),
     seed: int = typer.Option(1, help="seed: fixes every result"),
-    threads: Optional[int] = typer.Option(None, help="worker threads (default: all cores)"),
+    threads: Optional[int] = typer.Option(None, help=THREADS_HELP),
     out: Optional[Path] = typer.Option(None, help="write Parquet tables and manifest.json to this directory"),
     report: Optional[Path] = typer.Option(None, help="write the balance report (HTML, figures, CSV) to this path"),
     chunk: int = typer.Option(1 << 16, hidden=True, help="races per chunk"),
-    progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="progress bar (default: on a terminal)"),
+    progress: Optional[bool] = _progress_option(),
 ):
     """Play many races (or games) between bots and print a summary."""
     run_simulation(game, board, players, bots, races, seed, threads, out, report, chunk, progress)
@@ -58,34 +106,11 @@ def simulate(
 
 def run_simulation(game, board, players, bots, races, seed, threads, out, report, chunk=1 << 16,
                    progress=None) -> None:
-    from analyzer.engine.botspec import parse_bot_list, seat_bots
-    from analyzer.engine.simulate import simulate as run
-    from analyzer.games import game_info
+    from analyzer import api
 
-    info = game_info(game)
-    cls = info.load("match")
-    players = players if players is not None else info.default_players
-    specs = seat_bots(parse_bot_list(bots if bots is not None else info.default_bot_list(players)), players)
-    match = cls(str(board) if board is not None else None, players, specs)
-    stats = None
-    if report is not None:
-        from analyzer.report import check_report_path
-        from analyzer.stats import new_stats
-
-        check_report_path(Path(report))
-        stats = new_stats(match.game)
-    result = run(match, races, seed, threads=threads, chunk_size=chunk, out_dir=out,
-                 progress=progress, stats=stats)
-    typer.echo(render_header(match, result))
-    typer.echo(result.summary.render())
-    typer.echo(f"speed: {result.rate:,.0f} {match.unit}/s ({result.seconds:.2f} s on "
-               f"{result.manifest['threads']} threads)")
-    if out is not None:
-        typer.echo(f"tables: {out}/ ({', '.join(match.tables)}.parquet, manifest.json)")
-    if report is not None:
-        from analyzer.report import write_report
-
-        typer.echo(f"report: {write_report(stats.result(), result.manifest, Path(report))}")
+    run = api.simulate(game, races, bots=bots, players=players, board=board, seed=seed, threads=threads,
+                       out=out, report=report, tables=False, progress=progress, chunk=chunk)
+    typer.echo(run.text)
 
 
 @app.command("report")
@@ -93,29 +118,38 @@ def report_command(
     run_dirs: list[Path] = typer.Argument(
         ..., help="one or more directories written by simulate --out; several runs of one game (e.g. "
                   "each player count) are merged into one report"),
-    out: Optional[Path] = typer.Option(None, help="report path (default: RUN_DIR-report.html beside the first)"),
+    report: Optional[Path] = typer.Option(None, "--report", help="report path (default: RUN_DIR-report.html "
+                                                                  "beside the first)"),
+    out: Optional[Path] = typer.Option(None, "--out", hidden=True, help="old name of --report"),
 ):
     """Write the balance report of a finished run (or of several runs of one game, merged)."""
-    from analyzer.report import build_report
+    from analyzer import api
+    from analyzer.engine.progress import Progress
 
-    typer.echo(f"report: {build_report(run_dirs, out)}")
+    with Progress(len(run_dirs), "report (runs read)", enabled=None) as bar:
+        with bar.phase("reading the tables and drawing the figures"):
+            html = api.report(run_dirs, _either(report, out, "--report", "--out"))
+        bar.advance(len(run_dirs))
+    typer.echo(f"report: {html}")
 
 
 @app.command("run")
-def run_scenario(scenario: Path = typer.Argument(..., help="a scenario file, e.g. sims/default.toml")):
-    """Run a scenario file (TOML: game, board, players, bots, races or games, seed, report)."""
+def run_scenario(scenario: Path = typer.Argument(..., help="a scenario file, e.g. sims/default.toml"),
+                 progress: Optional[bool] = _progress_option()):
+    """Run a scenario file (TOML: game, board, players, bots, races or games, seed, report, out; paths
+    relative to the file)."""
     from analyzer.scenario import load_scenarios
 
     for item in load_scenarios(scenario):
         if item.title:
             typer.echo(f"== {item.title}")
         run_simulation(item.game, item.board, item.players, item.bots, item.races, item.seed,
-                       item.threads, item.out, item.report)
+                       item.threads, item.out, item.report, progress=progress)
 
 
 @app.command()
 def compare(
-    game: str = typer.Argument(..., help=GAME_HELP),
+    game: str = _game_argument(),
     bot: str = typer.Option(..., "--bot", help="bot A, e.g. favourite:harm=1.2"),
     vs: str = typer.Option(..., "--vs", help="bot B"),
     field: str = typer.Option("random", help="the other seats: one bot, or one per other seat"),
@@ -124,131 +158,124 @@ def compare(
     races: int = typer.Option(200_000, "--races", "--games",
                               help="races (or games) per arm (the most with --sprt)"),
     seed: int = typer.Option(1, help="seed"),
-    threads: Optional[int] = typer.Option(None, help="worker threads (default: all cores)"),
+    threads: Optional[int] = typer.Option(None, help=THREADS_HELP),
     sprt: Optional[str] = typer.Option(
         None, help="D0,D1: stop when a sequential test decides between win-rate differences "
                    "D0 and D1 (fractions, e.g. 0,0.01)"),
     alpha: float = typer.Option(0.05, help="SPRT: chance of accepting D1 when D0 holds"),
     beta: float = typer.Option(0.05, help="SPRT: chance of accepting D0 when D1 holds"),
+    progress: Optional[bool] = _progress_option(),
 ):
     """Paired comparison of bot A against bot B: same deals and dice, seats rotated."""
-    from analyzer.engine.botspec import parse_bot_list
-    from analyzer.engine.compare import Sprt, compare as run, render
-    from analyzer.engine.simulate import check_run_options, default_threads
-    from analyzer.games import default_players, match_class
+    from analyzer import api
 
-    cls = match_class(game)
-    players = players if players is not None else default_players(game)
-    threads = default_threads() if threads is None else threads
-    check_run_options(races, seed, threads, 1, cls.unit)
-    (a,), (b,) = _one_bot(bot, "--bot"), _one_bot(vs, "--vs")
-    test = None
-    if sprt is not None:
-        test = Sprt(*_two_floats(sprt, "--sprt"), alpha=alpha, beta=beta)
-    board_path = str(board) if board is not None else None
-    result = run(lambda table: cls(board_path, players, table), a, b, parse_bot_list(field),
-                 players, races, seed, threads=threads, sprt=test)
-    typer.echo(render(result))
+    test = _two_floats(sprt, "--sprt") if sprt is not None else None
+    result = api.compare(game, bot, vs, field=field, players=players, board=board, races=races, seed=seed,
+                         threads=threads, sprt=test, alpha=alpha, beta=beta, progress=progress)
+    typer.echo(result.text)
 
 
 @app.command()
 def tournament(
-    game: str = typer.Argument(..., help=GAME_HELP),
+    game: str = _game_argument(),
     bots: str = typer.Option(..., "--bots", help="the bots, at least 2: favourite,timer,random,tuned.toml"),
     players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
     board: Optional[Path] = typer.Option(None, help="board/deck TOML file"),
     races: int = typer.Option(100_000, "--races", "--games",
                               help="races (or games) in all, spread evenly over tables and seat rotations"),
     seed: int = typer.Option(1, help="seed"),
-    threads: Optional[int] = typer.Option(None, help="worker threads (default: all cores)"),
+    threads: Optional[int] = typer.Option(None, help=THREADS_HELP),
     gauntlet: Optional[str] = typer.Option(None, help="one bot at every table, against a field of the others"),
     report: Optional[Path] = typer.Option(None, help="write the tournament report (HTML, figures, CSV) to this path"),
-    progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="progress bar (default: on a terminal)"),
+    progress: Optional[bool] = _progress_option(),
 ):
     """Round robin (or gauntlet) between bots on every table and seat rotation: ratings with intervals."""
-    from analyzer.engine.botspec import parse_bot_list
-    from analyzer.engine.progress import Progress
-    from analyzer.engine.simulate import check_run_options, default_threads
-    from analyzer.engine.tournament import planned_races, render, tournament as run
-    from analyzer.games import default_players, match_class
+    from analyzer import api
 
-    cls = match_class(game)
-    players = players if players is not None else default_players(game)
-    threads = default_threads() if threads is None else threads
-    check_run_options(races, seed, threads, 1, cls.unit)
-    specs = parse_bot_list(bots)
-    hero = None
-    if gauntlet is not None:
-        (g,) = _one_bot(gauntlet, "--gauntlet")
-        specs, hero = [g] + [s for s in specs if s != g], 0
-    if report is not None:
-        from analyzer.report import check_report_path
-
-        check_report_path(Path(report))
-    board_path = str(board) if board is not None else None
-    for spec in dict.fromkeys(specs):  # every bad bot fails before any race
-        cls(board_path, players, [spec] * players)
-    with Progress(planned_races(len(specs), players, races, hero), cls.unit, enabled=progress) as bar:
-        result = run(lambda table: cls(board_path, players, table), specs, players, races, seed,
-                     threads=threads, gauntlet=hero, progress=bar)
-    typer.echo(render(result))
-    if report is not None:
-        from analyzer.report.tournament import write_tournament_report
-
-        typer.echo(f"report: {write_tournament_report(result, Path(report))}")
+    result = api.tournament(game, bots, players=players, board=board, races=races, seed=seed, threads=threads,
+                            gauntlet=gauntlet, report=report, progress=progress)
+    typer.echo(result.text)
 
 
 @app.command()
 def tune(
-    game: str = typer.Argument(..., help=GAME_HELP),
+    game: str = _game_argument(),
     bot: str = typer.Option(..., "--bot", help="the bot to tune and its starting point: timer, timer:late_bets=0 "
                                                   "or a bot .toml file"),
-    against: str = typer.Option("random", "--against", help="the other seats: one bot, or one per other seat"),
+    field: Optional[str] = typer.Option(None, "--field", help="the other seats: one bot, or one per other seat "
+                                                              "(default: random)"),
+    against: Optional[str] = typer.Option(None, "--against", hidden=True, help="old name of --field"),
     budget: int = typer.Option(200_000, help="races (or games) in all: the search and a fresh re-measure "
                                               "(a quarter)"),
     players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
     board: Optional[Path] = typer.Option(None, help="board/deck TOML file"),
     seed: int = typer.Option(1, help="seed"),
-    threads: Optional[int] = typer.Option(None, help="worker threads (default: all cores)"),
+    threads: Optional[int] = typer.Option(None, help=THREADS_HELP),
     params: Optional[str] = typer.Option(
         None, help="tune only these: name=lo:hi (or a bare name for the default range, 0.25x to 3x the "
                    "default); default: every parameter"),
     objective: str = typer.Option("win", help="win (win rate) or score (mean score)"),
-    out: Optional[Path] = typer.Option(None, help="write the tuned bot to this .toml file (usable in --bots)"),
+    save: Optional[Path] = typer.Option(None, "--save", help="write the tuned bot to this .toml file "
+                                                             "(usable in --bots)"),
+    out: Optional[Path] = typer.Option(None, "--out", hidden=True, help="old name of --save"),
+    progress: Optional[bool] = _progress_option(),
 ):
     """Tune a bot's parameters against a field (cross-entropy search on common races), then re-measure."""
+    from analyzer.api import _setup
     from analyzer.engine.botspec import parse_bot_list
-    from analyzer.engine.simulate import check_run_options, default_threads
+    from analyzer.engine.progress import Progress
+    from analyzer.engine.simulate import check_run_options
     from analyzer.engine.tune import parse_ranges, render, search_space, toml_text, tune as run
-    from analyzer.games import bot_families, default_players, match_class
+    from analyzer.games import bot_families
 
-    cls = match_class(game)
-    players = players if players is not None else default_players(game)
-    threads = default_threads() if threads is None else threads
+    info, cls, players, threads = _setup(game, players, threads)
     check_run_options(budget, seed, threads, 1, cls.unit)
     (start,) = _one_bot(bot, "--bot")
-    if out is not None and out.suffix != ".toml":
-        raise AnalyzerError(f"--out must name a .toml file, got {out}")
+    option = "--save" if save is not None else "--out"
+    save = _either(save, out, "--save", "--out")
+    if save is not None:
+        _check_writable_toml(save, option)  # before the search, not after it
     board_path = str(board) if board is not None else None
-    field = parse_bot_list(against)
-    for spec in dict.fromkeys([start, *field]):  # every bad bot fails before any race
+    field_specs = parse_bot_list(_either(field, against, "--field", "--against") or "random")
+    for spec in dict.fromkeys([start, *field_specs]):  # every bad bot fails before any race
         cls(board_path, players, [spec] * players)
     family, base = _tunable(game, start)
-    space = search_space(bot_families(game)[family].defaults(), {**base, **dict(start.params)},
-                         parse_ranges(params))
-    result = run(lambda table: cls(board_path, players, table), family, start, {**base, **dict(start.params)},
-                 space, field, players, budget, seed, threads=threads, objective=objective,
-                 on_generation=lambda g: typer.echo(
-                     f"generation {g.index}: best candidate {g.best_win.diff * 100:+.2f} pp win rate, "
-                     f"{g.best_score.diff:+.3f} mean score against the start", err=True))
+    families = bot_families(game)
+    space = search_space(families[family].defaults(), {**base, **dict(start.params)}, parse_ranges(params))
+    for p in space:  # a range beyond what the bot takes would fail mid-search
+        for end in (p.lo, p.hi):
+            families[family].check_value(p.name, end, "--params")
+    with Progress(budget, f"{info.title} tune ({info.unit})", enabled=progress) as bar:
+        def on_generation(g):
+            typer.echo(f"generation {g.index}: best candidate {g.best_win.diff * 100:+.2f} pp win rate, "
+                       f"{g.best_score.diff:+.3f} mean score against the start", err=True)
+        with bar.phase("searching"):
+            result = run(lambda table: cls(board_path, players, table), family, start,
+                         {**base, **dict(start.params)}, space, field_specs, players, budget, seed,
+                         threads=threads, objective=objective, on_generation=on_generation)
+        bar.advance(budget)
     typer.echo(render(result))
-    if out is not None:
+    if save is not None:
         try:
-            out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_text(toml_text(result, out.stem), encoding="utf-8")
+            save.write_text(toml_text(result, save.stem), encoding="utf-8")
         except OSError as e:
-            raise AnalyzerError(f"cannot write {out}: {e.strerror or e}") from None
-        typer.echo(f"tuned bot: {out} (use it as --bots {out})")
+            raise AnalyzerError(f"cannot write {save}: {e.strerror or e}") from None
+        typer.echo(f"tuned bot: {save} (use it as --bots {save})")
+
+
+def _check_writable_toml(path: Path, option: str) -> None:
+    """Refuse a tuned-bot path that cannot be written, before the search runs."""
+    if path.suffix != ".toml":
+        raise AnalyzerError(f"{option} must name a .toml file, got {path}")
+    if path.is_dir():
+        raise AnalyzerError(f"{option} {path} is a directory; name a .toml file")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        probe = path.parent / f".{path.name}.probe-{os.getpid()}"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as e:
+        raise AnalyzerError(f"cannot write {path}: {e.strerror or e}") from None
 
 
 def _tunable(game: str, spec) -> tuple[str, dict[str, float]]:
@@ -285,7 +312,7 @@ def _two_floats(text: str, option: str) -> tuple[float, float]:
 
 
 @app.command("bots")
-def list_bots(game: str = typer.Argument(..., help="game: lemming-mafia")):
+def list_bots(game: str = _game_argument()):
     """List the built-in bots of a game with their parameters."""
     from analyzer.games import registry
 
@@ -293,18 +320,11 @@ def list_bots(game: str = typer.Argument(..., help="game: lemming-mafia")):
     for family in bots.builtin.values():
         typer.echo(f"{family.name}: {family.description}")
         for name, (_, default, help_text) in family.params.items():
-            typer.echo(f"    {name}={default:g}  {help_text}")
+            typer.echo(f"    {name}={default:g}  {help_text} ({family.range_of(name).describe()})")
     typer.echo("\nA bot TOML file (a built-in bot with its own defaults, as 'analyzer tune --out' writes) "
                "is named by its path.")
     if bots.user_bots:
         typer.echo("A user bot: a path to a .py file defining BOT = UserBot(...), e.g. sims/my_bot.py")
-
-
-def render_header(match, result) -> str:
-    m = result.manifest
-    lines = [f"{match.title}: {m[match.unit]:,} {match.unit}, {match.players} players, seed {m['seed']}"]
-    lines += match.setup_lines()
-    return "\n".join(lines) + "\n"
 
 
 # Exit codes (documented in the README): 0 done, 1 the output could not be

@@ -2,6 +2,7 @@
 Knows no game: the match object supplies playing, tables and summary."""
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
 import time
@@ -89,46 +90,45 @@ def simulate(match, races: int, seed: int, *, threads: int | None = None,
         # pandas and pyarrow load only when tables are written: a plain run starts faster
         from analyzer.engine.writer import RunWriter
         writer = RunWriter(Path(out_dir), list(match.tables))  # refuses a bad --out before any work
-    # compiled (or loaded from the cache) off the main thread, so Ctrl-C stops
-    # even a user bot stuck in an endless loop during its warm-up race
-    interruptible(match.warm_up)
-    match.reserve(-(-min(chunk_size, races) // threads))
-    summary = match.new_summary()
-    manifest = {
-        "game": match.game, "unit": match.unit, match.unit: races, "seed": seed, "threads": threads,
-        "chunk_size": chunk_size, "versions": versions(),
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        **match.describe(),
-    }
+    with contextlib.ExitStack() as stack:
+        if writer is not None:
+            stack.enter_context(writer)  # an interrupted or failed run leaves nothing behind
+        bar = stack.enter_context(Progress(races, f"{match.title} ({match.unit})", enabled=progress))
+        # compiled (or loaded from the cache) off the main thread, so Ctrl-C stops
+        # even a user bot stuck in an endless loop during its warm-up race
+        with bar.phase("compiling" if match.user_sources else "loading the compiled core"):
+            interruptible(match.warm_up)
+        match.reserve(-(-min(chunk_size, races) // threads))
+        summary = match.new_summary()
+        manifest = {
+            "game": match.game, "unit": match.unit, match.unit: races, "seed": seed, "threads": threads,
+            "chunk_size": chunk_size, "versions": versions(),
+            "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            **match.describe(),
+        }
 
-    def on_chunk(first, count, parts):
-        for part in parts:
-            summary.add(part)
-            if writer is None and stats is None:
-                continue
-            tables = match.tables_of(part)
-            if writer is not None:
-                for name, df in tables.items():
-                    writer.write(name, df)
-            if stats is not None:
-                stats.add({**tables, **match.chunk_extras(part)})
-        match.release(parts)  # after the tables are built: the buffers get reused
+        def on_chunk(first, count, parts):
+            for part in parts:
+                summary.add(part)
+                if writer is None and stats is None:
+                    continue
+                tables = match.tables_of(part)
+                if writer is not None:
+                    for name, df in tables.items():
+                        writer.write(name, df)
+                if stats is not None:
+                    stats.add({**tables, **match.chunk_extras(part)})
+            match.release(parts)  # after the tables are built: the buffers get reused
 
-    def play(first, count):
-        return match.play(seed, first, count)
+        def play(first, count):
+            return match.play(seed, first, count)
 
-    # small chunks first, then chunks of about a quarter second (at most
-    # chunk_size): progress moves often whatever the game's speed
-    first_chunk = min(chunk_size, 256 * threads)
-    start = time.perf_counter()
-    if writer is None:
-        with Progress(races, match.game, enabled=progress) as bar:
-            run_chunks(play, races, chunk_size=chunk_size, threads=threads, on_chunk=on_chunk, progress=bar,
-                       first_chunk=first_chunk)
-    else:
-        with writer, Progress(races, match.game, enabled=progress) as bar:
-            run_chunks(play, races, chunk_size=chunk_size, threads=threads, on_chunk=on_chunk, progress=bar,
-                       first_chunk=first_chunk)
+        # small chunks first, then chunks of about a quarter second (at most
+        # chunk_size): progress moves often whatever the game's speed
+        start = time.perf_counter()
+        run_chunks(play, races, chunk_size=chunk_size, threads=threads, on_chunk=on_chunk, progress=bar,
+                   first_chunk=min(chunk_size, 256 * threads))
+        if writer is not None:
             for name, df in match.final_tables(summary).items():
                 writer.write(name, df)
             manifest["summary"] = summary.as_dict()

@@ -207,3 +207,62 @@ class RunWriter:
                 pass  # the file is about to be deleted anyway
         self._writers = {}
         shutil.rmtree(self.partial_dir, ignore_errors=True)
+
+
+def check_run_dir(run_dir) -> dict:
+    """The manifest of a run directory to report on, checked: an analyzer run
+    (its manifest validated: a ``bots`` that is not a list, a count that is
+    not a number are one line naming the key), complete, and its main table
+    without duplicated rows. Raises ``AnalyzerError``."""
+    from pydantic import Field, StrictInt, StrictStr
+
+    from analyzer.engine.datafile import FileModel, validate
+    from analyzer.report.rundir import read_manifest
+
+    run_dir = Path(run_dir)
+    manifest = read_manifest(run_dir)  # exists, JSON, complete, a known game
+
+    class Seat(FileModel):
+        model_config = {**FileModel.model_config, "extra": "allow"}
+        seat: StrictInt = Field(ge=1)
+        bot: StrictStr
+
+    class Manifest(FileModel):
+        model_config = {**FileModel.model_config, "extra": "allow"}
+        game: StrictStr
+        unit: StrictStr
+        seed: StrictInt = Field(ge=0)
+        players: StrictInt = Field(ge=1)
+        bots: list[Seat]
+
+    validate(Manifest, manifest, run_dir / MANIFEST, "run manifest")
+    unit = manifest["unit"]
+    if isinstance(manifest.get(unit), bool) or not isinstance(manifest.get(unit), int) or manifest[unit] < 0:
+        raise AnalyzerError(f"run manifest {run_dir / MANIFEST}: {unit}: must be a whole number, "
+                            f"got {manifest.get(unit)!r}")
+    _check_unique_rows(run_dir, manifest)
+    return manifest
+
+
+KEY_COLUMNS = ("game", "race", "seat")  # what identifies a row in a game's main table
+
+
+def _check_unique_rows(run_dir: Path, manifest: dict) -> None:
+    """Duplicated rows (a table appended to itself, two runs pasted together)
+    would count races twice: the main table's key columns must be unique."""
+    from analyzer.games import game_info
+
+    table, _ = game_info(manifest["game"]).load("stats").expected_rows(manifest)
+    path = run_dir / f"{table}.parquet"
+    try:
+        names = pq.ParquetFile(path).schema_arrow.names
+        keys = [c for c in KEY_COLUMNS if c in names]
+        if not keys:
+            return
+        data = pq.read_table(path, columns=keys)
+    except (OSError, pa.ArrowException) as e:
+        raise AnalyzerError(f"cannot read {path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
+    distinct = data.group_by(keys).aggregate([]).num_rows
+    if distinct != data.num_rows:
+        raise AnalyzerError(f"{path} holds {data.num_rows - distinct:,} duplicated rows "
+                            f"(the same {', '.join(keys)} more than once); the run directory is damaged")
