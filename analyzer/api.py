@@ -73,7 +73,7 @@ def _whole(value, option: str):
 
 def _setup(game: str, players: int | None, threads: int | None):
     """The game's match class, the player count and threads, bounded before any list is built."""
-    from analyzer.engine.simulate import MAX_THREADS, check_players, default_threads
+    from analyzer.engine.simulate import check_players, default_threads
     from analyzer.games import game_info
 
     info = game_info(game)
@@ -81,9 +81,7 @@ def _setup(game: str, players: int | None, threads: int | None):
     players = info.default_players if players is None else players
     check_players(players)
     threads = _whole(threads, "--threads")
-    threads = default_threads() if threads is None else threads
-    if not 1 <= threads <= MAX_THREADS:
-        raise AnalyzerError(f"--threads must be 1 to {MAX_THREADS}, got {threads:,}")
+    threads = default_threads() if threads is None else threads  # bounded by check_run_options
     return info, info.load("match"), players, threads
 
 

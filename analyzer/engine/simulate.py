@@ -67,9 +67,9 @@ def check_run_options(races: int, seed: int, threads: int, chunk_size: int, unit
 def check_players(players: int) -> None:
     """A first, game-blind bound on ``--players``, before bot lists of that
     length are built; the game then checks its own range."""
-    if not 1 <= players <= MAX_PLAYERS:
-        raise AnalyzerError(f"--players must be 1 to {MAX_PLAYERS} (and within the game's own range), "
-                            f"got {players:,}")
+    if players > MAX_PLAYERS:
+        raise AnalyzerError(f"--players must be at most {MAX_PLAYERS} in any game (the game's own range is "
+                            f"smaller), got {players:,}")
 
 
 def versions() -> dict:
