@@ -241,10 +241,11 @@ def tune(
         cls(board_path, players, [spec] * players)
     family, base = _tunable(game, start)
     families = bot_families(game)
-    space = search_space(families[family].defaults(), {**base, **dict(start.params)}, parse_ranges(params))
-    for p in space:  # a range beyond what the bot takes would fail mid-search
-        for end in (p.lo, p.hi):
-            families[family].check_value(p.name, end, "--params")
+    given = parse_ranges(params)
+    space = search_space(families[family].defaults(), {**base, **dict(start.params)}, given)
+    space = _within_declared_ranges(space, families[family], given or {})
+    if not space:
+        raise AnalyzerError(f"bot {family!r} has no real-valued parameters to tune")
     with Progress(budget, f"{info.title} tune ({info.unit})", enabled=progress) as bar:
         def on_generation(g):
             typer.echo(f"generation {g.index}: best candidate {g.best_win.diff * 100:+.2f} pp win rate, "
@@ -261,6 +262,29 @@ def tune(
         except OSError as e:
             raise AnalyzerError(f"cannot write {save}: {e.strerror or e}") from None
         typer.echo(f"tuned bot: {save} (use it as --bots {save})")
+
+
+def _within_declared_ranges(space, family, given: dict):
+    """The search space inside what each parameter takes: a default range
+    (0.25x to 3x the default) is cut to the declared range; a range the user
+    gave beyond it is refused (it would fail mid-search)."""
+    import dataclasses
+
+    out = []
+    for p in space:
+        allowed = family.range_of(p.name)
+        if allowed.integer:  # the search draws real numbers; a count is not searched
+            if p.name in given:
+                raise AnalyzerError(f"--params: {p.name} is a whole number; the search tunes only "
+                                    "real-valued parameters")
+            continue
+        if given.get(p.name) is not None:
+            for end in (p.lo, p.hi):
+                family.check_value(p.name, end, "--params")
+            out.append(p)
+        else:
+            out.append(dataclasses.replace(p, lo=max(p.lo, allowed.lo), hi=min(p.hi, allowed.hi)))
+    return out
 
 
 def _check_writable_toml(path: Path, option: str) -> None:
