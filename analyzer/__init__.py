@@ -8,8 +8,8 @@ The Python API (see ``analyzer/api.py`` and the README):
 """
 __version__ = "0.1.0"
 
-from analyzer.api import Comparison, Run, Tournament, compare, games, report, simulate, tournament  # noqa: E402
+from analyzer.api import Comparison, Run, Tournament, compare, games, report_runs, simulate, tournament  # noqa: E402
 from analyzer.errors import AnalyzerError, BotError, InputFileError  # noqa: E402
 
-__all__ = ["simulate", "compare", "tournament", "report", "games", "Run", "Comparison", "Tournament",
+__all__ = ["simulate", "compare", "tournament", "report_runs", "games", "Run", "Comparison", "Tournament",
            "AnalyzerError", "BotError", "InputFileError", "__version__"]

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 BotList = str | Sequence[str]
 
-__all__ = ["simulate", "compare", "tournament", "report", "Run", "Comparison", "Tournament", "games"]
+__all__ = ["simulate", "compare", "tournament", "report_runs", "Run", "Comparison", "Tournament", "games"]
 
 
 def games() -> list[str]:
@@ -126,7 +126,7 @@ def _write_report_replacing(out: Path, write) -> Path:
     return html
 
 
-def report(run_dirs, out=None) -> Path:
+def report_runs(run_dirs, out=None) -> Path:
     """The balance report of one or more run directories (``simulate(out=...)``)
     of one game, merged; returns the HTML file's path."""
     from analyzer.engine.writer import check_run_dir
@@ -216,7 +216,7 @@ class Run:
         if stats is None:
             if self.out is None:
                 raise AnalyzerError("this run kept no tables to report on; run it with tables=True or out=")
-            return report([self.out], path)
+            return report_runs([self.out], path)
         return _write_report_replacing(path, lambda p: write_report(stats.result(), self.manifest, p))
 
     def __str__(self) -> str:

@@ -128,7 +128,7 @@ def report_command(
 
     with Progress(len(run_dirs), "report (runs read)", enabled=None) as bar:
         with bar.phase("reading the tables and drawing the figures"):
-            html = api.report(run_dirs, _either(report, out, "--report", "--out"))
+            html = api.report_runs(run_dirs, _either(report, out, "--report", "--out"))
         bar.advance(len(run_dirs))
     typer.echo(f"report: {html}")
 
@@ -178,7 +178,7 @@ def compare(
 @app.command()
 def tournament(
     game: str = _game_argument(),
-    bots: str = typer.Option(..., "--bots", help="the bots, at least 2: favourite,timer,random,tuned.toml"),
+    bots: str = typer.Option(..., "--bots", help="the bots, at least 2: a comma list of bot names and bot files"),
     players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
     board: Optional[Path] = typer.Option(None, help="board/deck TOML file"),
     races: int = typer.Option(100_000, "--races", "--games",
