@@ -16,7 +16,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from analyzer.errors import AnalyzerError
+from analyzer.errors import AnalyzerError, OutputError
 
 MANIFEST = "manifest.json"
 
@@ -72,12 +72,10 @@ def _check_out_dir(out_dir: Path) -> None:
         raise AnalyzerError(f"{out_dir} exists and is not a directory")
 
 
-def _write_error(where, e: OSError) -> AnalyzerError:
+def _write_error(where, e: OSError) -> OutputError:
     """A failed write (full disk, lost permission) as one line; exit code 1:
     the input was fine, the machine could not take the output."""
-    error = AnalyzerError(f"cannot write to {where}: {e.strerror or e}")
-    error.exit_code = 1
-    return error
+    return OutputError(f"cannot write to {where}: {e.strerror or e}")
 
 
 def _alive(pid: int) -> bool:
