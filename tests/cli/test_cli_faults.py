@@ -329,3 +329,21 @@ def test_tune_searches_inside_the_declared_ranges(capsys):
                        "late_bets must be a number from 0 to 6, got 9")
     assert_usage_error(capsys, ["tune", "lemming-mafia", "--bot", "lookahead"], "no real-valued parameters")
     assert parse_ranges("late_bets") == {"late_bets": None}
+
+
+def test_a_report_over_another_games_report_leaves_none_of_its_files(tmp_path, capsys):
+    """Case 8: a report written over another game's report left the old CSVs
+    (and figures) in ``_files/``. Files the user put there stay."""
+    html = tmp_path / "report.html"
+    assert run(sim("--report", html, "--bots", "random", races=200)) == 0
+    folder = tmp_path / "report_files"
+    lemming_files = {p.name for p in folder.iterdir()}
+    (folder / "notes.txt").write_text("mine")
+    assert run(sim("--report", html, "--bots", "random", game="sau-mau-mau", races=50)) == 0
+    capsys.readouterr()
+    left = {p.name for p in folder.iterdir()}
+    pigs_files = left - {"notes.txt"}
+    assert "notes.txt" in left
+    only_old = lemming_files - pigs_files
+    assert only_old and pigs_files and not only_old & left  # nothing only the old report wrote
+    assert "Sau Mau Mau" in html.read_text()
