@@ -166,6 +166,23 @@ def test_the_longest_board_allowed_records_true_numbers(tmp_path, capsys):
 
 # ------------------------------------------------------------ 5. tracebacks
 
+def test_a_full_disk_is_one_line_exit_1_and_leaves_nothing(tmp_path, capsys, monkeypatch):
+    """Case 5: a full disk while the tables are written."""
+    import errno
+    import os
+
+    import pyarrow.parquet as pq
+
+    def full(self, *args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(pq.ParquetWriter, "write_table", full)
+    assert run(sim("--out", tmp_path / "run", "--bots", "random", races=50)) == 1
+    out, err = capsys.readouterr()
+    assert err == f"analyzer: error: cannot write to {tmp_path / 'run'}: No space left on device\n"
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_track_key_that_is_a_digit_but_no_number(tmp_path, capsys):
     """Case 5: the key "²" passed str.isdigit and crashed int()."""
     track = write(tmp_path / "t.toml", '[track.crown]\n2 = 12\n3 = 15\n4 = 18\n5 = 21\n"²" = 3\n')
