@@ -30,19 +30,29 @@ def _commands() -> None:
     """Monte Carlo strategy analyzer for race-and-bet board games."""
 
 
-GAME_HELP = "game: lemming-mafia or sau-mau-mau"
-COUNT_HELP = "races (Lemming Mafia) or four-race games (Sau Mau Mau) to play; --games is the same option"
+def _games_help() -> tuple[str, str, str]:
+    """Help texts from the games' declarations (``GameInfo``): the CLI names no game."""
+    from analyzer.games import infos
+
+    games = infos()
+    game = "game: " + ", ".join(i.name for i in games)
+    count = ("races or games to play, by the game's unit (" +
+             "; ".join(f"{i.name}: {i.unit}" for i in games) + "); --games and --races are the same option")
+    board = ("; ".join(f"{i.name}: {i.board_help}" for i in games) + " (default: the assumed one)")
+    return game, count, board
+
+
+GAME_HELP, COUNT_HELP, BOARD_HELP = _games_help()
 
 
 @app.command()
 def simulate(
     game: str = typer.Argument(..., help=GAME_HELP),
-    board: Optional[Path] = typer.Option(
-        None, help="board/deck (Lemming Mafia) or track (Sau Mau Mau) TOML file (default: the assumed one)"),
+    board: Optional[Path] = typer.Option(None, help=BOARD_HELP),
     players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
     bots: Optional[str] = typer.Option(
         None, help="one bot for every seat, or a comma list with one per seat, e.g. "
-                   "favourite,random,timer:late_bets=3,random or path/to/bot.py; "
+                   "BOT,BOT:param=value,... or path/to/bot.py; "
                    "'analyzer bots GAME' lists them (default: the game's default table)"),
     races: int = typer.Option(100_000, "--races", "--games", help=COUNT_HELP),
     seed: int = typer.Option(1, help="seed: fixes every result"),
@@ -116,11 +126,11 @@ def run_scenario(scenario: Path = typer.Argument(..., help="a scenario file, e.g
 @app.command()
 def compare(
     game: str = typer.Argument(..., help=GAME_HELP),
-    bot: str = typer.Option(..., "--bot", help="bot A, e.g. favourite:harm=1.2"),
+    bot: str = typer.Option(..., "--bot", help="bot A, e.g. NAME or NAME:param=value"),
     vs: str = typer.Option(..., "--vs", help="bot B"),
     field: str = typer.Option("random", help="the other seats: one bot, or one per other seat"),
     players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
-    board: Optional[Path] = typer.Option(None, help="board/deck TOML file"),
+    board: Optional[Path] = typer.Option(None, help=BOARD_HELP),
     races: int = typer.Option(200_000, "--races", "--games",
                               help="races (or games) per arm (the most with --sprt)"),
     seed: int = typer.Option(1, help="seed"),
@@ -154,9 +164,9 @@ def compare(
 @app.command()
 def tournament(
     game: str = typer.Argument(..., help=GAME_HELP),
-    bots: str = typer.Option(..., "--bots", help="the bots, at least 2: favourite,timer,random,tuned.toml"),
+    bots: str = typer.Option(..., "--bots", help="the bots, at least 2: NAME,NAME,tuned.toml"),
     players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
-    board: Optional[Path] = typer.Option(None, help="board/deck TOML file"),
+    board: Optional[Path] = typer.Option(None, help=BOARD_HELP),
     races: int = typer.Option(100_000, "--races", "--games",
                               help="races (or games) in all, spread evenly over tables and seat rotations"),
     seed: int = typer.Option(1, help="seed"),
@@ -201,13 +211,13 @@ def tournament(
 @app.command()
 def tune(
     game: str = typer.Argument(..., help=GAME_HELP),
-    bot: str = typer.Option(..., "--bot", help="the bot to tune and its starting point: timer, timer:late_bets=0 "
+    bot: str = typer.Option(..., "--bot", help="the bot to tune and its starting point: NAME, NAME:param=value "
                                                   "or a bot .toml file"),
     against: str = typer.Option("random", "--against", help="the other seats: one bot, or one per other seat"),
     budget: int = typer.Option(200_000, help="races (or games) in all: the search and a fresh re-measure "
                                               "(a quarter)"),
     players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
-    board: Optional[Path] = typer.Option(None, help="board/deck TOML file"),
+    board: Optional[Path] = typer.Option(None, help=BOARD_HELP),
     seed: int = typer.Option(1, help="seed"),
     threads: Optional[int] = typer.Option(None, help="worker threads (default: all cores)"),
     params: Optional[str] = typer.Option(
@@ -285,7 +295,7 @@ def _two_floats(text: str, option: str) -> tuple[float, float]:
 
 
 @app.command("bots")
-def list_bots(game: str = typer.Argument(..., help="game: lemming-mafia")):
+def list_bots(game: str = typer.Argument(..., help=GAME_HELP)):
     """List the built-in bots of a game with their parameters."""
     from analyzer.games import registry
 

@@ -54,11 +54,11 @@ class UserBot:
 class BotFile:
     """A bot TOML file: a built-in family with its own defaults.
 
-        family = "timer"
-        name = "tuned-timer"          # optional, default: the file's stem
+        family = "NAME"               # a built-in bot of the game
+        name = "tuned-NAME"           # optional, default: the file's stem
         description = "..."           # optional
         [params]
-        late_bets = 2.5
+        some_parameter = 2.5
     """
     family: str
     name: str
