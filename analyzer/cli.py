@@ -43,6 +43,8 @@ def _games_help() -> tuple[str, str, str]:
 
 
 GAME_HELP, COUNT_HELP, BOARD_HELP = _games_help()
+ROLE_HELP = ("the seats the compared (or rated, or tuned) bots play, for a game whose seats have roles "
+             "(default: the one role they can all play)")
 
 
 @app.command()
@@ -140,6 +142,7 @@ def compare(
                    "D0 and D1 (fractions, e.g. 0,0.01)"),
     alpha: float = typer.Option(0.05, help="SPRT: chance of accepting D1 when D0 holds"),
     beta: float = typer.Option(0.05, help="SPRT: chance of accepting D0 when D1 holds"),
+    role: Optional[str] = typer.Option(None, help=ROLE_HELP),
 ):
     """Paired comparison of bot A against bot B: same deals and dice, seats rotated."""
     from analyzer.engine.botspec import parse_bot_list
@@ -156,8 +159,9 @@ def compare(
     if sprt is not None:
         test = Sprt(*_two_floats(sprt, "--sprt"), alpha=alpha, beta=beta)
     board_path = str(board) if board is not None else None
+    roles, role = _seat_role(game, players, [a, b], role)
     result = run(lambda table: cls(board_path, players, table), a, b, parse_bot_list(field),
-                 players, races, seed, threads=threads, sprt=test)
+                 players, races, seed, threads=threads, sprt=test, roles=roles, role=role)
     typer.echo(render(result))
 
 
@@ -172,6 +176,9 @@ def tournament(
     seed: int = typer.Option(1, help="seed"),
     threads: Optional[int] = typer.Option(None, help="worker threads (default: all cores)"),
     gauntlet: Optional[str] = typer.Option(None, help="one bot at every table, against a field of the others"),
+    role: Optional[str] = typer.Option(None, help=ROLE_HELP),
+    field: Optional[str] = typer.Option(
+        None, help="games with roles: the bots of the seats of other roles (one, or one per such seat)"),
     report: Optional[Path] = typer.Option(None, help="write the tournament report (HTML, figures, CSV) to this path"),
     progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="progress bar (default: on a terminal)"),
 ):
@@ -179,7 +186,7 @@ def tournament(
     from analyzer.engine.botspec import parse_bot_list
     from analyzer.engine.progress import Progress
     from analyzer.engine.simulate import check_run_options, default_threads
-    from analyzer.engine.tournament import planned_races, render, tournament as run
+    from analyzer.engine.tournament import other_roles_field, planned_races, render, tournament as run
     from analyzer.games import default_players, match_class
 
     cls = match_class(game)
@@ -196,11 +203,18 @@ def tournament(
 
         check_report_path(Path(report))
     board_path = str(board) if board is not None else None
+    roles, role = _seat_role(game, players, specs, role)
+    places = roles.count(role)
+    field_specs = parse_bot_list(field) if field is not None else None
+    others = [s for s in range(players) if roles[s] != role]
+    fill = dict(zip(others, other_roles_field(field_specs, len(others))))
     for spec in dict.fromkeys(specs):  # every bad bot fails before any race
-        cls(board_path, players, [spec] * players)
-    with Progress(planned_races(len(specs), players, races, hero), cls.unit, enabled=progress) as bar:
+        _check_bot(game, spec, role)
+        cls(board_path, players, [fill.get(s, spec) for s in range(players)])
+    with Progress(planned_races(len(specs), places, races, hero), cls.unit, enabled=progress) as bar:
         result = run(lambda table: cls(board_path, players, table), specs, players, races, seed,
-                     threads=threads, gauntlet=hero, progress=bar)
+                     threads=threads, gauntlet=hero, progress=bar, roles=roles, role=role,
+                     field=field_specs)
     typer.echo(render(result))
     if report is not None:
         from analyzer.report.tournament import write_tournament_report
@@ -225,10 +239,12 @@ def tune(
                    "default); default: every parameter"),
     objective: str = typer.Option("win", help="win (win rate) or score (mean score)"),
     out: Optional[Path] = typer.Option(None, help="write the tuned bot to this .toml file (usable in --bots)"),
+    role: Optional[str] = typer.Option(None, help=ROLE_HELP),
 ):
     """Tune a bot's parameters against a field (cross-entropy search on common races), then re-measure."""
     from analyzer.engine.botspec import parse_bot_list
     from analyzer.engine.simulate import check_run_options, default_threads
+    from analyzer.engine.seating import seat_tables
     from analyzer.engine.tune import parse_ranges, render, search_space, toml_text, tune as run
     from analyzer.games import bot_families, default_players, match_class
 
@@ -241,13 +257,15 @@ def tune(
         raise AnalyzerError(f"--out must name a .toml file, got {out}")
     board_path = str(board) if board is not None else None
     field = parse_bot_list(against)
-    for spec in dict.fromkeys([start, *field]):  # every bad bot fails before any race
-        cls(board_path, players, [spec] * players)
+    roles, role = _seat_role(game, players, [start], role)
+    _check_bot(game, start, role)
+    cls(board_path, players, seat_tables(start, field, roles, role, "--against")[0][1])  # bad bots fail first
     family, base = _tunable(game, start)
     space = search_space(bot_families(game)[family].defaults(), {**base, **dict(start.params)},
                          parse_ranges(params))
     result = run(lambda table: cls(board_path, players, table), family, start, {**base, **dict(start.params)},
                  space, field, players, budget, seed, threads=threads, objective=objective,
+                 roles=roles, role=role,
                  on_generation=lambda g: typer.echo(
                      f"generation {g.index}: best candidate {g.best_win.diff * 100:+.2f} pp win rate, "
                      f"{g.best_score.diff:+.3f} mean score against the start", err=True))
@@ -259,6 +277,36 @@ def tune(
         except OSError as e:
             raise AnalyzerError(f"cannot write {out}: {e.strerror or e}") from None
         typer.echo(f"tuned bot: {out} (use it as --bots {out})")
+
+
+def _seat_role(game: str, players: int, specs, role: str | None) -> tuple[list[str], str]:
+    """Each seat's role, and the role the studied bots play: ``--role``, else the
+    game's only role, else the one role all of them can play."""
+    from analyzer.games import match_class, registry
+
+    roles = match_class(game).seat_roles(players)
+    present = list(dict.fromkeys(roles))
+    if role is not None:
+        if role not in present:
+            raise AnalyzerError(f"--role must be one of {', '.join(present)} at {players} players, got {role!r}")
+        return roles, role
+    if len(present) == 1:
+        return roles, present[0]
+    families = [registry(game).resolve(spec) for spec in specs]
+    playable = [r for r in present if all(r in f.roles for f in families)]
+    if len(playable) != 1:
+        raise AnalyzerError(f"say which seats the bots play with --role ({', '.join(present)})")
+    return roles, playable[0]
+
+
+def _check_bot(game: str, spec, role: str) -> None:
+    """A bot that cannot play ``role`` is refused in one line, before any race."""
+    from analyzer.engine.bots import BotError
+    from analyzer.games import registry
+
+    family = registry(game).resolve(spec)
+    if role not in family.roles:
+        raise BotError(f"bot {spec.label!r} cannot play the {role} seats; it plays {', '.join(family.roles)}")
 
 
 def _tunable(game: str, spec) -> tuple[str, dict[str, float]]:

@@ -15,6 +15,8 @@ import numpy as np
 from analyzer.engine.botspec import BotSpec
 from analyzer.errors import BotError
 
+PLAYER = "player"  # the one role of a game whose seats are alike (analyzer.games.protocol)
+
 
 @dataclass(frozen=True)
 class BotFamily:
@@ -25,6 +27,7 @@ class BotFamily:
     decide: object = None  # user bots: their jitted decide function
     source: str = "built-in"
     width: int = 0  # length of the parameter row the kernel reads (set by the registry)
+    roles: tuple[str, ...] = (PLAYER,)  # the seat roles it can play
 
     def param_row(self, spec: BotSpec) -> np.ndarray:
         row = np.zeros(self.width, np.float64)
