@@ -4,9 +4,9 @@ Every figure comes from running the installed console script as a subprocess and
 timing it from outside: start-up, imports, numba cache loading and the summary
 are all included. Before each timed run the same command is run once untimed
 with a small race count, which loads (or fills) the numba cache; compiled code
-does not depend on the race count. The numba cache is keyed by a hash of every
-source file of the package, so an edit to any of them (this file included)
-between the warm-up and the timed run can force a recompile inside the timed run.
+does not depend on the race count. The numba cache is keyed by a hash of the
+sources each kernel is compiled from, so an edit to one of them between the
+warm-up and the timed run can force a recompile inside the timed run.
 That shows as a large time outside the simulation loop (wall time minus the
 seconds on the tool's ``speed:`` line); when the sources changed and that time
 is over COMPILE_SUSPECT, the pair is repeated (up to 3 times) and a row still

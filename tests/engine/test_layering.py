@@ -77,3 +77,20 @@ def test_libraries_import_no_game_and_no_cli():
             if imported.startswith("analyzer.games.") or imported in ("analyzer.cli", "analyzer.api"):
                 offenders.append(f"{module} imports {imported}")
     assert not offenders, offenders
+
+
+@pytest.mark.parametrize("info", infos(), ids=lambda i: i.name)
+def test_kernels_are_cached_by_their_own_sources_only(info):
+    """Editing a game's match, summary, statistics, report or declaration, or
+    another game, does not recompile its kernels: they are not among the sources
+    the kernel's cache directory is keyed by (``engine.jit.jit_sources``)."""
+    from analyzer.engine.jit import jit_sources
+
+    folder = info_folder(info)
+    sources = {p.relative_to(ROOT).as_posix() for p in jit_sources(f"analyzer.games.{folder}.kernel")}
+    assert f"games/{folder}/kernel.py" in sources and f"games/{folder}/rules.py" in sources
+    assert "engine/rng.py" in sources
+    for path in sources:
+        assert path.startswith((f"games/{folder}/", "engine/")), path
+        assert not path.endswith(("match.py", "summary.py", "stats.py", "__init__.py")), path
+        assert "/report/" not in path, path
