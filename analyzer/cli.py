@@ -126,6 +126,37 @@ def run_scenario(scenario: Path = typer.Argument(..., help="a scenario file, e.g
 
 
 @app.command()
+def replay(
+    game: str = typer.Argument(..., help=GAME_HELP),
+    board: Optional[Path] = typer.Option(None, help=BOARD_HELP),
+    players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
+    bots: Optional[str] = typer.Option(None, help="the run's bots, as for simulate"),
+    seed: int = typer.Option(1, help="the run's seed"),
+    index: int = typer.Option(0, "--race", "--game", help="which race (or game) of the run, 0-based"),
+    html: Optional[Path] = typer.Option(None, "--html", help="also write it as a timeline page (HTML)"),
+):
+    """Replay one race (or game) of a run move by move: every roll or card, decision and
+    its options, field action, bet and contract, and the scoring, ending with its table rows."""
+    from analyzer.engine.botspec import parse_bot_list, seat_bots
+    from analyzer.engine.simulate import MAX_SEED
+    from analyzer.games import game_info
+    from analyzer.report.replay import render_text, write_html
+
+    info = game_info(game)
+    players = players if players is not None else info.default_players
+    specs = seat_bots(parse_bot_list(bots if bots is not None else info.default_bot_list(players)), players)
+    if not 0 <= seed <= MAX_SEED:
+        raise AnalyzerError(f"--seed must be 0 to {MAX_SEED}, got {seed}")
+    if not 0 <= index < 1 << 62:
+        raise AnalyzerError(f"--{info.unit[:-1]} must be 0 or more, got {index}")
+    match = info.load("match")(str(board) if board is not None else None, players, specs)
+    result = match.replay(seed, index)
+    typer.echo(render_text(result))
+    if html is not None:
+        typer.echo(f"timeline: {write_html(result, html)}")
+
+
+@app.command()
 def compare(
     game: str = typer.Argument(..., help=GAME_HELP),
     bot: str = typer.Option(..., "--bot", help="bot A, e.g. NAME or NAME:param=value"),

@@ -182,6 +182,12 @@ class LemmingMafiaMatch(PooledMatch):
             lines.append(f"variant: {self.variant}")
         return lines
 
+    def replay(self, seed: int, index: int):
+        """Race ``index`` of ``seed``, move by move (``analyzer replay``)."""
+        from analyzer.games.lemming_mafia.replay import replay
+
+        return replay(self, seed, index)
+
     def new_summary(self) -> Summary:
         return Summary(self.players, self.labels, len(self.board.sections))
 
