@@ -110,6 +110,12 @@ class SauMauMauMatch(PooledMatch):
         return [f"track: {t.name} ({tag}; crown on space {self.crown} for {self.players} players, "
                 f"sha {t.digest()})"]
 
+    def replay(self, seed: int, index: int):
+        """Game ``index`` of ``seed``, turn by turn (``analyzer replay``)."""
+        from analyzer.games.sau_mau_mau.replay import replay
+
+        return replay(self, seed, index)
+
     def new_summary(self) -> Summary:
         return Summary(self.players, self.labels)
 
