@@ -91,8 +91,17 @@ def check_columns(specs: dict[str, TableSpec], columns: dict[str, list[str]]) ->
             raise ValueError(f"statistics read undeclared columns of {table}: {unknown}")
 
 
+def markdown_summary(specs: dict[str, TableSpec]) -> str:
+    """One line per table (its row and column names), for the README."""
+    lines = ["| table | one row per | columns |", "|---|---|---|"]
+    for spec in specs.values():
+        row = spec.row + (" (summed over the run)" if spec.summed else "")
+        lines.append(f"| `{spec.name}.parquet` | {row} | `{', '.join(spec.names)}` |")
+    return "\n".join(lines) + "\n"
+
+
 def markdown(specs: dict[str, TableSpec]) -> str:
-    """The tables of columns, for the README and docs."""
+    """Every table's columns with dtype, meaning and unit, for the docs."""
     lines = []
     for spec in specs.values():
         lines += [f"`{spec.name}.parquet`: one row per {spec.row}" + (" (summed over the run)" if spec.summed else ""),

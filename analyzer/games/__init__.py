@@ -36,6 +36,7 @@ class GameInfo:
     default_players: int
     default_bots: tuple[str, ...]  # seat i gets default_bots[i % len]
     unit: str = "races"  # what one simulated item is: "races" or "games"
+    records: str = ""  # module with ``TABLES``: the record specs of the tables --out writes
     player_counts: tuple[int, int] = (2, 6)  # fewest and most players the match accepts
     roles: tuple[str, ...] = (PLAYER,)  # the roles its seats can have (see protocol.py)
     board_help: str = "board TOML file"  # what --board takes, for help texts

@@ -10,6 +10,7 @@ GAME = GameInfo(
     bots="analyzer.games.lemming_mafia.registry",
     stats="analyzer.games.lemming_mafia.stats",
     report="analyzer.games.lemming_mafia.report",
+    records="analyzer.games.lemming_mafia.records",
     default_players=4,
     default_bots=("favourite", "timer", "contractor", "random", "random", "random"),
     unit="races",

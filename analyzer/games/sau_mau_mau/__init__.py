@@ -18,6 +18,7 @@ GAME = GameInfo(
     bots="analyzer.games.sau_mau_mau.registry",
     stats="analyzer.games.sau_mau_mau.stats",
     report="analyzer.games.sau_mau_mau.report",
+    records="analyzer.games.sau_mau_mau.records",
     default_players=4,
     default_bots=("backer", "tempo", "switcher", "random", "random"),
     unit="games",
