@@ -2,16 +2,18 @@
 over it (``analyzer/cli.py``).
 
     import analyzer
-    run = analyzer.simulate("lemming-mafia", races=20_000, bots=["favourite", "random"] * 2, seed=7)
+    analyzer.games()             # the games' names (the README shows each game's bots)
+    run = analyzer.simulate(GAME, races=20_000, bots=["BOT", "random"] * 2, seed=7)
     run.summary                  # the game's summary object; print(run) shows it as the CLI does
     run.tables["players"]        # every table of `--out`, as pandas DataFrames
     run.manifest                 # seed, board and deck (with hashes, assumed or not), bots, versions
     run.report("reports/x.html") # the balance report
 
-    duel = analyzer.compare("sau-mau-mau", "switcher", "backer", games=20_000)
+    duel = analyzer.compare(GAME, "BOT_A", "BOT_B", games=20_000)
     duel.table                   # win rate and mean score of A and B, A - B with 95% intervals
-    cup = analyzer.tournament("lemming-mafia", ["random", "favourite", "timer"], races=12_000)
+    cup = analyzer.tournament(GAME, ["random", "BOT_A", "BOT_B"], races=12_000)
     cup.ratings                  # Elo with intervals, win rate, mean score per bot
+    step = analyzer.replay(GAME, 12, seed=7)  # race (or game) 12 of that run, move by move
 
 Bad input raises ``analyzer.errors.AnalyzerError`` (a ``BotError`` for bots,
 an ``InputFileError`` for data files) with a one-line message, before any race
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
 
 BotList = str | Sequence[str]
 
-__all__ = ["simulate", "compare", "tournament", "report_runs", "Run", "Comparison", "Tournament", "games"]
+__all__ = ["simulate", "compare", "tournament", "report_runs", "replay", "Run", "Comparison", "Tournament", "games"]
 
 
 def games() -> list[str]:
@@ -230,8 +232,8 @@ def simulate(game: str, races: int | None = None, *, games: int | None = None, b
              players: int | None = None, board=None, seed: int = 1, threads: int | None = None,
              out=None, report=None, tables: bool = True, progress: bool | None = None,
              chunk: int | None = None) -> Run:
-    """Play ``races`` races (Lemming Mafia) or ``games`` four-race games (Sau Mau
-    Mau; either name works) between ``bots`` (one for every seat, or one per
+    """Play ``races`` races or ``games`` games (the game's unit; either name
+    works) between ``bots`` (one for every seat, or one per
     seat: a comma string or a list) and return the ``Run``. ``out``: also write
     the Parquet tables and manifest there; ``report``: write the balance report;
     ``tables``: keep the tables in memory (``run.tables``; for long runs write
@@ -321,15 +323,47 @@ class Comparison:
         printer.text(self.text)
 
 
+def _seat_role(game: str, players: int, specs, role: str | None) -> tuple[list[str], str]:
+    """Each seat's role, and the role the studied bots play: ``role``, else the
+    game's only role, else the one role all of them can play."""
+    from analyzer.games import match_class, registry
+
+    roles = match_class(game).seat_roles(players)
+    present = list(dict.fromkeys(roles))
+    if role is not None:
+        if role not in present:
+            raise AnalyzerError(f"--role must be one of {', '.join(present)} at {players} players, got {role!r}")
+        return roles, role
+    if len(present) == 1:
+        return roles, present[0]
+    families = [registry(game).resolve(spec) for spec in specs]
+    playable = [r for r in present if all(r in f.roles for f in families)]
+    if len(playable) != 1:
+        raise AnalyzerError(f"say which seats the bots play with --role ({', '.join(present)})")
+    return roles, playable[0]
+
+
+def _check_bot(game: str, spec, role: str) -> None:
+    """A bot that cannot play ``role`` is refused in one line, before any race."""
+    from analyzer.errors import BotError
+    from analyzer.games import registry
+
+    family = registry(game).resolve(spec)
+    if role not in family.roles:
+        raise BotError(f"bot {spec.label!r} cannot play the {role} seats; it plays {', '.join(family.roles)}")
+
+
 def compare(game: str, bot: str, vs: str, *, field: BotList = "random", players: int | None = None,
             board=None, races: int | None = None, games: int | None = None, seed: int = 1,
             threads: int | None = None, sprt: tuple[float, float] | None = None, alpha: float = 0.05,
-            beta: float = 0.05, progress: bool | None = None) -> Comparison:
+            beta: float = 0.05, progress: bool | None = None, role: str | None = None) -> Comparison:
     """Bot A (``bot``) against bot B (``vs``) on the same deals and dice, seats
-    rotated, the other seats taken by ``field``; ``sprt=(d0, d1)`` stops as soon
-    as a sequential test decides between those win-rate differences."""
+    rotated (among the seats of ``role``, in a game of roles), the other seats
+    taken by ``field``; ``sprt=(d0, d1)`` stops as soon as a sequential test
+    decides between those win-rate differences."""
     from analyzer.engine.botspec import parse_bot_list
     from analyzer.engine.compare import Sprt, compare as run, render
+    from analyzer.engine.seating import seat_tables
     from analyzer.engine.progress import Progress
     from analyzer.engine.simulate import check_run_options
 
@@ -346,13 +380,16 @@ def compare(game: str, bot: str, vs: str, *, field: BotList = "random", players:
             raise AnalyzerError(f"--sprt takes two numbers D0,D1, got {sprt!r}") from None
         test = Sprt(d0, d1, alpha=alpha, beta=beta)
     board_path = str(_path(board, "--board")) if board is not None else None
-    for spec in dict.fromkeys([a, b, *fill]):  # every bad bot fails before any race
-        cls(board_path, players, [spec] * players)
-    total = -(-count // players) * players * 2
+    roles, role = _seat_role(game, players, [a, b], role)
+    for spec in dict.fromkeys([a, b]):  # every bad bot fails before any race
+        _check_bot(game, spec, role)
+        cls(board_path, players, seat_tables(spec, fill, roles, role)[0][1])
+    places = roles.count(role)
+    total = -(-count // places) * places * 2
     with Progress(total, f"{info.title} compare ({info.unit} per arm x 2)", enabled=progress) as bar:
         counter = _ArmCounter(bar)
         result = run(lambda table: cls(board_path, players, table), a, b, fill, players, count, seed,
-                     threads=threads, sprt=test, progress=counter)
+                     threads=threads, sprt=test, progress=counter, roles=roles, role=role)
     return Comparison(result, render(result))
 
 
@@ -403,14 +440,16 @@ class Tournament:
 
 def tournament(game: str, bots: BotList, *, players: int | None = None, board=None, races: int | None = None,
                games: int | None = None, seed: int = 1, threads: int | None = None,
-               gauntlet: str | None = None, report=None, progress: bool | None = None) -> Tournament:
+               gauntlet: str | None = None, report=None, progress: bool | None = None,
+               role: str | None = None, field: BotList | None = None) -> Tournament:
     """Every table of distinct bots from ``bots``, each in every seat rotation on
     the same deals; Bradley-Terry ratings with intervals. ``gauntlet``: one bot
-    at every table against a field of the others."""
+    at every table against a field of the others. In a game of roles the bots
+    play the seats of ``role`` and ``field`` fills the others."""
     from analyzer.engine.botspec import parse_bot_list
     from analyzer.engine.progress import Progress
     from analyzer.engine.simulate import check_run_options
-    from analyzer.engine.tournament import planned_races, render, tournament as run
+    from analyzer.engine.tournament import other_roles_field, planned_races, render, tournament as run
 
     info, cls, players, threads = _setup(game, players, threads)
     count = _count(races, games, 100_000, f"--{info.unit}")
@@ -426,13 +465,41 @@ def tournament(game: str, bots: BotList, *, players: int | None = None, board=No
 
         check_report_path(report_path)
     board_path = str(_path(board, "--board")) if board is not None else None
+    roles, role = _seat_role(game, players, specs, role)
+    field_specs = parse_bot_list(_bot_text(field, "--field")) if field is not None else None
+    others = [s for s in range(players) if roles[s] != role]
+    fill = dict(zip(others, other_roles_field(field_specs, len(others))))
     for spec in dict.fromkeys(specs):  # every bad bot fails before any race
-        cls(board_path, players, [spec] * players)
-    with Progress(planned_races(len(specs), players, count, hero), f"{info.title} tournament ({info.unit})",
-                  enabled=progress) as bar:
+        _check_bot(game, spec, role)
+        cls(board_path, players, [fill.get(s, spec) for s in range(players)])
+    with Progress(planned_races(len(specs), roles.count(role), count, hero),
+                  f"{info.title} tournament ({info.unit})", enabled=progress) as bar:
         result = run(lambda table: cls(board_path, players, table), specs, players, count, seed,
-                     threads=threads, gauntlet=hero, progress=bar)
+                     threads=threads, gauntlet=hero, progress=bar, roles=roles, role=role, field=field_specs)
     cup = Tournament(result, render(result))
     if report_path is not None:
         cup.text += f"\nreport: {cup.report(report_path)}"
     return cup
+
+
+# ------------------------------------------------------------------ replay
+
+def replay(game: str, index: int, *, board=None, players: int | None = None, bots: BotList | None = None,
+           seed: int = 1):
+    """Item ``index`` (race or game) of the run ``simulate`` plays with these
+    options, step by step (``analyzer.games.protocol.Replay``: ``steps`` in the
+    rulebook's words, ``tables``: its rows, as ``simulate --out`` writes them)."""
+    from analyzer.engine.botspec import parse_bot_list, seat_bots
+    from analyzer.engine.simulate import MAX_SEED
+
+    info, cls, players, _ = _setup(game, players, None)
+    seed, index = _whole(seed, "--seed"), _whole(index, f"--{info.unit[:-1]}")
+    if not 0 <= seed <= MAX_SEED:
+        raise AnalyzerError(f"--seed must be 0 to {MAX_SEED}, got {seed}")
+    if not 0 <= index < 1 << 62:
+        raise AnalyzerError(f"--{info.unit[:-1]} must be 0 or more, got {index}")
+    bot_text = _bot_text(bots, "--bots")
+    specs = seat_bots(parse_bot_list(bot_text if bot_text is not None else info.default_bot_list(players)),
+                      players)
+    board_path = str(_path(board, "--board")) if board is not None else None
+    return cls(board_path, players, specs).replay(seed, index)

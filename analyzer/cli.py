@@ -66,7 +66,20 @@ def _game_argument():
                           callback=_check_game, autocompletion=_complete_game, show_default=False)
 
 
-COUNT_HELP = "races (Lemming Mafia) or four-race games (Sau Mau Mau); --games is the same option"
+def _games_help() -> tuple[str, str]:
+    """Help texts from the games' declarations (``GameInfo``): the CLI names no game."""
+    from analyzer.games import infos
+
+    games = infos()
+    count = ("races or games, by the game's unit (" + "; ".join(f"{i.name}: {i.unit}" for i in games)
+             + "); --games and --races are the same option")
+    board = "; ".join(f"{i.name}: {i.board_help}" for i in games) + " (default: the assumed one)"
+    return count, board
+
+
+COUNT_HELP, BOARD_HELP = _games_help()
+ROLE_HELP = ("the seats the compared (or rated, or tuned) bots play, for a game whose seats have roles "
+             "(default: the one role they can all play)")
 PROGRESS_HELP = "progress bar on stderr (default: when stderr is a terminal)"
 THREADS_HELP = "worker threads, 1-256 (default: all cores)"
 
@@ -85,12 +98,11 @@ def _either(new, old, name: str, old_name: str):
 @app.command()
 def simulate(
     game: str = _game_argument(),
-    board: Optional[Path] = typer.Option(
-        None, help="board/deck (Lemming Mafia) or track (Sau Mau Mau) TOML file (default: the assumed one)"),
+    board: Optional[Path] = typer.Option(None, help=BOARD_HELP),
     players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
     bots: Optional[str] = typer.Option(
         None, help="one bot for every seat, or a comma list with one per seat (e.g. "
-                   "random,timer:late_bets=3 for two players), or path/to/bot.py; "
+                   "random,NAME:param=value for two players), or path/to/bot.py; "
                    "'analyzer bots GAME' lists them (default: the game's default table)"),
     races: int = typer.Option(100_000, "--races", "--games", help=COUNT_HELP + " (1 to 10 billion)"),
     seed: int = typer.Option(1, help="seed: fixes every result"),
@@ -136,8 +148,7 @@ def report_command(
 @app.command("run")
 def run_scenario(scenario: Path = typer.Argument(..., help="a scenario file, e.g. sims/default.toml"),
                  progress: Optional[bool] = _progress_option()):
-    """Run a scenario file (TOML: game, board, players, bots, races or games, seed, report, out; paths
-    relative to the file)."""
+    """Run a scenario file (TOML: game, board, players, bots, races or games, seed, report, out; paths relative to the file)."""
     from analyzer.scenario import load_scenarios
 
     for item in load_scenarios(scenario):
@@ -148,13 +159,34 @@ def run_scenario(scenario: Path = typer.Argument(..., help="a scenario file, e.g
 
 
 @app.command()
+def replay(
+    game: str = _game_argument(),
+    board: Optional[Path] = typer.Option(None, help=BOARD_HELP),
+    players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
+    bots: Optional[str] = typer.Option(None, help="the run's bots, as for simulate"),
+    seed: int = typer.Option(1, help="the run's seed"),
+    index: int = typer.Option(0, "--race", "--game", help="which race (or game) of the run, 0-based"),
+    html: Optional[Path] = typer.Option(None, "--html", help="also write it as a timeline page (HTML)"),
+):
+    """Replay one race (or game) of a run move by move: every roll or card, decision and
+    its options, field action, bet and contract, and the scoring, ending with its table rows."""
+    from analyzer import api
+    from analyzer.report.replay import render_text, write_html
+
+    result = api.replay(game, index, board=board, players=players, bots=bots, seed=seed)
+    typer.echo(render_text(result))
+    if html is not None:
+        typer.echo(f"timeline: {write_html(result, html)}")
+
+
+@app.command()
 def compare(
     game: str = _game_argument(),
-    bot: str = typer.Option(..., "--bot", help="bot A, e.g. favourite:harm=1.2"),
+    bot: str = typer.Option(..., "--bot", help="bot A, e.g. NAME or NAME:param=value"),
     vs: str = typer.Option(..., "--vs", help="bot B"),
     field: str = typer.Option("random", help="the other seats: one bot, or one per other seat"),
     players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
-    board: Optional[Path] = typer.Option(None, help="board/deck TOML file"),
+    board: Optional[Path] = typer.Option(None, help=BOARD_HELP),
     races: int = typer.Option(200_000, "--races", "--games",
                               help="races (or games) per arm (the most with --sprt)"),
     seed: int = typer.Option(1, help="seed"),
@@ -165,13 +197,15 @@ def compare(
     alpha: float = typer.Option(0.05, help="SPRT: chance of accepting D1 when D0 holds"),
     beta: float = typer.Option(0.05, help="SPRT: chance of accepting D0 when D1 holds"),
     progress: Optional[bool] = _progress_option(),
+    role: Optional[str] = typer.Option(None, help=ROLE_HELP),
 ):
     """Paired comparison of bot A against bot B: same deals and dice, seats rotated."""
     from analyzer import api
 
     test = _two_floats(sprt, "--sprt") if sprt is not None else None
     result = api.compare(game, bot, vs, field=field, players=players, board=board, races=races, seed=seed,
-                         threads=threads, sprt=test, alpha=alpha, beta=beta, progress=progress)
+                         threads=threads, sprt=test, alpha=alpha, beta=beta, progress=progress,
+                         role=role)
     typer.echo(result.text)
 
 
@@ -180,7 +214,7 @@ def tournament(
     game: str = _game_argument(),
     bots: str = typer.Option(..., "--bots", help="the bots, at least 2: a comma list of bot names and bot files"),
     players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
-    board: Optional[Path] = typer.Option(None, help="board/deck TOML file"),
+    board: Optional[Path] = typer.Option(None, help=BOARD_HELP),
     races: int = typer.Option(100_000, "--races", "--games",
                               help="races (or games) in all, spread evenly over tables and seat rotations"),
     seed: int = typer.Option(1, help="seed"),
@@ -188,19 +222,23 @@ def tournament(
     gauntlet: Optional[str] = typer.Option(None, help="one bot at every table, against a field of the others"),
     report: Optional[Path] = typer.Option(None, help="write the tournament report (HTML, figures, CSV) to this path"),
     progress: Optional[bool] = _progress_option(),
+    role: Optional[str] = typer.Option(None, help=ROLE_HELP),
+    field: Optional[str] = typer.Option(
+        None, help="games with roles: the bots of the seats of other roles (one, or one per such seat)"),
 ):
     """Round robin (or gauntlet) between bots on every table and seat rotation: ratings with intervals."""
     from analyzer import api
 
     result = api.tournament(game, bots, players=players, board=board, races=races, seed=seed, threads=threads,
-                            gauntlet=gauntlet, report=report, progress=progress)
+                            gauntlet=gauntlet, report=report, progress=progress, role=role,
+                            field=field)
     typer.echo(result.text)
 
 
 @app.command()
 def tune(
     game: str = _game_argument(),
-    bot: str = typer.Option(..., "--bot", help="the bot to tune and its starting point: timer, timer:late_bets=0 "
+    bot: str = typer.Option(..., "--bot", help="the bot to tune and its starting point: NAME, NAME:param=value "
                                                   "or a bot .toml file"),
     field: Optional[str] = typer.Option(None, "--field", help="the other seats: one bot, or one per other seat "
                                                               "(default: random)"),
@@ -208,7 +246,7 @@ def tune(
     budget: int = typer.Option(200_000, help="races (or games) in all: the search and a fresh re-measure "
                                               "(a quarter)"),
     players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
-    board: Optional[Path] = typer.Option(None, help="board/deck TOML file"),
+    board: Optional[Path] = typer.Option(None, help=BOARD_HELP),
     seed: int = typer.Option(1, help="seed"),
     threads: Optional[int] = typer.Option(None, help=THREADS_HELP),
     params: Optional[str] = typer.Option(
@@ -219,10 +257,12 @@ def tune(
                                                              "(usable in --bots)"),
     out: Optional[Path] = typer.Option(None, "--out", hidden=True, help="old name of --save"),
     progress: Optional[bool] = _progress_option(),
+    role: Optional[str] = typer.Option(None, help=ROLE_HELP),
 ):
     """Tune a bot's parameters against a field (cross-entropy search on common races), then re-measure."""
-    from analyzer.api import _setup
+    from analyzer.api import _check_bot, _seat_role, _setup
     from analyzer.engine.botspec import parse_bot_list
+    from analyzer.engine.seating import seat_tables
     from analyzer.engine.progress import Progress
     from analyzer.engine.simulate import check_run_options
     from analyzer.engine.tune import parse_ranges, render, search_space, toml_text, tune as run
@@ -237,8 +277,10 @@ def tune(
         _check_writable_toml(save, option)  # before the search, not after it
     board_path = str(board) if board is not None else None
     field_specs = parse_bot_list(_either(field, against, "--field", "--against") or "random")
-    for spec in dict.fromkeys([start, *field_specs]):  # every bad bot fails before any race
-        cls(board_path, players, [spec] * players)
+    roles, role = _seat_role(game, players, [start], role)
+    _check_bot(game, start, role)
+    field_option = "--against" if against is not None else "--field"
+    cls(board_path, players, seat_tables(start, field_specs, roles, role, field_option)[0][1])  # bad bots fail first
     family, base = _tunable(game, start)
     families = bot_families(game)
     given = parse_ranges(params)
@@ -253,7 +295,8 @@ def tune(
         with bar.phase("searching"):
             result = run(lambda table: cls(board_path, players, table), family, start,
                          {**base, **dict(start.params)}, space, field_specs, players, budget, seed,
-                         threads=threads, objective=objective, on_generation=on_generation)
+                         threads=threads, objective=objective, on_generation=on_generation,
+                         roles=roles, role=role)
         bar.advance(budget)
     typer.echo(render(result))
     if save is not None:
@@ -283,7 +326,8 @@ def _within_declared_ranges(space, family, given: dict):
                 family.check_value(p.name, end, "--params")
             out.append(p)
         else:
-            out.append(dataclasses.replace(p, lo=max(p.lo, allowed.lo), hi=min(p.hi, allowed.hi)))
+            lo, hi = max(p.lo, allowed.lo), min(p.hi, allowed.hi)
+            out.append(dataclasses.replace(p, lo=min(lo, p.start), hi=max(hi, p.start)))
     return out
 
 

@@ -126,7 +126,7 @@ def _setup_block(manifest: dict) -> str:
 
 def render_html(res: dict, manifest: dict, sections, figures: list[dict], folder_name: str) -> str:
     """The page: setup, the game's answers, overview, figures, key tables, CSV list.
-    ``sections`` is the game's report package (see ``analyzer/games/lemming_mafia/report``)."""
+    ``sections`` is the game's report package (see ``analyzer/games/protocol.py``)."""
     title = str(manifest.get("title", manifest.get("game", "")))
     parts = [
         "<!DOCTYPE html>",
