@@ -2,7 +2,11 @@
 A read past an array's end used to crash the process (exit 139, no message);
 user bots now compile with bounds checking. A bot that raises gave a
 traceback. (One bot file, one kernel compile, for both faults.)"""
+import pytest
+
 from tests.cli_support import run
+
+pytestmark = pytest.mark.slow  # a user bot's kernel compile (about a minute); the fast tier leaves it out
 
 BOT = """
 from numba import njit
