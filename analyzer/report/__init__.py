@@ -42,10 +42,14 @@ def default_report_path(run_dir: Path) -> Path:
 
 def aggregate_run(run_dir: Path, batch_rows: int | None = None, stats=None, id_offset: int = 0):
     """Stream a run directory's tables through ``stats`` (default: a fresh
-    aggregator of its game): ``(stats, manifest)``. ``id_offset`` is added to the
+    aggregator of its game): ``(stats, manifest)``. A race's (or game's) rows
+    are fed in one chunk, however the Parquet batches cut them, so statistics
+    clustered by race see whole races. ``id_offset`` is added to the
     race or game index columns (the stats module's ``ID_COLUMNS``) so that several
     runs fed to one aggregator never share an index. Raises ``AnalyzerError`` for
     a bad run directory."""
+    import pandas as pd
+
     from analyzer.games import game_info
     from analyzer.report import rundir
 
@@ -62,15 +66,30 @@ def aggregate_run(run_dir: Path, batch_rows: int | None = None, stats=None, id_o
         raise AnalyzerError(f"{run_dir}/{table}.parquet holds {found:,} rows but the manifest says "
                             f"{expected:,}; the run directory is damaged")
     kw = {"batch_rows": batch_rows} if batch_rows else {}
+    def feed(name, df):
+        try:
+            stats.add({name: df})
+        except ValueError as e:
+            raise AnalyzerError(f"{run_dir}/{name}.parquet: {e}") from None
+
     for name, cols in columns.items():
+        ids = [c for c in module.ID_COLUMNS if c in cols]
+        carry = None  # the rows of the batch's last race (or game): it may go on in the next batch
         for df in rundir.stream_table(run_dir, name, list(cols), **kw):
-            for col in module.ID_COLUMNS:
-                if id_offset and col in df.columns:
+            for col in ids:
+                if id_offset:
                     df[col] = df[col] + id_offset
-            try:
-                stats.add({name: df})
-            except ValueError as e:
-                raise AnalyzerError(f"{run_dir}/{name}.parquet: {e}") from None
+            if carry is not None:
+                df = pd.concat([carry, df], ignore_index=True)
+                carry = None
+            if ids and len(df):
+                key = df[ids[0]].to_numpy()
+                tail = key == key[-1]
+                carry, df = df[tail], df[~tail]
+            if len(df):
+                feed(name, df)
+        if carry is not None and len(carry):
+            feed(name, carry)
     return stats, manifest
 
 

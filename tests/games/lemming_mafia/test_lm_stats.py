@@ -244,7 +244,10 @@ def test_contract_aggregates(res):
     b = ct.loc["before green,red"]
     assert (b["dealt"], b["kept"], b["discarded"], b["cards"]) == (3, 2, 1, 1)
     assert b["fulfil_rate"] == pytest.approx(2 / 3)
-    assert (b["fulfil_low"], b["fulfil_high"]) == pytest.approx(wilson(2, 3))
+    # clustered by race: race 0 deals it once (fulfilled), race 1 twice (one fulfilled);
+    # residuals y - p n: +1/3, -1/3; var = 2/(2-1) * (2/9) / 3^2 = 4/81 against the
+    # binomial 2/27 = 6/81: design effect 2/3, Wilson at 4.5 cards with 3 fulfilled
+    assert (b["fulfil_low"], b["fulfil_high"]) == pytest.approx(wilson(3.0, 4.5))
     assert b["discard_rate"] == pytest.approx(1 / 3)
     assert b["kept_payoff"] == 0  # payoffs 2 and -2
     assert (b["kept_payoff_low"], b["kept_payoff_high"]) == pytest.approx(mean_ci(0, np.std([2, -2], ddof=1), 2))
