@@ -126,8 +126,8 @@ def compare(
     seed: int = typer.Option(1, help="seed"),
     threads: Optional[int] = typer.Option(None, help="worker threads (default: all cores)"),
     sprt: Optional[str] = typer.Option(
-        None, help="D0,D1: stop when a sequential test decides between win-rate differences "
-                   "D0 and D1 (fractions, e.g. 0,0.01)"),
+        None, help="D0,D1: stop when a sequential test decides between win-rate differences A - B "
+                   "of D0 and D1 percentage points (e.g. 0,1), looking every 2,000 races"),
     alpha: float = typer.Option(0.05, help="SPRT: chance of accepting D1 when D0 holds"),
     beta: float = typer.Option(0.05, help="SPRT: chance of accepting D0 when D1 holds"),
 ):
@@ -144,7 +144,7 @@ def compare(
     (a,), (b,) = _one_bot(bot, "--bot"), _one_bot(vs, "--vs")
     test = None
     if sprt is not None:
-        test = Sprt(*_two_floats(sprt, "--sprt"), alpha=alpha, beta=beta)
+        test = Sprt.from_pp(*_two_floats(sprt, "--sprt"), alpha=alpha, beta=beta)
     board_path = str(board) if board is not None else None
     result = run(lambda table: cls(board_path, players, table), a, b, parse_bot_list(field),
                  players, races, seed, threads=threads, sprt=test)

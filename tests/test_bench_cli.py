@@ -14,7 +14,7 @@ def test_help_works():
 
 def test_exposes_measurements():
     names = {"random", "heuristic", "startup", "memory", "out", "report", "report_memory", "compare",
-             "lookahead", "smm_random", "smm_heuristic"}
+             "lookahead", "smm_random", "smm_heuristic", "sprt"}
     for name in names:
         assert callable(getattr(bench, f"measure_{name}"))
     assert set(bench.MEASURES) == names
