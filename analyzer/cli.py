@@ -235,7 +235,7 @@ def tune(
         cls(board_path, players, [spec] * players)
     family, base = _tunable(game, start)
     space = search_space(bot_families(game)[family].defaults(), {**base, **dict(start.params)},
-                         parse_ranges(params))
+                         parse_ranges(params), bot_families(game)[family].integer)
     result = run(lambda table: cls(board_path, players, table), family, start, {**base, **dict(start.params)},
                  space, field, players, budget, seed, threads=threads, objective=objective,
                  on_generation=lambda g: typer.echo(

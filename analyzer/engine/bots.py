@@ -25,6 +25,7 @@ class BotFamily:
     decide: object = None  # user bots: their jitted decide function
     source: str = "built-in"
     width: int = 0  # length of the parameter row the kernel reads (set by the registry)
+    integer: frozenset = frozenset()  # step parameters (compared with counts): tune tries whole numbers
 
     def param_row(self, spec: BotSpec) -> np.ndarray:
         row = np.zeros(self.width, np.float64)

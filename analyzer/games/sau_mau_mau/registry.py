@@ -38,7 +38,8 @@ _COMMON = dict(sharpness=0.5, hand_weight=0.0, crowding=0.25, out_reach=3.0, ste
 def _heuristic(name: str, kind: int, description: str, **defaults: float) -> BotFamily:
     values = {**_COMMON, **defaults}
     return BotFamily(name, kind, description,
-                     {key: (slot, values[key], text) for key, (slot, text) in _PARAMS.items()})
+                     {key: (slot, values[key], text) for key, (slot, text) in _PARAMS.items()},
+                     integer=frozenset({"threat_cards", "lag"}))  # compared with counts of cards and spaces
 
 
 _FAMILIES = {
