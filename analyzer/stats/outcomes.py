@@ -341,9 +341,15 @@ class SeatOutcomes:
                 ("score_sd", m["sd"], np.nan, np.nan, m["n"]),
                 ("skill_share_of_score_variance", self.skill_share(), np.nan, np.nan, m["n"])]
 
+    def win_patterns(self, ctx) -> pd.DataFrame:
+        """How many complete units each set of winning seats had (``mask``: bit s-1
+        for seat s): what Cochran's Q and the paired seat tests read."""
+        counts, masks = self.patterns("won", ctx)
+        return pd.DataFrame({"mask": masks.astype(np.int64), "units": counts.astype(np.int64)})
+
     def tables(self, ctx, columns: Sequence[str], more: Callable | None = None,
                clustered: Sequence[tuple[str, str, bool]] = ()) -> dict[str, pd.DataFrame]:
-        """bots, seats, seat_advantage, luck_skill and score_distribution."""
-        return {"bots": self.bots_table(ctx, columns, more, clustered), "seats": self.seats_table(ctx, columns, more),
+        """bots, seats, seat_advantage, luck_skill, win_patterns and score_distribution."""
+        return {"bots": self.bots_table(ctx, columns, more, clustered), "win_patterns": self.win_patterns(ctx), "seats": self.seats_table(ctx, columns, more),
                 "seat_advantage": self.seat_advantage(ctx), "luck_skill": self.luck_skill(ctx),
                 "score_distribution": self.score_distribution(ctx)}

@@ -497,9 +497,20 @@ class LemmingMafiaStats:
 CLUSTER_SUMS = ("races", "n", "nn", "f", "ff", "fn", "d", "dd", "dn")
 
 
+CONTRACT_WORDS = {  # kind -> its condition in words (rules page), {0} and {1} its colours
+    "eliminated": "{0} or {1} eliminated", "before": "{0} before {1}", "top3": "{0} in the top 3",
+    "at_most_one_eliminated": "at most one eliminated", "at_least_three_eliminated": "at least three eliminated",
+    "winner_clean": "winner without concrete",
+}
+
+
 def _contract_name(kind: str, colors: str) -> str:
-    """The contract table's name of a card: its kind and colours."""
-    return kind + (f" {colors}" if colors else "")
+    """The contract table's name of a card: its condition in words ("green before red")."""
+    cols = [c for c in str(colors).split(",") if c]
+    words = CONTRACT_WORDS.get(kind)
+    if words is None:
+        return kind + (f" {colors}" if colors else "")
+    return words.format(*cols, "", "")
 
 
 def _never_backed(cells, pick) -> dict:
@@ -525,6 +536,8 @@ TABLE_DOCS = {
     "seat_advantage": "per seat: win rate minus the average seat's, paired by race (95% interval)",
     "luck_skill": "each heuristic bot (and all pooled) against the random bot: difference of win rates "
                   "per seat, paired by race (95% interval)",
+    "win_patterns": "per set of winning seats (mask: bit s-1 for seat s): how many units ended so; "
+                    "the seat tests (Cochran's Q) read it",
     "score_distribution": "per bot and overall: mean, sd and quantiles of the final score",
     "bet_stage": "bets by the share of the race run when placed: chance the card is the winner's, "
                  "mean points per card, mean points of a winner's card",

@@ -240,8 +240,8 @@ def test_bet_aggregates(res):
 
 def test_contract_aggregates(res):
     ct = res["contracts"].set_index("contract")
-    assert list(ct.index) == ["before green,red", "top3 blue", "winner_clean"]
-    b = ct.loc["before green,red"]
+    assert list(ct.index) == ["green before red", "blue in the top 3", "winner without concrete"]
+    b = ct.loc["green before red"]
     assert (b["dealt"], b["kept"], b["discarded"], b["cards"]) == (3, 2, 1, 1)
     assert b["fulfil_rate"] == pytest.approx(2 / 3)
     # clustered by race: race 0 deals it once (fulfilled), race 1 twice (one fulfilled);
@@ -255,15 +255,15 @@ def test_contract_aggregates(res):
     assert b["hold_value"] == pytest.approx(2 / 3)  # 2, -2, 2
     lo, hi = mean_ci(2 / 3, np.std([2, -2, 2], ddof=1), 3)
     assert (b["hold_value_low"], b["hold_value_high"]) == pytest.approx((lo, hi))
-    t = ct.loc["top3 blue"]
+    t = ct.loc["blue in the top 3"]
     assert t["kept_payoff"] == 3 and t["discard_gain"] == 2 and t["hold_value"] == pytest.approx(0.5)
-    w = ct.loc["winner_clean"]
+    w = ct.loc["winner without concrete"]
     assert (w["kind"], w["colors"], w["points"]) == ("winner_clean", "", 5)
     assert w["kept_payoff"] == -2 and w["discard_gain"] == -5 and w["hold_value"] == pytest.approx(1.5)
     by = res["contracts_by_bot"]
-    fav = row(by, bot="favourite", contract="before green,red")
+    fav = row(by, bot="favourite", contract="green before red")
     assert (fav["dealt"], fav["kept_payoff"]) == (1, 2)
-    rnd = row(by, bot="random", contract="before green,red")
+    rnd = row(by, bot="random", contract="green before red")
     assert (rnd["dealt"], rnd["discarded"], rnd["discard_gain"]) == (2, 1, -2)
 
 
