@@ -91,14 +91,17 @@ def run_simulation(game, board, players, bots, races, seed, threads, out, report
 @app.command("report")
 def report_command(
     run_dirs: list[Path] = typer.Argument(
-        ..., help="one or more directories written by simulate --out; several runs of one game (e.g. "
-                  "each player count) are merged into one report"),
+        ..., help="one or more directories written by simulate --out; several runs of one game with the "
+                  "same board, players and bots are merged into one report"),
     out: Optional[Path] = typer.Option(None, help="report path (default: RUN_DIR-report.html beside the first)"),
+    by: Optional[str] = typer.Option(
+        None, "--by", help="players or board: runs that differ in it, reported side by side (without it, "
+                           "several runs must share board, players and bots and are merged)"),
 ):
     """Write the balance report of a finished run (or of several runs of one game, merged)."""
     from analyzer.report import build_report
 
-    typer.echo(f"report: {build_report(run_dirs, out)}")
+    typer.echo(f"report: {build_report(run_dirs, out, by)}")
 
 
 @app.command("run")

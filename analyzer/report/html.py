@@ -253,3 +253,53 @@ def write_report(stats_result: dict[str, pd.DataFrame], manifest: dict, out_path
 
 def _slug(label: str) -> str:
     return "".join(c if c.isalnum() else "-" for c in label).strip("-")
+
+
+def write_side_by_side(runs: list[tuple[Path, dict, dict]], by: str, differ: list[str], out_path) -> Path:
+    """One page for runs that differ in ``by`` (players or board): every answer
+    per run side by side, then each run's figures; tables as CSV per run."""
+    from analyzer.games import game_info
+    from analyzer.report.controlled import Controlled
+    from analyzer.report.figures import render_all
+
+    first = runs[0][2]
+    sections = game_info(str(first.get("game"))).load("report")
+    out_path, folder = output_paths(out_path, "report.html")
+    title = str(first.get("title", first.get("game", "")))
+
+    def label(d: Path, m: dict) -> str:
+        if by == "players":
+            return f"{m.get('players')} players ({d.name})"
+        return f"{T.data_scope(m)} ({d.name})"
+
+    none = Controlled({}, {}, "a side-by-side report plays no controlled tables")
+    per_run = [(label(d, m), res, m, _answers(sections, res, m, none)) for d, res, m in runs]
+    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+             f"<title>{_e(title)} balance report by {_e(by)}</title><style>{CSS}</style></head><body>",
+             f"<h1>{_e(title)} balance report, {len(runs)} runs side by side by {_e(by)}</h1>",
+             f'<p class="small">The runs differ in {_e(", ".join(differ))}; every answer is given per run, '
+             "never blended.</p>"]
+    for name, _, m, _ in per_run:
+        parts.append(f"<h3>{_e(name)}</h3>" + _setup_block(m))
+    parts.append('<h2 id="answers">Answers for the designer</h2><dl class="qa">')
+    for i, question in enumerate(a.question for a in per_run[0][3]):
+        parts.append(f'<dt id="answer-{i + 1}">{_e(question)}</dt>')
+        for name, _, _, answers in per_run:
+            a = next((x for x in answers if x.question == question), None)
+            if a is not None:
+                parts.append(f'<dd><b>{_e(name)}:</b> {_e(a.text)}<p class="how">Scope: {_e(a.scope)}.<br>'
+                             f"Method: {_e(a.method)}.</p></dd>")
+    parts.append("</dl>")
+    figures_all, tables = [], {}
+    for k, (name, res, m, _) in enumerate(per_run):
+        figs = render_all(sections.FIGURES, res, m)
+        parts.append(f'<h2 id="run-{k + 1}">Figures: {_e(name)}</h2>')
+        for f in figs:
+            key = f"run{k + 1}_{f['key']}"
+            data = base64.b64encode(f["png"]).decode("ascii")
+            parts.append(f'<figure id="{_e(key)}"><img src="data:image/png;base64,{data}" alt="{_e(f["title"])}">'
+                         f'<figcaption><b>{_e(f["title"])}</b>{_e(f["takeaway"])}</figcaption></figure>')
+            figures_all.append({**f, "key": key})
+        tables.update({f"run{k + 1}_{t}": df for t, df in res.items()})
+    parts.append(f'<p class="small">{_e(sections.FOOTNOTE)}</p></body></html>')
+    return save_report(out_path, folder, figures_all, tables, "\n".join(parts))
