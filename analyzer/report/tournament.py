@@ -12,7 +12,7 @@ import pandas as pd
 
 import analyzer
 from analyzer.report import text as T
-from analyzer.report.figures import BOT_COLORS, NEUTRAL, _err, _figure, png
+from analyzer.report.figures import NEUTRAL, _err, _figure, bot_color, png
 from analyzer.report.html import CSS, _data_row, _e, assumed_note, output_paths, save_report, table
 from analyzer.stats.ratings import ELO
 
@@ -52,8 +52,9 @@ def fig_ratings(res, result):
     d = res["ratings"].iloc[::-1]
     fig, ax = _figure(8, max(2.5, 0.45 * len(d) + 1.2))
     y = np.arange(len(d))
-    ax.errorbar(d["elo"], y, xerr=_err(d["elo"], d["elo_low"], d["elo_high"]), fmt="o", color=BOT_COLORS[0],
-                capsize=4)
+    err = _err(d["elo"], d["elo_low"], d["elo_high"])
+    for k, bot in enumerate(d["bot"]):  # each bot in its colour, the same in every report
+        ax.errorbar(d["elo"].iloc[k], y[k], xerr=err[:, k:k + 1], fmt="o", color=bot_color(bot), capsize=4)
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks(y, d["bot"])
     ax.set_xlabel("rating (Elo scale: 400·log10 strength, mean 0; 95% CI)")
@@ -103,7 +104,7 @@ def fig_scores(res, result):
     d = res["ratings"]
     fig, ax = _figure(max(5.5, 1.0 * len(d) + 2), 3.6)
     x = np.arange(len(d))
-    ax.bar(x, d["mean_score"], color=[BOT_COLORS[i % len(BOT_COLORS)] for i in range(len(d))],
+    ax.bar(x, d["mean_score"], color=[bot_color(b) for b in d["bot"]],
            yerr=_err(d["mean_score"], d["score_low"], d["score_high"]), capsize=4)
     ax.set_xticks(x, d["bot"], rotation=20, ha="right", rotation_mode="anchor")
     ax.set_ylabel(f"mean score per {result.unit[:-1]} (95% CI)")
