@@ -97,11 +97,16 @@ def report_command(
     by: Optional[str] = typer.Option(
         None, "--by", help="players or board: runs that differ in it, reported side by side (without it, "
                            "several runs must share board, players and bots and are merged)"),
+    min_effect: float = typer.Option(
+        1.0, "--min-effect", help="percentage points: a colour, pig or seat is flagged only if it differs "
+                                  "from fair by at least this much (and beyond chance)"),
 ):
     """Write the balance report of a finished run (or of several runs of one game, merged)."""
     from analyzer.report import build_report
 
-    typer.echo(f"report: {build_report(run_dirs, out, by)}")
+    if not 0 <= min_effect < 100:
+        raise AnalyzerError(f"--min-effect is in percentage points between 0 and 100, got {min_effect:g}")
+    typer.echo(f"report: {build_report(run_dirs, out, by, min_effect / 100)}")
 
 
 @app.command("run")

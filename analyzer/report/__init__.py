@@ -165,14 +165,16 @@ def check_mergeable(manifests: list[dict], run_dirs: list[Path], by: str | None)
     return differ
 
 
-def build_report(run_dirs, out: Path | None = None, by: str | None = None) -> Path:
+def build_report(run_dirs, out: Path | None = None, by: str | None = None,
+                 min_effect: float | None = None) -> Path:
     """Write the balance report of the run(s) in ``run_dirs`` to ``out`` (default
     ``<first run_dir>-report.html``) and return the HTML file's path.
 
     Several runs are merged into one report only when they share the board
     (deck, track), the player count and the bots (``check_mergeable``). With
     ``by`` ("players" or "board") the runs may differ in that, and the report
-    shows every answer per run side by side instead of blending them."""
+    shows every answer per run side by side instead of blending them.
+    ``min_effect``: the flags' practical-size threshold (a share)."""
     from analyzer.report import rundir
 
     run_dirs = [Path(run_dirs)] if isinstance(run_dirs, (str, Path)) else [Path(d) for d in run_dirs]
@@ -185,10 +187,12 @@ def build_report(run_dirs, out: Path | None = None, by: str | None = None) -> Pa
             from analyzer.report.html import write_side_by_side
 
             runs = [(d, *aggregate_run(d)) for d in run_dirs]
+            if min_effect is not None:
+                runs = [(d, st, {**m, "min_effect": min_effect}) for d, st, m in runs]
             return write_side_by_side([(d, st.result(), m) for d, st, m in runs], by, differ, out)
     stats, offset = None, 0
     for run_dir in run_dirs:
         stats, manifest = aggregate_run(run_dir, stats=stats, id_offset=offset)
         offset += int(manifest.get(manifest.get("unit", "races"), 0))
     manifest = merge_manifests(manifests, run_dirs)
-    return write_report(stats.result(), manifest, out)
+    return write_report(stats.result(), manifest, out, min_effect=min_effect)

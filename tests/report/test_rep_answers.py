@@ -121,3 +121,13 @@ def test_smm_answers_name_scope_and_method(smm):
     for q in ("Which queue position is worth most?", "Are the pigs balanced?", "Does starting a race help?"):
         assert answers[q].text.startswith("The same answer with each of the 2 bots"), q
         assert answers[q].scope.startswith("controlled tables: each of random, smart in every seat")
+
+
+def test_the_practical_threshold_is_an_option(lm_res):
+    """A 3 pp gap is flagged at the default 1 pp and is 'no meaningful difference' at 5 pp."""
+    ctl = Controlled({"contractor": _unbalanced_colours(lm_res)}, {"contractor": 60_000})
+    text = {a.question: a.text for a in lm_answers(lm_res, LM_MANIFEST, ctl)}["Are the lemming colours balanced?"]
+    assert "6 of 6 colours differ from a fair 16.7% by 1 pp or more" in text
+    text = {a.question: a.text for a in lm_answers(lm_res, {**LM_MANIFEST, "min_effect": 0.05}, ctl)}[
+        "Are the lemming colours balanced?"]
+    assert "no colour by 5 pp or more" in text and "no meaningful difference" in text
