@@ -237,7 +237,8 @@ def controlled_scope(manifest: dict, controlled) -> str:
     units = {controlled.units[b] for b in labels}
     n = f"{units.pop():,} {unit(manifest)} each" if len(units) == 1 else "; ".join(
         f"{b}: {controlled.units[b]:,}" for b in labels)
-    return (f"controlled tables: each of {', '.join(labels)} in every seat ({n}, the same seed: the same deals "
+    who = f"{labels[0]} in every seat" if len(labels) == 1 else f"each of {', '.join(labels)} in every seat"
+    return (f"controlled table{'s' if len(labels) > 1 else ''}: {who} ({n}, the same seed: the same deals "
             f"and dice); {data_scope(manifest)}")
 
 

@@ -80,7 +80,7 @@ class Flags:
         """One sentence: what differs, beyond chance and beyond the threshold."""
         plural = plural or noun + "s"
         k = len(self.items)
-        joint = f"joint test p = {_p(self.joint_p)}"
+        joint = f"joint test p {_p(self.joint_p)}"
         fair = f"{100 * self.fair:.1f}%"
         if not self.joint_rejects:
             return (f"all {k} {plural} are within sampling error of a fair {fair} ({joint})")
@@ -96,7 +96,8 @@ class Flags:
 
 
 def _p(p: float) -> str:
-    return f"{p:.2g}" if p >= 1e-4 else "< 0.0001"
+    """``= 0.12`` or ``< 0.0001``."""
+    return f"= {p:.2g}" if p >= 1e-4 else "< 0.0001"
 
 
 def share_balance(counts, n: int, items, alpha: float = ALPHA, min_effect: float = MIN_EFFECT) -> Flags:

@@ -86,7 +86,10 @@ def race_ends(res: dict) -> str:
         overlap = hi["low"] <= lo["high"]
         text += (f"; by race number the crown share runs from {pct(lo['share'])} (race {lo['race']}) to "
                  f"{pct(hi['share'])} (race {hi['race']})"
-                 + (", within sampling error" if overlap else ", a real difference"))
+                 + (", within sampling error" if overlap else ", beyond sampling error"))
+        if not overlap and _confounded_start(res):
+            text += (" (seat r starts race r with its own bot, so the race numbers carry the seats' bots along: "
+                     "see the controlled tables)")
     bp = res["ends_by_players"]
     crown = bp[bp["end"] == "crown"]
     if len(crown) > 1:
