@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from analyzer.stats.flags import ALPHA, MIN_EFFECT, Flags, seat_balance, share_balance
+from analyzer.stats.flags import ALPHA, MIN_EFFECT, Flags, seat_balance
 
 
 

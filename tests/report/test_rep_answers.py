@@ -3,7 +3,6 @@ method; structural answers on controlled tables say whether they hold across
 the bots or depend on them; without controlled tables they say they are about
 the bots present. On hand-made tables (no races played)."""
 import numpy as np
-import pandas as pd
 import pytest
 
 from analyzer.games.lemming_mafia.report import answers as lm_answers
