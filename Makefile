@@ -17,8 +17,10 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/analyzer run sims/default.toml
 
+# the fast tier first (a broken build fails in a minute or two), then the slow one
 test: $(STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest -m "not slow"
+	$(PY) -m pytest -m slow
 
 bench: $(STAMP)
 	$(PY) -m analyzer.bench

@@ -4,9 +4,9 @@ Every figure comes from running the installed console script as a subprocess and
 timing it from outside: start-up, imports, numba cache loading and the summary
 are all included. Before each timed run the same command is run once untimed
 with a small race count, which loads (or fills) the numba cache; compiled code
-does not depend on the race count. The numba cache is keyed by a hash of every
-source file of the package, so an edit to any of them (this file included)
-between the warm-up and the timed run can force a recompile inside the timed run.
+does not depend on the race count. The numba cache is keyed by a hash of the
+sources each kernel is compiled from, so an edit to one of them between the
+warm-up and the timed run can force a recompile inside the timed run.
 That shows as a large time outside the simulation loop (wall time minus the
 seconds on the tool's ``speed:`` line); when the sources changed and that time
 is over COMPILE_SUSPECT, the pair is repeated (up to 3 times) and a row still
@@ -33,28 +33,19 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-GAME = "lemming-mafia"
-SMM = "sau-mau-mau"  # the second game: its unit is the four-race game
 WARM_RACES = 1_000
-HEURISTIC_TABLES = ("favourite,timer,contractor,random", "favourite,timer,contractor,favourite")
-# race counts: full run, --quick
+# race counts of the flagship's measures: full run, --quick (each game's throughput
+# rows and their counts and targets are the game's own: ``GameInfo.bench``)
 RACES = {
-    "random": (5_000_000, 500_000),
-    "heuristic": (5_000_000, 200_000),
     "memory": (10_000_000, 1_000_000),
     "out": (1_000_000, 100_000),
     "report": (1_000_000, 100_000),
     "report_memory": (10_000_000, 500_000),
     "compare": (1_000_000, 100_000),
     "lookahead": (2_000, 300),
-    "smm_random": (2_000_000, 200_000),  # games
-    "smm_heuristic": (1_000_000, 100_000),  # games
 }
 TARGET_REPORT = 60.0         # seconds for simulate + report of 1M races, less than
 TARGET_COMPARE = 30.0        # seconds for a 1M-race paired comparison, less than
-TARGET_RANDOM = 700_000      # races/s, at least
-TARGET_HEURISTIC = 250_000   # races/s, at least
-TARGET_SMM_RANDOM = 100_000  # Sau Mau Mau four-race games/s, at least
 TARGET_STARTUP = 3.0         # seconds, less than
 TARGET_MEMORY = 1.5e9        # bytes of max RSS, less than
 COMPILE_SUSPECT = 5.0       # seconds outside the simulation loop that hint at a recompile
@@ -142,7 +133,15 @@ def run(args: list[str]) -> Run:
     return result
 
 
-def simulate_args(bots: str | None, races: int, *extra: str, game: str = GAME) -> list[str]:
+def flagship() -> str:
+    """The game the run-wide measures (memory, --out, report, compare) use: the first listed."""
+    from analyzer.games import names
+
+    return names()[0]
+
+
+def simulate_args(bots: str | None, races: int, *extra: str, game: str | None = None) -> list[str]:
+    game = game or flagship()
     args = ["simulate", game, "--races", str(races)]
     if bots is not None:
         args += ["--bots", bots]
@@ -174,7 +173,7 @@ def warm_then_time(warm_args: list[str], args: list[str], attempts: int = 3) -> 
     return r
 
 
-def timed_simulation(bots: str | None, races: int, *extra: str, game: str = GAME) -> Run:
+def timed_simulation(bots: str | None, races: int, *extra: str, game: str | None = None) -> Run:
     """Warm with a small run of the same command, then time the real one."""
     return warm_then_time(simulate_args(bots, WARM_RACES, *extra, game=game),
                           simulate_args(bots, races, *extra, game=game))
@@ -196,31 +195,21 @@ def rate_row(name: str, r: Run, races: int, target: float | None, unit: str = "r
                rate >= target if target else None, detail + note(r))
 
 
-def measure_random(races: int) -> list[Row]:
-    """Four random bots, no --out: races / whole-process wall time."""
-    r = timed_simulation("random", races)
-    return [rate_row("random bots", r, races, TARGET_RANDOM)]
+def measure_throughput(quick: bool, only_game: str | None = None) -> list[Row]:
+    """Every game's declared tables (``GameInfo.bench``), no --out: races or games
+    per second of whole-process wall time, against the game's own targets."""
+    from analyzer.games import infos
 
-
-def measure_heuristic(races: int) -> list[Row]:
-    """Tables of heuristic bots, no --out: races / whole-process wall time."""
     rows = []
-    for bots in HEURISTIC_TABLES:
-        r = timed_simulation(bots, races)
-        rows.append(rate_row(bots, r, races, TARGET_HEURISTIC))
+    for info in infos():
+        if only_game is not None and info.name != only_game:
+            continue
+        for table in info.bench:
+            count = table.counts[quick]
+            extra = ("--players", str(table.players)) if table.players else ()
+            r = timed_simulation(table.bots, count, *extra, game=info.name)
+            rows.append(rate_row(f"{info.name} {table.label}", r, count, table.target, info.unit))
     return rows
-
-
-def measure_smm_random(games: int) -> list[Row]:
-    """Sau Mau Mau, four random bots, no --out: four-race games / whole-process wall time."""
-    r = timed_simulation("random", games, game=SMM)
-    return [rate_row("sau-mau-mau random bots", r, games, TARGET_SMM_RANDOM, "games")]
-
-
-def measure_smm_heuristic(games: int) -> list[Row]:
-    """Sau Mau Mau's default table of bots: games / whole-process wall time (no target)."""
-    r = timed_simulation(None, games, game=SMM)
-    return [rate_row("sau-mau-mau default table", r, games, None, "games")]
 
 
 def measure_startup() -> list[Row]:
@@ -275,7 +264,7 @@ def measure_report_memory(races: int) -> list[Row]:
 
 def measure_compare(races: int) -> list[Row]:
     """Paired comparison of two heuristic bots, both arms, seats rotated."""
-    args = ["compare", GAME, "--bot", "favourite", "--vs", "timer", "--races"]
+    args = ["compare", flagship(), "--bot", "favourite", "--vs", "timer", "--races"]
     r = warm_then_time(args + [str(WARM_RACES)], args + [str(races)])
     target = TARGET_COMPARE * races / 1_000_000
     return [Row(f"compare favourite vs timer, {races:,} races per arm", f"{r.seconds:.1f} s",
@@ -283,16 +272,27 @@ def measure_compare(races: int) -> list[Row]:
 
 
 def measure_lookahead(races: int) -> list[Row]:
-    """CPU time per decision of the look-ahead bot (default rollouts)."""
+    """CPU time per decision of each game's slow bot (``GameInfo.bench_cost_bot``,
+    default parameters) against random bots."""
+    from analyzer.games import infos
+
+    rows = []
+    for info in infos():
+        if info.bench_cost_bot:
+            rows += measure_decision_cost(info.name, info.bench_cost_bot, info.default_players, races)
+    return rows
+
+
+def measure_decision_cost(game: str, bot: str, players: int, races: int) -> list[Row]:
     import pandas as pd
 
-    bots = "lookahead,random,random,random"
+    bots = ",".join([bot] + ["random"] * (players - 1))
     with tempfile.TemporaryDirectory(prefix="analyzer-bench-") as tmp:
-        r = timed_simulation(bots, races, "--out", f"{tmp}/run", "--threads", "1")
-        players = pd.read_parquet(f"{tmp}/run/players.parquet", columns=["bot", "decisions"])
-    decisions = int(players.loc[players.bot == "lookahead", "decisions"].sum())
+        r = timed_simulation(bots, races, "--out", f"{tmp}/run", "--threads", "1", game=game)
+        seats = pd.read_parquet(f"{tmp}/run/players.parquet", columns=["bot", "decisions"])
+    decisions = int(seats.loc[seats.bot == bot, "decisions"].sum())
     loop = r.seconds - r.outside_loop
-    return [Row("look-ahead bot, cost per decision", f"{loop / decisions * 1e6:,.0f} us",
+    return [Row(f"{game} {bot} bot, cost per decision", f"{loop / decisions * 1e6:,.0f} us",
                 "", None, f"{decisions:,} decisions in {races:,} races, one thread, {loop:.1f} s" + note(r))]
 
 
@@ -317,8 +317,7 @@ def measure_sprt(reps: int) -> list[Row]:
 
 
 MEASURES = {
-    "random": lambda quick: measure_random(RACES["random"][quick]),
-    "heuristic": lambda quick: measure_heuristic(RACES["heuristic"][quick]),
+    "throughput": lambda quick: measure_throughput(quick),
     "startup": lambda quick: measure_startup(),
     "memory": lambda quick: measure_memory(RACES["memory"][quick]),
     "out": lambda quick: measure_out(RACES["out"][quick]),
@@ -326,8 +325,6 @@ MEASURES = {
     "report_memory": lambda quick: measure_report_memory(RACES["report_memory"][quick]),
     "compare": lambda quick: measure_compare(RACES["compare"][quick]),
     "lookahead": lambda quick: measure_lookahead(RACES["lookahead"][quick]),
-    "smm_random": lambda quick: measure_smm_random(RACES["smm_random"][quick]),
-    "smm_heuristic": lambda quick: measure_smm_heuristic(RACES["smm_heuristic"][quick]),
     "sprt": lambda quick: measure_sprt(200 if quick else 1000),
 }
 
@@ -364,7 +361,9 @@ def main(argv: list[str] | None = None) -> int:
     opts = parser.parse_args(argv)
 
     nproc = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    print(f"analyzer bench: {GAME} and {SMM}, whole process via {console_script()}"
+    from analyzer.games import names
+
+    print(f"analyzer bench: {', '.join(names())}, whole process via {console_script()}"
           f"{' (--quick: small race counts)' if opts.quick else ''}")
     print(f"date: {datetime.datetime.now().astimezone().isoformat(timespec='seconds')}")
     print(f"machine: nproc {nproc}, CPU {cpu_model()}, Python {platform.python_version()}")

@@ -30,19 +30,31 @@ def _commands() -> None:
     """Monte Carlo strategy analyzer for race-and-bet board games."""
 
 
-GAME_HELP = "game: lemming-mafia or sau-mau-mau"
-COUNT_HELP = "races (Lemming Mafia) or four-race games (Sau Mau Mau) to play; --games is the same option"
+def _games_help() -> tuple[str, str, str]:
+    """Help texts from the games' declarations (``GameInfo``): the CLI names no game."""
+    from analyzer.games import infos
+
+    games = infos()
+    game = "game: " + ", ".join(i.name for i in games)
+    count = ("races or games to play, by the game's unit (" +
+             "; ".join(f"{i.name}: {i.unit}" for i in games) + "); --games and --races are the same option")
+    board = ("; ".join(f"{i.name}: {i.board_help}" for i in games) + " (default: the assumed one)")
+    return game, count, board
+
+
+GAME_HELP, COUNT_HELP, BOARD_HELP = _games_help()
+ROLE_HELP = ("the seats the compared (or rated, or tuned) bots play, for a game whose seats have roles "
+             "(default: the one role they can all play)")
 
 
 @app.command()
 def simulate(
     game: str = typer.Argument(..., help=GAME_HELP),
-    board: Optional[Path] = typer.Option(
-        None, help="board/deck (Lemming Mafia) or track (Sau Mau Mau) TOML file (default: the assumed one)"),
+    board: Optional[Path] = typer.Option(None, help=BOARD_HELP),
     players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
     bots: Optional[str] = typer.Option(
         None, help="one bot for every seat, or a comma list with one per seat, e.g. "
-                   "favourite,random,timer:late_bets=3,random or path/to/bot.py; "
+                   "BOT,BOT:param=value,... or path/to/bot.py; "
                    "'analyzer bots GAME' lists them (default: the game's default table)"),
     races: int = typer.Option(100_000, "--races", "--games", help=COUNT_HELP),
     seed: int = typer.Option(1, help="seed: fixes every result"),
@@ -122,13 +134,44 @@ def run_scenario(scenario: Path = typer.Argument(..., help="a scenario file, e.g
 
 
 @app.command()
+def replay(
+    game: str = typer.Argument(..., help=GAME_HELP),
+    board: Optional[Path] = typer.Option(None, help=BOARD_HELP),
+    players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
+    bots: Optional[str] = typer.Option(None, help="the run's bots, as for simulate"),
+    seed: int = typer.Option(1, help="the run's seed"),
+    index: int = typer.Option(0, "--race", "--game", help="which race (or game) of the run, 0-based"),
+    html: Optional[Path] = typer.Option(None, "--html", help="also write it as a timeline page (HTML)"),
+):
+    """Replay one race (or game) of a run move by move: every roll or card, decision and
+    its options, field action, bet and contract, and the scoring, ending with its table rows."""
+    from analyzer.engine.botspec import parse_bot_list, seat_bots
+    from analyzer.engine.simulate import MAX_SEED
+    from analyzer.games import game_info
+    from analyzer.report.replay import render_text, write_html
+
+    info = game_info(game)
+    players = players if players is not None else info.default_players
+    specs = seat_bots(parse_bot_list(bots if bots is not None else info.default_bot_list(players)), players)
+    if not 0 <= seed <= MAX_SEED:
+        raise AnalyzerError(f"--seed must be 0 to {MAX_SEED}, got {seed}")
+    if not 0 <= index < 1 << 62:
+        raise AnalyzerError(f"--{info.unit[:-1]} must be 0 or more, got {index}")
+    match = info.load("match")(str(board) if board is not None else None, players, specs)
+    result = match.replay(seed, index)
+    typer.echo(render_text(result))
+    if html is not None:
+        typer.echo(f"timeline: {write_html(result, html)}")
+
+
+@app.command()
 def compare(
     game: str = typer.Argument(..., help=GAME_HELP),
-    bot: str = typer.Option(..., "--bot", help="bot A, e.g. favourite:harm=1.2"),
+    bot: str = typer.Option(..., "--bot", help="bot A, e.g. NAME or NAME:param=value"),
     vs: str = typer.Option(..., "--vs", help="bot B"),
     field: str = typer.Option("random", help="the other seats: one bot, or one per other seat"),
     players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
-    board: Optional[Path] = typer.Option(None, help="board/deck TOML file"),
+    board: Optional[Path] = typer.Option(None, help=BOARD_HELP),
     races: int = typer.Option(200_000, "--races", "--games",
                               help="races (or games) per arm (the most with --sprt)"),
     seed: int = typer.Option(1, help="seed"),
@@ -138,6 +181,7 @@ def compare(
                    "of D0 and D1 percentage points (e.g. 0,1), looking every 2,000 races"),
     alpha: float = typer.Option(0.05, help="SPRT: chance of accepting D1 when D0 holds"),
     beta: float = typer.Option(0.05, help="SPRT: chance of accepting D0 when D1 holds"),
+    role: Optional[str] = typer.Option(None, help=ROLE_HELP),
 ):
     """Paired comparison of bot A against bot B: same deals and dice, seats rotated."""
     from analyzer.engine.botspec import parse_bot_list
@@ -154,22 +198,26 @@ def compare(
     if sprt is not None:
         test = Sprt.from_pp(*_two_floats(sprt, "--sprt"), alpha=alpha, beta=beta)
     board_path = str(board) if board is not None else None
+    roles, role = _seat_role(game, players, [a, b], role)
     result = run(lambda table: cls(board_path, players, table), a, b, parse_bot_list(field),
-                 players, races, seed, threads=threads, sprt=test)
+                 players, races, seed, threads=threads, sprt=test, roles=roles, role=role)
     typer.echo(render(result))
 
 
 @app.command()
 def tournament(
     game: str = typer.Argument(..., help=GAME_HELP),
-    bots: str = typer.Option(..., "--bots", help="the bots, at least 2: favourite,timer,random,tuned.toml"),
+    bots: str = typer.Option(..., "--bots", help="the bots, at least 2: NAME,NAME,tuned.toml"),
     players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
-    board: Optional[Path] = typer.Option(None, help="board/deck TOML file"),
+    board: Optional[Path] = typer.Option(None, help=BOARD_HELP),
     races: int = typer.Option(100_000, "--races", "--games",
                               help="races (or games) in all, spread evenly over tables and seat rotations"),
     seed: int = typer.Option(1, help="seed"),
     threads: Optional[int] = typer.Option(None, help="worker threads (default: all cores)"),
     gauntlet: Optional[str] = typer.Option(None, help="one bot at every table, against a field of the others"),
+    role: Optional[str] = typer.Option(None, help=ROLE_HELP),
+    field: Optional[str] = typer.Option(
+        None, help="games with roles: the bots of the seats of other roles (one, or one per such seat)"),
     report: Optional[Path] = typer.Option(None, help="write the tournament report (HTML, figures, CSV) to this path"),
     progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="progress bar (default: on a terminal)"),
 ):
@@ -177,7 +225,7 @@ def tournament(
     from analyzer.engine.botspec import parse_bot_list
     from analyzer.engine.progress import Progress
     from analyzer.engine.simulate import check_run_options, default_threads
-    from analyzer.engine.tournament import planned_races, render, tournament as run
+    from analyzer.engine.tournament import other_roles_field, planned_races, render, tournament as run
     from analyzer.games import default_players, match_class
 
     cls = match_class(game)
@@ -194,11 +242,18 @@ def tournament(
 
         check_report_path(Path(report))
     board_path = str(board) if board is not None else None
+    roles, role = _seat_role(game, players, specs, role)
+    places = roles.count(role)
+    field_specs = parse_bot_list(field) if field is not None else None
+    others = [s for s in range(players) if roles[s] != role]
+    fill = dict(zip(others, other_roles_field(field_specs, len(others))))
     for spec in dict.fromkeys(specs):  # every bad bot fails before any race
-        cls(board_path, players, [spec] * players)
-    with Progress(planned_races(len(specs), players, races, hero), cls.unit, enabled=progress) as bar:
+        _check_bot(game, spec, role)
+        cls(board_path, players, [fill.get(s, spec) for s in range(players)])
+    with Progress(planned_races(len(specs), places, races, hero), cls.unit, enabled=progress) as bar:
         result = run(lambda table: cls(board_path, players, table), specs, players, races, seed,
-                     threads=threads, gauntlet=hero, progress=bar)
+                     threads=threads, gauntlet=hero, progress=bar, roles=roles, role=role,
+                     field=field_specs)
     typer.echo(render(result))
     if report is not None:
         from analyzer.report.tournament import write_tournament_report
@@ -209,13 +264,13 @@ def tournament(
 @app.command()
 def tune(
     game: str = typer.Argument(..., help=GAME_HELP),
-    bot: str = typer.Option(..., "--bot", help="the bot to tune and its starting point: timer, timer:late_bets=0 "
+    bot: str = typer.Option(..., "--bot", help="the bot to tune and its starting point: NAME, NAME:param=value "
                                                   "or a bot .toml file"),
     against: str = typer.Option("random", "--against", help="the other seats: one bot, or one per other seat"),
     budget: int = typer.Option(200_000, help="races (or games) in all: the search and a fresh re-measure "
                                               "(a quarter)"),
     players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
-    board: Optional[Path] = typer.Option(None, help="board/deck TOML file"),
+    board: Optional[Path] = typer.Option(None, help=BOARD_HELP),
     seed: int = typer.Option(1, help="seed"),
     threads: Optional[int] = typer.Option(None, help="worker threads (default: all cores)"),
     params: Optional[str] = typer.Option(
@@ -223,10 +278,12 @@ def tune(
                    "default); default: every parameter"),
     objective: str = typer.Option("win", help="win (win rate) or score (mean score)"),
     out: Optional[Path] = typer.Option(None, help="write the tuned bot to this .toml file (usable in --bots)"),
+    role: Optional[str] = typer.Option(None, help=ROLE_HELP),
 ):
     """Tune a bot's parameters against a field (cross-entropy search on common races), then re-measure."""
     from analyzer.engine.botspec import parse_bot_list
     from analyzer.engine.simulate import check_run_options, default_threads
+    from analyzer.engine.seating import seat_tables
     from analyzer.engine.tune import parse_ranges, render, search_space, toml_text, tune as run
     from analyzer.games import bot_families, default_players, match_class
 
@@ -239,13 +296,15 @@ def tune(
         raise AnalyzerError(f"--out must name a .toml file, got {out}")
     board_path = str(board) if board is not None else None
     field = parse_bot_list(against)
-    for spec in dict.fromkeys([start, *field]):  # every bad bot fails before any race
-        cls(board_path, players, [spec] * players)
+    roles, role = _seat_role(game, players, [start], role)
+    _check_bot(game, start, role)
+    cls(board_path, players, seat_tables(start, field, roles, role, "--against")[0][1])  # bad bots fail first
     family, base = _tunable(game, start)
     space = search_space(bot_families(game)[family].defaults(), {**base, **dict(start.params)},
                          parse_ranges(params), bot_families(game)[family].integer)
     result = run(lambda table: cls(board_path, players, table), family, start, {**base, **dict(start.params)},
                  space, field, players, budget, seed, threads=threads, objective=objective,
+                 roles=roles, role=role,
                  on_generation=lambda g: typer.echo(
                      f"generation {g.index}: best candidate {g.best_win.diff * 100:+.2f} pp win rate, "
                      f"{g.best_score.diff:+.3f} mean score against the start", err=True))
@@ -257,6 +316,36 @@ def tune(
         except OSError as e:
             raise AnalyzerError(f"cannot write {out}: {e.strerror or e}") from None
         typer.echo(f"tuned bot: {out} (use it as --bots {out})")
+
+
+def _seat_role(game: str, players: int, specs, role: str | None) -> tuple[list[str], str]:
+    """Each seat's role, and the role the studied bots play: ``--role``, else the
+    game's only role, else the one role all of them can play."""
+    from analyzer.games import match_class, registry
+
+    roles = match_class(game).seat_roles(players)
+    present = list(dict.fromkeys(roles))
+    if role is not None:
+        if role not in present:
+            raise AnalyzerError(f"--role must be one of {', '.join(present)} at {players} players, got {role!r}")
+        return roles, role
+    if len(present) == 1:
+        return roles, present[0]
+    families = [registry(game).resolve(spec) for spec in specs]
+    playable = [r for r in present if all(r in f.roles for f in families)]
+    if len(playable) != 1:
+        raise AnalyzerError(f"say which seats the bots play with --role ({', '.join(present)})")
+    return roles, playable[0]
+
+
+def _check_bot(game: str, spec, role: str) -> None:
+    """A bot that cannot play ``role`` is refused in one line, before any race."""
+    from analyzer.engine.bots import BotError
+    from analyzer.games import registry
+
+    family = registry(game).resolve(spec)
+    if role not in family.roles:
+        raise BotError(f"bot {spec.label!r} cannot play the {role} seats; it plays {', '.join(family.roles)}")
 
 
 def _tunable(game: str, spec) -> tuple[str, dict[str, float]]:
@@ -293,7 +382,7 @@ def _two_floats(text: str, option: str) -> tuple[float, float]:
 
 
 @app.command("bots")
-def list_bots(game: str = typer.Argument(..., help="game: lemming-mafia")):
+def list_bots(game: str = typer.Argument(..., help=GAME_HELP)):
     """List the built-in bots of a game with their parameters."""
     from analyzer.games import registry
 

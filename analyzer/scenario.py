@@ -1,10 +1,10 @@
 """Scenario files: TOML describing one or more simulations to run with
 ``analyzer run FILE``.
 
-    game = "lemming-mafia"
+    game = "GAME"                       # a game's name, as on the command line
     players = 4
-    bots = "favourite,timer,contractor,random"
-    races = 1000000                     # or games = ... (Sau Mau Mau: four-race games)
+    bots = "BOT,BOT,BOT,random"
+    races = 1000000                     # or games = ... (the game's unit; the same key)
     seed = 1
     report = "reports/default.html"     # optional
     out = "runs/default"                # optional Parquet tables

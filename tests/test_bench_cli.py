@@ -3,6 +3,7 @@ import subprocess
 import sys
 
 import analyzer.bench as bench
+from analyzer.games import infos
 
 
 def test_help_works():
@@ -13,8 +14,14 @@ def test_help_works():
 
 
 def test_exposes_measurements():
-    names = {"random", "heuristic", "startup", "memory", "out", "report", "report_memory", "compare",
-             "lookahead", "smm_random", "smm_heuristic", "sprt"}
+    names = {"throughput", "startup", "memory", "out", "report", "report_memory", "compare", "lookahead", "sprt"}
     for name in names:
         assert callable(getattr(bench, f"measure_{name}"))
     assert set(bench.MEASURES) == names
+
+
+def test_every_game_declares_a_timed_random_table():
+    """Throughput rows come from the games' declarations: every game has at least
+    its random table with a target."""
+    for info in infos():
+        assert any(t.bots == "random" and t.target for t in info.bench), info.name

@@ -15,6 +15,8 @@ import numpy as np
 from analyzer.engine.botspec import BotSpec
 from analyzer.errors import BotError
 
+PLAYER = "player"  # the one role of a game whose seats are alike (analyzer.games.protocol)
+
 
 @dataclass(frozen=True)
 class BotFamily:
@@ -25,6 +27,7 @@ class BotFamily:
     decide: object = None  # user bots: their jitted decide function
     source: str = "built-in"
     width: int = 0  # length of the parameter row the kernel reads (set by the registry)
+    roles: tuple[str, ...] = (PLAYER,)  # the seat roles it can play
     integer: frozenset = frozenset()  # step parameters (compared with counts): tune tries whole numbers
 
     def param_row(self, spec: BotSpec) -> np.ndarray:
@@ -55,11 +58,11 @@ class UserBot:
 class BotFile:
     """A bot TOML file: a built-in family with its own defaults.
 
-        family = "timer"
-        name = "tuned-timer"          # optional, default: the file's stem
+        family = "NAME"               # a built-in bot of the game
+        name = "tuned-NAME"           # optional, default: the file's stem
         description = "..."           # optional
         [params]
-        late_bets = 2.5
+        some_parameter = 2.5
     """
     family: str
     name: str

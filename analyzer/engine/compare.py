@@ -15,8 +15,10 @@ from typing import Callable
 
 import numpy as np
 
+from analyzer.engine.bots import PLAYER
 from analyzer.engine.botspec import BotSpec
 from analyzer.engine.runner import run_chunks
+from analyzer.engine.seating import seat_tables
 from analyzer.errors import AnalyzerError
 from analyzer.stats.distributions import t_quantile
 from analyzer.stats.intervals import Z95
@@ -197,43 +199,44 @@ class CompareResult:
     llr: float = 0.0
     per_seat: list[PairedStat] = field(default_factory=list)
     unit: str = "races"  # what the match plays: races or games
+    seats: list[int] = field(default_factory=list)  # 0-based seats A and B sat in (their role's)
+    role: str = PLAYER
 
 
-def seatings(a: BotSpec, b: BotSpec, fill: list[BotSpec], players: int) -> list[tuple[list, list]]:
-    """For each seat s: the table with A in s and the one with B in s."""
-    if len(fill) == 1:
-        fill = fill * (players - 1)
-    if len(fill) != players - 1:
-        raise AnalyzerError(f"--field gives {len(fill)} bots, {players} players need {players - 1} (or one)")
-    out = []
-    for seat in range(players):
-        others = list(fill)
-        out.append((others[:seat] + [a] + others[seat:], others[:seat] + [b] + others[seat:]))
-    return out
+def seatings(a: BotSpec, b: BotSpec, fill: list[BotSpec], roles: list[str],
+             role: str) -> list[tuple[int, list, list]]:
+    """For each seat s of ``role``: (s, the table with A in s, the one with B in s)."""
+    with_a = seat_tables(a, fill, roles, role)
+    with_b = seat_tables(b, fill, roles, role)
+    return [(seat, ta, tb) for (seat, ta), (_, tb) in zip(with_a, with_b)]
 
 
 def compare(make_match: Callable[[list[BotSpec]], object], a: BotSpec, b: BotSpec,
             fill: list[BotSpec], players: int, races: int, seed: int, *, threads: int,
-            chunk_size: int = 1 << 14, sprt: Sprt | None = None, progress=None) -> CompareResult:
-    """Play ``races`` races per arm (split evenly over the seats) or until the SPRT
-    decides; returns the paired statistics."""
-    tables = seatings(a, b, fill, players)
-    arms = [(make_match(ta), make_match(tb)) for ta, tb in tables]
+            chunk_size: int = 1 << 14, sprt: Sprt | None = None, progress=None,
+            roles: list[str] | None = None, role: str = PLAYER) -> CompareResult:
+    """Play ``races`` races per arm (split evenly over the seats of ``role``) or
+    until the SPRT decides; returns the paired statistics. ``roles``: each seat's
+    role (default: one role, every seat)."""
+    roles = roles if roles is not None else [PLAYER] * players
+    tables = seatings(a, b, fill, roles, role)
+    seats = [seat for seat, _, _ in tables]
+    arms = [(make_match(ta), make_match(tb)) for _, ta, tb in tables]
     for match_a, match_b in arms:
         match_a.warm_up()
         match_b.warm_up()
-    per_seat = -(-races // players)
+    per_seat = -(-races // len(seats))
     if sprt is not None:  # look every sprt.look races per arm, as the test's error rates assume
-        chunk_size = max(1, sprt.look // players)
+        chunk_size = max(1, sprt.look // len(seats))
     win, score = PairedStat(), PairedStat()
-    seat_stats = [PairedStat() for _ in range(players)]
+    seat_stats = [PairedStat() for _ in seats]
     result = CompareResult(a.label, b.label, [s.label for s in fill], players, 0, win, score, sprt,
-                           per_seat=seat_stats, unit=arms[0][0].unit)
+                           per_seat=seat_stats, unit=arms[0][0].unit, seats=seats, role=role)
     done = 0
     while done < per_seat:
         step = min(chunk_size, per_seat - done)
-        for seat, (match_a, match_b) in enumerate(arms):
-            first = seat * per_seat + done  # disjoint race indices per seat, same in both arms
+        for k, (seat, (match_a, match_b)) in enumerate(zip(seats, arms)):
+            first = k * per_seat + done  # disjoint race indices per seat, same in both arms
 
             def play(start, count, ma=match_a, mb=match_b):
                 ca = ma.play(seed, start, count)
@@ -243,11 +246,11 @@ def compare(make_match: Callable[[list[BotSpec]], object], a: BotSpec, b: BotSpe
                 mb.release([cb])
                 return out
 
-            def on_chunk(start, count, parts, seat=seat):
+            def on_chunk(start, count, parts, seat=seat, k=k):
                 for (won_a, score_a), (won_b, score_b) in parts:
                     win.add(won_a[:, seat], won_b[:, seat])
                     score.add(score_a[:, seat], score_b[:, seat])
-                    seat_stats[seat].add(won_a[:, seat], won_b[:, seat])
+                    seat_stats[k].add(won_a[:, seat], won_b[:, seat])
 
             for ma in (match_a, match_b):
                 ma.reserve(-(-step // threads))
@@ -255,7 +258,7 @@ def compare(make_match: Callable[[list[BotSpec]], object], a: BotSpec, b: BotSpe
                        on_chunk=on_chunk)
         done += step
         if progress is not None:
-            progress.advance(step * players)
+            progress.advance(step * len(seats))
         if sprt is not None:
             result.llr = sprt.llr(win)
             result.verdict = sprt.decide(win)
@@ -272,7 +275,9 @@ def render(result: CompareResult) -> str:
     field = ",".join(result.field)
     lines = [
         f"{result.a} (A) against {result.b} (B); field: {field}; {result.players} players, "
-        f"{result.races_per_arm:,} {result.unit} per arm, seats rotated, common random numbers (same deals and draws)",
+        f"{result.races_per_arm:,} {result.unit} per arm, seats rotated"
+        f"{'' if result.role == PLAYER else ' among the ' + result.role + ' seats'}, "
+        f"common random numbers (same deals and draws)",
         "",
         f"{'':<12}{'A':>10}{'B':>10}   {'A - B (95% CI, paired)':<34}",
         f"{'win rate':<12}{w.mean_a:>10.2%}{w.mean_b:>10.2%}   "
@@ -286,7 +291,8 @@ def render(result: CompareResult) -> str:
          f"{'result' if w.paired_se == 0 and s.paired_se == 0 else ('win' if w.paired_se == 0 else 'score')}: "
          "pairing removed all the luck from that difference"),
         "per seat (A - B win rate): " + ", ".join(
-            f"seat {i + 1} {st.diff * 100:+.2f} pp" for i, st in enumerate(result.per_seat)),
+            f"seat {seat + 1} {st.diff * 100:+.2f} pp"
+            for seat, st in zip(result.seats or range(len(result.per_seat)), result.per_seat)),
     ]
     if result.sprt is not None:
         t = result.sprt

@@ -8,8 +8,10 @@
   numba otherwise counts references to every array argument of every call, two
   atomic operations per array, which cost several times what the small rule
   helpers do.
-- The compile cache is keyed by the sources a kernel can come from (below).
+- The compile cache is keyed by the sources a kernel can come from (below):
+  its own module and the analyzer modules it imports, nothing else.
 """
+import ast
 import hashlib
 import os
 from functools import lru_cache
@@ -22,36 +24,70 @@ from numba import njit
 _ROOT = Path(__file__).resolve().parent.parent  # the analyzer package
 
 
+def _module_path(module: str) -> Path | None:
+    parts = module.split(".")
+    if parts[0] != "analyzer":
+        return None
+    base = _ROOT.joinpath(*parts[1:])
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
 @lru_cache(maxsize=None)
-def _cache_dir(game: str | None) -> str | None:
-    """A cache directory keyed by a hash of the engine's jitted modules and of the
-    game's folder. numba's cache checks only the file of the cached function
-    itself, not the helpers it inlines from other modules: keying the directory
-    by all of them keeps a changed helper from running stale compiled code, and
-    keying it per game keeps one game's edits from recompiling another. A
+def _analyzer_imports(path: Path) -> frozenset[str]:
+    """The analyzer modules a source file imports (``from a.b import c`` may name
+    a module ``a.b.c`` or a name in ``a.b``: both are tried)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found |= {f"{node.module}.{a.name}" for a in node.names}
+    return frozenset(m for m in found if m.split(".")[0] == "analyzer" and _module_path(m) is not None)
+
+
+def jit_sources(module: str) -> list[Path]:
+    """The source files compiled code of ``module`` can come from: the module and
+    every analyzer module it imports, transitively (helpers inlined, constants
+    frozen in), without the packages' ``__init__`` files (declarations only).
+    A game's match, summary tables, statistics or report are not among a kernel's
+    sources, so editing them recompiles nothing of it."""
+    seen: dict[str, Path] = {}
+    todo = [module]
+    while todo:
+        m = todo.pop()
+        path = _module_path(m)
+        if m in seen or path is None or (path.name == "__init__.py" and m != module):
+            continue
+        seen[m] = path
+        todo += _analyzer_imports(path)
+    return sorted(set(seen.values()))
+
+
+@lru_cache(maxsize=None)
+def _cache_dir(module: str) -> str | None:
+    """A cache directory keyed by a hash of the sources the module's kernels are
+    compiled from (``jit_sources``). numba's cache checks only the file of the
+    cached function itself, not the helpers it inlines from other modules or the
+    constants it freezes in: keying the directory by all of them keeps a changed
+    helper from running stale compiled code, and keying it by those alone keeps
+    edits elsewhere (a report, a match, another game) from recompiling it. A
     ``NUMBA_CACHE_DIR`` the user sets is the base of these keyed directories."""
-    sources = [_ROOT / "engine" / "jit.py", _ROOT / "engine" / "rng.py"]
-    if game is not None:
-        sources += (_ROOT / "games" / game).rglob("*.py")
     digest = hashlib.sha256()
-    for path in sorted(sources):
+    for path in jit_sources(module):
         digest.update(str(path.relative_to(_ROOT)).encode())
         digest.update(path.read_bytes())
     base = (Path(os.environ["NUMBA_CACHE_DIR"]) if os.environ.get("NUMBA_CACHE_DIR")
             else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "analyzer" / "numba")
-    target = base / f"{game or 'engine'}-{digest.hexdigest()[:16]}"
+    target = base / f"{module.removeprefix('analyzer.').replace('.', '-')}-{digest.hexdigest()[:16]}"
     try:
         target.mkdir(parents=True, exist_ok=True)
     except OSError:
         return None  # numba's default (next to the sources) still works
     return str(target)
-
-
-def _game_of(module: str) -> str | None:
-    parts = module.split(".")
-    if len(parts) >= 3 and parts[:2] == ["analyzer", "games"]:
-        return parts[2]
-    return None
 
 
 JIT_OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
@@ -81,7 +117,7 @@ def kernel(fn=None, *, cache=True, allocates=False, inline=False):
         if not cache:
             return njit(**options)(f)
         # numba picks the cache directory when the dispatcher is made
-        directory = _cache_dir(_game_of(f.__module__))
+        directory = _cache_dir(f.__module__)
         saved = numba.config.CACHE_DIR
         if directory is not None:
             numba.config.CACHE_DIR = directory

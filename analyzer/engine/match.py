@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from analyzer.engine.bots import PLAYER
 from analyzer.engine.botspec import BotSpec
 from analyzer.errors import BotError
 
@@ -25,6 +26,11 @@ class PooledMatch:
         self.players = players
         self.specs = list(bots)
         self.families = [registry.resolve(spec) for spec in self.specs]
+        self.roles = self.seat_roles(players)
+        for seat, (spec, family, role) in enumerate(zip(self.specs, self.families, self.roles)):
+            if role not in family.roles:
+                raise BotError(f"bot {spec.label!r} cannot play seat {seat + 1}: that seat's role is {role}, "
+                               f"the bot plays {', '.join(family.roles)}")
         self.labels = [self._label(spec, family) for spec, family in zip(self.specs, self.families)]
         self.params = np.stack([f.param_row(s) for s, f in zip(self.specs, self.families)])
         self._pool: queue.SimpleQueue = queue.SimpleQueue()
@@ -35,6 +41,11 @@ class PooledMatch:
         if family.decide is None:
             return spec.label
         return spec.label.replace(spec.name, family.name, 1)
+
+    @classmethod
+    def seat_roles(cls, players: int) -> list[str]:
+        """The role of each seat (one role, ``player``, unless the game has sides)."""
+        return [PLAYER] * players
 
     # ------------------------------------------------------------------ buffers
 

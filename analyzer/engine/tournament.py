@@ -21,6 +21,8 @@ import numpy as np
 
 from analyzer.engine.botspec import BotSpec
 from analyzer.engine.runner import run_chunks
+from analyzer.engine.bots import PLAYER
+from analyzer.engine.seating import role_seats
 from analyzer.errors import AnalyzerError
 from analyzer.stats.intervals import mean_ci, wilson
 from analyzer.stats.ratings import PairCounts, RatingFit, fit
@@ -101,6 +103,17 @@ class TournamentResult:
     seats: BotTotals
     setup: dict = field(default_factory=dict)  # match.describe() of the first table
     bot_params: list[dict] = field(default_factory=list)  # full parameters of each bot
+    places: list[int] = field(default_factory=list)  # 0-based seats the rated bots rotate among
+    role: str = PLAYER
+
+    @property
+    def rotations(self) -> int:
+        return len(self.places) or self.players
+
+    @property
+    def seat_numbers(self) -> list[int]:
+        """1-based seats of ``seats`` (the rated role's)."""
+        return [s + 1 for s in self.places] or list(range(1, self.players + 1))
 
     @property
     def unit(self) -> str:
@@ -123,24 +136,39 @@ def labels_of(specs: list[BotSpec], families: list[str]) -> list[str]:
 
 def tournament(make_match: Callable[[list[BotSpec]], object], specs: list[BotSpec], players: int,
                races: int, seed: int, *, threads: int, gauntlet: int | None = None,
-               chunk_size: int = 1 << 14, progress=None) -> TournamentResult:
-    """Play about ``races`` races spread evenly over every table and rotation."""
+               chunk_size: int = 1 << 14, progress=None, roles: list[str] | None = None,
+               role: str = PLAYER, field: list[BotSpec] | None = None) -> TournamentResult:
+    """Play about ``races`` races spread evenly over every table and rotation.
+
+    The bots play the seats of ``role`` (every seat when the game has one role)
+    and rotate among them; ``field`` fills the seats of other roles (one bot, or
+    one per such seat in seat order)."""
     if len(specs) < 2:
         raise AnalyzerError(f"a tournament needs at least 2 bots, got {len(specs)}")
     if len(set(specs)) != len(specs):
         twice = next(s for s in specs if specs.count(s) > 1)
         raise AnalyzerError(f"bot {twice.label!r} is listed twice")
-    table_list = tables(len(specs), players, gauntlet)
-    deals = max(1, -(-races // (len(table_list) * players)))
-    counts = PairCounts(len(specs), players)
-    bots, seats = BotTotals.zeros(len(specs)), BotTotals.zeros(players)
+    roles = roles if roles is not None else [PLAYER] * players
+    places = role_seats(roles, role)
+    others = [s for s in range(players) if roles[s] != role]
+    fill = other_roles_field(field, len(others))
+    k = len(places)
+    table_list = tables(len(specs), k, gauntlet)
+    deals = max(1, -(-races // (len(table_list) * k)))
+    counts = PairCounts(len(specs), k)
+    bots, seats = BotTotals.zeros(len(specs)), BotTotals.zeros(k)
     setup, params, families = {}, [None] * len(specs), [None] * len(specs)
     for t, table in enumerate(table_list):
         for seating in rotations(table):
-            match = make_match([specs[b] for b in seating])
+            full = [None] * players
+            for s, b in zip(places, seating):
+                full[s] = specs[b]
+            for s, bot in zip(others, fill):
+                full[s] = bot
+            match = make_match(full)
             match.warm_up()  # compiles once; a table with a user bot may need its own kernel
             setup = setup or {**match.describe(), "title": getattr(match, "title", "")}
-            for seat, b in enumerate(seating):
+            for seat, b in zip(places, seating):
                 if params[b] is None:
                     d = match.describe()["bots"][seat]
                     params[b], families[b] = d["params"], d["family"]
@@ -154,6 +182,7 @@ def tournament(make_match: Callable[[list[BotSpec]], object], specs: list[BotSpe
 
             def on_chunk(first, count, parts, row=row, base=t * deals):
                 for start, (won, score) in parts:
+                    won, score = won[:, places], score[:, places]
                     counts.add(row, score, base + start + np.arange(len(score)))
                     for seat, b in enumerate(row):
                         bots.add(b, won[:, seat], score[:, seat])
@@ -165,10 +194,25 @@ def tournament(make_match: Callable[[list[BotSpec]], object], specs: list[BotSpe
                 progress.advance(deals)
     mode = "round robin" if gauntlet is None else f"gauntlet: {labels_of(specs, families)[gauntlet]}"
     return TournamentResult(labels_of(specs, families), list(specs), players, seed, mode, table_list, deals,
-                            deals * players * len(table_list), fit(counts), counts, bots, seats, setup, params)
+                            deals * k * len(table_list), fit(counts), counts, bots, seats, setup, params,
+                            places, role)
+
+
+def other_roles_field(field: list[BotSpec] | None, n: int) -> list[BotSpec]:
+    """The bots of the seats of other roles: none needed, one for all, or one each."""
+    if n == 0:
+        return []
+    if not field:
+        raise AnalyzerError(f"{n} seats have another role: --field must name their bots (one, or {n})")
+    if len(field) == 1:
+        return field * n
+    if len(field) != n:
+        raise AnalyzerError(f"--field gives {len(field)} bots for the {n} seats of other roles (give 1 or {n})")
+    return list(field)
 
 
 def planned_races(n_bots: int, players: int, races: int, gauntlet: int | None = None) -> int:
+    """``players``: the seats the rated bots rotate among (their role's)."""
     n = len(tables(n_bots, players, gauntlet)) * players
     return max(1, -(-races // n)) * n
 
@@ -181,7 +225,8 @@ def render(result: TournamentResult) -> str:
     width = max(12, *(len(label) for label in r.labels)) + 2
     lines = [
         f"tournament ({r.mode}): {len(r.labels)} bots, {r.players} players, {len(r.tables)} tables x "
-        f"{r.players} seat rotations x {r.deals:,} deals = {r.races:,} {r.unit}, seed {r.seed}",
+        f"{r.rotations} seat rotations x {r.deals:,} deals = {r.races:,} {r.unit}, seed {r.seed}"
+        + ("" if r.role == PLAYER else f"; bots rated in the {r.role} seats"),
         "",
         f"{'bot':<{width}}{'Elo (95% CI)':>25}{'win rate':>10}{'mean score (95% CI)':>26}",
     ]
@@ -198,8 +243,8 @@ def render(result: TournamentResult) -> str:
         lines.append(f"{k + 1:>3} {r.labels[b]:<{width}}{cells}")
     mlo, mhi = fitted.seat_interval
     lines += ["", "seat strength multiplier (1 = average seat; 95% CI), win rate, mean score:"]
-    for s in range(r.players):
-        lines.append(f"  seat {s + 1}: x{fitted.seat_multiplier[s]:.3f} ({mlo[s]:.3f} to {mhi[s]:.3f}), "
+    for s, number in enumerate(r.seat_numbers):
+        lines.append(f"  seat {number}: x{fitted.seat_multiplier[s]:.3f} ({mlo[s]:.3f} to {mhi[s]:.3f}), "
                      f"{r.seats.win_rate[s]:.1%}, {r.seats.mean_score[s]:.2f}")
     lines += ["", f"ratings: Bradley-Terry on every pair of seats of every {r.unit[:-1]} (ties half) with a seat "
                   f"multiplier, Newton fit ({fitted.iterations} iterations); Elo = 400*log10(strength), "

@@ -36,7 +36,9 @@ from typing import Callable
 
 import numpy as np
 
+from analyzer.engine.bots import PLAYER
 from analyzer.engine.botspec import BotSpec
+from analyzer.engine.seating import role_seats, seat_tables
 from analyzer.engine.compare import CompareResult, PairedStat, compare
 from analyzer.engine.runner import run_chunks
 from analyzer.errors import AnalyzerError
@@ -191,19 +193,20 @@ def fill_field(field_specs: list[BotSpec], players: int) -> list[BotSpec]:
     return list(field_specs)
 
 
-def _evaluate(make_match, specs: list[BotSpec], fill: list[BotSpec], players: int, first: int,
-              per_seat: int, seed: int, threads: int) -> list[tuple[np.ndarray, np.ndarray]]:
+def _evaluate(make_match, specs: list[BotSpec], fill: list[BotSpec], roles: list[str], role: str,
+              first: int, per_seat: int, seed: int, threads: int) -> list[tuple[np.ndarray, np.ndarray]]:
     """(won, score) of each candidate over the same races: ``per_seat`` races in
-    each seat, race indices ``first + seat * per_seat + k`` for every candidate."""
+    each seat of ``role`` (the k-th of them: race indices ``first + k * per_seat + i``),
+    the same for every candidate."""
     out = []
     for spec in specs:
         won, score = [], []
-        for seat in range(players):
-            match = make_match(fill[:seat] + [spec] + fill[seat:])
+        for k, (seat, table) in enumerate(seat_tables(spec, fill, roles, role, "--against")):
+            match = make_match(table)
             match.warm_up()
             parts_all = []
 
-            def play(start, count, match=match, base=first + seat * per_seat):
+            def play(start, count, match=match, base=first + k * per_seat):
                 chunk = match.play(seed, base + start, count)
                 w, s = match.outcomes(chunk)
                 match.release([chunk])
@@ -235,16 +238,19 @@ def plan(budget: int, players: int, dims: int) -> tuple[int, int, int, int]:
 
 def tune(make_match: Callable[[list[BotSpec]], object], family: str, start: BotSpec, start_values: dict[str, float],
          space: list[Param], field_specs: list[BotSpec], players: int, budget: int, seed: int, *,
-         threads: int, objective: str = "win", on_generation: Callable[[Generation], None] | None = None
-         ) -> TuneResult:
+         threads: int, objective: str = "win", on_generation: Callable[[Generation], None] | None = None,
+         roles: list[str] | None = None, role: str = PLAYER) -> TuneResult:
     """Tune ``space`` of the bot ``start`` (whose full parameter values are
-    ``start_values``) against ``field_specs``; see the module docstring."""
+    ``start_values``) against ``field_specs``, rotating it among the seats of
+    ``role`` (``roles``: each seat's; default one role); see the module docstring."""
+    roles = roles if roles is not None else [PLAYER] * players
+    places = len(role_seats(roles, role))
     if objective not in OBJECTIVES:
         raise AnalyzerError(f"--objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
     fill = fill_field(field_specs, players)
     if budget >= FRESH_OFFSET:  # the search's race indices stay below the re-measure's
         raise AnalyzerError(f"--budget must be below {FRESH_OFFSET:,}")
-    k, gens, per, remeasure = plan(budget, players, len(space))
+    k, gens, per, remeasure = plan(budget, places, len(space))
     rng = np.random.default_rng([seed, 0x7475_6E65])  # candidates: reproducible from the seed
     start_unit = np.array([p.to_unit(p.start) for p in space])
     mu = start_unit.copy()
@@ -267,7 +273,7 @@ def tune(make_match: Callable[[list[BotSpec]], object], family: str, start: BotS
         # candidate 0 is the start itself: the baseline of the pairing, and a candidate like the others
         units = [start_unit, mu.copy()] + list(np.clip(samples, 0, 1))
         cands = [(start, {p.name: p.start for p in space})] + [spec_of(u) for u in units[1:]]
-        results = _evaluate(make_match, [c for c, _ in cands], fill, players, first, per // players,
+        results = _evaluate(make_match, [c for c, _ in cands], fill, roles, role, first, per // places,
                             seed, threads)
         base_win, base_score = results[0]
         wins, scores = [], []
@@ -295,9 +301,9 @@ def tune(make_match: Callable[[list[BotSpec]], object], family: str, start: BotS
     short = [(cands[i][0], cands[i][1]) for i in order[:SHORTLIST + 1] if i != 0][:SHORTLIST]
     short.append(spec_of(mu))
     short = list({spec: (spec, values) for spec, values in short if spec != start}.values())
-    per_short = max(players, remeasure // (len(short) + 1) // players * players)
-    results = _evaluate(make_match, [start] + [c for c, _ in short], fill, players, FRESH_OFFSET,
-                        per_short // players, seed, threads)
+    per_short = max(places, remeasure // (len(short) + 1) // places * places)
+    results = _evaluate(make_match, [start] + [c for c, _ in short], fill, roles, role, FRESH_OFFSET,
+                        per_short // places, seed, threads)
     shortlist = []
     for (spec, values), (won, score) in zip(short, results[1:]):
         w, sc = PairedStat(), PairedStat()
@@ -311,7 +317,7 @@ def tune(make_match: Callable[[list[BotSpec]], object], family: str, start: BotS
     else:
         winner, winner_values = start, {p.name: p.start for p in space}
     fresh = compare(lambda table: _Shifted(make_match(table), 2 * FRESH_OFFSET), winner, start, fill, players,
-                    max(players, remeasure // 2 // players * players), seed, threads=threads)
+                    max(places, remeasure // 2 // places * places), seed, threads=threads, roles=roles, role=role)
     return TuneResult(family, start, winner, {**start_values, **winner_values}, space, [s.label for s in fill],
                       players, seed, objective, budget, k, history, fresh, search_races, shortlist,
                       per_short * (len(short) + 1))

@@ -1,7 +1,8 @@
 """The games the analyzer knows. Each is a folder that declares itself with a
-``GAME = GameInfo(...)`` in its ``__init__.py``: the engine, CLI, statistics and
-report find everything game-specific through it. ``PACKAGES`` is the only place
-that lists the games."""
+``GAME = GameInfo(...)`` in its ``__init__.py``: the engine, CLI, statistics,
+report and bench find everything game-specific through it, and call only what
+``analyzer/games/protocol.py`` writes down. ``PACKAGES`` is the only place that
+lists the games; nothing outside a game's folder imports from it (a test checks)."""
 from __future__ import annotations
 
 import importlib
@@ -9,8 +10,19 @@ from dataclasses import dataclass
 from functools import cache
 
 from analyzer.errors import AnalyzerError
+from analyzer.games.protocol import PLAYER
 
 PACKAGES = ("analyzer.games.lemming_mafia", "analyzer.games.sau_mau_mau")
+
+
+@dataclass(frozen=True)
+class BenchTable:
+    """A table of bots ``make bench`` times for a game (whole process, no --out)."""
+    label: str
+    bots: str | None  # --bots (None: the game's default table)
+    counts: tuple[int, int]  # races or games: full run, --quick
+    target: float | None = None  # races or games per second, at least
+    players: int | None = None  # None: the game's default
 
 
 @dataclass(frozen=True)
@@ -24,6 +36,12 @@ class GameInfo:
     default_players: int
     default_bots: tuple[str, ...]  # seat i gets default_bots[i % len]
     unit: str = "races"  # what one simulated item is: "races" or "games"
+    records: str = ""  # module with ``TABLES``: the record specs of the tables --out writes
+    player_counts: tuple[int, int] = (2, 6)  # fewest and most players the match accepts
+    roles: tuple[str, ...] = (PLAYER,)  # the roles its seats can have (see protocol.py)
+    board_help: str = "board TOML file"  # what --board takes, for help texts
+    bench: tuple[BenchTable, ...] = ()  # throughput rows of ``make bench``
+    bench_cost_bot: str | None = None  # a slow bot whose cost per decision the bench prints
 
     def load(self, what: str):
         """The module (or ``module:attribute``) named by a field."""
@@ -43,6 +61,10 @@ def _games() -> dict[str, GameInfo]:
 
 def names() -> list[str]:
     return list(_games())
+
+
+def infos() -> list[GameInfo]:
+    return list(_games().values())
 
 
 def game_info(game: str) -> GameInfo:

@@ -6,14 +6,13 @@ modules below; the engine, the CLI, the statistics and report libraries and the
 bench find everything game-specific through that declaration and call only what
 this module writes down. Nothing outside the game's folder imports from it.
 
-Roles. Every seat has a role. Lemming Mafia, Sau Mau Mau and Lemminge have one
-role, ``"player"``; Mafia has ``"state"`` and ``"family"``. A bot family
+Roles. Every seat has a role. A game whose seats are alike has one role,
+``"player"``; a game of sides has one per side (e.g. ``"state"`` and ``"family"``). A bot family
 declares the roles it can play (``BotFamily.roles``); ``compare``,
 ``tournament`` and ``tune`` rotate bots only among seats of the same role and
 refuse a bot in a role it cannot play, with one line.
 
-Units. A game counts ``races`` (one Lemming Mafia race) or ``games`` (a Sau Mau
-Mau game of four races, a Lemminge game, a Mafia game). ``--races`` and
+Units. A game counts ``races`` or ``games`` (e.g. a game of several races). ``--races`` and
 ``--games`` are the same option; an item's index (0-based) with the seed keys
 its random streams, so item ``i`` is the same whatever the chunking or threads.
 

@@ -145,7 +145,7 @@ def render_html(res: dict, manifest: dict, sections, figures: list[dict], folder
                 controlled=None) -> str:
     """The page: setup, a table of contents, the game's answers (each with its scope,
     its method and a link to its figure), overview, figures, key tables, CSV list.
-    ``sections`` is the game's report package (see ``analyzer/games/lemming_mafia/report``)."""
+    ``sections`` is the game's report package (see ``analyzer/games/protocol.py``)."""
     title = str(manifest.get("title", manifest.get("game", "")))
     answers = _answers(sections, res, manifest, controlled)
     drawn = {f["key"] for f in figures}

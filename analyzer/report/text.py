@@ -2,7 +2,7 @@
 game's report: number formats, and the takeaways and answers about the tables
 every game's statistics have (seats, bots, scores). Nothing here is canned:
 every number and every yes/no comes from the data. A game's own sentences live
-in its report package (e.g. ``analyzer/games/lemming_mafia/report/text.py``)."""
+in its report package (``analyzer/games/<game>/report/``)."""
 from __future__ import annotations
 
 import math

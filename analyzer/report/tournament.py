@@ -37,7 +37,7 @@ def tables(result) -> dict[str, pd.DataFrame]:
     mlo, mhi = f.seat_interval
     wl, wh = r.seats.win_interval()
     seats = pd.DataFrame({
-        "seat": np.arange(1, r.players + 1), "multiplier": f.seat_multiplier, "multiplier_low": mlo,
+        "seat": np.array(r.seat_numbers), "multiplier": f.seat_multiplier, "multiplier_low": mlo,
         "multiplier_high": mhi, "elo_equivalent": ELO * f.seat, "win_rate": r.seats.win_rate,
         "win_low": wl, "win_high": wh, "mean_score": r.seats.mean_score,
     })
@@ -189,7 +189,7 @@ def _setup_block(result) -> str:
         ("Game", _e(setup.get("title") or setup.get("game", "?"))),
         *(_data_row(d) for d in data),
         ("Players", _e(result.players) + (f" — variant: {_e(setup['variant'])}" if setup.get("variant") else "")),
-        ("Format", _e(f"{result.mode}; {len(result.tables)} tables × {result.players} seat rotations × "
+        ("Format", _e(f"{result.mode}; {len(result.tables)} tables × {result.rotations} seat rotations × "
                       f"{result.deals:,} deals (each rotation of a table plays the same deals)")),
         (unit.capitalize(), f"{result.races:,}"),
         ("Seed", _e(result.seed)),

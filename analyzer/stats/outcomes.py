@@ -1,7 +1,7 @@
 """The per-seat outcome tables every game's report shows, aggregated chunk by chunk.
 
 A game's statistics keep one ``SeatOutcomes`` for the unit its players win or
-lose (a race in Lemming Mafia, a four-race game in Sau Mau Mau) and feed it a row
+lose (one item of the game's unit: a race, or a game of several races) and feed it a row
 per unit and seat: the group (race or game number), seat, bot, score and whether
 the seat won. ``SeatOutcomes`` then gives the tables the generic figures and
 sentences (``analyzer/report/figures.py``, ``analyzer/report/text.py``) read:

@@ -6,6 +6,8 @@ from analyzer.engine.botspec import BotSpec
 from analyzer.engine.compare import compare
 from analyzer.games.lemming_mafia.match import LemmingMafiaMatch
 
+pytestmark = pytest.mark.slow  # the fast tier (make test runs it first) leaves it out
+
 # races per arm; the look-ahead arm costs about 2 ms a race. The edge over the
 # contractor is the smallest (about +0.05 win rate, paired se 0.012 at 3,000
 # races): at 3,000 races it clears the 3.3 se bar only about three times in four,

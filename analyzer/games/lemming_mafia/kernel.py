@@ -14,12 +14,14 @@ import numpy as np
 
 from analyzer.engine.jit import ix, kernel
 from analyzer.engine.rng import seed_stream
+from analyzer.engine.trace import emit, payload
 from analyzer.games.lemming_mafia.bots import LOOKAHEAD, RANDOM, decide_builtin
 from analyzer.games.lemming_mafia.random_bot import decide_random
 from analyzer.games.lemming_mafia.layout import (
     DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, DERIVED_AT, ERROR_BET,
-    ERROR_DISCARD, ERROR_FIELD, ERROR_MOVE, FIELD_LEN, FINISH_WATER, G_H_ANSWERS_AT,
-    G_H_COUNT_AT, G_H_LEN, G_N_FIELDS, G_N_PLAYERS, G_S_LEN, N_PARAMS, OWN_DECISIONS, OWN_RNG,
+    ERROR_DISCARD, ERROR_FIELD, ERROR_MOVE, EV_END, EV_FIELD, EV_LAND, EV_ROLL, EV_ROUND,
+    EV_WATER, FIELD_LEN, FINISH_WATER, G_H_ANSWERS_AT, G_TRACE_AT,
+    G_H_COUNT_AT, G_H_LEN, G_N_FIELDS, G_N_PLAYERS, G_S_LEN, N_LEMMINGS, N_PARAMS, OWN_DECISIONS, OWN_RNG,
     OWN_VIEW_LEN, PUB_ERROR, PUB_MOVER, PUB_MOVING, PUB_POS, PUB_RNG, PUB_TURN, PUB_WATER_FROM,
     RACE_FINISH, RACE_TURNS, RACE_WINNER_FIELD, S_OPTIONS, S_VIEW,
 )
@@ -81,6 +83,9 @@ def decision_round(what, game, state, hidden, params):
     answers = game[G_H_ANSWERS_AT]
     for seat in range(game[G_N_PLAYERS]):
         hidden[ix(answers + seat)] = ask(what, seat, game, state, hidden, params, 0)
+    if game[G_TRACE_AT] != 0:
+        payload(hidden, emit(hidden, game[G_TRACE_AT], EV_ROUND, -1, what, 0, 0), hidden, answers,
+                game[G_N_PLAYERS])
     if what == DECIDE_BET:
         bad = apply_bets(game, state, hidden)
         error = ERROR_BET
@@ -98,18 +103,27 @@ def move_lemming(game, state, hidden, params, lemming):
     """Move one lemming a section on and resolve what follows. Returns the winner
     and the finish kind as ``winner * 2 + finish``, NO_WINNER or BOT_ERROR."""
     n_free = target_fields(game, state, lemming, S_OPTIONS)
+    seat = state[PUB_MOVER]
     if n_free == 0:
+        if game[G_TRACE_AT] != 0:
+            emit(hidden, game[G_TRACE_AT], EV_WATER, seat, lemming, 0, 0)
         return reach_water(state, lemming)
     pick = 0
     if n_free > 1:
-        seat = state[PUB_MOVER]
         state[PUB_MOVING] = lemming
         pick = ask(DECIDE_FIELD, seat, game, state, hidden, params, n_free)
         state[PUB_MOVING] = -1
         if pick < 0 or pick >= n_free:
             state[PUB_ERROR] = ERROR_FIELD * 8 + seat
             return BOT_ERROR
-    result = resolve_landing(game, state, hidden, lemming, state[ix(S_OPTIONS + pick)])
+    field = state[ix(S_OPTIONS + pick)]
+    if game[G_TRACE_AT] != 0:
+        payload(hidden, emit(hidden, game[G_TRACE_AT], EV_FIELD, seat, lemming, n_free, pick), state,
+                S_OPTIONS, n_free)
+    result = resolve_landing(game, state, hidden, lemming, field)
+    if game[G_TRACE_AT] != 0:
+        payload(hidden, emit(hidden, game[G_TRACE_AT], EV_LAND, seat, lemming, field, result), state,
+                PUB_POS, 3 * N_LEMMINGS)
     if result == NEEDS_BETS or result == NEEDS_DISCARDS:
         what = DECIDE_BET if result == NEEDS_BETS else DECIDE_DISCARD
         if not decision_round(what, game, state, hidden, params):
@@ -152,6 +166,9 @@ def play_race(game, state, hidden, params, seed, index, races, players, contract
             if pick < 0 or pick >= n_cand:
                 state[PUB_ERROR] = ERROR_MOVE * 8 + seat
                 return state[PUB_ERROR]
+        if game[G_TRACE_AT] != 0:
+            payload(hidden, emit(hidden, game[G_TRACE_AT], EV_ROLL, seat, state[PUB_TURN], n_cand, pick),
+                    state, S_OPTIONS, n_cand)
         result = move_lemming(game, state, hidden, params, state[ix(S_OPTIONS + pick)])
         if result == BOT_ERROR:
             return state[PUB_ERROR]
@@ -160,6 +177,8 @@ def play_race(game, state, hidden, params, seed, index, races, players, contract
             seat = 0
     winner = result >> 1
     finish = result & 1
+    if game[G_TRACE_AT] != 0:
+        emit(hidden, game[G_TRACE_AT], EV_END, -1, winner, finish, 0)
     # the record rows are taken here: in play_races, which allocates, every
     # view would cost two atomic reference-count updates a race
     race_row = races[record]
@@ -204,11 +223,25 @@ _variants = itertools.count()
 
 
 def with_decide(user_decide):
-    """``play_races`` of this module compiled around ``user_decide``."""
+    """``play_races`` of this module compiled around ``user_decide`` (its
+    ``play_race``, for replays, is the attribute ``play_race`` of the result's
+    namespace: ``variant_namespace(play_races)``)."""
     namespace = {
         "__name__": f"{__name__}_variant{next(_variants)}",
         "__file__": __file__,
         "_USER_DECIDE": user_decide,
     }
     exec(compile(Path(__file__).read_text(), __file__, "exec"), namespace)
+    _variant_namespaces[id(namespace["play_races"])] = namespace
     return namespace["play_races"]
+
+
+_variant_namespaces: dict[int, dict] = {}
+
+
+def play_race_of(play_races_function):
+    """The single-race function compiled with ``play_races_function`` (this
+    module's, or a user-bot variant's): what a replay calls."""
+    if play_races_function is play_races:
+        return play_race
+    return _variant_namespaces[id(play_races_function)]["play_race"]

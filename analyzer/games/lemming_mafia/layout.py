@@ -59,7 +59,8 @@ G_H_LEN = 18
 G_S_LEN = 19  # state: S_OCCUPANT + fields, then the bots' work area
 G_S_WORK_AT = 20  # where the work area starts (= the length of a race's state)
 G_PROGRESS_AT = 21  # fields + 3: sections behind a lemming at position p, at p + 2
-G_HEADER = 22
+G_TRACE_AT = 22  # hidden: where a replay's event trace starts (0: no trace; engine/trace.py)
+G_HEADER = 23
 
 # lemming positions: a field index, or one of these
 START = -1
@@ -155,6 +156,14 @@ ERRORS = {
 
 # finish kinds
 FINISH_WATER, FINISH_LAST_STANDING = 0, 1
+
+# replay trace events (engine/trace.py): kind, seat, a, b, c, payload
+EV_ROLL = 1  # a: move number, b: candidates, c: index chosen; payload: candidate lemmings
+EV_FIELD = 2  # a: lemming, b: free fields, c: index chosen; payload: the free fields
+EV_LAND = 3  # a: lemming, b: field, c: result; payload: PUB_POS, PUB_BLOCKS, PUB_OUT after it
+EV_WATER = 4  # a: lemming (no free field ahead: it jumps into the water)
+EV_ROUND = 5  # a: DECIDE_BET or DECIDE_DISCARD; payload: each seat's answer
+EV_END = 6  # a: winning lemming, b: finish
 FINISHES = ("water", "last_standing")
 
 # per-race record columns ([races, RACE_LEN] int64)

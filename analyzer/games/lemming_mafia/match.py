@@ -16,13 +16,14 @@ from analyzer.games.lemming_mafia import kernel
 from analyzer.games.lemming_mafia import layout as L
 from analyzer.games.lemming_mafia.board import check_players, load_setup, pack_game
 from analyzer.games.lemming_mafia.bots import PARAMS_WIDTH, decide_builtin
+from analyzer.games.lemming_mafia.records import TABLES as SPECS
 from analyzer.games.lemming_mafia.registry import REGISTRY, BotFamily
 from analyzer.games.lemming_mafia.summary import Summary
 
 if TYPE_CHECKING:  # pandas loads when tables are built, not for a plain run
     import pandas as pd
 
-TABLES = ("races", "players", "contracts", "bets", "fields")
+TABLES = tuple(SPECS)
 # every recorded number (turns, points, card and field indices) fits 16 bits; at
 # hundreds of thousands of races a second, record bandwidth matters
 RECORD = np.int16
@@ -182,6 +183,12 @@ class LemmingMafiaMatch(PooledMatch):
             lines.append(f"variant: {self.variant}")
         return lines
 
+    def replay(self, seed: int, index: int):
+        """Race ``index`` of ``seed``, move by move (``analyzer replay``)."""
+        from analyzer.games.lemming_mafia.replay import replay
+
+        return replay(self, seed, index)
+
     def new_summary(self) -> Summary:
         return Summary(self.players, self.labels, len(self.board.sections))
 
@@ -195,70 +202,70 @@ class LemmingMafiaMatch(PooledMatch):
         race_ids = np.arange(c.first, c.first + n, dtype=np.int64)
         colors = list(L.COLORS)
         r = c.races
-        races = pd.DataFrame({
+        races = {
             "race": race_ids,
             "winner": pd.Categorical.from_codes(r[:, L.RACE_WINNER], colors),
-            "turns": r[:, L.RACE_TURNS].astype(np.int32),
-            "eliminated": r[:, L.RACE_N_ELIM].astype(np.int8),
+            "turns": r[:, L.RACE_TURNS],
+            "eliminated": r[:, L.RACE_N_ELIM],
             "finish": pd.Categorical.from_codes(r[:, L.RACE_FINISH], list(L.FINISHES)),
-            "winner_concrete": r[:, L.RACE_WINNER_BLOCKS].astype(np.int8),
-            "winner_field": r[:, L.RACE_WINNER_FIELD].astype(np.int16),
-            "tiebreak": r[:, L.RACE_TIEBREAK].astype(bool),
-            "winners": r[:, L.RACE_N_WINNERS].astype(np.int8),
-        })
+            "winner_concrete": r[:, L.RACE_WINNER_BLOCKS],
+            "winner_field": r[:, L.RACE_WINNER_FIELD],
+            "tiebreak": r[:, L.RACE_TIEBREAK],
+            "winners": r[:, L.RACE_N_WINNERS],
+        }
         for i, color in enumerate(colors):
-            races[f"place_{color}"] = r[:, L.RACE_PLACE + i].astype(np.int8)
+            races[f"place_{color}"] = r[:, L.RACE_PLACE + i]
         for i, color in enumerate(colors):
-            races[f"concrete_{color}"] = r[:, L.RACE_BLOCKS + i].astype(np.int8)
+            races[f"concrete_{color}"] = r[:, L.RACE_BLOCKS + i]
 
         seat = np.tile(np.arange(1, p + 1, dtype=np.int8), n)
         race_of_seat = np.repeat(race_ids, p)
         pl = c.players.reshape(n * p, L.PL_LEN)
-        players = pd.DataFrame({
+        players = SPECS["players"].frame({
             "race": race_of_seat,
             "seat": seat,
             "bot": self.seat_categorical(np.tile(np.arange(p), n)),
-            "bet_points": pl[:, L.PL_BET_POINTS].astype(np.int16),
-            "contract_points": pl[:, L.PL_CONTRACT_POINTS].astype(np.int16),
-            "score": pl[:, L.PL_SCORE].astype(np.int16),
-            "bets_placed": pl[:, L.PL_BETS_PLACED].astype(np.int8),
-            "contracts_discarded": pl[:, L.PL_DISCARDED].astype(np.int8),
-            "won": pl[:, L.PL_WON].astype(bool),
-            "decisions": pl[:, L.PL_DECISIONS].astype(np.int16),
+            "bet_points": pl[:, L.PL_BET_POINTS],
+            "contract_points": pl[:, L.PL_CONTRACT_POINTS],
+            "score": pl[:, L.PL_SCORE],
+            "bets_placed": pl[:, L.PL_BETS_PLACED],
+            "contracts_discarded": pl[:, L.PL_DISCARDED],
+            "won": pl[:, L.PL_WON],
+            "decisions": pl[:, L.PL_DECISIONS],
         })
 
         k = L.N_CONTRACTS_EACH
         ct = c.contracts.reshape(n * p * k, L.CT_LEN)
         cards = ct[:, L.CT_CARD]
         deck = self.deck.array
-        contracts = pd.DataFrame({
+        contracts = SPECS["contracts"].frame({
             "race": np.repeat(race_ids, p * k),
             "seat": np.repeat(seat, k),
             "kind": pd.Categorical.from_codes(deck[cards, L.DECK_KIND], list(L.CONTRACT_KINDS)),
             "colors": self._colors_categorical(cards),
-            "points": deck[cards, L.DECK_POINTS].astype(np.int8),
-            "discarded": ct[:, L.CT_DISCARDED].astype(bool),
-            "fulfilled": ct[:, L.CT_FULFILLED].astype(bool),
-            "payoff": ct[:, L.CT_PAYOFF].astype(np.int8),
-            "discard_turn": ct[:, L.CT_DISCARD_TURN].astype(np.int16),
-            "card": cards.astype(np.int16),
+            "points": deck[cards, L.DECK_POINTS],
+            "discarded": ct[:, L.CT_DISCARDED],
+            "fulfilled": ct[:, L.CT_FULFILLED],
+            "payoff": ct[:, L.CT_PAYOFF],
+            "discard_turn": ct[:, L.CT_DISCARD_TURN],
+            "card": cards,
         })
 
         b = c.bets.reshape(n * p * L.N_LEMMINGS, L.BET_LEN)
         placed = b[:, L.BET_COLOR] >= 0
         order = np.tile(np.arange(1, L.N_LEMMINGS + 1, dtype=np.int8), n * p)
         race_turns = np.repeat(r[:, L.RACE_TURNS], p * L.N_LEMMINGS)
-        bets = pd.DataFrame({
+        bets = SPECS["bets"].frame({
             "race": np.repeat(race_ids, p * L.N_LEMMINGS)[placed],
             "seat": np.repeat(seat, L.N_LEMMINGS)[placed],
             "order": order[placed],
             "color": pd.Categorical.from_codes(b[placed, L.BET_COLOR], colors),
-            "turn": b[placed, L.BET_TURN].astype(np.int16),
-            "race_turns": race_turns[placed].astype(np.int16),
-            "track_place": b[placed, L.BET_PLACE].astype(np.int8),
-            "paid": b[placed, L.BET_PAID].astype(np.int8),
+            "turn": b[placed, L.BET_TURN],
+            "race_turns": race_turns[placed],
+            "track_place": b[placed, L.BET_PLACE],
+            "paid": b[placed, L.BET_PAID],
         })
-        return {"races": races, "players": players, "contracts": contracts, "bets": bets}
+        return {"races": SPECS["races"].frame(races), "players": players, "contracts": contracts, "bets": bets}
 
     def final_tables(self, summary: Summary) -> dict[str, pd.DataFrame]:
         """Tables written once at the end of a run: the field counts of all races."""
@@ -268,9 +275,9 @@ class LemmingMafiaMatch(PooledMatch):
         import pandas as pd
 
         board = self.board
-        return pd.DataFrame({
+        return SPECS["fields"].frame({
             "field": np.arange(board.n_fields, dtype=np.int16),
-            "section": board.field_section.astype(np.int16),
+            "section": board.field_section,
             "action": pd.Categorical.from_codes(board.field_action, list(L.ACTIONS)),
             "landings": counts[:, L.FIELD_LANDINGS],
             "triggers": counts[:, L.FIELD_TRIGGERS],

@@ -8,7 +8,8 @@ file (``board.py``, the assumed default in ``data/``), and what the engine drive
 Where the rules page is silent, the decisions (a player's reading) are listed in
 ``docs/sau-mau-mau.md``.
 """
-from analyzer.games import GameInfo
+from analyzer.games import BenchTable, GameInfo
+from analyzer.games.sau_mau_mau.layout import MAX_PLAYERS, MIN_PLAYERS
 
 GAME = GameInfo(
     name="sau-mau-mau",
@@ -17,7 +18,14 @@ GAME = GameInfo(
     bots="analyzer.games.sau_mau_mau.registry",
     stats="analyzer.games.sau_mau_mau.stats",
     report="analyzer.games.sau_mau_mau.report",
+    records="analyzer.games.sau_mau_mau.records",
     default_players=4,
     default_bots=("backer", "tempo", "switcher", "random", "random"),
     unit="games",
+    player_counts=(MIN_PLAYERS, MAX_PLAYERS),
+    board_help="track TOML file (crown positions)",
+    bench=(
+        BenchTable("random bots", "random", (2_000_000, 200_000), 100_000),
+        BenchTable("default table", None, (1_000_000, 100_000)),
+    ),
 )

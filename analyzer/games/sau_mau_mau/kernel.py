@@ -18,9 +18,11 @@ import numpy as np
 
 from analyzer.engine.jit import kernel
 from analyzer.engine.rng import seed_stream
+from analyzer.engine.trace import emit, payload
 from analyzer.games.sau_mau_mau.bots import decide_heuristic
 from analyzer.games.sau_mau_mau.layout import (
     BET_LEN, DECIDE_BET, DECIDE_COLOR, DECIDE_FLAPI, DECIDE_PLAY, DECIDE_STEP, ERROR_BET,
+    EV_BET, EV_DRAW, EV_FARMER, EV_FLAPI, EV_PLAY, EV_RACE, EV_RACE_END, EV_STEP, EV_TURN, G_TRACE_AT, PUB_FIRST,
     ERROR_COLOR, ERROR_FLAPI, ERROR_INVARIANT, ERROR_PLAY, ERROR_STEP, FIRST_HEURISTIC, FLAPI,
     G_CHECK, G_CROWN, G_KINDS, G_LEN, G_N_PLAYERS, GM_LEN, GM_TOTAL, GM_WON, H_LEN, H_RNG,
     H_SCRIPT, H_SCRIPT_I, H_SCRIPT_N, LAST_HEURISTIC, MAX_PLAYERS, MAX_TURNS, MIN_PLAYERS,
@@ -94,6 +96,8 @@ def take_penalty_steps(game, state, hidden, params, seat, steps):
             state[PUB_STEPS] = 0
             return False
         state[PUB_POS + state[S_OPTIONS + pick]] -= 1
+        if game[G_TRACE_AT] != 0:
+            emit(hidden, game[G_TRACE_AT], EV_STEP, seat, state[S_OPTIONS + pick], 0, 0)
     state[PUB_STEPS] = 0
     return True
 
@@ -102,6 +106,8 @@ def take_penalty_steps(game, state, hidden, params, seat, steps):
 def offer_bet(game, state, hidden, params, seat):
     """After a turn with at least one card drawn: bet, change the bet or pass."""
     pig = ask(DECIDE_BET, seat, game, state, hidden, params, 0)
+    if game[G_TRACE_AT] != 0:
+        emit(hidden, game[G_TRACE_AT], EV_BET, seat, pig, 0, 0)
     if pig == -1:
         return True
     if pig < -1 or pig >= N_PIGS:
@@ -119,15 +125,22 @@ def take_turn(game, state, hidden, params, seat):
     pick = ask(DECIDE_PLAY, seat, game, state, hidden, params, n)
     if pick < -1 or pick >= n:
         return fail(state, ERROR_PLAY, seat)
+    if game[G_TRACE_AT] != 0:
+        payload(hidden, emit(hidden, game[G_TRACE_AT], EV_PLAY, seat, -1 if pick == -1 else state[S_OPTIONS + pick],
+                             n, state[PUB_PENALTY]), state, S_OPTIONS, n)
     if pick == -1:
         penalty = state[PUB_PENALTY]
         if penalty > 0:
             state[PUB_PENALTY] = 0
             got = draw_cards(state, hidden, seat, penalty)
+            if game[G_TRACE_AT] != 0:
+                emit(hidden, game[G_TRACE_AT], EV_DRAW, seat, got, 1, 0)
             if not take_penalty_steps(game, state, hidden, params, seat, got):
                 return fail(state, ERROR_STEP, seat)
         else:
             got = draw_cards(state, hidden, seat, 1)
+            if game[G_TRACE_AT] != 0:
+                emit(hidden, game[G_TRACE_AT], EV_DRAW, seat, got, 0, 0)
         if got > 0 and not offer_bet(game, state, hidden, params, seat):
             return fail(state, ERROR_BET, seat)
         return RACE_ON
@@ -152,11 +165,15 @@ def take_turn(game, state, hidden, params, seat):
             pick = ask(DECIDE_FLAPI, seat, game, state, hidden, params, n_last)
             if pick < 0 or pick >= n_last:
                 return fail(state, ERROR_FLAPI, seat)
+        if game[G_TRACE_AT] != 0:
+            emit(hidden, game[G_TRACE_AT], EV_FLAPI, seat, state[S_OPTIONS + pick], n_last, 0)
         ends = move_pig(state, state[S_OPTIONS + pick], 3)
     else:  # FARMER
         color = ask(DECIDE_COLOR, seat, game, state, hidden, params, 0)
         if color < 0 or color >= N_PIGS:
             return fail(state, ERROR_COLOR, seat)
+        if game[G_TRACE_AT] != 0:
+            emit(hidden, game[G_TRACE_AT], EV_FARMER, seat, color, 0, 0)
         state[PUB_NEED] = color
     if hidden[own_at(seat) + OWN_HAND_N] == 0:
         ends |= ENDS_HAND
@@ -172,10 +189,14 @@ def play_turn(game, state, hidden, params):
     state[PUB_TURN] += 1
     state[PUB_DRAWN] = 0
     result = RACE_ON
-    if state[PUB_SKIP] != 0:
+    skipped = state[PUB_SKIP] != 0
+    if skipped:
         state[PUB_SKIP] = 0
     else:
         result = take_turn(game, state, hidden, params, seat)
+    if game[G_TRACE_AT] != 0 and result != BOT_ERROR:
+        payload(hidden, emit(hidden, game[G_TRACE_AT], EV_TURN, seat, result, skipped, 0), state, PUB_POS,
+                PUB_SCORE - PUB_POS)
     seat += 1
     if seat == state[PUB_N_PLAYERS]:
         seat = 0
@@ -198,11 +219,16 @@ def one_turn(game, state, hidden, params):
 def play_race(game, state, hidden, params, race, race_row, player_rows, bet_rows):
     """Race ``race`` (1-4) from the deal to the scores. Returns 0 or the error code."""
     setup_race(game, state, hidden, race)
+    if game[G_TRACE_AT] != 0:
+        payload(hidden, emit(hidden, game[G_TRACE_AT], EV_RACE, -1, race, state[PUB_FIRST], 0), state, PUB_POS,
+                PUB_SCORE - PUB_POS)
     result = RACE_ON
     while result == RACE_ON and state[PUB_TURN] < MAX_TURNS:
         result = play_turn(game, state, hidden, params)
     if result == BOT_ERROR:
         return state[PUB_ERROR]
+    if game[G_TRACE_AT] != 0:
+        emit(hidden, game[G_TRACE_AT], EV_RACE_END, -1, result, 0, 0)
     score_race(game, state, hidden, result, race_row, player_rows, bet_rows)
     return 0
 

@@ -58,7 +58,8 @@ G_N_PLAYERS = 0
 G_CROWN = 1
 G_CHECK = 2  # 1: check the card and bet invariants after every turn (tests)
 G_KINDS = 3  # MAX_PLAYERS: bot kind of each seat
-G_LEN = G_KINDS + MAX_PLAYERS
+G_TRACE_AT = G_KINDS + MAX_PLAYERS  # hidden: where a replay's event trace starts (0: none; engine/trace.py)
+G_LEN = G_TRACE_AT + 1
 
 # ------------------------------------------------------------------ public state
 PUB_POS = 0  # N_PIGS: space of each pig (0 = start)
@@ -116,6 +117,17 @@ SCRIPT_CAP = 256
 H_LEN = H_SCRIPT + SCRIPT_CAP
 
 # ------------------------------------------------------------------ decisions
+# replay trace events (engine/trace.py): kind, seat, a, b, c, payload
+EV_RACE = 1  # a race is dealt: a: race 1-4, b: first seat; payload: the public state PUB_POS .. PUB_DRAWN
+EV_PLAY = 2  # a: card played or -1 (draws), b: valid cards, c: penalty waiting; payload: the valid cards
+EV_DRAW = 3  # a: cards drawn, b: 1 if a +2 penalty
+EV_STEP = 4  # a: pig stepped one space back for a penalty card
+EV_BET = 5  # a: pig bet on (a change if it had a bet), or -1: passes
+EV_FLAPI = 6  # a: the last pig the Flapi moves
+EV_FARMER = 7  # a: the colour the Farmer names
+EV_TURN = 8  # a turn is over: a: race-end bits, b: 1 if it was skipped; payload: PUB_POS .. PUB_DRAWN
+EV_RACE_END = 9  # a: race-end bits (0: stopped at MAX_TURNS)
+
 DECIDE_PLAY = 0  # options: valid card ids in hand; answer: index, or -1 to draw
 DECIDE_COLOR = 1  # Farmer played: answer a colour 0-3
 DECIDE_FLAPI = 2  # options: the tied last pigs; answer: index

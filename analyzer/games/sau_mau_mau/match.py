@@ -15,13 +15,14 @@ from analyzer.errors import AnalyzerError
 from analyzer.games.sau_mau_mau import kernel
 from analyzer.games.sau_mau_mau import layout as L
 from analyzer.games.sau_mau_mau.board import load_track
+from analyzer.games.sau_mau_mau.records import TABLES as SPECS
 from analyzer.games.sau_mau_mau.registry import REGISTRY
 from analyzer.games.sau_mau_mau.summary import Summary
 
 if TYPE_CHECKING:  # pandas loads when tables are built, not for a plain run
     import pandas as pd
 
-TABLES = ("races", "players", "games", "bets")
+TABLES = tuple(SPECS)
 
 
 @dataclass
@@ -110,6 +111,12 @@ class SauMauMauMatch(PooledMatch):
         return [f"track: {t.name} ({tag}; crown on space {self.crown} for {self.players} players, "
                 f"sha {t.digest()})"]
 
+    def replay(self, seed: int, index: int):
+        """Game ``index`` of ``seed``, turn by turn (``analyzer replay``)."""
+        from analyzer.games.sau_mau_mau.replay import replay
+
+        return replay(self, seed, index)
+
     def new_summary(self) -> Summary:
         return Summary(self.players, self.labels)
 
@@ -125,69 +132,70 @@ class SauMauMauMatch(PooledMatch):
         r = c.races.reshape(n * R, L.RACE_LEN)
         pigs = list(L.PIGS)
         crown_pig = r[:, L.RACE_CROWN_PIG]
-        races = pd.DataFrame({
+        races = {
             "game": np.repeat(game_ids, R),
             "race": race_no,
             "players": np.full(n * R, p, np.int8),
-            "first_seat": (r[:, L.RACE_FIRST_SEAT] + 1).astype(np.int8),
-            "turns": r[:, L.RACE_TURNS].astype(np.int32),
+            "first_seat": (r[:, L.RACE_FIRST_SEAT] + 1),
+            "turns": r[:, L.RACE_TURNS],
             "end": pd.Categorical.from_codes(r[:, L.RACE_END], list(L.ENDS)),
-            "both_ends": r[:, L.RACE_BOTH].astype(bool),
+            "both_ends": r[:, L.RACE_BOTH],
             "winning_pigs": pd.Categorical.from_codes(r[:, L.RACE_WINNING], WINNING_PIGS),
-            "queue_length": r[:, L.RACE_QUEUE_LEN].astype(np.int8),
-            "ender_seat": (r[:, L.RACE_ENDER] + 1).astype(np.int8),
+            "queue_length": r[:, L.RACE_QUEUE_LEN],
+            "ender_seat": (r[:, L.RACE_ENDER] + 1),
             "crown_pig": pd.Categorical.from_codes(crown_pig + 1, [""] + pigs),
-            "reshuffles": r[:, L.RACE_RESHUFFLES].astype(np.int16),
-        })
+            "reshuffles": r[:, L.RACE_RESHUFFLES],
+        }
         for i, pig in enumerate(pigs):
-            races[f"pos_{pig}"] = r[:, L.RACE_POS + i].astype(np.int16)
+            races[f"pos_{pig}"] = r[:, L.RACE_POS + i]
+        races = SPECS["races"].frame(races)
 
         seat0 = np.tile(np.arange(p), n * R)
         pl = c.players.reshape(n * R * p, L.PL_LEN)
         first_seat = np.repeat(r[:, L.RACE_FIRST_SEAT], p)
-        players = pd.DataFrame({
+        players = SPECS["players"].frame({
             "game": np.repeat(game_ids, R * p),
             "race": np.repeat(race_no, p),
-            "seat": (seat0 + 1).astype(np.int8),
+            "seat": (seat0 + 1),
             "bot": self.seat_categorical(seat0),
-            "race_points": pl[:, L.PL_RACE_POINTS].astype(np.int16),
-            "bet_points": pl[:, L.PL_BET_POINTS].astype(np.int8),
-            "crown_points": pl[:, L.PL_CROWN_POINTS].astype(np.int8),
-            "hand_points": pl[:, L.PL_HAND_POINTS].astype(np.int8),
-            "bets_placed": pl[:, L.PL_BETS_PLACED].astype(np.int16),
-            "bets_changed": pl[:, L.PL_BETS_CHANGED].astype(np.int16),
-            "cards_left": pl[:, L.PL_CARDS_LEFT].astype(np.int16),
-            "cards_drawn": pl[:, L.PL_CARDS_DRAWN].astype(np.int16),
-            "cards_played": pl[:, L.PL_CARDS_PLAYED].astype(np.int16),
-            "decisions": pl[:, L.PL_DECISIONS].astype(np.int32),
+            "race_points": pl[:, L.PL_RACE_POINTS],
+            "bet_points": pl[:, L.PL_BET_POINTS],
+            "crown_points": pl[:, L.PL_CROWN_POINTS],
+            "hand_points": pl[:, L.PL_HAND_POINTS],
+            "bets_placed": pl[:, L.PL_BETS_PLACED],
+            "bets_changed": pl[:, L.PL_BETS_CHANGED],
+            "cards_left": pl[:, L.PL_CARDS_LEFT],
+            "cards_drawn": pl[:, L.PL_CARDS_DRAWN],
+            "cards_played": pl[:, L.PL_CARDS_PLAYED],
+            "decisions": pl[:, L.PL_DECISIONS],
             "first": seat0 == first_seat,
         })
 
         gseat0 = np.tile(np.arange(p), n)
         gm = c.games.reshape(n * p, L.GM_LEN)
-        games = pd.DataFrame({
+        games = SPECS["games"].frame({
             "game": np.repeat(game_ids, p),
-            "seat": (gseat0 + 1).astype(np.int8),
+            "seat": (gseat0 + 1),
             "bot": self.seat_categorical(gseat0),
-            "total": gm[:, L.GM_TOTAL].astype(np.int16),
-            "won": gm[:, L.GM_WON].astype(bool),
+            "total": gm[:, L.GM_TOTAL],
+            "won": gm[:, L.GM_WON],
         })
 
         b = c.bets.reshape(n * R * p, L.BET_LEN)
         placed = b[:, L.BET_PIG] >= 0
         mask = np.repeat(r[:, L.RACE_WINNING], p)[placed]
         pig = b[placed, L.BET_PIG]
-        bets = pd.DataFrame({
+        bets = SPECS["bets"].frame({
             "game": np.repeat(game_ids, R * p)[placed],
             "race": np.repeat(race_no, p)[placed],
-            "seat": (seat0 + 1).astype(np.int8)[placed],
+            "seat": (seat0 + 1)[placed],
             "bot": self.seat_categorical(seat0[placed]),
             "pig": pd.Categorical.from_codes(pig, pigs),
-            "queue_position": b[placed, L.BET_QUEUE_POS].astype(np.int8),
-            "turn_placed": b[placed, L.BET_TURN].astype(np.int32),
-            "race_turns": np.repeat(r[:, L.RACE_TURNS], p)[placed].astype(np.int32),
-            "changed": b[placed, L.BET_CHANGED].astype(bool),
-            "points": b[placed, L.BET_POINTS].astype(np.int8),
-            "won": (mask >> pig & 1).astype(bool),
+            "queue_position": b[placed, L.BET_QUEUE_POS],
+            "turn_placed": b[placed, L.BET_TURN],
+            "race_turns": np.repeat(r[:, L.RACE_TURNS], p)[placed],
+            "changed": b[placed, L.BET_CHANGED],
+            "points": b[placed, L.BET_POINTS],
+            "won": (mask >> pig & 1),
         })
         return {"races": races, "players": players, "games": games, "bets": bets}

@@ -25,6 +25,8 @@ from analyzer.engine.botspec import BotSpec  # noqa: E402
 from analyzer.games.lemming_mafia import layout as L  # noqa: E402
 from analyzer.games.lemming_mafia.match import LemmingMafiaMatch  # noqa: E402
 
+pytestmark = pytest.mark.slow  # the fast tier (make test runs it first) leaves it out
+
 Z_MAX = 4.0
 P_MIN = 1e-4
 ENGINE_RACES = 200_000
@@ -215,8 +217,7 @@ def counts(values, k):
     return np.bincount(np.asarray(values).ravel(), minlength=k)[:k]
 
 
-def test_race_figures(both):
-    name, ref, eng, _ = both
+def race_failures(ref, eng, players) -> list[str]:
     failures = []
     check(failures, "mean turns", S.z_means(ref["turns"], eng["turns"]))
     check(failures, "mean eliminated", S.z_means(ref["eliminated"], eng["eliminated"]))
@@ -238,11 +239,10 @@ def test_race_figures(both):
     tie = lambda places: (np.sort(places, axis=1)[:, 1:] == np.sort(places, axis=1)[:, :-1]).any(axis=1)  # noqa: E731
     check(failures, "races with a start-area tie",
           S.z_props(tie(ref["places"]).sum(), ref["n"], tie(eng["places"]).sum(), eng["n"]))
-    assert not failures, f"{name}: " + "; ".join(failures)
+    return failures
 
 
-def test_seat_figures(both):
-    name, ref, eng, players = both
+def seat_failures(ref, eng, players) -> list[str]:
     failures = []
     for seat in range(players):
         for key in ("bet", "contract", "score", "bets_placed", "discarded"):
@@ -253,11 +253,10 @@ def test_seat_figures(both):
     shared_ref = (ref["won"].sum(axis=1) > 1).sum()
     shared_eng = (eng["won"].sum(axis=1) > 1).sum()
     check(failures, "shared win share", S.z_props(shared_ref, ref["n"], shared_eng, eng["n"]))
-    assert not failures, f"{name}: " + "; ".join(failures)
+    return failures
 
 
-def test_contract_figures(both):
-    name, ref, eng, _ = both
+def contract_failures(ref, eng, players) -> list[str]:
     failures = []
     for kind, kind_name in enumerate(L.CONTRACT_KINDS):
         rk, ek = ref["ct_kind"] == kind, eng["ct_kind"] == kind
@@ -270,7 +269,30 @@ def test_contract_figures(both):
               S.z_props(ref["ct_ok"][rk].sum(), rk.sum(), eng["ct_ok"][ek].sum(), ek.sum()))
         check(failures, f"{kind_name} held share",
               S.z_props(ref["ct_held"][rk].sum(), rk.sum(), eng["ct_held"][ek].sum(), ek.sum()))
+    return failures
+
+
+@pytest.mark.parametrize("figures", [race_failures, seat_failures, contract_failures])
+def test_engine_agrees_with_the_reference(both, figures):
+    name, ref, eng, players = both
+    failures = figures(ref, eng, players)
     assert not failures, f"{name}: " + "; ".join(failures)
+
+
+@pytest.mark.parametrize("constant, broken", [
+    ("UNFULFILLED_PENALTY", -1),  # an unfulfilled contract costing 1, not 2
+    ("BLOCKS_TO_ELIMINATE", 2),  # the second block eliminating, not the third
+])
+def test_a_broken_reference_is_caught(monkeypatch, tmp_path, constant, broken):
+    """The same checks fail against a reference with one rule changed."""
+    _, _, players, ref_races = SETUPS["default"]
+    module = S.load_reference()
+    monkeypatch.setattr(module, constant, broken)
+    ref = from_reference(module.simulate(str(S.EXAMPLE_BOARD), players, ref_races, 4242), players)
+    match = LemmingMafiaMatch(None, players, [BotSpec("random")] * players)
+    eng = from_engine(match, match.play(97, 0, ENGINE_RACES))
+    failures = sum((f(ref, eng, players) for f in (race_failures, seat_failures, contract_failures)), [])
+    assert failures, f"breaking {constant} went unnoticed"
 
 
 def test_the_comparison_has_power(both):

@@ -12,6 +12,8 @@ from analyzer.engine.simulate import simulate
 from analyzer.games.lemming_mafia import layout as L
 from analyzer.games.lemming_mafia.match import TABLES, LemmingMafiaMatch
 
+pytestmark = pytest.mark.slow  # the fast tier (make test runs it first) leaves it out
+
 RACES = 70_000  # more than the largest chunk size, so that it splits too
 LINEUP = ["favourite", "timer", "contractor", "random"]
 RUNS = [(1, 1000), (2, 7777), (2, 65536), (1, 65536)]  # (threads, chunk size)

@@ -28,6 +28,8 @@ from analyzer.games.sau_mau_mau import layout as L
 from analyzer.games.sau_mau_mau.match import SauMauMauMatch
 from tests.stat_support import chi2_homogeneity, z_means, z_props
 
+pytestmark = pytest.mark.slow  # the fast tier (make test runs it first) leaves it out
+
 REFERENCE = Path(__file__).resolve().parents[2] / "reference" / "sau_mau_mau_ref.py"
 Z_MAX = 4.0
 P_MIN = 1e-4

@@ -1,9 +1,12 @@
 """A game's results depend on the seed and its index only, not on how the games
 are split into calls or which buffers were used before."""
+import pytest
 import numpy as np
 
 from analyzer.games.sau_mau_mau import layout as L
 from analyzer.games.sau_mau_mau.kernel import pack_game, run
+
+pytestmark = pytest.mark.slow  # the fast tier (make test runs it first) leaves it out
 
 
 def game(n=4):

@@ -1,0 +1,58 @@
+"""The tables a Sau Mau Mau run writes (``--out``), each column declared once:
+name, dtype, meaning, unit (``analyzer/engine/records.py``). ``match.tables_of``
+builds them through these specs; the docs' tables of columns are rendered from
+them."""
+from analyzer.engine.records import Column as C
+from analyzer.engine.records import TableSpec, expand
+from analyzer.games.sau_mau_mau.layout import PIGS
+
+GAME = C("game", "int64", "game index of the run, 0-based")
+RACE = C("race", "int8", "race of the game, 1-4")
+SEAT = C("seat", "int8", "seat, 1-based; seat r starts race r (the first player passes left)")
+BOT = C("bot", "category", "the seat's bot, with its parameters")
+
+TABLES = {
+    "races": TableSpec("races", "race", (
+        GAME, RACE,
+        C("players", "int8", "players at the table"),
+        C("first_seat", "int8", "seat that played first"),
+        C("turns", "int32", "player turns, skipped ones included", "turns"),
+        C("end", "category", "how the race ended: crown, hand (a player played out) or cap (safety stop)"),
+        C("both_ends", "bool", "the crown was reached by a player's last card"),
+        C("winning_pigs", "category", "the winning pig(s), comma-separated"),
+        C("queue_length", "int8", "bets in the queue at the end", "bets"),
+        C("ender_seat", "int8", "seat whose card ended the race (0: none)"),
+        C("crown_pig", "category", "pig on the crown ('' for none)"),
+        C("reshuffles", "int16", "times the discard pile became the draw pile"),
+        *expand([], PIGS, C("pos_{}", "int16", "final space of the {} pig", "spaces")),
+    )),
+    "players": TableSpec("players", "race and seat", (
+        GAME, RACE, SEAT, BOT,
+        C("race_points", "int16", "bet_points + crown_points + hand_points", "points"),
+        C("bet_points", "int8", "points of its bet (6-4-3-2-1 by queue place, if its pig won)", "points"),
+        C("crown_points", "int8", "3 for moving a pig onto the crown", "points"),
+        C("hand_points", "int8", "5 for playing out", "points"),
+        C("bets_placed", "int16", "bets laid, changes included", "bets"),
+        C("bets_changed", "int16", "bets changed", "bets"),
+        C("cards_left", "int16", "cards in hand at the end", "cards"),
+        C("cards_drawn", "int16", "cards drawn", "cards"),
+        C("cards_played", "int16", "cards played", "cards"),
+        C("decisions", "int32", "decisions its bot was asked", "decisions"),
+        C("first", "bool", "this seat played first in the race"),
+    )),
+    "games": TableSpec("games", "game and seat", (
+        GAME, SEAT, BOT,
+        C("total", "int16", "points over the four races", "points"),
+        C("won", "bool", "top total (shared wins count)"),
+    )),
+    "bets": TableSpec("bets", "bet card in the final queue", (
+        GAME, RACE, SEAT, BOT,
+        C("pig", "category", "pig bet on"),
+        C("queue_position", "int8", "place in the queue at the end, 1 = first"),
+        C("turn_placed", "int32", "turn it was laid (its last change)", "turns"),
+        C("race_turns", "int32", "turns of the whole race", "turns"),
+        C("changed", "bool", "it was a changed bet"),
+        C("points", "int8", "points it paid", "points"),
+        C("won", "bool", "its pig won the race"),
+    )),
+}

@@ -1,0 +1,96 @@
+"""Dependencies point one way: cli -> games registry -> a game -> {engine, report -> stats}.
+Nothing outside a game's folder imports from it or names it (the registry's list
+excepted), and the libraries import no game."""
+import ast
+from pathlib import Path
+
+import pytest
+
+import analyzer
+from analyzer.games import PACKAGES, infos
+
+ROOT = Path(analyzer.__file__).resolve().parent
+LIBRARIES = ("engine", "stats", "report")
+
+
+def modules():
+    for path in sorted(ROOT.rglob("*.py")):
+        yield path, path.relative_to(ROOT.parent).with_suffix("").as_posix().replace("/", ".")
+
+
+def game_of(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if len(parts) > 3 and parts[:2] == ["analyzer", "games"] else None
+
+
+def imports(path: Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+    return found
+
+
+def names_of(info) -> list[str]:
+    folder = info_folder(info)
+    return [folder, info.name, info.title]
+
+
+def info_folder(info) -> str:
+    return next(p for p in PACKAGES if __import__(p, fromlist=["GAME"]).GAME is info).rsplit(".", 1)[1]
+
+
+@pytest.mark.parametrize("info", infos(), ids=lambda i: i.name)
+def test_nothing_outside_a_game_imports_or_names_it(info):
+    folder = info_folder(info)
+    offenders = []
+    for path, module in modules():
+        if game_of(module) == folder or module == f"analyzer.games.{folder}":
+            continue
+        text = path.read_text(encoding="utf-8")
+        if module == "analyzer.games.__init__":  # the registry's one list of games
+            text = text.replace(f'"analyzer.games.{folder}"', "")
+        for imported in imports(path):
+            if imported.startswith(f"analyzer.games.{folder}"):
+                offenders.append(f"{module} imports {imported}")
+        for name in names_of(info):
+            if name in text:
+                offenders.append(f"{module} names {name!r}")
+    assert not offenders, offenders
+
+
+def test_libraries_import_no_game_and_no_cli():
+    """The libraries find a game only by name, through the registry's lookups
+    (``analyzer.games.game_info``), at run time: never a game's own module, never
+    the CLI, and the registry never at import time (it imports the games)."""
+    offenders = []
+    for path, module in modules():
+        if module.split(".")[1] not in LIBRARIES:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:  # module level
+            if isinstance(node, ast.ImportFrom) and node.module in ("analyzer.games", "analyzer.cli"):
+                offenders.append(f"{module} imports {node.module} at import time")
+        for imported in imports(path):
+            if imported.startswith("analyzer.games.") or imported in ("analyzer.cli", "analyzer.api"):
+                offenders.append(f"{module} imports {imported}")
+    assert not offenders, offenders
+
+
+@pytest.mark.parametrize("info", infos(), ids=lambda i: i.name)
+def test_kernels_are_cached_by_their_own_sources_only(info):
+    """Editing a game's match, summary, statistics, report or declaration, or
+    another game, does not recompile its kernels: they are not among the sources
+    the kernel's cache directory is keyed by (``engine.jit.jit_sources``)."""
+    from analyzer.engine.jit import jit_sources
+
+    folder = info_folder(info)
+    sources = {p.relative_to(ROOT).as_posix() for p in jit_sources(f"analyzer.games.{folder}.kernel")}
+    assert f"games/{folder}/kernel.py" in sources and f"games/{folder}/rules.py" in sources
+    assert "engine/rng.py" in sources
+    for path in sources:
+        assert path.startswith((f"games/{folder}/", "engine/")), path
+        assert not path.endswith(("match.py", "summary.py", "stats.py", "__init__.py")), path
+        assert "/report/" not in path, path
