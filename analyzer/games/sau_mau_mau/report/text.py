@@ -279,8 +279,9 @@ def _answer_timing(res: dict) -> str:
     ch = _all(res["bet_changes"])
     if len(ch) and ch["changed_bets"].iloc[0] > 0:
         c = ch.iloc[0]
-        verdict = _verdict(c["difference_low"], c["difference_high"], "Changing a bet paid",
-                           "Changing a bet did not pay", "Changing a bet made no clear difference")
+        verdict = _verdict(c["difference_low"], c["difference_high"], "Changed bets earned more than bets never changed",
+                           "Changed bets earned less than bets never changed",
+                           "Changed bets and bets never changed earned about the same")
         text += (f" {verdict}: a changed bet earned "
                  f"{num_ci(c['changed_points'], c['changed_points_low'], c['changed_points_high'])} points against "
                  f"{num_ci(c['first_points'], c['first_points_low'], c['first_points_high'])} for a bet never "
@@ -294,7 +295,9 @@ def _answer_timing(res: dict) -> str:
                 f"{r['bot']} {num_ci(r['difference'], r['difference_low'], r['difference_high'], sign=True)}"
                 for _, r in per.iterrows()) + "."
     return text + (" (Race stage is measured in hindsight, against the race's final length; these are the "
-                   "bots' bets, so they show what the bots' choices earned.)")
+                   "bots' bets, so they show what the bots' choices earned. Only bets still in the queue at the end "
+                   "are counted: a first bet that was later changed is not among them, so this compares kinds of "
+                   "bets, it does not measure whether changing a bet pays.)")
 
 
 def _answer_start(res: dict) -> str:
