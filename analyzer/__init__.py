@@ -1,2 +1,18 @@
-"""analyzer: a Monte Carlo strategy analyzer for race-and-bet board games."""
+"""analyzer: a Monte Carlo strategy analyzer for race-and-bet board games.
+
+The Python API (see ``analyzer/api.py`` and the README):
+
+    import analyzer
+    analyzer.games()                                   # the games' names
+    run = analyzer.simulate(GAME, races=20_000, bots="random")
+    run.tables["players"], run.summary, run.manifest, run.report("reports/x.html")
+"""
 __version__ = "0.1.0"
+
+from analyzer.api import (  # noqa: E402
+    Comparison, Run, Tournament, compare, games, replay, report, simulate, tournament,
+)
+from analyzer.errors import AnalyzerError, BotError, InputFileError  # noqa: E402
+
+__all__ = ["simulate", "compare", "tournament", "report", "replay", "games", "Run", "Comparison", "Tournament",
+           "AnalyzerError", "BotError", "InputFileError", "__version__"]

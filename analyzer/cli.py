@@ -18,51 +18,99 @@ except ImportError:  # pragma: no cover - older typer on click
 from analyzer.errors import AnalyzerError
 
 app = typer.Typer(
-    add_completion=False,
+    add_completion=True,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    rich_markup_mode=None,
+    rich_markup_mode="rich",
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 120},
     help="Monte Carlo strategy analyzer for race-and-bet board games.",
 )
 
+
+def _version(value: bool) -> None:
+    if value:
+        import analyzer
+
+        typer.echo(f"analyzer {analyzer.__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _commands() -> None:
+def _commands(
+    version: Optional[bool] = typer.Option(None, "--version", callback=_version, is_eager=True,
+                                           help="print the version and exit"),
+) -> None:
     """Monte Carlo strategy analyzer for race-and-bet board games."""
 
 
-def _games_help() -> tuple[str, str, str]:
+def _game_names() -> list[str]:
+    from analyzer.games import names
+
+    return names()
+
+
+def _check_game(value: str) -> str:
+    from analyzer.games import game_info
+
+    game_info(value)  # an unknown game: one line naming the known ones
+    return value
+
+
+def _complete_game(incomplete: str) -> list[str]:
+    return [name for name in _game_names() if name.startswith(incomplete)]
+
+
+def _game_argument():
+    names = _game_names()
+    return typer.Argument(..., help=f"the game: {' or '.join(names)}", metavar="GAME",
+                          callback=_check_game, autocompletion=_complete_game, show_default=False)
+
+
+def _games_help() -> tuple[str, str]:
     """Help texts from the games' declarations (``GameInfo``): the CLI names no game."""
     from analyzer.games import infos
 
     games = infos()
-    game = "game: " + ", ".join(i.name for i in games)
-    count = ("races or games to play, by the game's unit (" +
-             "; ".join(f"{i.name}: {i.unit}" for i in games) + "); --games and --races are the same option")
-    board = ("; ".join(f"{i.name}: {i.board_help}" for i in games) + " (default: the assumed one)")
-    return game, count, board
+    count = ("races or games, by the game's unit (" + "; ".join(f"{i.name}: {i.unit}" for i in games)
+             + "); --games and --races are the same option")
+    board = "; ".join(f"{i.name}: {i.board_help}" for i in games) + " (default: the assumed one)"
+    return count, board
 
 
-GAME_HELP, COUNT_HELP, BOARD_HELP = _games_help()
+COUNT_HELP, BOARD_HELP = _games_help()
 ROLE_HELP = ("the seats the compared (or rated, or tuned) bots play, for a game whose seats have roles "
              "(default: the one role they can all play)")
+PROGRESS_HELP = "progress bar on stderr (default: when stderr is a terminal)"
+THREADS_HELP = "worker threads, 1-256 (default: all cores)"
+
+
+def _progress_option():
+    return typer.Option(None, "--progress/--no-progress", help=PROGRESS_HELP)
+
+
+def _either(new, old, name: str, old_name: str):
+    """An option and its hidden old name: the value given, refusing both at once."""
+    if new is not None and old is not None and new != old:
+        raise AnalyzerError(f"{name} and {old_name} are the same option; give one")
+    return new if new is not None else old
 
 
 @app.command()
 def simulate(
-    game: str = typer.Argument(..., help=GAME_HELP),
+    game: str = _game_argument(),
     board: Optional[Path] = typer.Option(None, help=BOARD_HELP),
     players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
     bots: Optional[str] = typer.Option(
-        None, help="one bot for every seat, or a comma list with one per seat, e.g. "
-                   "BOT,BOT:param=value,... or path/to/bot.py; "
+        None, help="one bot for every seat, or a comma list with one per seat (e.g. "
+                   "random,NAME:param=value for two players), or path/to/bot.py; "
                    "'analyzer bots GAME' lists them (default: the game's default table)"),
-    races: int = typer.Option(100_000, "--races", "--games", help=COUNT_HELP),
+    races: int = typer.Option(100_000, "--races", "--games", help=COUNT_HELP + " (1 to 10 billion)"),
     seed: int = typer.Option(1, help="seed: fixes every result"),
-    threads: Optional[int] = typer.Option(None, help="worker threads (default: all cores)"),
+    threads: Optional[int] = typer.Option(None, help=THREADS_HELP),
     out: Optional[Path] = typer.Option(None, help="write Parquet tables and manifest.json to this directory"),
     report: Optional[Path] = typer.Option(None, help="write the balance report (HTML, figures, CSV) to this path"),
     chunk: int = typer.Option(1 << 16, hidden=True, help="races per chunk"),
-    progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="progress bar (default: on a terminal)"),
+    progress: Optional[bool] = _progress_option(),
 ):
     """Play many races (or games) between bots and print a summary."""
     run_simulation(game, board, players, bots, races, seed, threads, out, report, chunk, progress)
@@ -70,34 +118,11 @@ def simulate(
 
 def run_simulation(game, board, players, bots, races, seed, threads, out, report, chunk=1 << 16,
                    progress=None) -> None:
-    from analyzer.engine.botspec import parse_bot_list, seat_bots
-    from analyzer.engine.simulate import simulate as run
-    from analyzer.games import game_info
+    from analyzer import api
 
-    info = game_info(game)
-    cls = info.load("match")
-    players = players if players is not None else info.default_players
-    specs = seat_bots(parse_bot_list(bots if bots is not None else info.default_bot_list(players)), players)
-    match = cls(str(board) if board is not None else None, players, specs)
-    stats = None
-    if report is not None:
-        from analyzer.report import check_report_path
-        from analyzer.stats import new_stats
-
-        check_report_path(Path(report))
-        stats = new_stats(match.game)
-    result = run(match, races, seed, threads=threads, chunk_size=chunk, out_dir=out,
-                 progress=progress, stats=stats)
-    typer.echo(render_header(match, result))
-    typer.echo(result.summary.render())
-    typer.echo(f"speed: {result.rate:,.0f} {match.unit}/s ({result.seconds:.2f} s on "
-               f"{result.manifest['threads']} threads)")
-    if out is not None:
-        typer.echo(f"tables: {out}/ ({', '.join(match.tables)}.parquet, manifest.json)")
-    if report is not None:
-        from analyzer.report import write_report
-
-        typer.echo(f"report: {write_report(stats.result(), result.manifest, Path(report))}")
+    run = api.simulate(game, races, bots=bots, players=players, board=board, seed=seed, threads=threads,
+                       out=out, report=report, tables=False, progress=progress, chunk=chunk)
+    typer.echo(run.text)
 
 
 @app.command("report")
@@ -105,7 +130,9 @@ def report_command(
     run_dirs: list[Path] = typer.Argument(
         ..., help="one or more directories written by simulate --out; several runs of one game with the "
                   "same board, players and bots are merged into one report"),
-    out: Optional[Path] = typer.Option(None, help="report path (default: RUN_DIR-report.html beside the first)"),
+    report: Optional[Path] = typer.Option(None, "--report", help="report path (default: RUN_DIR-report.html "
+                                                                  "beside the first)"),
+    out: Optional[Path] = typer.Option(None, "--out", hidden=True, help="old name of --report"),
     by: Optional[str] = typer.Option(
         None, "--by", help="players or board: runs that differ in it, reported side by side (without it, "
                            "several runs must share board, players and bots and are merged)"),
@@ -114,28 +141,33 @@ def report_command(
                                   "from fair by at least this much (and beyond chance)"),
 ):
     """Write the balance report of a finished run (or of several runs of one game, merged)."""
-    from analyzer.report import build_report
+    from analyzer import api
+    from analyzer.engine.progress import Progress
 
-    if not 0 <= min_effect < 100:
-        raise AnalyzerError(f"--min-effect is in percentage points between 0 and 100, got {min_effect:g}")
-    typer.echo(f"report: {build_report(run_dirs, out, by, min_effect / 100)}")
+    with Progress(len(run_dirs), "report (runs read)", enabled=None) as bar:
+        with bar.phase("reading the tables and drawing the figures"):
+            html = api.report(run_dirs, _either(report, out, "--report", "--out"), by=by, min_effect=min_effect)
+        bar.advance(len(run_dirs))
+    typer.echo(f"report: {html}")
 
 
 @app.command("run")
-def run_scenario(scenario: Path = typer.Argument(..., help="a scenario file, e.g. sims/default.toml")):
-    """Run a scenario file (TOML: game, board, players, bots, races or games, seed, report)."""
+def run_scenario(scenario: Path = typer.Argument(..., help="a scenario file, e.g. sims/default.toml"),
+                 progress: Optional[bool] = _progress_option()):
+    """Run a scenario file (TOML: game, board, players, bots, races or games, seed, report, out; paths
+    relative to the file)."""
     from analyzer.scenario import load_scenarios
 
     for item in load_scenarios(scenario):
         if item.title:
             typer.echo(f"== {item.title}")
         run_simulation(item.game, item.board, item.players, item.bots, item.races, item.seed,
-                       item.threads, item.out, item.report)
+                       item.threads, item.out, item.report, progress=progress)
 
 
 @app.command()
 def replay(
-    game: str = typer.Argument(..., help=GAME_HELP),
+    game: str = _game_argument(),
     board: Optional[Path] = typer.Option(None, help=BOARD_HELP),
     players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
     bots: Optional[str] = typer.Option(None, help="the run's bots, as for simulate"),
@@ -145,20 +177,10 @@ def replay(
 ):
     """Replay one race (or game) of a run move by move: every roll or card, decision and
     its options, field action, bet and contract, and the scoring, ending with its table rows."""
-    from analyzer.engine.botspec import parse_bot_list, seat_bots
-    from analyzer.engine.simulate import MAX_SEED
-    from analyzer.games import game_info
+    from analyzer import api
     from analyzer.report.replay import render_text, write_html
 
-    info = game_info(game)
-    players = players if players is not None else info.default_players
-    specs = seat_bots(parse_bot_list(bots if bots is not None else info.default_bot_list(players)), players)
-    if not 0 <= seed <= MAX_SEED:
-        raise AnalyzerError(f"--seed must be 0 to {MAX_SEED}, got {seed}")
-    if not 0 <= index < 1 << 62:
-        raise AnalyzerError(f"--{info.unit[:-1]} must be 0 or more, got {index}")
-    match = info.load("match")(str(board) if board is not None else None, players, specs)
-    result = match.replay(seed, index)
+    result = api.replay(game, index, board=board, players=players, bots=bots, seed=seed)
     typer.echo(render_text(result))
     if html is not None:
         typer.echo(f"timeline: {write_html(result, html)}")
@@ -166,7 +188,7 @@ def replay(
 
 @app.command()
 def compare(
-    game: str = typer.Argument(..., help=GAME_HELP),
+    game: str = _game_argument(),
     bot: str = typer.Option(..., "--bot", help="bot A, e.g. NAME or NAME:param=value"),
     vs: str = typer.Option(..., "--vs", help="bot B"),
     field: str = typer.Option("random", help="the other seats: one bot, or one per other seat"),
@@ -175,177 +197,146 @@ def compare(
     races: int = typer.Option(200_000, "--races", "--games",
                               help="races (or games) per arm (the most with --sprt)"),
     seed: int = typer.Option(1, help="seed"),
-    threads: Optional[int] = typer.Option(None, help="worker threads (default: all cores)"),
+    threads: Optional[int] = typer.Option(None, help=THREADS_HELP),
     sprt: Optional[str] = typer.Option(
         None, help="D0,D1: stop when a sequential test decides between win-rate differences A - B "
                    "of D0 and D1 percentage points (e.g. 0,1), looking every 2,000 races"),
     alpha: float = typer.Option(0.05, help="SPRT: chance of accepting D1 when D0 holds"),
     beta: float = typer.Option(0.05, help="SPRT: chance of accepting D0 when D1 holds"),
+    progress: Optional[bool] = _progress_option(),
     role: Optional[str] = typer.Option(None, help=ROLE_HELP),
 ):
     """Paired comparison of bot A against bot B: same deals and dice, seats rotated."""
-    from analyzer.engine.botspec import parse_bot_list
-    from analyzer.engine.compare import Sprt, compare as run, render
-    from analyzer.engine.simulate import check_run_options, default_threads
-    from analyzer.games import default_players, match_class
+    from analyzer import api
 
-    cls = match_class(game)
-    players = players if players is not None else default_players(game)
-    threads = default_threads() if threads is None else threads
-    check_run_options(races, seed, threads, 1, cls.unit)
-    (a,), (b,) = _one_bot(bot, "--bot"), _one_bot(vs, "--vs")
-    test = None
-    if sprt is not None:
-        test = Sprt.from_pp(*_two_floats(sprt, "--sprt"), alpha=alpha, beta=beta)
-    board_path = str(board) if board is not None else None
-    roles, role = _seat_role(game, players, [a, b], role)
-    result = run(lambda table: cls(board_path, players, table), a, b, parse_bot_list(field),
-                 players, races, seed, threads=threads, sprt=test, roles=roles, role=role)
-    typer.echo(render(result))
+    test = _two_floats(sprt, "--sprt") if sprt is not None else None
+    result = api.compare(game, bot, vs, field=field, players=players, board=board, races=races, seed=seed,
+                         threads=threads, sprt=test, alpha=alpha, beta=beta, progress=progress,
+                         role=role)
+    typer.echo(result.text)
 
 
 @app.command()
 def tournament(
-    game: str = typer.Argument(..., help=GAME_HELP),
+    game: str = _game_argument(),
     bots: str = typer.Option(..., "--bots", help="the bots, at least 2: NAME,NAME,tuned.toml"),
     players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
     board: Optional[Path] = typer.Option(None, help=BOARD_HELP),
     races: int = typer.Option(100_000, "--races", "--games",
                               help="races (or games) in all, spread evenly over tables and seat rotations"),
     seed: int = typer.Option(1, help="seed"),
-    threads: Optional[int] = typer.Option(None, help="worker threads (default: all cores)"),
+    threads: Optional[int] = typer.Option(None, help=THREADS_HELP),
     gauntlet: Optional[str] = typer.Option(None, help="one bot at every table, against a field of the others"),
+    report: Optional[Path] = typer.Option(None, help="write the tournament report (HTML, figures, CSV) to this path"),
+    progress: Optional[bool] = _progress_option(),
     role: Optional[str] = typer.Option(None, help=ROLE_HELP),
     field: Optional[str] = typer.Option(
         None, help="games with roles: the bots of the seats of other roles (one, or one per such seat)"),
-    report: Optional[Path] = typer.Option(None, help="write the tournament report (HTML, figures, CSV) to this path"),
-    progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="progress bar (default: on a terminal)"),
 ):
     """Round robin (or gauntlet) between bots on every table and seat rotation: ratings with intervals."""
-    from analyzer.engine.botspec import parse_bot_list
-    from analyzer.engine.progress import Progress
-    from analyzer.engine.simulate import check_run_options, default_threads
-    from analyzer.engine.tournament import other_roles_field, planned_races, render, tournament as run
-    from analyzer.games import default_players, match_class
+    from analyzer import api
 
-    cls = match_class(game)
-    players = players if players is not None else default_players(game)
-    threads = default_threads() if threads is None else threads
-    check_run_options(races, seed, threads, 1, cls.unit)
-    specs = parse_bot_list(bots)
-    hero = None
-    if gauntlet is not None:
-        (g,) = _one_bot(gauntlet, "--gauntlet")
-        specs, hero = [g] + [s for s in specs if s != g], 0
-    if report is not None:
-        from analyzer.report import check_report_path
-
-        check_report_path(Path(report))
-    board_path = str(board) if board is not None else None
-    roles, role = _seat_role(game, players, specs, role)
-    places = roles.count(role)
-    field_specs = parse_bot_list(field) if field is not None else None
-    others = [s for s in range(players) if roles[s] != role]
-    fill = dict(zip(others, other_roles_field(field_specs, len(others))))
-    for spec in dict.fromkeys(specs):  # every bad bot fails before any race
-        _check_bot(game, spec, role)
-        cls(board_path, players, [fill.get(s, spec) for s in range(players)])
-    with Progress(planned_races(len(specs), places, races, hero), cls.unit, enabled=progress) as bar:
-        result = run(lambda table: cls(board_path, players, table), specs, players, races, seed,
-                     threads=threads, gauntlet=hero, progress=bar, roles=roles, role=role,
-                     field=field_specs)
-    typer.echo(render(result))
-    if report is not None:
-        from analyzer.report.tournament import write_tournament_report
-
-        typer.echo(f"report: {write_tournament_report(result, Path(report))}")
+    result = api.tournament(game, bots, players=players, board=board, races=races, seed=seed, threads=threads,
+                            gauntlet=gauntlet, report=report, progress=progress, role=role,
+                            field=field)
+    typer.echo(result.text)
 
 
 @app.command()
 def tune(
-    game: str = typer.Argument(..., help=GAME_HELP),
+    game: str = _game_argument(),
     bot: str = typer.Option(..., "--bot", help="the bot to tune and its starting point: NAME, NAME:param=value "
                                                   "or a bot .toml file"),
-    against: str = typer.Option("random", "--against", help="the other seats: one bot, or one per other seat"),
+    field: Optional[str] = typer.Option(None, "--field", help="the other seats: one bot, or one per other seat "
+                                                              "(default: random)"),
+    against: Optional[str] = typer.Option(None, "--against", hidden=True, help="old name of --field"),
     budget: int = typer.Option(200_000, help="races (or games) in all: the search and a fresh re-measure "
                                               "(a quarter)"),
     players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
     board: Optional[Path] = typer.Option(None, help=BOARD_HELP),
     seed: int = typer.Option(1, help="seed"),
-    threads: Optional[int] = typer.Option(None, help="worker threads (default: all cores)"),
+    threads: Optional[int] = typer.Option(None, help=THREADS_HELP),
     params: Optional[str] = typer.Option(
         None, help="tune only these: name=lo:hi (or a bare name for the default range, 0.25x to 3x the "
                    "default); default: every parameter"),
     objective: str = typer.Option("win", help="win (win rate) or score (mean score)"),
-    out: Optional[Path] = typer.Option(None, help="write the tuned bot to this .toml file (usable in --bots)"),
+    save: Optional[Path] = typer.Option(None, "--save", help="write the tuned bot to this .toml file "
+                                                             "(usable in --bots)"),
+    out: Optional[Path] = typer.Option(None, "--out", hidden=True, help="old name of --save"),
+    progress: Optional[bool] = _progress_option(),
     role: Optional[str] = typer.Option(None, help=ROLE_HELP),
 ):
     """Tune a bot's parameters against a field (cross-entropy search on common races), then re-measure."""
+    from analyzer.api import _check_bot, _seat_role, _setup
     from analyzer.engine.botspec import parse_bot_list
-    from analyzer.engine.simulate import check_run_options, default_threads
     from analyzer.engine.seating import seat_tables
+    from analyzer.engine.progress import Progress
+    from analyzer.engine.simulate import check_run_options
     from analyzer.engine.tune import parse_ranges, render, search_space, toml_text, tune as run
-    from analyzer.games import bot_families, default_players, match_class
+    from analyzer.games import bot_families
 
-    cls = match_class(game)
-    players = players if players is not None else default_players(game)
-    threads = default_threads() if threads is None else threads
+    info, cls, players, threads = _setup(game, players, threads)
     check_run_options(budget, seed, threads, 1, cls.unit)
     (start,) = _one_bot(bot, "--bot")
-    if out is not None and out.suffix != ".toml":
-        raise AnalyzerError(f"--out must name a .toml file, got {out}")
+    option = "--save" if save is not None else "--out"
+    save = _either(save, out, "--save", "--out")
+    if save is not None:
+        _check_writable_toml(save, option)  # before the search, not after it
     board_path = str(board) if board is not None else None
-    field = parse_bot_list(against)
+    field_specs = parse_bot_list(_either(field, against, "--field", "--against") or "random")
     roles, role = _seat_role(game, players, [start], role)
     _check_bot(game, start, role)
-    cls(board_path, players, seat_tables(start, field, roles, role, "--against")[0][1])  # bad bots fail first
+    field_option = "--against" if against is not None else "--field"
+    cls(board_path, players, seat_tables(start, field_specs, roles, role, field_option)[0][1])  # bad bots fail first
     family, base = _tunable(game, start)
-    space = search_space(bot_families(game)[family].defaults(), {**base, **dict(start.params)},
-                         parse_ranges(params), bot_families(game)[family].integer)
-    result = run(lambda table: cls(board_path, players, table), family, start, {**base, **dict(start.params)},
-                 space, field, players, budget, seed, threads=threads, objective=objective,
-                 roles=roles, role=role,
-                 on_generation=lambda g: typer.echo(
-                     f"generation {g.index}: best candidate {g.best_win.diff * 100:+.2f} pp win rate, "
-                     f"{g.best_score.diff:+.3f} mean score against the start", err=True))
+    families = bot_families(game)
+    ranges = parse_ranges(params)
+    steps = families[family].integer | {n for n, r in families[family].ranges.items() if r.integer}
+    space = search_space(families[family].defaults(), {**base, **dict(start.params)}, ranges, steps)
+    space = [p if (ranges or {}).get(p.name) else _within(p, families[family].range_of(p.name)) for p in space]
+    for p in space:  # a range beyond what the bot takes would fail mid-search
+        for end in (p.lo, p.hi):
+            families[family].check_value(p.name, end, "--params")
+    with Progress(budget, f"{info.title} tune ({info.unit})", enabled=progress) as bar:
+        def on_generation(g):
+            typer.echo(f"generation {g.index}: best candidate {g.best_win.diff * 100:+.2f} pp win rate, "
+                       f"{g.best_score.diff:+.3f} mean score against the start", err=True)
+        with bar.phase("searching"):
+            result = run(lambda table: cls(board_path, players, table), family, start,
+                         {**base, **dict(start.params)}, space, field_specs, players, budget, seed,
+                         threads=threads, objective=objective, on_generation=on_generation,
+                         roles=roles, role=role)
+        bar.advance(budget)
     typer.echo(render(result))
-    if out is not None:
+    if save is not None:
         try:
-            out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_text(toml_text(result, out.stem), encoding="utf-8")
+            save.write_text(toml_text(result, save.stem), encoding="utf-8")
         except OSError as e:
-            raise AnalyzerError(f"cannot write {out}: {e.strerror or e}") from None
-        typer.echo(f"tuned bot: {out} (use it as --bots {out})")
+            raise AnalyzerError(f"cannot write {save}: {e.strerror or e}") from None
+        typer.echo(f"tuned bot: {save} (use it as --bots {save})")
 
 
-def _seat_role(game: str, players: int, specs, role: str | None) -> tuple[list[str], str]:
-    """Each seat's role, and the role the studied bots play: ``--role``, else the
-    game's only role, else the one role all of them can play."""
-    from analyzer.games import match_class, registry
+def _within(param, allowed):
+    """A default search range (0.25x to 3x the default) cut to what the bot takes."""
+    import dataclasses
 
-    roles = match_class(game).seat_roles(players)
-    present = list(dict.fromkeys(roles))
-    if role is not None:
-        if role not in present:
-            raise AnalyzerError(f"--role must be one of {', '.join(present)} at {players} players, got {role!r}")
-        return roles, role
-    if len(present) == 1:
-        return roles, present[0]
-    families = [registry(game).resolve(spec) for spec in specs]
-    playable = [r for r in present if all(r in f.roles for f in families)]
-    if len(playable) != 1:
-        raise AnalyzerError(f"say which seats the bots play with --role ({', '.join(present)})")
-    return roles, playable[0]
+    lo, hi = max(param.lo, allowed.lo), min(param.hi, allowed.hi)
+    return dataclasses.replace(param, lo=min(lo, param.start), hi=max(hi, param.start))
 
 
-def _check_bot(game: str, spec, role: str) -> None:
-    """A bot that cannot play ``role`` is refused in one line, before any race."""
-    from analyzer.engine.bots import BotError
-    from analyzer.games import registry
-
-    family = registry(game).resolve(spec)
-    if role not in family.roles:
-        raise BotError(f"bot {spec.label!r} cannot play the {role} seats; it plays {', '.join(family.roles)}")
+def _check_writable_toml(path: Path, option: str) -> None:
+    """Refuse a tuned-bot path that cannot be written, before the search runs."""
+    if path.suffix != ".toml":
+        raise AnalyzerError(f"{option} must name a .toml file, got {path}")
+    if path.is_dir():
+        raise AnalyzerError(f"{option} {path} is a directory; name a .toml file")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        probe = path.parent / f".{path.name}.probe-{os.getpid()}"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as e:
+        raise AnalyzerError(f"cannot write {path}: {e.strerror or e}") from None
 
 
 def _tunable(game: str, spec) -> tuple[str, dict[str, float]]:
@@ -382,7 +373,7 @@ def _two_floats(text: str, option: str) -> tuple[float, float]:
 
 
 @app.command("bots")
-def list_bots(game: str = typer.Argument(..., help=GAME_HELP)):
+def list_bots(game: str = _game_argument()):
     """List the built-in bots of a game with their parameters."""
     from analyzer.games import registry
 
@@ -390,18 +381,65 @@ def list_bots(game: str = typer.Argument(..., help=GAME_HELP)):
     for family in bots.builtin.values():
         typer.echo(f"{family.name}: {family.description}")
         for name, (_, default, help_text) in family.params.items():
-            typer.echo(f"    {name}={default:g}  {help_text}")
+            typer.echo(f"    {name}={default:g}  {help_text} ({family.range_of(name).describe()})")
     typer.echo("\nA bot TOML file (a built-in bot with its own defaults, as 'analyzer tune --out' writes) "
                "is named by its path.")
     if bots.user_bots:
         typer.echo("A user bot: a path to a .py file defining BOT = UserBot(...), e.g. sims/my_bot.py")
 
 
-def render_header(match, result) -> str:
-    m = result.manifest
-    lines = [f"{match.title}: {m[match.unit]:,} {match.unit}, {match.players} players, seed {m['seed']}"]
-    lines += match.setup_lines()
-    return "\n".join(lines) + "\n"
+# Exit codes (documented in the README): 0 done, 1 the output could not be
+# written (full disk, closed stdout), 2 bad input, 128 + signal number when
+# stopped by a signal (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).
+EXIT_OUTPUT = 1
+EXIT_USAGE = 2
+_SIGNALS = ("SIGTERM", "SIGHUP")
+
+
+class _Stopped:
+    """Which signal stopped the command: SIGTERM and SIGHUP are turned into a
+    KeyboardInterrupt, so everything that cleans up after Ctrl-C (the hidden
+    partial run directory, the thread pool) cleans up after them too."""
+    signum: int | None = None
+
+
+def _on_signal(signum, frame):
+    _Stopped.signum = signum
+    raise KeyboardInterrupt
+
+
+def _install_signal_handlers() -> dict:
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    previous = {}
+    for name in _SIGNALS:
+        if hasattr(signal, name):
+            number = getattr(signal, name)
+            previous[number] = signal.signal(number, _on_signal)
+    return previous
+
+
+def _restore_signal_handlers(previous: dict) -> None:
+    import signal
+
+    for number, handler in previous.items():
+        signal.signal(number, handler)
+
+
+def _fail(message: str, code: int) -> None:
+    print(f"analyzer: {message}", file=sys.stderr)
+    sys.exit(code)
+
+
+def _interrupted() -> None:
+    import signal
+
+    if _Stopped.signum is None or _Stopped.signum == signal.SIGINT:
+        _fail("interrupted", 128 + signal.SIGINT)
+    _fail(f"stopped by {signal.Signals(_Stopped.signum).name}", 128 + _Stopped.signum)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -410,27 +448,35 @@ def main(argv: list[str] | None = None) -> None:
     # over: a rarer collection saves about a tenth of a second a command. Cycles
     # are still collected.
     gc.set_threshold(50_000, 20, 20)
+    _Stopped.signum = None
+    previous = _install_signal_handlers()
     try:
-        app(args=argv, prog_name="analyzer", standalone_mode=False)
+        # typer turns Ctrl-C into a *returned* 130 when not standalone: the
+        # return value is the exit code and must not be dropped
+        code = app(args=argv, prog_name="analyzer", standalone_mode=False)
+        if code == 130:
+            _interrupted()
+        if isinstance(code, int) and code != 0:
+            sys.exit(code)
     except typer.Exit as e:
         sys.exit(getattr(e, "exit_code", 0))
-    except typer.Abort:
-        print("analyzer: interrupted", file=sys.stderr)
-        sys.exit(130)
+    except (typer.Abort, KeyboardInterrupt):
+        _interrupted()
     except click_errors.NoArgsIsHelpError as e:
         print(e.format_message() if hasattr(e, "format_message") else e, file=sys.stderr)
-        sys.exit(2)
+        sys.exit(EXIT_USAGE)
     except click_errors.ClickException as e:
-        print(f"analyzer: error: {e.format_message()}", file=sys.stderr)
-        sys.exit(2 if isinstance(e, click_errors.UsageError) else e.exit_code)
+        _fail(f"error: {e.format_message()}", EXIT_USAGE if isinstance(e, click_errors.UsageError)
+              else e.exit_code)
     except AnalyzerError as e:
-        print(f"analyzer: error: {e}", file=sys.stderr)
-        sys.exit(e.exit_code)
-    except KeyboardInterrupt:
-        print("analyzer: interrupted", file=sys.stderr)
-        sys.exit(130)
+        _fail(f"error: {e}", e.exit_code)
     except BrokenPipeError:
-        sys.exit(1)
+        sys.exit(EXIT_OUTPUT)  # the reader went away (e.g. | head): nothing to tell it
+    except OSError as e:  # a full disk, a closed or full stdout, a lost mount
+        where = e.filename if e.filename else "the output"
+        _fail(f"error: cannot write {where}: {e.strerror or e}", EXIT_OUTPUT)
+    finally:
+        _restore_signal_handlers(previous)
 
 
 def console() -> None:
@@ -448,9 +494,15 @@ def console() -> None:
         elif e.code is not None:
             print(e.code, file=sys.stderr)
             code = 1
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (BrokenPipeError, OSError):
-            code = code or 1
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        code = code or EXIT_OUTPUT
+    except OSError as e:
+        print(f"analyzer: error: cannot write the output: {e.strerror or e}", file=sys.stderr)
+        code = code or EXIT_OUTPUT
+    try:
+        sys.stderr.flush()
+    except OSError:
+        code = code or EXIT_OUTPUT
     os._exit(code)

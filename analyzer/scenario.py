@@ -6,9 +6,12 @@
     bots = "BOT,BOT,BOT,random"
     races = 1000000                     # or games = ... (the game's unit; the same key)
     seed = 1
-    report = "reports/default.html"     # optional
-    out = "runs/default"                # optional Parquet tables
-    board = "boards/variant.toml"       # optional, relative to this file
+    report = "../reports/default.html"  # optional
+    out = "../runs/default"             # optional Parquet tables
+    board = "boards/variant.toml"       # optional
+
+Paths (board, report, out) are relative to the scenario file, wherever it is
+run from; no two runs may write the same report or table directory.
 
 Several runs in one file: ``[[run]]`` tables, each with the keys above; keys at
 the top level are defaults for every run (e.g. to compare two boards).
@@ -17,11 +20,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from analyzer.engine.datafile import read_toml
+from pydantic import Field, StrictInt, StrictStr, field_validator, model_validator
+
+from analyzer.engine.datafile import FileModel, read_toml, validate
+from analyzer.engine.simulate import MAX_COUNT, MAX_PLAYERS, MAX_SEED, MAX_THREADS
 from analyzer.errors import InputFileError
-
-_KEYS = {"title", "game", "board", "players", "bots", "races", "games", "seed", "threads", "report", "out"}
 
 
 @dataclass(frozen=True)
@@ -38,41 +43,87 @@ class Scenario:
     out: Path | None
 
 
+class _Run(FileModel):
+    """One run: the file's top-level keys merged with its ``[[run]]`` table."""
+    title: StrictStr | None = None
+    game: Any = Field(default=None, validate_default=True)
+    board: StrictStr | None = None
+    players: StrictInt | None = Field(default=None, ge=1, le=MAX_PLAYERS)
+    bots: StrictStr | None = None
+    races: StrictInt | None = Field(default=None, ge=1, le=MAX_COUNT)
+    games: StrictInt | None = Field(default=None, ge=1, le=MAX_COUNT)
+    seed: StrictInt = Field(default=1, ge=0, le=MAX_SEED)
+    threads: StrictInt | None = Field(default=None, ge=1, le=MAX_THREADS)
+    report: StrictStr | None = None
+    out: StrictStr | None = None
+
+    @field_validator("game")
+    @classmethod
+    def _game(cls, game):
+        from analyzer.games import names
+
+        if game is None:
+            raise ValueError("no game given")
+        if game not in names():
+            raise ValueError(f"unknown game {game!r} (known: {', '.join(names())})")
+        return game
+
+    @model_validator(mode="after")
+    def _one_count(self):
+        if self.races is not None and self.games is not None:
+            raise ValueError("give races or games, not both")
+        return self
+
+
+class _ScenarioFile(FileModel):
+    run: Any = None  # checked below: a list of run tables
+
+    model_config = {**FileModel.model_config, "extra": "allow"}  # the defaults of every run
+
+    @field_validator("run")
+    @classmethod
+    def _runs(cls, runs):
+        if runs is not None and (not isinstance(runs, list) or not all(isinstance(r, dict) for r in runs)):
+            raise ValueError("[[run]] must be a list of tables")
+        return runs
+
+
 def load_scenarios(path: Path) -> list[Scenario]:
+    """Every run of a scenario file, validated; paths in it (board, out,
+    report) are relative to the file, and no two runs may write the same
+    output."""
     path = Path(path)
     data = read_toml(path, "scenario file")
-    runs = data.pop("run", None)
-    defaults = data
-    if runs is None:
-        runs = [{}]
-    if not isinstance(runs, list) or not all(isinstance(r, dict) for r in runs):
-        raise InputFileError(f"{path}: [[run]] must be a list of tables")
-    return [_scenario({**defaults, **run}, path, i) for i, run in enumerate(runs, 1)]
+    runs = validate(_ScenarioFile, data, path, "scenario file").run
+    defaults = {k: v for k, v in data.items() if k != "run"}
+    merged = [{**defaults, **run} for run in (runs if runs is not None else [{}])]
+    scenarios = [_scenario(validate(_Run, run, path if len(merged) == 1 else f"{path}, run {i}",
+                                    "scenario file"), path)
+                 for i, run in enumerate(merged, 1)]
+    _check_outputs_distinct(scenarios, path)
+    return scenarios
 
 
-def _scenario(d: dict, path: Path, index: int) -> Scenario:
-    unknown = set(d) - _KEYS
-    if unknown:
-        raise InputFileError(f"{path}: run {index}: unknown key(s) {', '.join(sorted(unknown))} "
-                             f"(known: {', '.join(sorted(_KEYS))})")
-    if "game" not in d:
-        raise InputFileError(f"{path}: run {index}: no game given")
+def _scenario(r: _Run, path: Path) -> Scenario:
+    def relative(value):
+        return None if value is None else path.parent / value
 
-    def typed(key, kind, default=None):
-        value = d.get(key, default)
-        if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
-            what = {int: "whole number", str: "string"}[kind]
-            raise InputFileError(f"{path}: run {index}: {key} must be a {what}, got {value!r}")
-        return value
+    count = r.games if r.games is not None else r.races if r.races is not None else 100_000
+    return Scenario(r.title, r.game, relative(r.board), r.players, r.bots, count, r.seed, r.threads,
+                    relative(r.report), relative(r.out))
 
-    if "races" in d and "games" in d:
-        raise InputFileError(f"{path}: run {index}: give races or games, not both")
-    count = "games" if "games" in d else "races"
 
-    def relative(key):
-        value = typed(key, str)
-        return None if value is None else (path.parent / value if key == "board" else Path(value))
+def _check_outputs_distinct(scenarios: list[Scenario], path: Path) -> None:
+    """Two runs writing one report or one table directory would overwrite each other."""
+    import os
 
-    return Scenario(typed("title", str), typed("game", str), relative("board"), typed("players", int),
-                    typed("bots", str), typed(count, int, 100_000), typed("seed", int, 1),
-                    typed("threads", int), relative("report"), relative("out"))
+    seen: dict[tuple[str, str], int] = {}
+    for i, s in enumerate(scenarios, 1):
+        for what, target in (("report", s.report), ("out", s.out)):
+            if target is None:
+                continue
+            key = (what, os.path.abspath(target))
+            if key in seen:
+                raise InputFileError(f"scenario file {path}: runs {seen[key]} and {i} both write {what} "
+                                     f"{target}; give each run its own")
+            seen[key] = i

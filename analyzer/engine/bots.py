@@ -13,7 +13,35 @@ from pathlib import Path
 import numpy as np
 
 from analyzer.engine.botspec import BotSpec
-from analyzer.errors import BotError
+from analyzer.errors import AnalyzerError, BotError
+
+
+@dataclass(frozen=True)
+class ParamRange:
+    """What values a bot parameter takes: ``lo <= value <= hi``, and a whole
+    number if ``integer``. Checked before any race, so a value the bot cannot
+    play with (an overflowing scale, a fractional or negative count) is refused
+    in one line rather than silently clamped or failing mid-run."""
+    lo: float = -math.inf
+    hi: float = math.inf
+    integer: bool = False
+
+    def describe(self) -> str:
+        what = "a whole number" if self.integer else "a number"
+        if math.isinf(self.lo) and math.isinf(self.hi):
+            return what
+        if math.isinf(self.hi):
+            return f"{what} >= {self.lo:g}"
+        if math.isinf(self.lo):
+            return f"{what} <= {self.hi:g}"
+        return f"{what} from {self.lo:g} to {self.hi:g}"
+
+    def accepts(self, value: float) -> bool:
+        return (math.isfinite(value) and self.lo <= value <= self.hi
+                and (not self.integer or float(value).is_integer()))
+
+
+ANY_NUMBER = ParamRange()
 
 PLAYER = "player"  # the one role of a game whose seats are alike (analyzer.games.protocol)
 
@@ -29,6 +57,19 @@ class BotFamily:
     width: int = 0  # length of the parameter row the kernel reads (set by the registry)
     roles: tuple[str, ...] = (PLAYER,)  # the seat roles it can play
     integer: frozenset = frozenset()  # step parameters (compared with counts): tune tries whole numbers
+    # name -> the values it takes; a parameter not listed takes any finite number
+    ranges: dict[str, ParamRange] = field(default_factory=dict)
+
+    def range_of(self, name: str) -> ParamRange:
+        return self.ranges.get(name, ANY_NUMBER)
+
+    def check_value(self, name: str, value: float, where: str = "") -> None:
+        """One line naming the bot (and ``where`` it came from) if ``value`` is out of range."""
+        allowed = self.range_of(name)
+        if not allowed.accepts(value):
+            origin = f" ({where})" if where else ""
+            raise BotError(f"bot {self.name!r}{origin}: parameter {name} must be {allowed.describe()}, "
+                           f"got {value:g}")
 
     def param_row(self, spec: BotSpec) -> np.ndarray:
         row = np.zeros(self.width, np.float64)
@@ -38,6 +79,7 @@ class BotFamily:
             if key not in self.params:
                 known = ", ".join(self.params) or "none"
                 raise BotError(f"bot {self.name!r} has no parameter {key!r} (its parameters: {known})")
+            self.check_value(key, value)
             row[self.params[key][0]] = value
         return row
 
@@ -71,8 +113,74 @@ class BotFile:
     path: str
 
 
+def _bot_file_model():
+    from typing import Any
+
+    from pydantic import Field, ValidationInfo, field_validator
+
+    from analyzer.engine.datafile import FileModel
+
+    class BotFileModel(FileModel):
+        """A bot TOML file, validated (see ``BotFile``)."""
+        family: Any = Field(default=None, validate_default=True)
+        name: str | None = None
+        description: str | None = None
+        params: Any = Field(default_factory=dict)
+
+        @field_validator("family")
+        @classmethod
+        def _family(cls, family, info: ValidationInfo):
+            builtin = info.context["registry"].builtin
+            if not isinstance(family, str) or family not in builtin:
+                raise ValueError(f"'family' must name a built-in bot ({', '.join(builtin)}), got {family!r}")
+            return family
+
+        @field_validator("name", "description", mode="wrap")
+        @classmethod
+        def _text(cls, value, handler, info: ValidationInfo):
+            if value is not None and not isinstance(value, str):
+                raise ValueError(f"{info.field_name!r} must be a string, got {value!r}")
+            return handler(value)
+
+        @field_validator("params")
+        @classmethod
+        def _params(cls, params, info: ValidationInfo):
+            if not isinstance(params, dict):
+                raise ValueError("'params' must be a table ([params] with name = number lines)")
+            if "family" not in info.data:
+                return params  # the family's own error comes first
+            family = info.context["registry"].builtin[info.data["family"]]
+            out = {}
+            for key, value in params.items():
+                if key not in family.params:
+                    raise ValueError(f"bot {family.name!r} has no parameter {key!r} "
+                                     f"(its parameters: {', '.join(family.params) or 'none'})")
+                if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                    raise ValueError(f"parameter {key!r} must be a number, got {value!r}")
+                allowed = family.range_of(key)
+                if not allowed.accepts(float(value)):
+                    raise ValueError(f"parameter {key} must be {allowed.describe()}, got {value:g}")
+                out[key] = float(value)
+            return out
+
+    return BotFileModel
+
+
+class _LazyModel:
+    """The bot-file model, built at first use (pydantic loads only when a bot
+    file is read)."""
+    _model = None
+
+    def __get__(self, obj, owner=None):
+        if _LazyModel._model is None:
+            _LazyModel._model = _bot_file_model()
+        return _LazyModel._model
+
+
 class BotRegistry:
     """The bots of one game a user can name."""
+
+    _file_model = _LazyModel()
 
     def __init__(self, builtin: dict[str, BotFamily], width: int, load_py=None):
         self.width = width
@@ -84,38 +192,18 @@ class BotRegistry:
         return self._load_py is not None
 
     def read_bot_toml(self, path: str) -> BotFile:
-        import tomllib
+        from analyzer.engine.datafile import read_toml, validate
 
         p = Path(path)
         if not p.is_file():
             raise BotError(f"bot file not found: {path}")
         try:
-            data = tomllib.loads(p.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as e:
-            raise BotError(f"bot file {path} is not valid TOML: {e}") from None
-        unknown = sorted(set(data) - {"family", "name", "description", "params"})
-        if unknown:
-            raise BotError(f"bot file {path}: unknown key {unknown[0]!r} (keys: family, name, description, [params])")
-        family = data.get("family")
-        if not isinstance(family, str) or family not in self.builtin:
-            raise BotError(f"bot file {path}: 'family' must name a built-in bot ({', '.join(self.builtin)}), "
-                           f"got {family!r}")
-        for key in ("name", "description"):
-            if not isinstance(data.get(key, ""), str):
-                raise BotError(f"bot file {path}: {key!r} must be a string")
-        params = data.get("params", {})
-        if not isinstance(params, dict):
-            raise BotError(f"bot file {path}: 'params' must be a table ([params] with name = number lines)")
-        known = self.builtin[family].params
-        for key, value in params.items():
-            if key not in known:
-                raise BotError(f"bot file {path}: bot {family!r} has no parameter {key!r} "
-                               f"(its parameters: {', '.join(known) or 'none'})")
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise BotError(f"bot file {path}: parameter {key!r} must be a number, got {value!r}")
-        return BotFile(family, data.get("name") or p.stem,
-                       data.get("description") or f"{family} with the parameters of {p.name}",
-                       {k: float(v) for k, v in params.items()}, str(p))
+            data = read_toml(p, "bot file")
+        except AnalyzerError as e:
+            raise BotError(str(e)) from None
+        f = validate(self._file_model, data, path, "bot file", context={"registry": self}, error=BotError)
+        return BotFile(f.family, f.name or p.stem, f.description or f"{f.family} with the parameters of {p.name}",
+                       dict(f.params), str(p))
 
     def load_bot_toml(self, path: str) -> BotFamily:
         """The built-in family of a bot TOML file, with the file's parameters as defaults."""

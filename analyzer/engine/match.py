@@ -33,6 +33,7 @@ class PooledMatch:
                                f"the bot plays {', '.join(family.roles)}")
         self.labels = [self._label(spec, family) for spec, family in zip(self.specs, self.families)]
         self.params = np.stack([f.param_row(s) for s, f in zip(self.specs, self.families)])
+        self._check_labels_unique()
         self._pool: queue.SimpleQueue = queue.SimpleQueue()
         self._capacity = 0
 
@@ -46,6 +47,24 @@ class PooledMatch:
     def seat_roles(cls, players: int) -> list[str]:
         """The role of each seat (one role, ``player``, unless the game has sides)."""
         return [PLAYER] * players
+
+    def _check_labels_unique(self) -> None:
+        """One label, one bot: tables and reports group seats by label, so two
+        different bots under one label (a user bot named like a built-in one,
+        two bot files with one name) would be merged into one."""
+        seen: dict[str, tuple] = {}
+        for label, family, row in zip(self.labels, self.families, self.params):
+            bot = (family.source, family.kind, tuple(row))
+            other = seen.setdefault(label, bot)
+            if other != bot:
+                where = sorted({other[0], bot[0]})
+                raise BotError(f"two different bots are both labelled {label!r} ({' and '.join(where)}); "
+                               "give one of them another name")
+
+    @property
+    def user_sources(self) -> list[str]:
+        """The files of the user Python bots seated (their code runs in the kernel)."""
+        return list(dict.fromkeys(f.source for f in self.families if f.decide is not None))
 
     # ------------------------------------------------------------------ buffers
 
@@ -66,7 +85,16 @@ class PooledMatch:
         except queue.Empty:
             chunk = self._new_chunk(max(count, self._capacity))
         chunk.first, chunk.count = first, count
-        status = self._play_into(chunk, seed, first, count)
+        try:
+            status = self._play_into(chunk, seed, first, count)
+        except Exception as e:
+            users = self.user_sources
+            if not users:
+                raise  # the built-in kernel: a bug of ours, shown in full
+            # a user bot raised (or read past an array: bounds are checked for them)
+            message = str(e).splitlines()[0] if str(e) else ""
+            raise BotError(f"user bot {', '.join(users)} failed in {self.unit[:-1]}s "
+                           f"{first}-{first + count - 1}: {type(e).__name__}: {message}") from None
         if status != 0:
             self._bot_failed(status)
         return chunk

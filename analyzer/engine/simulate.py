@@ -2,6 +2,7 @@
 Knows no game: the match object supplies playing, tables and summary."""
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
 import time
@@ -15,11 +16,17 @@ import numpy as np
 
 import analyzer
 from analyzer.engine.progress import Progress
-from analyzer.engine.runner import run_chunks
+from analyzer.engine.runner import interruptible, run_chunks
 from analyzer.errors import AnalyzerError
 
 DEFAULT_CHUNK = 1 << 16
+# Upper bounds, checked before any work (documented in the README): beyond them
+# a run would not end in a lifetime or would only exhaust memory.
 MAX_SEED = (1 << 63) - 1
+MAX_COUNT = 10_000_000_000  # races or games per run: about 14 hours at 200,000 a second
+MAX_THREADS = 256
+MAX_CHUNK = 1 << 20  # items per chunk: record buffers stay in the hundreds of megabytes
+MAX_PLAYERS = 16  # any game's seats, before the game checks its own range
 
 
 @dataclass
@@ -44,14 +51,25 @@ def default_threads() -> int:
 
 
 def check_run_options(races: int, seed: int, threads: int, chunk_size: int, unit: str = "races") -> None:
-    if races < 1:
-        raise AnalyzerError(f"--{unit} must be at least 1, got {races}")
+    def bounded(option, value, lo, hi):
+        if value < lo:
+            raise AnalyzerError(f"{option} must be at least {lo}, got {value}")
+        if value > hi:
+            raise AnalyzerError(f"{option} must be at most {hi:,}, got {value:,}")
+
+    bounded(f"--{unit}", races, 1, MAX_COUNT)
     if not 0 <= seed <= MAX_SEED:
         raise AnalyzerError(f"--seed must be 0 to {MAX_SEED}, got {seed}")
-    if threads < 1:
-        raise AnalyzerError(f"--threads must be at least 1, got {threads}")
-    if chunk_size < 1:
-        raise AnalyzerError(f"chunk size must be at least 1, got {chunk_size}")
+    bounded("--threads", threads, 1, MAX_THREADS)
+    bounded("chunk size", chunk_size, 1, MAX_CHUNK)
+
+
+def check_players(players: int) -> None:
+    """A first, game-blind bound on ``--players``, before bot lists of that
+    length are built; the game then checks its own range."""
+    if players > MAX_PLAYERS:
+        raise AnalyzerError(f"--players must be at most {MAX_PLAYERS} in any game (the game's own range is "
+                            f"smaller), got {players:,}")
 
 
 def versions() -> dict:
@@ -67,44 +85,50 @@ def simulate(match, races: int, seed: int, *, threads: int | None = None,
     aggregator ``stats`` (for reports)."""
     threads = default_threads() if threads is None else threads
     check_run_options(races, seed, threads, chunk_size, match.unit)
-    match.warm_up()
-    match.reserve(-(-min(chunk_size, races) // threads))
-    summary = match.new_summary()
     writer = None
     if out_dir is not None:
         # pandas and pyarrow load only when tables are written: a plain run starts faster
         from analyzer.engine.writer import RunWriter
-        writer = RunWriter(Path(out_dir), list(match.tables))
-    manifest = {
-        "game": match.game, "unit": match.unit, match.unit: races, "seed": seed, "threads": threads,
-        "chunk_size": chunk_size, "versions": versions(),
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        **match.describe(),
-    }
+        writer = RunWriter(Path(out_dir), list(match.tables))  # refuses a bad --out before any work
+    with contextlib.ExitStack() as stack:
+        if writer is not None:
+            stack.enter_context(writer)  # an interrupted or failed run leaves nothing behind
+        bar = stack.enter_context(Progress(races, f"{match.title} ({match.unit})", enabled=progress))
+        # compiled (or loaded from the cache) off the main thread, so Ctrl-C stops
+        # even a user bot stuck in an endless loop during its warm-up race
+        with bar.phase("compiling" if match.user_sources else "loading the compiled core"):
+            interruptible(match.warm_up)
+        match.reserve(-(-min(chunk_size, races) // threads))
+        summary = match.new_summary()
+        manifest = {
+            "game": match.game, "unit": match.unit, match.unit: races, "seed": seed, "threads": threads,
+            "chunk_size": chunk_size, "versions": versions(),
+            "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            **match.describe(),
+        }
 
-    def on_chunk(first, count, parts):
-        for part in parts:
-            summary.add(part)
-            if writer is None and stats is None:
-                continue
-            tables = match.tables_of(part)
-            if writer is not None:
-                for name, df in tables.items():
-                    writer.write(name, df)
-            if stats is not None:
-                stats.add({**tables, **match.chunk_extras(part)})
-        match.release(parts)  # after the tables are built: the buffers get reused
+        def on_chunk(first, count, parts):
+            for part in parts:
+                summary.add(part)
+                if writer is None and stats is None:
+                    continue
+                tables = match.tables_of(part)
+                if writer is not None:
+                    for name, df in tables.items():
+                        writer.write(name, df)
+                if stats is not None:
+                    stats.add({**tables, **match.chunk_extras(part)})
+            match.release(parts)  # after the tables are built: the buffers get reused
 
-    def play(first, count):
-        return match.play(seed, first, count)
+        def play(first, count):
+            return match.play(seed, first, count)
 
-    start = time.perf_counter()
-    if writer is None:
-        with Progress(races, match.game, enabled=progress) as bar:
-            run_chunks(play, races, chunk_size=chunk_size, threads=threads, on_chunk=on_chunk, progress=bar)
-    else:
-        with writer, Progress(races, match.game, enabled=progress) as bar:
-            run_chunks(play, races, chunk_size=chunk_size, threads=threads, on_chunk=on_chunk, progress=bar)
+        # small chunks first, then chunks of about a quarter second (at most
+        # chunk_size): progress moves often whatever the game's speed
+        start = time.perf_counter()
+        run_chunks(play, races, chunk_size=chunk_size, threads=threads, on_chunk=on_chunk, progress=bar,
+                   first_chunk=min(chunk_size, 256 * threads))
+        if writer is not None:
             for name, df in match.final_tables(summary).items():
                 writer.write(name, df)
             manifest["summary"] = summary.as_dict()

@@ -30,19 +30,54 @@ def file_sha256(path) -> str:
     return digest.hexdigest()[:16]
 
 
+WRITTEN_BY = "analyzer"  # the manifest's mark that the directory is a run of ours
+
+
+def is_run_manifest(manifest) -> bool:
+    """True for the manifest of a complete run this program wrote (runs of
+    earlier versions carry ``versions.analyzer`` rather than ``written_by``)."""
+    if not isinstance(manifest, dict) or manifest.get("complete") is not True:
+        return False
+    versions = manifest.get("versions")
+    return manifest.get("written_by") == WRITTEN_BY or (isinstance(versions, dict) and "analyzer" in versions)
+
+
 def _is_previous_run(directory: Path) -> bool:
-    """True if ``directory`` holds nothing but what a run of ours writes."""
+    """True if ``directory`` is empty, or is a run of ours: a manifest that says
+    so and nothing but Parquet tables beside it. Parquet files alone may be the
+    user's own: they are never taken for a run."""
+    entries = list(directory.iterdir())
+    if not entries:
+        return True
+    manifest = directory / MANIFEST
+    try:
+        if not is_run_manifest(json.loads(manifest.read_text(encoding="utf-8"))):
+            return False
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False
     return all(entry.is_file() and (entry.suffix == ".parquet" or entry.name == MANIFEST)
-               for entry in directory.iterdir())
+               for entry in entries)
 
 
 def _check_out_dir(out_dir: Path) -> None:
+    cwd = Path.cwd()
+    if out_dir == cwd or out_dir in cwd.parents:
+        raise AnalyzerError(f"--out {out_dir} is the current directory or holds it; "
+                            "name a new directory for the run's tables")
     if out_dir.is_dir():
         if not _is_previous_run(out_dir):
-            raise AnalyzerError(f"{out_dir} is a directory with other files in it; "
-                                "choose an empty or new directory")
+            raise AnalyzerError(f"{out_dir} is a directory with other files in it and no analyzer "
+                                "run manifest; choose an empty or new directory")
     elif out_dir.exists() or out_dir.is_symlink():
         raise AnalyzerError(f"{out_dir} exists and is not a directory")
+
+
+def _write_error(where, e: OSError) -> AnalyzerError:
+    """A failed write (full disk, lost permission) as one line; exit code 1:
+    the input was fine, the machine could not take the output."""
+    error = AnalyzerError(f"cannot write to {where}: {e.strerror or e}")
+    error.exit_code = 1
+    return error
 
 
 def _arrow(df: pd.DataFrame) -> pa.Table:
@@ -53,7 +88,8 @@ class RunWriter:
     """``with RunWriter(out_dir, ["games", "seats"]) as w: w.write(...); w.finish(manifest)``."""
 
     def __init__(self, out_dir: Path, tables: list[str]):
-        self.out_dir = Path(out_dir)
+        # absolute, so that "." and ".." name the directory they stand for
+        self.out_dir = Path(os.path.abspath(out_dir))
         self.tables = list(tables)
         # the pid keeps two runs aimed at the same directory out of each other's way
         self.partial_dir = self.out_dir.parent / f".{self.out_dir.name}.partial-{os.getpid()}"
@@ -92,7 +128,13 @@ class RunWriter:
             # rows-less chunks add nothing, but can stand in for a declaration
             self._declared.setdefault(table, _arrow(df).schema)
             return
-        data = _arrow(df)
+        try:
+            self._write(table, _arrow(df))
+        except OSError as e:
+            raise _write_error(self.out_dir, e) from None
+        self.rows[table] += len(df)
+
+    def _write(self, table: str, data: pa.Table) -> None:
         writer = self._writers.get(table)
         if writer is None:
             writer = pq.ParquetWriter(self.partial_dir / f"{table}.parquet", data.schema)
@@ -105,19 +147,22 @@ class RunWriter:
                                  f"do not match {schema.names}")
             data = data.select(schema.names).cast(schema)
         writer.write_table(data)
-        self.rows[table] += len(df)
 
     def finish(self, manifest: dict) -> None:
         """Seal the run: write the manifest and move the run into ``out_dir``."""
         if self._finished:
             raise RuntimeError("RunWriter.finish() called twice")
-        self._close_writers()
-        for table in self.tables:
-            if self.rows[table] == 0 and table in self._declared:
-                pq.write_table(self._declared[table].empty_table(),
-                               self.partial_dir / f"{table}.parquet")
-        text = json.dumps(dict(manifest, complete=True), indent=2, sort_keys=True)
-        (self.partial_dir / MANIFEST).write_text(text + "\n")
+        try:
+            self._close_writers()
+            for table in self.tables:
+                if self.rows[table] == 0 and table in self._declared:
+                    pq.write_table(self._declared[table].empty_table(),
+                                   self.partial_dir / f"{table}.parquet")
+            text = json.dumps(dict(manifest, complete=True, written_by=WRITTEN_BY), indent=2,
+                              sort_keys=True)
+            (self.partial_dir / MANIFEST).write_text(text + "\n")
+        except OSError as e:
+            raise _write_error(self.out_dir, e) from None
         self._swap_in()
         self._finished = True
 
@@ -162,3 +207,62 @@ class RunWriter:
                 pass  # the file is about to be deleted anyway
         self._writers = {}
         shutil.rmtree(self.partial_dir, ignore_errors=True)
+
+
+def check_run_dir(run_dir) -> dict:
+    """The manifest of a run directory to report on, checked: an analyzer run
+    (its manifest validated: a ``bots`` that is not a list, a count that is
+    not a number are one line naming the key), complete, and its main table
+    without duplicated rows. Raises ``AnalyzerError``."""
+    from pydantic import Field, StrictInt, StrictStr
+
+    from analyzer.engine.datafile import FileModel, validate
+    from analyzer.report.rundir import read_manifest
+
+    run_dir = Path(run_dir)
+    manifest = read_manifest(run_dir)  # exists, JSON, complete, a known game
+
+    class Seat(FileModel):
+        model_config = {**FileModel.model_config, "extra": "allow"}
+        seat: StrictInt = Field(ge=1)
+        bot: StrictStr
+
+    class Manifest(FileModel):
+        model_config = {**FileModel.model_config, "extra": "allow"}
+        game: StrictStr
+        unit: StrictStr
+        seed: StrictInt = Field(ge=0)
+        players: StrictInt = Field(ge=1)
+        bots: list[Seat]
+
+    validate(Manifest, manifest, run_dir / MANIFEST, "run manifest")
+    unit = manifest["unit"]
+    if isinstance(manifest.get(unit), bool) or not isinstance(manifest.get(unit), int) or manifest[unit] < 0:
+        raise AnalyzerError(f"run manifest {run_dir / MANIFEST}: {unit}: must be a whole number, "
+                            f"got {manifest.get(unit)!r}")
+    _check_unique_rows(run_dir, manifest)
+    return manifest
+
+
+KEY_COLUMNS = ("game", "race", "seat")  # what identifies a row in a game's main table
+
+
+def _check_unique_rows(run_dir: Path, manifest: dict) -> None:
+    """Duplicated rows (a table appended to itself, two runs pasted together)
+    would count races twice: the main table's key columns must be unique."""
+    from analyzer.games import game_info
+
+    table, _ = game_info(manifest["game"]).load("stats").expected_rows(manifest)
+    path = run_dir / f"{table}.parquet"
+    try:
+        names = pq.ParquetFile(path).schema_arrow.names
+        keys = [c for c in KEY_COLUMNS if c in names]
+        if not keys:
+            return
+        data = pq.read_table(path, columns=keys)
+    except (OSError, pa.ArrowException) as e:
+        raise AnalyzerError(f"cannot read {path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
+    distinct = data.group_by(keys).aggregate([]).num_rows
+    if distinct != data.num_rows:
+        raise AnalyzerError(f"{path} holds {data.num_rows - distinct:,} duplicated rows "
+                            f"(the same {', '.join(keys)} more than once); the run directory is damaged")

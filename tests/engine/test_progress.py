@@ -1,14 +1,8 @@
+"""The progress bar: rich on a terminal (or when forced), silent otherwise."""
 import io
+import re
 
-from analyzer.engine.progress import Progress
-
-
-class Clock:
-    def __init__(self):
-        self.now = 100.0
-
-    def __call__(self):
-        return self.now
+from analyzer.engine.progress import Progress, wanted
 
 
 class TTY(io.StringIO):
@@ -16,69 +10,49 @@ class TTY(io.StringIO):
         return True
 
 
+def plain(text: str) -> str:
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text)
+
+
 def test_disabled_writes_nothing():
     stream = TTY()
     with Progress(100, "games", enabled=False, stream=stream) as p:
         p.advance(50)
         p.advance(50)
-    assert stream.getvalue() == ""
+    assert stream.getvalue() == "" and p.done == 100
 
 
-def test_auto_is_off_when_not_a_terminal():
+def test_auto_is_off_when_not_a_terminal_and_on_when_one():
+    assert not wanted(None, io.StringIO())
+    assert wanted(None, TTY())
+    assert wanted(True, io.StringIO()) and not wanted(False, TTY())
     stream = io.StringIO()
-    clock = Clock()
-    with Progress(100, "games", stream=stream, clock=clock) as p:
-        clock.now += 5
-        p.advance(50)
-    assert stream.getvalue() == ""
-
-
-def test_auto_waits_half_a_second_on_a_terminal():
-    stream, clock = TTY(), Clock()
-    with Progress(100, "games", stream=stream, clock=clock) as p:
-        clock.now += 0.2
-        p.advance(10)
-        assert stream.getvalue() == ""  # short runs never show a bar
-        clock.now += 0.4
-        p.advance(10)
-        assert stream.getvalue().startswith("\rgames [")
-    assert stream.getvalue().endswith("\n")
-
-
-def test_short_auto_run_leaves_no_trace():
-    stream, clock = TTY(), Clock()
-    with Progress(100, "games", stream=stream, clock=clock) as p:
-        clock.now += 0.1
+    with Progress(100, "games", stream=stream) as p:
         p.advance(100)
     assert stream.getvalue() == ""
 
 
-def test_bar_content_and_rate_limit():
-    stream, clock = io.StringIO(), Clock()
-    with Progress(1000, "games", enabled=True, stream=stream, clock=clock) as p:
-        clock.now += 1.0
+def test_forced_bar_shows_count_phase_and_total():
+    stream = io.StringIO()
+    with Progress(1000, "races", enabled=True, stream=stream) as p:
+        with p.phase("compiling the bots"):
+            p._bar.refresh()
+            assert "races: compiling the bots" in plain(stream.getvalue())
         p.advance(250)
-        text = stream.getvalue()
-        assert "25%" in text and "250/1,000" in text and "250/s" in text and "ETA 0:03" in text
-        for _ in range(50):  # a burst within 0.1 s redraws nothing
-            clock.now += 0.001
-            p.advance(1)
-        assert stream.getvalue() == text
-        clock.now += 0.2
-        p.advance(1)
-        assert stream.getvalue() != text
-    out = stream.getvalue()
-    assert "\n" not in out[:-1] and out.endswith("\n")  # one line, updated in place
-    assert "301/1,000" in out.rsplit("\r", 1)[1]
+        p._bar.refresh()
+        assert "250/1000" in plain(stream.getvalue())
+        p.advance(750)
+    assert "1000/1000" in plain(stream.getvalue())
 
 
-def test_exception_clears_the_line():
-    stream, clock = io.StringIO(), Clock()
+def test_exception_wipes_the_bar():
+    stream = io.StringIO()
     try:
-        with Progress(10, "games", enabled=True, stream=stream, clock=clock) as p:
+        with Progress(10, "games", enabled=True, stream=stream) as p:
             p.advance(5)
+            p._bar.refresh()
             raise RuntimeError
     except RuntimeError:
         pass
-    last = stream.getvalue().rsplit("\r", 2)
-    assert last[-1] == "" and last[-2].strip() == ""
+    last = plain(stream.getvalue()).rsplit("\n", 1)[-1]
+    assert "5/10" not in last

@@ -31,6 +31,24 @@ def test_top_level_keys_are_defaults_and_board_is_relative_to_the_file(tmp_path)
     assert (b.game, b.races) == ("sau-mau-mau", 7)
 
 
+def test_paths_are_relative_to_the_scenario_file(tmp_path):
+    """Issue 14: board, out and report all resolve against the file's folder."""
+    (tmp_path / "sims").mkdir()
+    path = tmp_path / "sims" / "s.toml"
+    path.write_text('game = "lemming-mafia"\nboard = "b.toml"\nout = "../runs/x"\nreport = "r.html"\n')
+    (run,) = load_scenarios(path)
+    assert run.board == path.parent / "b.toml"
+    assert run.out == path.parent / "../runs/x" and run.report == path.parent / "r.html"
+
+
+@pytest.mark.parametrize("key", ["out", "report"])
+def test_two_runs_writing_one_output_are_refused(tmp_path, key):
+    """Issue 14, case 8: runs sharing out or report would overwrite each other."""
+    path = write(tmp_path, f'game = "lemming-mafia"\n{key} = "x"\n[[run]]\nseed = 1\n[[run]]\nseed = 2\n')
+    with pytest.raises(InputFileError, match=f"runs 1 and 2 both write {key}"):
+        load_scenarios(path)
+
+
 def test_games_is_the_count_of_a_game_run(tmp_path):
     (run,) = load_scenarios(write(tmp_path, 'game = "sau-mau-mau"\ngames = 300\n'))
     assert run.races == 300
@@ -39,8 +57,13 @@ def test_games_is_the_count_of_a_game_run(tmp_path):
 @pytest.mark.parametrize("text, needle", [
     ('game = "sau-mau-mau"\ngames = 3\nraces = 4\n', "give races or games, not both"),
     ('races = 4\n', "no game given"),
-    ('game = "sau-mau-mau"\ngames = "many"\n', "games must be a whole number, got 'many'"),
-    ('game = "sau-mau-mau"\nrounds = 3\n', "unknown key(s) rounds"),
+    ('game = "sau-mau-mau"\ngames = "many"\n', "games: input should be a valid integer, got 'many'"),
+    ('game = "sau-mau-mau"\nrounds = 3\n', "unknown key 'rounds'"),
+    ('game = "chess"\n', "game: unknown game 'chess'"),
+    ('game = "sau-mau-mau"\ngames = 0\n', "games: input should be greater than or equal to 1"),
+    ('game = "sau-mau-mau"\nplayers = 1e30\n', "players: input should be a valid integer"),
+    ('game = "sau-mau-mau"\n[[run]]\nseed = -1\n', "s.toml: seed: input should be greater than or equal to 0"),
+    ('game = "sau-mau-mau"\n[[run]]\n[[run]]\nthreads = 1000\n', "run 2: threads: input should be less"),
     ('run = 3\n', "[[run]] must be a list of tables"),
 ])
 def test_bad_scenarios(tmp_path, text, needle):

@@ -1,5 +1,6 @@
 import json
 import os
+from pathlib import Path
 
 import pandas as pd
 import pyarrow.parquet as pq
@@ -30,8 +31,10 @@ def test_complete_run(tmp_path):
     write_run(out, manifest={"seed": 7, "games": 13})
     assert sorted(p.name for p in out.iterdir()) == ["games.parquet", "manifest.json"]
     manifest_text = (out / "manifest.json").read_text()
-    assert json.loads(manifest_text) == {"seed": 7, "games": 13, "complete": True}
-    assert manifest_text == json.dumps({"complete": True, "games": 13, "seed": 7},
+    assert json.loads(manifest_text) == {"seed": 7, "games": 13, "complete": True,
+                                         "written_by": "analyzer"}
+    assert manifest_text == json.dumps({"complete": True, "games": 13, "seed": 7,
+                                        "written_by": "analyzer"},
                                        indent=2, sort_keys=True) + "\n"
     table = pq.read_table(out / "games.parquet").to_pandas()
     pd.testing.assert_frame_equal(table, chunk(0, 13))
@@ -143,6 +146,50 @@ def test_refuses_directory_that_turns_foreign_during_run(tmp_path):
             w.finish({})
     assert (out / "notes.txt").read_text() == "mine"
     assert partial_dirs(tmp_path) == []
+
+
+def test_parquet_files_without_a_run_manifest_are_the_users(tmp_path):
+    """Issue 14, case 1: a directory of the user's own Parquet files is not a
+    previous run: it is refused, and the files stay."""
+    out = tmp_path / "data"
+    out.mkdir()
+    (out / "mine.parquet").write_bytes(b"PAR1 the user's data")
+    with pytest.raises(AnalyzerError, match="no analyzer run manifest"):
+        RunWriter(out, ["games"])
+    (out / "manifest.json").write_text('{"complete": true, "note": "not ours"}')
+    with pytest.raises(AnalyzerError, match="no analyzer run manifest"):
+        RunWriter(out, ["games"])
+    (out / "manifest.json").write_text("not json")
+    with pytest.raises(AnalyzerError, match="no analyzer run manifest"):
+        RunWriter(out, ["games"])
+    assert (out / "mine.parquet").read_bytes() == b"PAR1 the user's data"
+
+
+def test_the_current_directory_is_refused_before_any_work(tmp_path, monkeypatch):
+    """Issue 14, case 8: ``--out .`` fails at once, not after every race."""
+    monkeypatch.chdir(tmp_path)
+    for name in (".", str(tmp_path), ".."):
+        with pytest.raises(AnalyzerError, match="current directory"):
+            RunWriter(Path(name), ["games"])
+    (tmp_path / "sub").mkdir()
+    write_run(Path("sub"))  # a relative path below it is fine
+    assert (tmp_path / "sub" / "manifest.json").exists()
+
+
+def test_a_full_disk_is_one_line_and_leaves_nothing(tmp_path, monkeypatch):
+    """Issue 14, case 5: a failed write (ENOSPC) is an AnalyzerError with exit
+    code 1, and the hidden partial directory goes."""
+    import errno
+
+    def full(self, *args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(pq.ParquetWriter, "write_table", full)
+    out = tmp_path / "run"
+    with pytest.raises(AnalyzerError, match="No space left on device") as info:
+        write_run(out)
+    assert info.value.exit_code == 1 and "\n" not in str(info.value)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_refuses_file(tmp_path):

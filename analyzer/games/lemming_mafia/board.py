@@ -7,13 +7,16 @@ lacks is taken from the shipped assumed default, and the setup says so.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+from pydantic import Field, field_validator, model_validator
 
-from analyzer.engine.datafile import content_digest, read_toml
+from analyzer.engine.datafile import FileModel, content_digest, counts_as_assumed, read_toml, validate
 from analyzer.errors import InputFileError
 from analyzer.games.lemming_mafia.layout import (
     ACTIONS, COLORS, CONTRACT_KINDS, DECK_LEN, KIND_COLOR_COUNT, KIND_POINTS,
@@ -21,6 +24,13 @@ from analyzer.games.lemming_mafia.layout import (
 )
 
 MAX_SECTION_FIELDS = 8  # the box has 2 or 3; more than 8 would not fit the kernel buffers
+# The records are 16-bit (match.RECORD): a race has at most 6 x sections moves,
+# and each player at most moves + 6 x fields decisions; with these bounds every
+# recorded number (turns, decisions, field and card indices, points) stays far
+# below 32,767. The box has 13 sections and 18 cards.
+MAX_SECTIONS = 500
+MAX_CARDS = 1000
+MAX_POINTS = 100
 
 
 def default_board_path() -> Path:
@@ -77,85 +87,127 @@ def _read_toml(path: Path) -> dict:
     return read_toml(path, "board file")
 
 
-def parse_board(data: dict, where: str) -> Board:
-    table = data["board"]
-    if not isinstance(table, dict):
-        raise InputFileError(f"{where}: [board] must be a table")
-    sections = table.get("sections")
-    if not isinstance(sections, list) or not sections:
-        raise InputFileError(f"{where}: the board has no sections")
-    out = []
-    for i, section in enumerate(sections, 1):
-        if not isinstance(section, list) or not section:
-            raise InputFileError(f"{where}: section {i} is empty")
-        if len(section) > MAX_SECTION_FIELDS:
-            raise InputFileError(
-                f"{where}: section {i} has {len(section)} fields, at most {MAX_SECTION_FIELDS} are supported")
-        for action in section:
-            if action not in ACTIONS:
-                raise InputFileError(
-                    f"{where}: section {i} has unknown action {action!r} (known: {', '.join(ACTIONS)})")
-        out.append(tuple(section))
-    name = str(table.get("name", Path(where).stem))
-    return Board(name=name, sections=tuple(out), assumed=bool(table.get("assumed", False)), source=where)
+# ------------------------------------------------------------------ file models
+# The board file validated (analyzer.engine.datafile): unknown keys, wrong types
+# and impossible values are one line naming the file and the key.
+
+class _BoardTable(FileModel):
+    name: str | None = None
+    note: str | None = None
+    assumed: bool = False
+    sections: Any = Field(default=None, validate_default=True)
+
+    @field_validator("sections")
+    @classmethod
+    def _sections(cls, sections):
+        if not isinstance(sections, list) or not sections:
+            raise ValueError("the board has no sections")
+        if len(sections) > MAX_SECTIONS:
+            raise ValueError(f"the board has {len(sections)} sections, at most {MAX_SECTIONS} are supported")
+        out = []
+        for i, section in enumerate(sections, 1):
+            if not isinstance(section, list) or not section:
+                raise ValueError(f"section {i} is empty" if section == [] else
+                                 f"section {i} must be a list of action names, got {section!r}")
+            if len(section) > MAX_SECTION_FIELDS:
+                raise ValueError(f"section {i} has {len(section)} fields, at most {MAX_SECTION_FIELDS} "
+                                 "are supported")
+            for action in section:
+                if action not in ACTIONS:
+                    raise ValueError(f"section {i} has unknown action {action!r} (known: {', '.join(ACTIONS)})")
+            out.append(tuple(section))
+        return tuple(out)
 
 
-def parse_deck(data: dict, where: str) -> Deck:
-    cards = data["contracts"]
-    if not isinstance(cards, list) or not cards:
-        raise InputFileError(f"{where}: the contract deck is empty")
-    out = []
-    for i, card in enumerate(cards, 1):
-        if not isinstance(card, dict):
-            raise InputFileError(f"{where}: contract {i} must be a table")
-        kind = card.get("kind")
+class _DeckTable(FileModel):
+    name: str | None = None
+    note: str | None = None
+    assumed: bool = False
+
+
+class _Contract(FileModel):
+    kind: Any = Field(default=None, validate_default=True)
+    colors: Any = ()
+    points: int | None = Field(default=None, ge=0, le=MAX_POINTS)
+
+    @field_validator("kind")
+    @classmethod
+    def _kind(cls, kind):
         if kind not in CONTRACT_KINDS:
-            raise InputFileError(
-                f"{where}: contract {i} has unknown kind {kind!r} (known: {', '.join(CONTRACT_KINDS)})")
-        colors = card.get("colors", [])
+            raise ValueError(f"unknown kind {kind!r} (known: {', '.join(CONTRACT_KINDS)})")
+        return kind
+
+    @field_validator("colors")
+    @classmethod
+    def _colors(cls, colors):
         if not isinstance(colors, list):
-            raise InputFileError(f"{where}: contract {i} colors must be a list")
+            raise ValueError(f"colors must be a list, got {colors!r}")
         for c in colors:
             if c not in COLORS:
-                raise InputFileError(
-                    f"{where}: contract {i} has unknown colour {c!r} (known: {', '.join(COLORS)})")
-        need = KIND_COLOR_COUNT[CONTRACT_KINDS.index(kind)]
-        if len(colors) != need:
-            raise InputFileError(
-                f"{where}: contract {i} ({kind}) names {len(colors)} colours, needs {need}")
-        if len(set(colors)) != len(colors):
-            raise InputFileError(f"{where}: contract {i} ({kind}) names the same colour twice")
-        points = card.get("points", KIND_POINTS[CONTRACT_KINDS.index(kind)])
-        if not isinstance(points, int) or isinstance(points, bool) or not 0 <= points <= 100:
-            raise InputFileError(f"{where}: contract {i} points must be a whole number 0-100")
-        out.append((kind, tuple(colors), points))
-    meta = data.get("deck", {}) if isinstance(data.get("deck", {}), dict) else {}
-    name = str(meta.get("name", Path(where).stem))
-    return Deck(name=name, cards=tuple(out), assumed=bool(meta.get("assumed", False)), source=where)
+                raise ValueError(f"unknown colour {c!r} (known: {', '.join(COLORS)})")
+        return tuple(colors)
+
+    @model_validator(mode="after")
+    def _colour_count(self):
+        need = KIND_COLOR_COUNT[CONTRACT_KINDS.index(self.kind)]
+        if len(self.colors) != need:
+            raise ValueError(f"({self.kind}) names {len(self.colors)} colours, needs {need}")
+        if len(set(self.colors)) != len(self.colors):
+            raise ValueError(f"({self.kind}) names the same colour twice")
+        return self
+
+    def card(self) -> tuple[str, tuple[str, ...], int]:
+        points = KIND_POINTS[CONTRACT_KINDS.index(self.kind)] if self.points is None else self.points
+        return self.kind, self.colors, points
+
+
+class _BoardFile(FileModel):
+    board: _BoardTable | None = None
+    deck: _DeckTable | None = None
+    contracts: list[_Contract] | None = Field(default=None, max_length=MAX_CARDS)
+
+    @field_validator("contracts", mode="before")
+    @classmethod
+    def _deck_not_empty(cls, cards):
+        if cards is not None and (not isinstance(cards, list) or not cards):
+            raise ValueError("the contract deck is empty" if cards == [] else
+                             "must be [[contracts]] tables")
+        return cards
+
+    @model_validator(mode="after")
+    def _something(self):
+        if self.board is None and self.contracts is None:
+            raise ValueError("no [board] and no [[contracts]]: nothing to load")
+        return self
+
+
+def parse_file(data: dict, where: str) -> tuple[Board | None, Deck | None]:
+    """The board and deck a file holds (None for a part it lacks)."""
+    f = validate(_BoardFile, data, where, "board file")
+    stem = Path(where).stem
+    board = deck = None
+    if f.board is not None:
+        board = Board(name=f.board.name or stem, sections=f.board.sections, assumed=f.board.assumed,
+                      source=where)
+    if f.contracts is not None:
+        meta = f.deck or _DeckTable()
+        deck = Deck(name=meta.name or stem, cards=tuple(c.card() for c in f.contracts),
+                    assumed=meta.assumed, source=where)
+    return board, deck
 
 
 def load_setup(path: str | Path | None = None) -> tuple[Board, Deck]:
     """Board and deck from a file (parts it lacks from the assumed default)."""
-    default_path = default_board_path()
-    default = _read_toml(default_path)
-    default_board = parse_board(default, "assumed-default")
-    default_deck = parse_deck(default, "assumed-default")
+    default_board, default_deck = parse_file(_read_toml(default_board_path()), "assumed-default")
     if path is None:
         return default_board, default_deck
     path = Path(path)
-    data = _read_toml(path)
-    unknown = set(data) - {"board", "contracts", "deck"}
-    if unknown:
-        raise InputFileError(f"{path}: unknown table(s) {', '.join(sorted(unknown))} (expected [board], [[contracts]])")
-    if "board" not in data and "contracts" not in data:
-        raise InputFileError(f"{path}: no [board] and no [[contracts]]: nothing to load")
-    board = parse_board(data, str(path)) if "board" in data else default_board
-    deck = parse_deck(data, str(path)) if "contracts" in data else default_deck
-    # a copy of the reconstruction is still the reconstruction, whatever its name
-    if board.sections == default_board.sections:
-        board = Board(board.name, board.sections, True, board.source)
-    if deck.cards == default_deck.cards:
-        deck = Deck(deck.name, deck.cards, True, deck.source)
+    board, deck = parse_file(_read_toml(path), str(path))
+    board = board or default_board
+    deck = deck or default_deck
+    board = dataclasses.replace(board, assumed=counts_as_assumed(board.assumed, board.sections,
+                                                                  default_board.sections))
+    deck = dataclasses.replace(deck, assumed=counts_as_assumed(deck.assumed, deck.cards, default_deck.cards))
     return board, deck
 
 

@@ -467,6 +467,10 @@ def choose_bet(kind, game, state, params):
         # urgent: the likeliest winner; otherwise throw away the least likely
         value = likely if urgent else -likely
         in_hand = state[ix(_OWN + OWN_HAND + color)] == 1
+        # a held card's value stays above the "not in hand" mark even when the
+        # win weights overflow (exp of a large sharpness on a long board gives
+        # inf, and -inf or nan would rank a card it does not hold first)
+        value = value if value > -1e299 else -1e299
         params[ix(SC_OPTION_VALUE + color)] = value if in_hand else -1e300
     color, _ = pick(params, SC_OPTION_VALUE, N_LEMMINGS, state)
     return color

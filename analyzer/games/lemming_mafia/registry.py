@@ -3,11 +3,13 @@ user bots loaded from Python files, and bot TOML files (a built-in family with
 its own defaults, e.g. written by `analyzer tune`)."""
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import itertools
+import math
 from pathlib import Path
 
-from analyzer.engine.bots import BotFamily, BotRegistry, UserBot
+from analyzer.engine.bots import BotFamily, BotRegistry, ParamRange, UserBot
 from analyzer.errors import BotError
 from analyzer.games.lemming_mafia import bots as B
 from analyzer.games.lemming_mafia.lookahead import P_ROLLOUTS
@@ -31,6 +33,30 @@ def _bet_timing(late_bets: float) -> dict:
 
 # step parameters: the bots compare them with a count of cards, so only whole numbers differ
 _STEPS = frozenset({"late_bets"})
+# What each parameter takes. Weights and stakes are any sign, far beyond any
+# sensible value; ``sharpness`` is bounded because the bots take exp(sharpness *
+# progress): beyond 20 the win weights overflow on the assumed board and every
+# colour looks the same.
+_WEIGHT = ParamRange(-1000.0, 1000.0)
+RANGES = {
+    "block_weight": _WEIGHT,
+    "sharpness": ParamRange(0.0, 20.0),
+    "elim_cost": _WEIGHT,
+    "push": _WEIGHT,
+    "harm": _WEIGHT,
+    "loyalty": _WEIGHT,
+    "late_bets": ParamRange(0.0, 6.0),  # cards held back, of six
+    "urgency": ParamRange(-1000.0, 1000.0),  # sections from the water
+    "bet_stake": _WEIGHT,
+    "discard_margin": _WEIGHT,
+    # a count: a fraction or 0 would silently play 1, 1e19 would wrap to 0
+    "rollouts": ParamRange(1.0, 4096.0, integer=True),
+}
+
+
+def _with_ranges(family: BotFamily) -> BotFamily:
+    return dataclasses.replace(family, ranges={k: RANGES[k] for k in family.params})
+
 
 _FAMILIES = {
     "random": BotFamily(
@@ -69,11 +95,26 @@ _FAMILIES = {
         {"rollouts": (P_ROLLOUTS, 16.0, "rollouts per option of each decision")}, integer=frozenset({"rollouts"})),
 }
 
+_FAMILIES = {name: _with_ranges(f) for name, f in _FAMILIES.items()}
+
 USER_KIND_BASE = 100
 _user_kinds = itertools.count(USER_KIND_BASE)
 
 
 _loaded: dict[Path, BotFamily] = {}
+
+
+def _bounds_checked(decide, path: str):
+    """The user's ``decide`` compiled again with bounds checking: a read past an
+    array's end then raises IndexError (reported as the bot's fault, naming its
+    file) instead of reading another player's hidden cards or crashing the
+    process. The built-in bots are not checked: their indices are the kernel's."""
+    from numba import njit
+    from numba.core.registry import CPUDispatcher
+
+    if not isinstance(decide, CPUDispatcher):
+        raise BotError(f"bot file {path}: BOT's decide must be a numba @njit function")
+    return njit(nogil=True, boundscheck=True)(decide.py_func)
 
 
 def load_user_bot(path: str) -> BotFamily:
@@ -90,17 +131,30 @@ def load_user_bot(path: str) -> BotFamily:
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
-    except Exception as e:  # the user's code: report it in one line
+    except (Exception, SystemExit) as e:  # the user's code (sys.exit included): one line
         raise BotError(f"bot file {path} failed to load: {type(e).__name__}: {e}") from None
     bot = getattr(module, "BOT", None)
     if not isinstance(bot, UserBot):
         raise BotError(f"bot file {path} defines no BOT = UserBot(...)")
+    if not isinstance(bot.name, str) or not bot.name.strip() or any(c in bot.name for c in ",:"):
+        raise BotError(f"bot file {path}: BOT's name must be a non-empty string without ',' or ':', "
+                       f"got {bot.name!r}")
+    if not isinstance(bot.params, dict):
+        raise BotError(f"bot file {path}: BOT's params must be a dict name -> (default, help)")
     params = {}
-    for i, (key, (default, help_text)) in enumerate(bot.params.items()):
-        params[key] = (i, float(default), help_text)
+    for i, (key, entry) in enumerate(bot.params.items()):
+        if not (isinstance(entry, tuple) and len(entry) == 2):
+            raise BotError(f"bot file {path}: parameter {key!r} must be declared as (default, help), "
+                           f"got {entry!r}")
+        default, help_text = entry
+        if isinstance(default, bool) or not isinstance(default, (int, float)) or not math.isfinite(default):
+            raise BotError(f"bot file {path}: the default of parameter {key!r} must be a number, "
+                           f"got {default!r}")
+        params[key] = (i, float(default), str(help_text))
     if len(params) > B.N_PARAMS:
         raise BotError(f"bot file {path}: at most {B.N_PARAMS} parameters")
-    family = BotFamily(bot.name, next(_user_kinds), bot.description, params, bot.decide, str(p))
+    family = BotFamily(bot.name, next(_user_kinds), bot.description, params,
+                       _bounds_checked(bot.decide, path), str(p))
     _loaded[p.resolve()] = family
     return family
 

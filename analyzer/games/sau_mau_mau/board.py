@@ -10,13 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
-from analyzer.engine.datafile import content_digest, read_toml
+from pydantic import Field, field_validator
+
+from analyzer.engine.datafile import FileModel, content_digest, counts_as_assumed, read_toml, validate
 from analyzer.errors import InputFileError
 from analyzer.games.sau_mau_mau.layout import MAX_PLAYERS, MIN_PLAYERS
 
 MAX_CROWN = 1000  # far beyond any printed board; keeps races finite
-TRACK_KEYS = {"name", "note", "assumed", "crown"}
 
 
 def default_track_path() -> Path:
@@ -45,42 +47,48 @@ def _read_toml(path: Path) -> dict:
     return read_toml(path, "track file")
 
 
+class _TrackTable(FileModel):
+    name: str | None = None
+    note: str | None = None
+    assumed: bool = False
+    crown: Any = Field(default=None, validate_default=True)
+
+    @field_validator("crown")
+    @classmethod
+    def _crown(cls, crown):
+        if not isinstance(crown, dict):
+            raise ValueError("no [track.crown] table (crown space per player count)")
+        out = {}
+        for key, value in crown.items():
+            # ASCII digits only: "²" is a digit to str.isdigit but no number
+            if not (key.isascii() and key.isdecimal() and MIN_PLAYERS <= int(key) <= MAX_PLAYERS):
+                raise ValueError(f"unknown player count {key!r} in [track.crown] "
+                                 f"(known: {MIN_PLAYERS}-{MAX_PLAYERS})")
+            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+                raise ValueError(f"crown for {key} players must be a positive whole number, not {value!r}")
+            if value > MAX_CROWN:
+                raise ValueError(f"crown for {key} players is {value}, at most {MAX_CROWN} is supported")
+            out[int(key)] = value
+        missing = [n for n in range(MIN_PLAYERS, MAX_PLAYERS + 1) if n not in out]
+        if missing:
+            raise ValueError(f"[track.crown] lacks player count(s) {', '.join(map(str, missing))}")
+        return dict(sorted(out.items()))
+
+
+class _TrackFile(FileModel):
+    track: Any = Field(default=None, validate_default=True)
+
+    @field_validator("track")
+    @classmethod
+    def _track(cls, track):
+        if not isinstance(track, dict):
+            raise ValueError("no [track] table")
+        return _TrackTable.model_validate(track)
+
+
 def parse_track(data: dict, where: str) -> Track:
-    unknown = set(data) - {"track"}
-    if unknown:
-        raise InputFileError(f"{where}: unknown table(s) {', '.join(sorted(unknown))} (expected [track])")
-    table = data.get("track")
-    if not isinstance(table, dict):
-        raise InputFileError(f"{where}: no [track] table")
-    unknown = set(table) - TRACK_KEYS
-    if unknown:
-        raise InputFileError(
-            f"{where}: unknown key(s) in [track]: {', '.join(sorted(unknown))} "
-            f"(known: {', '.join(sorted(TRACK_KEYS))})")
-    crown = table.get("crown")
-    if not isinstance(crown, dict):
-        raise InputFileError(f"{where}: no [track.crown] table (crown space per player count)")
-    out = {}
-    for key, value in crown.items():
-        if not (key.isdigit() and MIN_PLAYERS <= int(key) <= MAX_PLAYERS):
-            raise InputFileError(
-                f"{where}: unknown player count {key!r} in [track.crown] (known: {MIN_PLAYERS}-{MAX_PLAYERS})")
-        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-            raise InputFileError(f"{where}: crown for {key} players must be a positive whole number, not {value!r}")
-        if value > MAX_CROWN:
-            raise InputFileError(f"{where}: crown for {key} players is {value}, at most {MAX_CROWN} is supported")
-        out[int(key)] = value
-    missing = [n for n in range(MIN_PLAYERS, MAX_PLAYERS + 1) if n not in out]
-    if missing:
-        raise InputFileError(
-            f"{where}: [track.crown] lacks player count(s) {', '.join(map(str, missing))}")
-    assumed = table.get("assumed", False)
-    if not isinstance(assumed, bool):
-        raise InputFileError(f"{where}: assumed must be true or false")
-    name = table.get("name", Path(where).stem)
-    if not isinstance(name, str):
-        raise InputFileError(f"{where}: name must be a string")
-    return Track(name=name, crown=dict(sorted(out.items())), assumed=assumed, source=where)
+    table = validate(_TrackFile, data, where, "track file").track
+    return Track(name=table.name or Path(where).stem, crown=table.crown, assumed=table.assumed, source=where)
 
 
 def load_track(path: str | Path | None = None) -> Track:
@@ -92,6 +100,5 @@ def load_track(path: str | Path | None = None) -> Track:
         return default
     path = Path(path)
     track = parse_track(_read_toml(path), str(path))
-    if track.crown == default.crown and not track.assumed:
-        track = Track(track.name, track.crown, True, track.source)
-    return track
+    return Track(track.name, track.crown, counts_as_assumed(track.assumed, track.crown, default.crown),
+                 track.source)

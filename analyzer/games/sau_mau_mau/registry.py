@@ -2,7 +2,7 @@
 bot TOML files (a built-in family with its own defaults). The heuristic
 families share one model (bots.py) and every parameter of it; each family is
 its own set of defaults."""
-from analyzer.engine.bots import BotFamily, BotRegistry
+from analyzer.engine.bots import BotFamily, BotRegistry, ParamRange
 from analyzer.games.sau_mau_mau.layout import (
     BACKER, P_BET_RUSH, P_BLOCK, P_CROWDING, P_HAND_WEIGHT, P_KEEP_GREEN, P_KEEP_PLUS2,
     P_KEEP_SKIP, P_LAG, P_OUT_REACH, P_SHARPNESS, P_STEER, P_SWITCH_MARGIN, P_THREAT_CARDS,
@@ -28,6 +28,25 @@ _PARAMS = {  # name: (slot, help)
     "threat_cards": (P_THREAT_CARDS, "the next player may go out with this many cards or fewer"),
 }
 
+# What each parameter takes: points and weights of any sign, far beyond any
+# sensible value; a chance is 0-1; counts of cards and spaces are not negative.
+_POINTS = ParamRange(-1000.0, 1000.0)
+RANGES = {
+    "sharpness": ParamRange(0.0, 10.0),
+    "hand_weight": _POINTS,
+    "crowding": ParamRange(0.0, 1.0),
+    "out_reach": ParamRange(0.0, 1000.0),
+    "steer": _POINTS,
+    "bet_rush": _POINTS,
+    "switch_margin": _POINTS,
+    "lag": ParamRange(-1000.0, 1000.0),
+    "keep_green": _POINTS,
+    "keep_plus2": _POINTS,
+    "keep_skip": _POINTS,
+    "block": _POINTS,
+    "threat_cards": ParamRange(0.0, 1000.0),
+}
+
 # what the families share (tuned against the random bot and each other: drawing
 # at once for a first bet pays most); each overrides what makes it what it is
 _COMMON = dict(sharpness=0.5, hand_weight=0.0, crowding=0.25, out_reach=3.0, steer=0.6,
@@ -39,6 +58,7 @@ def _heuristic(name: str, kind: int, description: str, **defaults: float) -> Bot
     values = {**_COMMON, **defaults}
     return BotFamily(name, kind, description,
                      {key: (slot, values[key], text) for key, (slot, text) in _PARAMS.items()},
+                     ranges=dict(RANGES),
                      integer=frozenset({"threat_cards", "lag"}))  # compared with counts of cards and spaces
 
 

@@ -40,8 +40,8 @@ def deck_with(card_toml, copies=1):
     ("empty section", S.board_toml([["empty"], []]), ["section 2 is empty"]),
     ("section not a list", '[board]\nsections = [["empty"], "concrete"]\n', ["section 2"]),
     ("too many fields", S.board_toml([["empty"] * 9]), ["section 1 has 9 fields"]),
-    ("board not a table", 'board = 3\n', ["[board] must be a table"]),
-    ("unknown table", '[borad]\nsections = [["empty"]]\n', ["unknown table(s) borad"]),
+    ("board not a table", 'board = 3\n', ["board: must be a table"]),
+    ("unknown table", '[borad]\nsections = [["empty"]]\n', ["unknown table 'borad'"]),
     ("nothing to load", '[deck]\nname = "x"\n', ["nothing to load"]),
 ])
 def test_bad_board(tmp_path, capsys, name, text, needles):

@@ -1,0 +1,511 @@
+"""The Python API, for notebooks and scripts; the command line is a thin layer
+over it (``analyzer/cli.py``).
+
+    import analyzer
+    analyzer.games()             # the games' names (the README shows each game's bots)
+    run = analyzer.simulate(GAME, races=20_000, bots=["BOT", "random"] * 2, seed=7)
+    run.summary                  # the game's summary object; print(run) shows it as the CLI does
+    run.tables["players"]        # every table of `--out`, as pandas DataFrames
+    run.manifest                 # seed, board and deck (with hashes, assumed or not), bots, versions
+    run.report("reports/x.html") # the balance report
+
+    duel = analyzer.compare(GAME, "BOT_A", "BOT_B", games=20_000)
+    duel.table                   # win rate and mean score of A and B, A - B with 95% intervals
+    cup = analyzer.tournament(GAME, ["random", "BOT_A", "BOT_B"], races=12_000)
+    cup.ratings                  # Elo with intervals, win rate, mean score per bot
+    step = analyzer.replay(GAME, 12, seed=7)  # race (or game) 12 of that run, move by move
+
+Bad input raises ``analyzer.errors.AnalyzerError`` (a ``BotError`` for bots,
+an ``InputFileError`` for data files) with a one-line message, before any race
+is played.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Sequence
+
+from analyzer.errors import AnalyzerError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+BotList = str | Sequence[str]
+
+__all__ = ["simulate", "compare", "tournament", "report", "Run", "Comparison", "Tournament", "games"]
+
+
+def games() -> list[str]:
+    """The games the analyzer plays, as named on the command line."""
+    from analyzer.games import names
+
+    return names()
+
+
+# ------------------------------------------------------------------ options
+
+def _bot_text(bots: BotList | None, option: str) -> str | None:
+    if bots is None or isinstance(bots, str):
+        return bots
+    items = list(bots)
+    if not all(isinstance(b, str) for b in items):
+        raise AnalyzerError(f"{option} must be a comma list or a list of bot names, got {bots!r}")
+    return ",".join(items)
+
+
+def _count(races: int | None, games_: int | None, default: int, unit_option: str = "--races") -> int:
+    if races is not None and games_ is not None and races != games_:
+        raise AnalyzerError("give races or games, not both")
+    value = races if races is not None else games_ if games_ is not None else default
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        raise AnalyzerError(f"{unit_option} must be a whole number, got {value!r}")
+    return value
+
+
+def _whole(value, option: str):
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise AnalyzerError(f"{option} must be a whole number, got {value!r}")
+    return value
+
+
+def _setup(game: str, players: int | None, threads: int | None):
+    """The game's match class, the player count and threads, bounded before any list is built."""
+    from analyzer.engine.simulate import check_players, default_threads
+    from analyzer.games import game_info
+
+    info = game_info(game)
+    players = _whole(players, "--players")
+    players = info.default_players if players is None else players
+    check_players(players)
+    threads = _whole(threads, "--threads")
+    threads = default_threads() if threads is None else threads  # bounded by check_run_options
+    return info, info.load("match"), players, threads
+
+
+def _path(value, option: str) -> Path | None:
+    if value is None:
+        return None
+    if not isinstance(value, (str, os.PathLike)):
+        raise AnalyzerError(f"{option} must be a path, got {value!r}")
+    return Path(value)
+
+
+# ------------------------------------------------------------------ reports
+
+REPORT_FILE_SUFFIXES = (".csv", ".png")  # what a report writes into its _files/ folder
+
+
+def _previous_report_files(html: Path) -> set[Path]:
+    """The figures and tables in the ``_files/`` folder of a report already at
+    ``html``: a new report written over it removes those it does not write
+    again, so a report of another game leaves nothing of the old one behind.
+    Without a report page there, the folder is not taken for a report's."""
+    from analyzer.report import files_dir
+
+    folder = files_dir(html)
+    if not html.is_file() or not folder.is_dir():
+        return set()
+    return {p for p in folder.iterdir() if p.is_file() and p.suffix in REPORT_FILE_SUFFIXES}
+
+
+def _write_report_replacing(out: Path, write) -> Path:
+    """``write(out)`` (returns the HTML path), then remove the previous report's
+    files this one did not write again."""
+    target = out / "report.html" if out.is_dir() else out
+    before = {p: p.stat().st_mtime_ns for p in _previous_report_files(target)}
+    html = write(out)
+    for p, mtime in before.items():
+        try:
+            if p.stat().st_mtime_ns == mtime:
+                p.unlink()
+        except OSError:
+            pass
+    return html
+
+
+def report(run_dirs, out=None, *, by: str | None = None, min_effect: float | None = None) -> Path:
+    """The balance report of one or more run directories (``simulate(out=...)``)
+    of one game, merged when they share board, players and bots; ``by``
+    ("players" or "board") shows runs that differ in it side by side;
+    ``min_effect``: the flags' practical-size threshold in percentage points
+    (default 1). Returns the HTML file's path."""
+    from analyzer.engine.writer import check_run_dir
+    from analyzer.report import build_report, check_report_path, default_report_path
+
+    dirs = [Path(run_dirs)] if isinstance(run_dirs, (str, os.PathLike)) else [Path(d) for d in run_dirs]
+    if not dirs:
+        raise AnalyzerError("no run directory given")
+    seen: dict[str, Path] = {}
+    for d in dirs:
+        key = os.path.realpath(d)
+        if key in seen:
+            raise AnalyzerError(f"run directory {d} is given twice (as {seen[key]}); each run counts once")
+        seen[key] = d
+    for d in dirs:
+        check_run_dir(d)
+    out = _path(out, "--report") or default_report_path(dirs[0])
+    check_report_path(out)
+    if min_effect is not None and not 0 <= float(min_effect) < 100:
+        raise AnalyzerError(f"--min-effect is in percentage points between 0 and 100, got {min_effect:g}")
+    share = None if min_effect is None else float(min_effect) / 100
+    return _write_report_replacing(out, lambda path: build_report(dirs, path, by, share))
+
+
+# ------------------------------------------------------------------ simulate
+
+class _Collector:
+    """Stands in for a report aggregator in the simulate loop: keeps each
+    chunk's tables (and forwards them to the aggregator, if any)."""
+
+    def __init__(self, stats=None):
+        self.chunks: list[dict] = []
+        self.stats = stats
+
+    def add(self, tables: dict) -> None:
+        self.chunks.append(tables)
+        if self.stats is not None:
+            self.stats.add(tables)
+
+
+@dataclass
+class Run:
+    """A finished simulation: its summary, manifest, tables and report."""
+    game: str
+    summary: object
+    manifest: dict
+    seconds: float
+    out: Path | None = None
+    text: str = ""  # what the command line prints
+    _chunks: list | None = field(default=None, repr=False)
+    _final: dict | None = field(default=None, repr=False)
+    _stats: object = field(default=None, repr=False)
+    _tables: dict | None = field(default=None, repr=False)
+
+    @property
+    def count(self) -> int:
+        """Races or games played."""
+        return int(self.manifest[self.manifest["unit"]])
+
+    @property
+    def tables(self) -> dict[str, pd.DataFrame]:
+        """Every table (as ``--out`` writes them) as DataFrames, by name."""
+        if self._tables is None:
+            import pandas as pd
+
+            if self._chunks is not None:
+                names = list(dict.fromkeys(n for c in self._chunks for n in c))
+                tables = {n: pd.concat([c[n] for c in self._chunks if n in c], ignore_index=True)
+                          for n in names}
+                self._tables = {**tables, **(self._final or {})}
+            elif self.out is not None:
+                self._tables = {p.stem: pd.read_parquet(p) for p in sorted(self.out.glob("*.parquet"))}
+            else:
+                raise AnalyzerError("this run kept no tables (simulate(..., tables=False) without out=)")
+        return self._tables
+
+    def report(self, path) -> Path:
+        """Write the balance report (HTML, figures, CSV) to ``path``; returns the HTML file."""
+        from analyzer.report import check_report_path, write_report
+        from analyzer.stats import new_stats
+
+        path = Path(path)
+        check_report_path(path)
+        stats = self._stats
+        if stats is None and self._chunks is not None:
+            stats = new_stats(self.game)
+            for tables in self._chunks:
+                stats.add(tables)
+            self._stats = stats
+        if stats is None:
+            if self.out is None:
+                raise AnalyzerError("this run kept no tables to report on; run it with tables=True or out=")
+            return report([self.out], path)
+        return _write_report_replacing(path, lambda p: write_report(stats.result(), self.manifest, p))
+
+    def __str__(self) -> str:
+        return self.text
+
+    def _repr_pretty_(self, printer, cycle):  # IPython shows the summary
+        printer.text(self.text)
+
+
+def simulate(game: str, races: int | None = None, *, games: int | None = None, bots: BotList | None = None,
+             players: int | None = None, board=None, seed: int = 1, threads: int | None = None,
+             out=None, report=None, tables: bool = True, progress: bool | None = None,
+             chunk: int | None = None) -> Run:
+    """Play ``races`` races or ``games`` games (the game's unit; either name
+    works) between ``bots`` (one for every seat, or one per
+    seat: a comma string or a list) and return the ``Run``. ``out``: also write
+    the Parquet tables and manifest there; ``report``: write the balance report;
+    ``tables``: keep the tables in memory (``run.tables``; for long runs write
+    them with ``out`` instead)."""
+    from analyzer.engine.botspec import parse_bot_list, seat_bots
+    from analyzer.engine.simulate import DEFAULT_CHUNK, simulate as run_simulation
+
+    info, cls, players, threads = _setup(game, players, threads)
+    count = _count(races, games, 100_000, f"--{info.unit}")
+    seed = _whole(seed, "--seed")
+    chunk = DEFAULT_CHUNK if chunk is None else _whole(chunk, "chunk")
+    from analyzer.engine.simulate import check_run_options
+
+    check_run_options(count, seed, threads, chunk, info.unit)
+    bot_text = _bot_text(bots, "bots")
+    specs = seat_bots(parse_bot_list(bot_text if bot_text is not None else info.default_bot_list(players)),
+                      players)
+    board = _path(board, "--board")
+    out, report_path = _path(out, "--out"), _path(report, "--report")
+    match = cls(str(board) if board is not None else None, players, specs)
+    stats = None
+    if report_path is not None:
+        from analyzer.report import check_report_path
+        from analyzer.stats import new_stats
+
+        check_report_path(report_path)
+        stats = new_stats(match.game)
+    collector = _Collector(stats) if tables else stats
+    result = run_simulation(match, count, seed, threads=threads, chunk_size=chunk, out_dir=out,
+                            progress=progress, stats=collector)
+    lines = [render_header(match, result), result.summary.render(),
+             f"speed: {result.rate:,.0f} {match.unit}/s ({result.seconds:.2f} s on "
+             f"{result.manifest['threads']} threads)"]
+    if out is not None:
+        lines.append(f"tables: {out}/ ({', '.join(match.tables)}.parquet, manifest.json)")
+    run = Run(match.game, result.summary, result.manifest, result.seconds, out, "\n".join(lines),
+              collector.chunks if tables else None,
+              match.final_tables(result.summary) if tables else None, stats)
+    if report_path is not None:
+        html = run.report(report_path)
+        run.text += f"\nreport: {html}"
+    return run
+
+
+def render_header(match, result) -> str:
+    m = result.manifest
+    lines = [f"{match.title}: {m[match.unit]:,} {match.unit}, {match.players} players, seed {m['seed']}"]
+    lines += match.setup_lines()
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------ compare
+
+def _one_bot(text: str, option: str):
+    from analyzer.engine.botspec import parse_bot_list
+
+    if not isinstance(text, str):
+        raise AnalyzerError(f"{option} takes one bot name, got {text!r}")
+    specs = parse_bot_list(text)
+    if len(specs) != 1:
+        raise AnalyzerError(f"{option} takes one bot, got {len(specs)}")
+    return specs[0]
+
+
+@dataclass
+class Comparison:
+    """A paired comparison of bot A against bot B."""
+    result: object  # analyzer.engine.compare.CompareResult
+    text: str
+
+    @property
+    def table(self) -> pd.DataFrame:
+        """Win rate and mean score: A, B, A - B and its 95% interval (paired)."""
+        import pandas as pd
+
+        rows = []
+        for name, stat in (("win rate", self.result.win), ("mean score", self.result.score)):
+            lo, hi = stat.interval()
+            rows.append({"measure": name, "A": stat.mean_a, "B": stat.mean_b, "A - B": stat.diff,
+                         "low": lo, "high": hi})
+        return pd.DataFrame(rows).set_index("measure")
+
+    def __str__(self) -> str:
+        return self.text
+
+    def _repr_pretty_(self, printer, cycle):
+        printer.text(self.text)
+
+
+def _seat_role(game: str, players: int, specs, role: str | None) -> tuple[list[str], str]:
+    """Each seat's role, and the role the studied bots play: ``role``, else the
+    game's only role, else the one role all of them can play."""
+    from analyzer.games import match_class, registry
+
+    roles = match_class(game).seat_roles(players)
+    present = list(dict.fromkeys(roles))
+    if role is not None:
+        if role not in present:
+            raise AnalyzerError(f"--role must be one of {', '.join(present)} at {players} players, got {role!r}")
+        return roles, role
+    if len(present) == 1:
+        return roles, present[0]
+    families = [registry(game).resolve(spec) for spec in specs]
+    playable = [r for r in present if all(r in f.roles for f in families)]
+    if len(playable) != 1:
+        raise AnalyzerError(f"say which seats the bots play with --role ({', '.join(present)})")
+    return roles, playable[0]
+
+
+def _check_bot(game: str, spec, role: str) -> None:
+    """A bot that cannot play ``role`` is refused in one line, before any race."""
+    from analyzer.errors import BotError
+    from analyzer.games import registry
+
+    family = registry(game).resolve(spec)
+    if role not in family.roles:
+        raise BotError(f"bot {spec.label!r} cannot play the {role} seats; it plays {', '.join(family.roles)}")
+
+
+def compare(game: str, bot: str, vs: str, *, field: BotList = "random", players: int | None = None,
+            board=None, races: int | None = None, games: int | None = None, seed: int = 1,
+            threads: int | None = None, sprt: tuple[float, float] | None = None, alpha: float = 0.05,
+            beta: float = 0.05, progress: bool | None = None, role: str | None = None) -> Comparison:
+    """Bot A (``bot``) against bot B (``vs``) on the same deals and dice, seats
+    rotated (among the seats of ``role``, in a game of roles), the other seats
+    taken by ``field``; ``sprt=(d0, d1)`` stops as soon as a sequential test
+    decides between those win-rate differences A - B, in percentage points."""
+    from analyzer.engine.botspec import parse_bot_list
+    from analyzer.engine.compare import Sprt, compare as run, render
+    from analyzer.engine.seating import seat_tables
+    from analyzer.engine.progress import Progress
+    from analyzer.engine.simulate import check_run_options
+
+    info, cls, players, threads = _setup(game, players, threads)
+    count = _count(races, games, 200_000, f"--{info.unit}")
+    check_run_options(count, _whole(seed, "--seed"), threads, 1, info.unit)
+    a, b = _one_bot(bot, "--bot"), _one_bot(vs, "--vs")
+    fill = parse_bot_list(_bot_text(field, "--field"))
+    test = None
+    if sprt is not None:
+        try:
+            d0, d1 = (float(x) for x in sprt)
+        except (TypeError, ValueError):
+            raise AnalyzerError(f"--sprt takes two numbers D0,D1, got {sprt!r}") from None
+        test = Sprt.from_pp(d0, d1, alpha=alpha, beta=beta)
+    board_path = str(_path(board, "--board")) if board is not None else None
+    roles, role = _seat_role(game, players, [a, b], role)
+    for spec in dict.fromkeys([a, b]):  # every bad bot fails before any race
+        _check_bot(game, spec, role)
+        cls(board_path, players, seat_tables(spec, fill, roles, role)[0][1])
+    places = roles.count(role)
+    total = -(-count // places) * places * 2
+    with Progress(total, f"{info.title} compare ({info.unit} per arm x 2)", enabled=progress) as bar:
+        counter = _ArmCounter(bar)
+        result = run(lambda table: cls(board_path, players, table), a, b, fill, players, count, seed,
+                     threads=threads, sprt=test, progress=counter, roles=roles, role=role)
+    return Comparison(result, render(result))
+
+
+class _ArmCounter:
+    """compare advances by races per arm; the bar counts both arms."""
+
+    def __init__(self, bar):
+        self.bar = bar
+
+    def advance(self, n: int) -> None:
+        self.bar.advance(2 * n)
+
+
+# ------------------------------------------------------------------ tournament
+
+@dataclass
+class Tournament:
+    result: object  # analyzer.engine.tournament.TournamentResult
+    text: str
+
+    @property
+    def tables(self) -> dict[str, pd.DataFrame]:
+        """The tournament page's tables: ratings, head_to_head, win_matrix, seats."""
+        from analyzer.report.tournament import tables
+
+        return tables(self.result)
+
+    @property
+    def ratings(self) -> pd.DataFrame:
+        """Per bot, best first: Elo with its 95% interval, win rate and mean score with theirs."""
+        return self.tables["ratings"]
+
+    def report(self, path) -> Path:
+        """Write the tournament page (HTML, figures, CSV); returns the HTML file."""
+        from analyzer.report import check_report_path
+        from analyzer.report.tournament import write_tournament_report
+
+        path = Path(path)
+        check_report_path(path)
+        return _write_report_replacing(path, lambda p: write_tournament_report(self.result, p))
+
+    def __str__(self) -> str:
+        return self.text
+
+    def _repr_pretty_(self, printer, cycle):
+        printer.text(self.text)
+
+
+def tournament(game: str, bots: BotList, *, players: int | None = None, board=None, races: int | None = None,
+               games: int | None = None, seed: int = 1, threads: int | None = None,
+               gauntlet: str | None = None, report=None, progress: bool | None = None,
+               role: str | None = None, field: BotList | None = None) -> Tournament:
+    """Every table of distinct bots from ``bots``, each in every seat rotation on
+    the same deals; Bradley-Terry ratings with intervals. ``gauntlet``: one bot
+    at every table against a field of the others. In a game of roles the bots
+    play the seats of ``role`` and ``field`` fills the others."""
+    from analyzer.engine.botspec import parse_bot_list
+    from analyzer.engine.progress import Progress
+    from analyzer.engine.simulate import check_run_options
+    from analyzer.engine.tournament import other_roles_field, planned_races, render, tournament as run
+
+    info, cls, players, threads = _setup(game, players, threads)
+    count = _count(races, games, 100_000, f"--{info.unit}")
+    check_run_options(count, _whole(seed, "--seed"), threads, 1, info.unit)
+    specs = parse_bot_list(_bot_text(bots, "--bots"))
+    hero = None
+    if gauntlet is not None:
+        g = _one_bot(gauntlet, "--gauntlet")
+        specs, hero = [g] + [s for s in specs if s != g], 0
+    report_path = _path(report, "--report")
+    if report_path is not None:
+        from analyzer.report import check_report_path
+
+        check_report_path(report_path)
+    board_path = str(_path(board, "--board")) if board is not None else None
+    roles, role = _seat_role(game, players, specs, role)
+    field_specs = parse_bot_list(_bot_text(field, "--field")) if field is not None else None
+    others = [s for s in range(players) if roles[s] != role]
+    fill = dict(zip(others, other_roles_field(field_specs, len(others))))
+    for spec in dict.fromkeys(specs):  # every bad bot fails before any race
+        _check_bot(game, spec, role)
+        cls(board_path, players, [fill.get(s, spec) for s in range(players)])
+    with Progress(planned_races(len(specs), roles.count(role), count, hero),
+                  f"{info.title} tournament ({info.unit})", enabled=progress) as bar:
+        result = run(lambda table: cls(board_path, players, table), specs, players, count, seed,
+                     threads=threads, gauntlet=hero, progress=bar, roles=roles, role=role, field=field_specs)
+    cup = Tournament(result, render(result))
+    if report_path is not None:
+        cup.text += f"\nreport: {cup.report(report_path)}"
+    return cup
+
+
+# ------------------------------------------------------------------ replay
+
+def replay(game: str, index: int, *, board=None, players: int | None = None, bots: BotList | None = None,
+           seed: int = 1):
+    """Item ``index`` (race or game) of the run ``simulate`` plays with these
+    options, step by step (``analyzer.games.protocol.Replay``: ``steps`` in the
+    rulebook's words, ``tables``: its rows, as ``simulate --out`` writes them)."""
+    from analyzer.engine.botspec import parse_bot_list, seat_bots
+    from analyzer.engine.simulate import MAX_SEED
+
+    info, cls, players, _ = _setup(game, players, None)
+    seed, index = _whole(seed, "--seed"), _whole(index, f"--{info.unit[:-1]}")
+    if not 0 <= seed <= MAX_SEED:
+        raise AnalyzerError(f"--seed must be 0 to {MAX_SEED}, got {seed}")
+    if not 0 <= index < 1 << 62:
+        raise AnalyzerError(f"--{info.unit[:-1]} must be 0 or more, got {index}")
+    bot_text = _bot_text(bots, "--bots")
+    specs = seat_bots(parse_bot_list(bot_text if bot_text is not None else info.default_bot_list(players)),
+                      players)
+    board_path = str(_path(board, "--board")) if board is not None else None
+    return cls(board_path, players, specs).replay(seed, index)
