@@ -128,11 +128,17 @@ def run_simulation(game, board, players, bots, races, seed, threads, out, report
 @app.command("report")
 def report_command(
     run_dirs: list[Path] = typer.Argument(
-        ..., help="one or more directories written by simulate --out; several runs of one game (e.g. "
-                  "each player count) are merged into one report"),
+        ..., help="one or more directories written by simulate --out; several runs of one game with the "
+                  "same board, players and bots are merged into one report"),
     report: Optional[Path] = typer.Option(None, "--report", help="report path (default: RUN_DIR-report.html "
                                                                   "beside the first)"),
     out: Optional[Path] = typer.Option(None, "--out", hidden=True, help="old name of --report"),
+    by: Optional[str] = typer.Option(
+        None, "--by", help="players or board: runs that differ in it, reported side by side (without it, "
+                           "several runs must share board, players and bots and are merged)"),
+    min_effect: float = typer.Option(
+        1.0, "--min-effect", help="percentage points: a colour, pig or seat is flagged only if it differs "
+                                  "from fair by at least this much (and beyond chance)"),
 ):
     """Write the balance report of a finished run (or of several runs of one game, merged)."""
     from analyzer import api
@@ -140,7 +146,7 @@ def report_command(
 
     with Progress(len(run_dirs), "report (runs read)", enabled=None) as bar:
         with bar.phase("reading the tables and drawing the figures"):
-            html = api.report(run_dirs, _either(report, out, "--report", "--out"))
+            html = api.report(run_dirs, _either(report, out, "--report", "--out"), by=by, min_effect=min_effect)
         bar.advance(len(run_dirs))
     typer.echo(f"report: {html}")
 
@@ -193,8 +199,8 @@ def compare(
     seed: int = typer.Option(1, help="seed"),
     threads: Optional[int] = typer.Option(None, help=THREADS_HELP),
     sprt: Optional[str] = typer.Option(
-        None, help="D0,D1: stop when a sequential test decides between win-rate differences "
-                   "D0 and D1 (fractions, e.g. 0,0.01)"),
+        None, help="D0,D1: stop when a sequential test decides between win-rate differences A - B "
+                   "of D0 and D1 percentage points (e.g. 0,1), looking every 2,000 races"),
     alpha: float = typer.Option(0.05, help="SPRT: chance of accepting D1 when D0 holds"),
     beta: float = typer.Option(0.05, help="SPRT: chance of accepting D0 when D1 holds"),
     progress: Optional[bool] = _progress_option(),
@@ -285,7 +291,8 @@ def tune(
     family, base = _tunable(game, start)
     families = bot_families(game)
     ranges = parse_ranges(params)
-    space = search_space(families[family].defaults(), {**base, **dict(start.params)}, ranges)
+    steps = families[family].integer | {n for n, r in families[family].ranges.items() if r.integer}
+    space = search_space(families[family].defaults(), {**base, **dict(start.params)}, ranges, steps)
     space = [p if (ranges or {}).get(p.name) else _within(p, families[family].range_of(p.name)) for p in space]
     for p in space:  # a range beyond what the bot takes would fail mid-search
         for end in (p.lo, p.hi):
