@@ -36,7 +36,7 @@ from analyzer.games.lemminge.layout import (
     PUB_N_OPTIONS, PUB_N_PLAYERS, PUB_POS, PUB_RESHUFFLES, PUB_TERRAIN, PUB_TILE_KIND, PUB_TURN,
     PUB_WINNER, RANDOM, S_LEN, S_MINCOST, S_OPTIONS, S_VIEW, SCRIPTED,
 )
-from analyzer.games.lemminge.random_bot import decide_random
+from analyzer.games.lemminge.random_bot import decide_random, refills_anyway
 from analyzer.games.lemminge.rules import (
     BOT_ERROR, can_step, card_terrain, card_value, check_invariants, cheapest_steps, distance,
     list_steps, movement_of, own_at, place_tile, play_card, refill, setup_game, take_step,
@@ -139,9 +139,9 @@ def walk(game, state, hidden, params, seat, lemming, terrain, movement, player_r
 
 
 @kernel
-def take_turn(game, state, hidden, params, seat, game_index, player_rows, moves, counts, hexes, trace):
-    """One turn of ``seat``: refill, or play a card (with its bonus tile) and
-    walk one lemming. Returns the winning seat, -1 (the game goes on) or BOT_ERROR."""
+def choose_card(game, state, hidden, params, seat, trace):
+    """The cards of the hand that allow a step (judged before any bonus tile)
+    are the options; the answer is one of them or -1 to refill."""
     at = own_at(seat)
     cheapest_steps(game, state, seat, S_MINCOST)
     n = 0
@@ -153,8 +153,20 @@ def take_turn(game, state, hidden, params, seat, game_index, player_rows, moves,
             n += 1
     if trace.shape[0] > 0:
         trace_options(game, state, hidden, seat, DECIDE_ACTION, n, trace)
-    pick = ask(DECIDE_ACTION, seat, game, state, hidden, params, n, trace)
-    if pick < -1 or pick >= n:
+    return ask(DECIDE_ACTION, seat, game, state, hidden, params, n, trace)
+
+
+@kernel
+def take_turn(game, state, hidden, params, seat, game_index, player_rows, moves, counts, hexes, trace):
+    """One turn of ``seat``: refill, or play a card (with its bonus tile) and
+    walk one lemming. Returns the winning seat, -1 (the game goes on) or BOT_ERROR."""
+    at = own_at(seat)
+    if game[ix(G_KINDS + seat)] == RANDOM and refills_anyway(hidden, at):
+        pick = -1  # the random bot's 1/5 refill: no need to list the cards
+        trace_event(trace, EV_DECISION, seat, DECIDE_ACTION, -1, -1, 0)
+    else:
+        pick = choose_card(game, state, hidden, params, seat, trace)
+    if pick < -1 or pick >= state[PUB_N_OPTIONS]:
         return fail(state, ERROR_ACTION, seat)
     if pick == -1:
         held = hidden[at + OWN_HAND_N]

@@ -9,12 +9,21 @@ from analyzer.games.lemminge.layout import (
 
 
 @kernel(inline=True)
+def refills_anyway(hidden, at):
+    """The random bot's first draw of a turn: it refills with probability 1/5
+    whatever its cards. Drawn before the kernel lists the cards that allow a
+    step, which a refill does not need (the same law as drawing it after)."""
+    return below(hidden, at + OWN_RNG, 5) == 0
+
+
+@kernel(inline=True)
 def decide_random(what, hidden, at, state, n_options):
     """The reference random bot. Its own row, random stream included, is
     ``hidden[at:]`` (the kernel passes the hidden array itself: no copy).
 
-    - action: refill whenever no card allows a step, else with probability 1/5;
-      otherwise a uniform card among those that allow a step (the options);
+    - action: refill with probability 1/5 (``refills_anyway``), and whenever no
+      card allows a step; otherwise a uniform card among those that allow a
+      step (the options);
     - discard (refilling): each card with probability 1/2, independently;
     - tile, lemming: uniform over the options (every tile hex; the lemmings
       that can step);
@@ -22,8 +31,8 @@ def decide_random(what, hidden, at, state, n_options):
       the finish than the lemming is; stop when there is none.
     """
     rng = at + OWN_RNG
-    if what == DECIDE_ACTION:
-        if n_options == 0 or below(hidden, rng, 5) == 0:
+    if what == DECIDE_ACTION:  # the 1/5 refill was drawn before, by refills_anyway
+        if n_options == 0:
             return -1
         return below(hidden, rng, n_options)
     if what == DECIDE_DISCARD:

@@ -15,7 +15,7 @@ from analyzer.games.lemminge.layout import (
     H_OWN, H_PILE, H_RNG, HAND_SIZE, HOME, HX_ENTERED, HX_PUSHED_INTO, LEMMINGS, MAX_CELLS,
     MAX_VALUES, MEADOW, N_DIRECTIONS, N_TERRAINS, N_TILE_KINDS, OPT_COST, OPT_DIR, OPT_DIST,
     OPT_FROM, OPT_TARGET, OPT_WIDTH, OWN_HAND, OWN_HAND_N, OWN_LEN, PL_PUSHED, PL_PUSHES_MADE,
-    PUB_COL, PUB_COL_N, PUB_DISCARD_N, PUB_ERROR, PUB_HAND_N, PUB_MOVER, PUB_N_PLAYERS, PUB_OCC,
+    PUB_COL, PUB_COL_N, PUB_COL_SUM, PUB_DISCARD_N, PUB_ERROR, PUB_HAND_N, PUB_MOVER, PUB_N_PLAYERS, PUB_OCC,
     PUB_PILE_N, PUB_POS, PUB_RESHUFFLES, PUB_SUPPLY, PUB_TER, PUB_TILE, PUB_TURN, PUB_WINNER,
     S_SCRATCH, START, TR_WIDTH,
 )
@@ -43,10 +43,8 @@ def card_value(game, card):
 
 @kernel(inline=True)
 def column_sum(game, state, t):
-    total = 0
-    for i in range(state[ix(PUB_COL_N + t)]):
-        total += card_value(game, state[ix(PUB_COL + t * MAX_VALUES + i)])
-    return total
+    """The sum of column ``t`` (kept in PUB_COL_SUM as cards come and go)."""
+    return state[ix(PUB_COL_SUM + t)]
 
 
 @kernel(inline=True)
@@ -141,6 +139,7 @@ def reshuffle(game, state, hidden, trace):
                         n += 1
                 state[col] = kept
                 state[PUB_COL_N + t] = 1
+                state[PUB_COL_SUM + t] = 0
     state[PUB_PILE_N] = n
     if n > 0:
         shuffle(hidden, H_PILE, n)
@@ -217,11 +216,13 @@ def play_card(game, state, hidden, seat, position):
     if v <= card_value(game, state[col + size - 1]):
         state[col + size] = card
         state[PUB_COL_N + t] = size + 1
+        state[PUB_COL_SUM + t] = before + v
         return card, before + v, 0, before
     for i in range(size):  # the whole column goes to the discards
         discard(state, hidden, state[col + i])
     state[col] = card
     state[PUB_COL_N + t] = 1
+    state[PUB_COL_SUM + t] = v
     return card, v, 1, before
 
 
@@ -451,6 +452,7 @@ def setup_game(game, state, hidden, trace):
     for t in range(N_TERRAINS):
         state[PUB_COL + t * MAX_VALUES] = t * nv + opener
         state[PUB_COL_N + t] = 1
+        state[PUB_COL_SUM + t] = game[G_VALUES + opener]
         for i in range(nv):
             if i != opener:
                 hidden[H_PILE + n] = t * nv + i
@@ -489,6 +491,11 @@ def check_invariants(game, state, hidden):
             state[seen + hidden[at + OWN_HAND + i]] += 1
     for t in range(N_TERRAINS):
         if state[PUB_COL_N + t] < 1:
+            return False
+        total = 0
+        for i in range(state[PUB_COL_N + t]):
+            total += card_value(game, state[PUB_COL + t * MAX_VALUES + i])
+        if total != state[PUB_COL_SUM + t]:
             return False
         for i in range(state[PUB_COL_N + t]):
             card = state[PUB_COL + t * MAX_VALUES + i]
