@@ -22,7 +22,7 @@ from analyzer.engine.rng import below
 from analyzer.games.lemminge.layout import (
     AT_START, DECIDE_ACTION, DECIDE_DISCARD, DECIDE_LEMMING, DECIDE_STEP, DECIDE_TILE, FINISH,
     G_DIST, G_N_CELLS, G_N_PLAYERS, G_N_START, G_N_TILE_CELLS, G_NB, G_START_CELLS, G_START_DIST,
-    G_TERRAIN, G_TILE_CELLS, HOME, LEMMINGS, MAX_CELLS, MEADOW, N_DIRECTIONS, OPT_COST, OPT_DIR,
+    G_TERRAIN, G_TILE_CELLS, HAND_SIZE, HOME, LEMMINGS, MAX_CELLS, MEADOW, N_DIRECTIONS, OPT_COST, OPT_DIR,
     OPT_TARGET, OPT_WIDTH, OWN_HAND, OWN_HAND_N, OWN_RNG, P_BLOCK, P_HAND_RESERVE, P_KEEP, P_LEAD,
     P_OWN_PUSH, P_PUSH, P_REFILL_BELOW, P_TILE_GAIN, PUB_LEMMING, PUB_MOVEMENT, PUB_MOVER, PUB_OCC,
     PUB_POS, PUB_TER, PUB_TERRAIN, PUB_TILE_KIND, S_OPTIONS, S_SCRATCH, S_VIEW, START,
@@ -32,6 +32,8 @@ from analyzer.games.lemminge.rules import (
 )
 
 INF = 1 << 30
+LOOKAHEAD = 4  # movement a plan adds for the turns to come: a detour round a jam is seen to lead on
+DETOUR_WEIGHT = 0.25  # weight of that longer reach beside the hexes gained now
 COST = S_SCRATCH + MAX_CELLS  # scratch: planned cost per cell
 QUEUE = S_SCRATCH + 2 * MAX_CELLS  # scratch: cells reached, in order
 
@@ -103,31 +105,44 @@ def lead_weight(game, state, seat, lemming, params):
 
 
 @kernel
-def move_value(game, state, seat, lemming, terrain, movement, params):
+def move_gain(game, state, seat, lemming, terrain, movement, params):
+    """(hexes a move can gain now, weighted by lemming; the same with LOOKAHEAD more movement)."""
     if state[ix(PUB_POS + lemming)] == HOME:
-        return -1.0
-    gain = distance(game, state, lemming) - plan(game, state, lemming, state[ix(PUB_POS + lemming)],
-                                                 terrain, movement)
-    return gain * lead_weight(game, state, seat, lemming, params)
+        return -1.0, -1.0
+    here = distance(game, state, lemming)
+    pos = state[ix(PUB_POS + lemming)]
+    w = lead_weight(game, state, seat, lemming, params)
+    gain = here - plan(game, state, lemming, pos, terrain, movement)
+    further = here - plan(game, state, lemming, pos, terrain, movement + LOOKAHEAD)
+    return gain * w, further * w
+
+
+@kernel
+def move_value(game, state, seat, lemming, terrain, movement, params):
+    gain, further = move_gain(game, state, seat, lemming, terrain, movement, params)
+    return gain + DETOUR_WEIGHT * further
 
 
 @kernel
 def choose_action(game, state, seat, params, n_options):
-    hand = S_VIEW + OWN_HAND
     best = 0.0
+    best_gain = 0.0
     pick = -1
     for i in range(n_options):
         card = state[S_VIEW + OWN_HAND + state[S_OPTIONS + i]]
         m, _ = movement_of(game, state, card)
         t = card_terrain(game, card)
         for k in range(LEMMINGS):
-            v = move_value(game, state, seat, seat * LEMMINGS + k, t, m, params)
+            gain, further = move_gain(game, state, seat, seat * LEMMINGS + k, t, m, params)
+            v = gain + DETOUR_WEIGHT * further
             if v > best:
                 best = v
                 pick = i
-    if best < params[P_REFILL_BELOW]:
+            best_gain = max(best_gain, gain)
+    full = state[S_VIEW + OWN_HAND_N] == HAND_SIZE  # refilling a full hand only swaps cards
+    if best_gain < params[P_REFILL_BELOW] and not full:
         return -1
-    if state[S_VIEW + OWN_HAND_N] <= params[P_HAND_RESERVE] and best <= 1.0:
+    if state[S_VIEW + OWN_HAND_N] <= params[P_HAND_RESERVE] and best_gain <= 1.0:
         return -1
     return pick
 
@@ -183,12 +198,17 @@ def choose_step(game, state, seat, params, n_options):
     t = state[PUB_TERRAIN]
     m = state[PUB_MOVEMENT]
     here = distance(game, state, lemming)
-    best = 0.0
+    pos = state[PUB_POS + lemming]
+    # stopping keeps what the lemming can reach from here later; a step, what it reaches from there
+    best = here - plan(game, state, lemming, pos, t, LOOKAHEAD) + 0.5 * (here - plan(game, state, lemming, pos, t, 0))
     pick = -1
     for i in range(n_options):
         o = S_OPTIONS + i * OPT_WIDTH
-        reach = plan(game, state, lemming, state[o + OPT_TARGET], t, m - state[o + OPT_COST])
-        v = here - reach + push_value(game, state, seat, o, params) - 0.01 * state[o + OPT_COST]
+        left = m - state[o + OPT_COST]
+        target = state[o + OPT_TARGET]
+        v = (here - plan(game, state, lemming, target, t, left + LOOKAHEAD)
+             + 0.5 * (here - plan(game, state, lemming, target, t, left))
+             + push_value(game, state, seat, o, params) - 0.01 * state[o + OPT_COST])
         if v > best:
             best = v
             pick = i

@@ -34,7 +34,7 @@ from analyzer.games.lemminge.layout import (
     PL_LEN, PL_MOVES, PL_NEW_COLUMNS, PL_PUSHES_MADE, PL_REFILLS, PL_STEPS, PL_TILES_PLACED,
     PL_WON, PUB_CUR_DIST, PUB_ERROR, PUB_HAND_N, PUB_LEMMING, PUB_MOVEMENT, PUB_MOVER,
     PUB_N_OPTIONS, PUB_N_PLAYERS, PUB_POS, PUB_RESHUFFLES, PUB_TERRAIN, PUB_TILE_KIND, PUB_TURN,
-    PUB_WINNER, RANDOM, S_LEN, S_MINCOST, S_OPTIONS, S_VIEW, SCRIPTED,
+    PUB_WINNER, RANDOM, S_LEN, SCRIPT_BY_VALUE, S_MINCOST, S_OPTIONS, S_VIEW, SCRIPTED,
 )
 from analyzer.games.lemminge.random_bot import decide_random, refills_anyway
 from analyzer.games.lemminge.rules import (
@@ -45,6 +45,26 @@ from analyzer.games.lemminge.rules import (
 
 BAD_ANSWER = -99  # what an unknown bot kind or an exhausted script answers
 TURN_ON = 0
+
+
+@kernel
+def scripted_option(game, state, hidden, seat, what, value, n_options):
+    """The index of the option whose value is ``value`` (tests' scripts), or BAD_ANSWER."""
+    if what == DECIDE_TILE:
+        for i in range(game[G_N_TILE_CELLS]):
+            if game[G_TILE_CELLS + i] == value:
+                return i
+        return BAD_ANSWER
+    for i in range(n_options):
+        if what == DECIDE_ACTION:
+            v = hidden[own_at(seat) + OWN_HAND + state[S_OPTIONS + i]]
+        elif what == DECIDE_STEP:
+            v = state[S_OPTIONS + i * OPT_WIDTH] * 8 + state[S_OPTIONS + i * OPT_WIDTH + 1]
+        else:
+            v = state[S_OPTIONS + i]
+        if v == value:
+            return i
+    return BAD_ANSWER
 
 
 @kernel
@@ -63,6 +83,8 @@ def ask_bot(what, seat, kind, game, state, hidden, params, n_options):
         if i < hidden[H_SCRIPT_N]:
             hidden[H_SCRIPT_I] = i + 1
             answer = hidden[H_SCRIPT + i]
+            if answer >= SCRIPT_BY_VALUE:
+                answer = scripted_option(game, state, hidden, seat, what, answer - SCRIPT_BY_VALUE, n_options)
     hidden[at + OWN_RNG] = state[S_VIEW + OWN_RNG]
     return answer
 

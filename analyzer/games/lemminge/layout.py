@@ -83,6 +83,9 @@ CONVOY = 2
 BLOCKER = 3
 FIRST_HEURISTIC, LAST_HEURISTIC = RACER, BLOCKER
 SCRIPTED = 99  # tests: answers from the script in ``hidden`` (H_SCRIPT)
+# a scripted answer of SCRIPT_BY_VALUE + v picks the option whose value is v: the
+# card (action), the cell (tile), the lemming (lemming), target * 8 + direction (step)
+SCRIPT_BY_VALUE = 1 << 20
 
 # ------------------------------------------------------------------ bot parameters
 # one row of float64 per seat (PARAMS_WIDTH); the heuristic families share them
