@@ -83,7 +83,8 @@ class Game:
         z = sum(1 for v in values if v == 0)
         self.zeros = z
         self.reshuffles = 0
-        self.stat = [dict(refills=0, moves=0, steps=0, pushes_made=0, pushed=0, new_columns=0, tiles_placed=0)
+        self.stat = [dict(refills=0, moves=0, steps=0, pushes_made=0, pushed=0, new_columns=0, tiles_placed=0,
+                          pushed_distance=0)
                      for _ in range(players)]
         self.move_rows = []
         self.winner = None
@@ -169,14 +170,18 @@ class Game:
         return self.b.dist[w]
 
     def step(self, seat, lem, target, d):
-        """Returns the lemmings pushed."""
+        """Returns the lemmings pushed; adds the finish distance they lose to self.setback."""
         line = []
         h = target
         while self.occupant(h) is not None:
             line.append(self.occupant(h))
             h = self.b.next_hex(h, d)
         for other in reversed(line):
-            nxt = self.b.next_hex(self.where[other], d)
+            cur = self.where[other]
+            nxt = self.b.next_hex(cur, d)
+            lost = (0 if self.b.hexes[nxt] == "Z" else self.b.dist[nxt]) - self.b.dist[cur]
+            self.stat[other[0]]["pushed_distance"] += lost
+            self.setback += lost
             self.put(other, "home" if self.b.hexes[nxt] == "Z" else nxt)
             self.stat[other[0]]["pushed"] += 1
         self.stat[seat]["pushes_made"] += len(line)
@@ -240,6 +245,7 @@ class Game:
         st["moves"] += 1
         able = [(seat, k) for k in range(2) if self.legal_steps((seat, k), t, movement)]
         steps = pushes = 0
+        self.setback = 0
         if able:
             lem = rng.choice(able)
             while movement > 0:
@@ -260,7 +266,7 @@ class Game:
                     break
         st["steps"] += steps
         self.move_rows.append(dict(seat=seat, value=v, column_sum_before=before, new_column=new,
-                                   steps=steps, pushes=pushes))
+                                   steps=steps, pushes=pushes, setback=self.setback))
 
 
 def play_game(rows, values, per_terrain, meadow_tiles, players, rng: random.Random):

@@ -29,11 +29,11 @@ from analyzer.games.lemminge.layout import (
     GM_LEN, GM_RESHUFFLES, GM_TURNS, GM_WINNER, H_LEN, H_RNG, H_SCRIPT, H_SCRIPT_I, H_SCRIPT_N,
     HOME, HX_LEN, HX_TILES, LAST_HEURISTIC, LEMMINGS, MAX_PLAYERS, MAX_TURNS, MIN_PLAYERS,
     MV_COLSUM, MV_DIST_AFTER, MV_DIST_BEFORE, MV_GAME, MV_LEMMING, MV_LEN, MV_MOVEMENT,
-    MV_NEW_COLUMN, MV_PUSHES, MV_SEAT, MV_STEPS, MV_TERRAIN, MV_TURN, MV_VALUE, OPT_COST,
+    MV_NEW_COLUMN, MV_PUSHES, MV_SEAT, MV_SETBACK, MV_STEPS, MV_TERRAIN, MV_TURN, MV_VALUE, OPT_COST,
     OPT_WIDTH, OWN_HAND, OWN_HAND_N, OWN_LEN, OWN_RNG, PARAMS_WIDTH, PL_FINISHED, PL_HAND_START,
     PL_LEN, PL_MOVES, PL_NEW_COLUMNS, PL_PUSHES_MADE, PL_REFILLS, PL_STEPS, PL_TILES_PLACED,
     PL_WON, PUB_CUR_DIST, PUB_ERROR, PUB_HAND_N, PUB_LEMMING, PUB_MOVEMENT, PUB_MOVER,
-    PUB_N_OPTIONS, PUB_N_PLAYERS, PUB_POS, PUB_RESHUFFLES, PUB_TERRAIN, PUB_TILE_KIND, PUB_TURN,
+    PUB_N_OPTIONS, PUB_N_PLAYERS, PUB_POS, PUB_RESHUFFLES, PUB_SETBACK, PUB_TERRAIN, PUB_TILE_KIND, PUB_TURN,
     PUB_WINNER, RANDOM, S_LEN, SCRIPT_BY_VALUE, S_MINCOST, S_OPTIONS, S_VIEW, SCRIPTED,
 )
 from analyzer.games.lemminge.random_bot import decide_random, refills_anyway
@@ -133,6 +133,7 @@ def walk(game, state, hidden, params, seat, lemming, terrain, movement, player_r
     steps = 0
     pushes = 0
     winner = -1
+    state[PUB_SETBACK] = 0
     state[PUB_LEMMING] = lemming
     state[PUB_TERRAIN] = terrain
     while movement > 0:
@@ -262,6 +263,7 @@ def take_turn(game, state, hidden, params, seat, game_index, player_rows, moves,
         moves[r, MV_LEMMING] = lemming
         moves[r, MV_DIST_BEFORE] = dist_before
         moves[r, MV_DIST_AFTER] = distance(game, state, lemming) if lemming >= 0 else 0
+        moves[r, MV_SETBACK] = state[PUB_SETBACK] if lemming >= 0 else 0
         counts[0] = row + 1
     else:
         counts[1] = 1

@@ -22,6 +22,7 @@ from analyzer.games.lemminge import layout as L
 from analyzer.games.lemminge.board import load_map
 from analyzer.games.lemminge.registry import REGISTRY
 from analyzer.games.lemminge.summary import Summary
+from analyzer.games.protocol import Replay, ReplayStep
 
 if TYPE_CHECKING:  # pandas loads when tables are built, not for a plain run
     import pandas as pd
@@ -109,6 +110,35 @@ class LemmingeMatch(PooledMatch):
             parts.append(rows)
         return np.concatenate(parts) if parts else NO_MOVES
 
+    # ------------------------------------------------------------------ replay
+
+    def replay(self, seed: int, index: int) -> Replay:
+        """Game ``index`` of the run ``simulate`` plays with ``seed`` (the same
+        streams), step by step, ending with its table rows."""
+        size = 1 << 16
+        while True:
+            trace = np.zeros(size, np.int64)
+            trace[0] = 1
+            games, players, moves, counts, hexes = kernel.new_records(1, self.players, self.n_cells,
+                                                                      4 * L.MAX_TURNS)
+            status = kernel.play_games(self.game_array, self.params, seed, index, 1, games, players, moves, counts,
+                                       hexes, trace)
+            if status != 0:
+                self._bot_failed(status)
+            if trace[0] + L.TR_WIDTH <= size:
+                break
+            size *= 4
+        events = trace[1:trace[0]].reshape(-1, L.TR_WIDTH)
+        chunk = Chunk(index, 1, games, players, counts, hexes)
+        chunk.seed = seed
+        tables = self.tables_of(chunk)
+        tables["hexes"] = self.hexes_table(hexes)
+        return Replay(self.game, self.unit, index, seed, self.setup_lines() + self._bot_lines(),
+                      describe_events(events, self.map, self.labels), tables)
+
+    def _bot_lines(self) -> list[str]:
+        return [f"seat {i + 1}: {label}" for i, label in enumerate(self.labels)]
+
     # ------------------------------------------------------------------ describing
 
     def map_detail(self) -> str:
@@ -173,6 +203,7 @@ class LemmingeMatch(PooledMatch):
             "new_columns": pl[:, L.PL_NEW_COLUMNS].astype(np.int16),
             "tiles_placed": pl[:, L.PL_TILES_PLACED].astype(np.int16),
             "hand_start": pl[:, L.PL_HAND_START].astype(np.int8),
+            "pushed_distance": pl[:, L.PL_PUSHED_DIST].astype(np.int16),
         })
         return {"games": games, "players": players, "moves": self.moves_table(self.moves_of(chunk.seed, c.first, n),
                                                                              c.first)}
@@ -194,6 +225,7 @@ class LemmingeMatch(PooledMatch):
             "lemming": mv[:, L.MV_LEMMING].astype(np.int8),
             "distance_before": mv[:, L.MV_DIST_BEFORE].astype(np.int16),
             "distance_after": mv[:, L.MV_DIST_AFTER].astype(np.int16),
+            "pushed_setback": mv[:, L.MV_SETBACK].astype(np.int16),
         })
 
     def chunk_extras(self, chunk: Chunk) -> dict[str, pd.DataFrame]:
@@ -217,3 +249,112 @@ class LemmingeMatch(PooledMatch):
             "pushed_into": counts[cells, L.HX_PUSHED_INTO],
             "tiles_placed": counts[cells, L.HX_TILES],
         })
+
+
+# ---------------------------------------------------------------------- replay words
+
+def card_name(board, card: int) -> str:
+    n = len(board.values)
+    return f"{L.TERRAINS[card // n]} {board.values[card % n]}"
+
+
+def hex_name(board, cell: int) -> str:
+    if cell == L.HOME:
+        return "home"
+    if cell < 0:
+        return "the start area"
+    x, y = cell % board.width, cell // board.width
+    return f"({x}, {y}) {L.TERRAIN_NAMES[L.TERRAIN_OF_LETTER[board.letter(cell)]]}"
+
+
+def lemming_name(lemming: int) -> str:
+    return f"lemming {lemming % L.LEMMINGS + 1} of seat {lemming // L.LEMMINGS + 1}"
+
+
+def describe_events(events: np.ndarray, board, labels) -> list[ReplayStep]:
+    """The trace's events (layout ``EV_*``) in the rulebook's words."""
+    steps: list[ReplayStep] = []
+    options: list[str] = []
+    deals: dict[int, list[str]] = {}
+    drawn: list[str] = []
+    dropped: list[str] = []
+    what_names = {L.DECIDE_ACTION: "which card to play (or refill)", L.DECIDE_DISCARD: "which cards to discard",
+                  L.DECIDE_TILE: "where to place the tile", L.DECIDE_LEMMING: "which lemming to move",
+                  L.DECIDE_STEP: "which step to take (or stop)"}
+    for kind, seat, a, b, c, d in (tuple(int(v) for v in e) for e in events):
+        who = seat + 1
+        if kind == L.EV_DEAL:
+            deals.setdefault(seat, []).append(card_name(board, a))
+            continue
+        if deals:
+            for s, cards in deals.items():
+                steps.append(ReplayStep("card", f"seat {s + 1} ({labels[s]}) is dealt {len(cards)}: {', '.join(cards)}",
+                                        s + 1))
+            deals = {}
+        if kind == L.EV_TURN:
+            steps.append(ReplayStep("turn", f"turn {a}: seat {who} ({labels[seat]})", who))
+        elif kind == L.EV_RESHUFFLE:
+            cut = [L.TERRAINS[t] for t in range(L.N_TERRAINS) if b >> t & 1]
+            steps.append(ReplayStep("card", f"the draw pile is empty: the discards are shuffled into a new pile of "
+                                            f"{a} cards" + (f" (double zero: the {', '.join(cut)} column gives up "
+                                                            "all its cards but one 0)" if cut else "")))
+        elif kind == L.EV_DISCARD:
+            dropped.append(card_name(board, a))
+        elif kind == L.EV_DRAW:
+            drawn.append(card_name(board, a))
+        elif kind == L.EV_REFILL:
+            steps.append(ReplayStep("card", f"seat {who} refills: discards {', '.join(dropped) or 'nothing'}, "
+                                            f"draws {', '.join(drawn) or 'nothing'}", who))
+            dropped, drawn = [], []
+        elif kind == L.EV_OPTION:
+            if a == L.DECIDE_ACTION:
+                options.append(card_name(board, b))
+            elif a == L.DECIDE_STEP:
+                text = f"to {hex_name(board, b // 8)} ({L.DIRECTIONS[b % 8]})"
+                options.append(text + (f", pushing {c - 1}" if c > 1 else ""))
+            elif a == L.DECIDE_LEMMING:
+                options.append(lemming_name(b))
+            else:
+                options.append(str(b))
+        elif kind == L.EV_DECISION:
+            if a in (L.DECIDE_TILE, L.DECIDE_DISCARD) or (a == L.DECIDE_ACTION and c < 0):
+                options = []
+                continue  # told by the tile and refill lines
+            chosen = b if b >= 0 else -1
+            answer = options[b] if 0 <= b < len(options) else ("refill" if a == L.DECIDE_ACTION else "stop")
+            steps.append(ReplayStep("decision", f"seat {who} chooses {what_names[a]}: {answer}", who,
+                                    tuple(options), chosen))
+            options = []
+        elif kind == L.EV_PLAY:
+            name = card_name(board, a)
+            terrain = name.split()[0]
+            if c:
+                text = (f"seat {who} plays {name}: above the active card, the {terrain} column (sum {b}) is "
+                        f"discarded and the card starts a new column: movement {d}")
+            else:
+                text = f"seat {who} plays {name} on the {terrain} column (sum {b}): movement {d}"
+            steps.append(ReplayStep("card", text, who))
+        elif kind == L.EV_TILE:
+            old = f" (the {L.TILE_KINDS[c]} tile there goes back)" if c >= 0 else ""
+            steps.append(ReplayStep("field", f"seat {who} places a {L.TILE_KINDS[a]} tile on {hex_name(board, b)}{old}",
+                                    who))
+        elif kind == L.EV_NO_TILE:
+            steps.append(ReplayStep("field", f"no {L.TERRAINS[a]} or meadow tile left: no bonus tile", who))
+        elif kind == L.EV_STEP:
+            push = f", pushing {d} lemming{'s' if d > 1 else ''}" if d else ""
+            steps.append(ReplayStep("move", f"{lemming_name(a)} steps from {hex_name(board, b)} to "
+                                            f"{hex_name(board, c)}{push}", who))
+        elif kind == L.EV_PUSHED:
+            steps.append(ReplayStep("move", f"{lemming_name(a)} is pushed from {hex_name(board, b)} to "
+                                            f"{hex_name(board, c)}", who))
+        elif kind == L.EV_HOME:
+            steps.append(ReplayStep("score", f"{lemming_name(a)} crosses the finish line", who))
+        elif kind == L.EV_STOP:
+            steps.append(ReplayStep("move", f"{lemming_name(a)} stops ({b} movement unused)", who))
+        elif kind == L.EV_NO_LEMMING:
+            steps.append(ReplayStep("move", f"seat {who}: no lemming can step", who))
+        elif kind == L.EV_WIN:
+            steps.append(ReplayStep("end", f"seat {who} ({labels[seat]}) has both lemmings home and wins", who))
+        elif kind == L.EV_CAP:
+            steps.append(ReplayStep("end", f"the game stops at the {a}-turn safety cap without a winner"))
+    return steps

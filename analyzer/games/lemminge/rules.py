@@ -14,7 +14,8 @@ from analyzer.games.lemminge.layout import (
     G_START_CELLS, G_START_DIST, G_TERRAIN, G_TILES_MEADOW, G_TILES_TERRAIN, G_VALUES, H_DISCARD,
     H_OWN, H_PILE, H_RNG, HAND_SIZE, HOME, HX_ENTERED, HX_PUSHED_INTO, LEMMINGS, MAX_CELLS,
     MAX_VALUES, MEADOW, N_DIRECTIONS, N_TERRAINS, N_TILE_KINDS, OPT_COST, OPT_DIR, OPT_DIST,
-    OPT_FROM, OPT_TARGET, OPT_WIDTH, OWN_HAND, OWN_HAND_N, OWN_LEN, PL_PUSHED, PL_PUSHES_MADE,
+    OPT_FROM, OPT_TARGET, OPT_WIDTH, OWN_HAND, OWN_HAND_N, OWN_LEN, PL_PUSHED, PL_PUSHED_DIST,
+    PL_PUSHES_MADE, PUB_SETBACK,
     PUB_COL, PUB_COL_N, PUB_COL_SUM, PUB_DISCARD_N, PUB_ERROR, PUB_HAND_N, PUB_MOVER, PUB_N_PLAYERS, PUB_OCC,
     PUB_PILE_N, PUB_POS, PUB_RESHUFFLES, PUB_SUPPLY, PUB_TER, PUB_TILE, PUB_TURN, PUB_WINNER,
     S_SCRATCH, START, TR_WIDTH,
@@ -373,7 +374,8 @@ def take_step(game, state, seat, lemming, option, player_rows, hexes, trace):
     lemmings in the target hex (if any) is pushed one hex on in the same
     direction, the last one into the finish if it lands there. Returns the
     winning seat, or -1: the first player with both lemmings home wins at once,
-    the mover first."""
+    the mover first. The finish distance the pushed lemmings lose is added to
+    their owners' PL_PUSHED_DIST and kept in state[PUB_SETBACK] for the move."""
     target = state[option + OPT_TARGET]
     d = state[option + OPT_DIR]
     pushed = state[option + OPT_COST] - 1
@@ -390,6 +392,11 @@ def take_step(game, state, seat, lemming, option, player_rows, hexes, trace):
         for i in range(pushed):  # from the far end of the line back to the target
             other = state[ix(PUB_OCC + c)]
             owner = other // LEMMINGS
+            lost = -game[ix(G_DIST + c)]
+            if game[ix(G_TERRAIN + dest)] != FINISH:
+                lost += game[ix(G_DIST + dest)]
+            player_rows[ix(owner), PL_PUSHED_DIST] += lost
+            state[PUB_SETBACK] += lost
             if game[ix(G_TERRAIN + dest)] == FINISH:
                 state[ix(PUB_POS + other)] = HOME
                 pushed_home = other

@@ -39,10 +39,11 @@ SETUPS = {  # name: (map file or None, players, reference games)
     "default-3": (None, 3, 500),
     "ring-4": (RING, 4, 400),
 }
-PER_SEAT = ("refills", "moves", "steps", "pushes_made", "pushed", "new_columns", "tiles_placed", "finished")
+PER_SEAT = ("refills", "moves", "steps", "pushes_made", "pushed", "new_columns", "tiles_placed", "finished",
+            "pushed_distance")
 PL_COLS = {"refills": L.PL_REFILLS, "moves": L.PL_MOVES, "steps": L.PL_STEPS, "pushes_made": L.PL_PUSHES_MADE,
            "pushed": L.PL_PUSHED, "new_columns": L.PL_NEW_COLUMNS, "tiles_placed": L.PL_TILES_PLACED,
-           "finished": L.PL_FINISHED}
+           "finished": L.PL_FINISHED, "pushed_distance": L.PL_PUSHED_DIST}
 
 
 def load_reference(broken=()):
@@ -69,6 +70,7 @@ def from_reference(path, players, n, broken=()):
         "mv_pushes": np.array([mv["pushes"] for mv in moves]),
         "mv_colsum": np.array([mv["column_sum_before"] for mv in moves]),
         "mv_value": np.array([mv["value"] for mv in moves]),
+        "mv_setback": np.array([mv["setback"] for mv in moves]),
     }
 
 
@@ -86,11 +88,12 @@ def from_engine(path, players):
         "mv_pushes": moves[:, L.MV_PUSHES],
         "mv_colsum": moves[:, L.MV_COLSUM],
         "mv_value": moves[:, L.MV_VALUE],
+        "mv_setback": moves[:, L.MV_SETBACK],
     }
 
 
-def binned(a, b, edges):
-    return np.array([np.histogram(a, edges)[0], np.histogram(b, edges)[0]])
+def chi2_p(a, b):
+    return chi2_homogeneity(a, b)[2]
 
 
 def compare(eng, ref, players):
@@ -109,16 +112,16 @@ def compare(eng, ref, players):
     edges = np.unique(np.quantile(eng["turns"], np.linspace(0, 1, 9)))
     edges[-1] = max(edges[-1], ref["turns"].max()) + 1
     edges[0] = min(edges[0], ref["turns"].min())
-    p("turns distribution", chi2_homogeneity(binned(eng["turns"], ref["turns"], edges)))
-    wins = np.array([[np.sum(x["winner"] == s) for s in range(-1, players)] for x in (eng, ref)])
-    p("winner seat", chi2_homogeneity(wins))
+    p("turns distribution", chi2_p(np.histogram(eng["turns"], edges)[0], np.histogram(ref["turns"], edges)[0]))
+    wins = [[np.sum(x["winner"] == s) for s in range(-1, players)] for x in (eng, ref)]
+    p("winner seat", chi2_p(*wins))
     z("reshuffles", z_means(eng["reshuffles"], ref["reshuffles"]))
     for k in PER_SEAT:
         for s in range(players):
             z(f"{k} seat {s + 1}", z_means(eng[k][:, s], ref[k][:, s]))
     z("moves starting a new column", z_props(eng["mv_new"].sum(), len(eng["mv_new"]), ref["mv_new"].sum(),
                                               len(ref["mv_new"])))
-    for k in ("mv_steps", "mv_pushes", "mv_colsum", "mv_value"):
+    for k in ("mv_steps", "mv_pushes", "mv_colsum", "mv_value", "mv_setback"):
         z(k, z_means(eng[k], ref[k]))
     return bad
 

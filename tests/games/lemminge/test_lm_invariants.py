@@ -40,6 +40,7 @@ def test_whole_games_keep_the_invariants_and_the_records_agree(kinds):
         np.add.at(per, (g, s), moves[:, col_mv])
         assert np.array_equal(per, players[:, :, col_pl])
     assert players[:, :, L.PL_PUSHES_MADE].sum() == players[:, :, L.PL_PUSHED].sum()
+    assert players[:, :, L.PL_PUSHED_DIST].sum() == moves[:, L.MV_SETBACK].sum()
     assert hexes[:, L.HX_ENTERED].sum() == players[:, :, L.PL_STEPS].sum()
     assert hexes[:, L.HX_TILES].sum() == players[:, :, L.PL_TILES_PLACED].sum()
     assert hexes[:, L.HX_PUSHED_INTO].sum() <= players[:, :, L.PL_PUSHED].sum()  # the rest were pushed home
