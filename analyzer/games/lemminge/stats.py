@@ -118,13 +118,13 @@ class LemmingeStats:
     def _add_moves(self, df: pd.DataFrame) -> None:
         moved = ints(df, "lemming") >= 0
         progress = ints(df, "distance_before") - ints(df, "distance_after")
-        new = bools(df, "new_column")
+        new = bools(df, "new_column") > 0
         on = ~new & moved
         self.h_column.add(np.minimum(ints(df, "column_sum_before")[on], MAX_SUM), ints(df, "movement")[on],
                           progress[on])
-        self.h_new.add(new[moved], ints(df, "value")[moved], progress[moved])
+        self.h_new.add(new[moved].astype(np.int64), ints(df, "value")[moved], progress[moved])
         self.h_push.add(ints(df, "pushes")[moved], ints(df, "pushed_setback")[moved], progress[moved])
-        self.h_terrain.add(_codes(df["terrain"], TERRAINS), new)
+        self.h_terrain.add(_codes(df["terrain"], TERRAINS), new.astype(np.int64))
 
     def _add_hexes(self, df: pd.DataFrame) -> None:
         keys = zip(ints(df, "x"), ints(df, "y"), _codes(df["terrain"], TERRAIN_NAMES))

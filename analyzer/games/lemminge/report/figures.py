@@ -115,8 +115,9 @@ def fig_hexes(res, manifest):
             cy = -h["y"] * 1.5 * r
             special = h["terrain"] in ("start", "finish")
             face = "#ffffff" if special else cmap(norm(v))
-            ax.add_patch(RegularPolygon((cx, cy), 6, radius=r, orientation=0, facecolor=face,
-                                        edgecolor=TERRAIN_COLORS.get(h["terrain"], NEUTRAL), linewidth=1.6))
+            edge = "#9e9e9e" if special else TERRAIN_COLORS.get(h["terrain"], NEUTRAL)
+            ax.add_patch(RegularPolygon((cx, cy), 6, radius=r, orientation=0, facecolor=face, edgecolor=edge,
+                                        linewidth=1.6))
             if special:
                 ax.text(cx, cy, "A" if h["terrain"] == "start" else "Z", ha="center", va="center", fontsize=7)
         ax.set_xlim(hx["x"].min() - 1, hx["x"].max() + 1.5)
