@@ -136,8 +136,12 @@ def walk(game, state, hidden, params, seat, lemming, terrain, movement, player_r
     state[PUB_SETBACK] = 0
     state[PUB_LEMMING] = lemming
     state[PUB_TERRAIN] = terrain
+    # the random bot takes only steps closer to the finish: it is offered only those
+    # (the same options in the same order as its own filter would keep, so the same games)
+    random = game[ix(G_KINDS + seat)] == RANDOM
     while movement > 0:
-        n = list_steps(game, state, lemming, terrain, movement, S_OPTIONS)
+        closer_than = distance(game, state, lemming) if random else 1 << 30
+        n = list_steps(game, state, lemming, terrain, movement, S_OPTIONS, closer_than)
         if n == 0:
             break
         state[PUB_MOVEMENT] = movement

@@ -295,9 +295,10 @@ def source_at(game, first, k, on_board):
     return first if on_board else game[ix(first + k)]
 
 
-@kernel
-def list_steps(game, state, lemming, terrain, movement, out):
-    """The legal steps of ``lemming`` with ``movement`` left over ``terrain``,
+@kernel(inline=True)
+def list_steps(game, state, lemming, terrain, movement, out, closer_than=1 << 30):
+    """The legal steps of ``lemming`` with ``movement`` left over ``terrain``
+    whose target is closer to the finish than ``closer_than`` (default: all),
     written from ``state[out]`` (OPT_WIDTH words each). Returns their number."""
     first, count, on_board = source_cells(game, state, lemming)
     n = 0
@@ -306,6 +307,8 @@ def list_steps(game, state, lemming, terrain, movement, out):
         for d in range(N_DIRECTIONS):
             target = game[ix(G_NB + src * N_DIRECTIONS + d)]
             if target < 0 or game[ix(G_TERRAIN + target)] == START or not enterable(state, target, terrain):
+                continue
+            if game[ix(G_DIST + target)] >= closer_than:
                 continue
             cost = step_cost(game, state, target, d)
             if cost == 0 or cost > movement:
@@ -320,7 +323,7 @@ def list_steps(game, state, lemming, terrain, movement, out):
     return n
 
 
-@kernel
+@kernel(inline=True)
 def can_step(game, state, lemming, terrain, movement):
     """Whether ``lemming`` has any legal step (pushes included when ``movement`` pays)."""
     if state[ix(PUB_POS + lemming)] == HOME:
@@ -338,7 +341,7 @@ def can_step(game, state, lemming, terrain, movement):
     return False
 
 
-@kernel
+@kernel(inline=True)
 def cheapest_steps(game, state, seat, out):
     """For each card terrain, the cheapest legal step of any of the seat's
     lemmings (movement it costs; a large number if none), into state[out:out+5]:
@@ -346,10 +349,13 @@ def cheapest_steps(game, state, seat, out):
     none = 1 << 30
     for t in range(N_TERRAINS):
         state[out + t] = none
+    meadow = none  # the cheapest step onto meadow counts for every terrain: kept apart, folded in at the end
     for k in range(LEMMINGS):
         lemming = seat * LEMMINGS + k
         if state[PUB_POS + lemming] == HOME:
             continue
+        if k > 0 and state[PUB_POS + lemming] == AT_START and state[PUB_POS + lemming - 1] == AT_START:
+            continue  # both in the start area: the same steps
         first, count, on_board = source_cells(game, state, lemming)
         for j in range(count):
             src = source_at(game, first, j, on_board)
@@ -362,13 +368,14 @@ def cheapest_steps(game, state, seat, out):
                     continue
                 ter = state[ix(PUB_TER + target)]
                 if ter == MEADOW or ter == FINISH:
-                    for t in range(N_TERRAINS):
-                        state[out + t] = min(state[out + t], cost)
+                    meadow = min(meadow, cost)
                 elif ter < N_TERRAINS:
                     state[ix(out + ter)] = min(state[ix(out + ter)], cost)
+    for t in range(N_TERRAINS):
+        state[out + t] = min(state[out + t], meadow)
 
 
-@kernel
+@kernel(inline=True)
 def take_step(game, state, seat, lemming, option, player_rows, hexes, trace):
     """The mover's lemming takes the step at ``state[option]``: the line of
     lemmings in the target hex (if any) is pushed one hex on in the same
