@@ -64,9 +64,12 @@ def pushes(res: dict) -> str:
     n = with_push["moves"].to_numpy(float)
     setback = float((with_push["setback"] * n).sum() / n.sum())
     per_lemming = float((with_push["setback"] * n).sum() / (with_push["pushes"] * n).sum())
-    return (f"{pct(share)} of the moves push at least one lemming; a pushing move sets the pushed back "
-            f"{num(setback)} hexes of finish distance in all ({num(per_lemming)} per lemming pushed, each "
-            f"costing the pusher one movement).")
+    way = "sets them back" if setback >= 0 else "sends them on towards the finish by"
+    verdict = ("a push costs the pushed player distance" if per_lemming > 0 else
+               "pushes, as these bots make them, help the pushed player more than they hurt")
+    return (f"{pct(share)} of the moves push at least one lemming; a pushing move {way} {num(abs(setback))} "
+            f"hexes of finish distance in all ({num(abs(per_lemming))} per lemming pushed, each push costing the "
+            f"pusher one movement): {verdict}.")
 
 
 def tiles(res: dict) -> str:
