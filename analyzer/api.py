@@ -128,9 +128,12 @@ def _write_report_replacing(out: Path, write) -> Path:
     return html
 
 
-def report_runs(run_dirs, out=None) -> Path:
+def report_runs(run_dirs, out=None, *, by: str | None = None, min_effect: float | None = None) -> Path:
     """The balance report of one or more run directories (``simulate(out=...)``)
-    of one game, merged; returns the HTML file's path."""
+    of one game, merged when they share board, players and bots; ``by``
+    ("players" or "board") shows runs that differ in it side by side;
+    ``min_effect``: the flags' practical-size threshold in percentage points
+    (default 1). Returns the HTML file's path."""
     from analyzer.engine.writer import check_run_dir
     from analyzer.report import build_report, check_report_path, default_report_path
 
@@ -147,7 +150,10 @@ def report_runs(run_dirs, out=None) -> Path:
         check_run_dir(d)
     out = _path(out, "--report") or default_report_path(dirs[0])
     check_report_path(out)
-    return _write_report_replacing(out, lambda path: build_report(dirs, path))
+    if min_effect is not None and not 0 <= float(min_effect) < 100:
+        raise AnalyzerError(f"--min-effect is in percentage points between 0 and 100, got {min_effect:g}")
+    share = None if min_effect is None else float(min_effect) / 100
+    return _write_report_replacing(out, lambda path: build_report(dirs, path, by, share))
 
 
 # ------------------------------------------------------------------ simulate
@@ -360,7 +366,7 @@ def compare(game: str, bot: str, vs: str, *, field: BotList = "random", players:
     """Bot A (``bot``) against bot B (``vs``) on the same deals and dice, seats
     rotated (among the seats of ``role``, in a game of roles), the other seats
     taken by ``field``; ``sprt=(d0, d1)`` stops as soon as a sequential test
-    decides between those win-rate differences."""
+    decides between those win-rate differences A - B, in percentage points."""
     from analyzer.engine.botspec import parse_bot_list
     from analyzer.engine.compare import Sprt, compare as run, render
     from analyzer.engine.seating import seat_tables
@@ -378,7 +384,7 @@ def compare(game: str, bot: str, vs: str, *, field: BotList = "random", players:
             d0, d1 = (float(x) for x in sprt)
         except (TypeError, ValueError):
             raise AnalyzerError(f"--sprt takes two numbers D0,D1, got {sprt!r}") from None
-        test = Sprt(d0, d1, alpha=alpha, beta=beta)
+        test = Sprt.from_pp(d0, d1, alpha=alpha, beta=beta)
     board_path = str(_path(board, "--board")) if board is not None else None
     roles, role = _seat_role(game, players, [a, b], role)
     for spec in dict.fromkeys([a, b]):  # every bad bot fails before any race

@@ -296,6 +296,26 @@ def measure_decision_cost(game: str, bot: str, players: int, races: int) -> list
                 "", None, f"{decisions:,} decisions in {races:,} races, one thread, {loop:.1f} s" + note(r))]
 
 
+def measure_sprt(reps: int) -> list[Row]:
+    """The SPRT of compare --sprt 0,1 on simulated paired results (its decision reads
+    only the sums at each look, so this is the same test): error rates and races."""
+    import numpy as np
+
+    from analyzer.engine.compare import Sprt
+
+    test = Sprt.from_pp(0, 1)
+    rows = []
+    for name, (up, down), nominal, wrong in (("H0 true (0 pp)", (0.15, 0.15), test.alpha, "H1"),
+                                             ("H1 true (+1 pp)", (0.155, 0.145), test.beta, "H0")):
+        verdicts, races = test.simulate(up, down, reps, 2_000_000, seed=1)
+        err = verdicts.count(wrong) / reps
+        rows.append(Row(f"SPRT --sprt 0,1, {name}", f"{err:.1%} wrong", f"<= {nominal + 0.01:.0%}",
+                        err <= nominal + 0.01,
+                        f"{reps} simulated tests, a look every {test.look:,} races, 30% of races decide the "
+                        f"pair: expected {races.mean():,.0f} races per arm (median {np.median(races):,.0f})"))
+    return rows
+
+
 MEASURES = {
     "throughput": lambda quick: measure_throughput(quick),
     "startup": lambda quick: measure_startup(),
@@ -305,6 +325,7 @@ MEASURES = {
     "report_memory": lambda quick: measure_report_memory(RACES["report_memory"][quick]),
     "compare": lambda quick: measure_compare(RACES["compare"][quick]),
     "lookahead": lambda quick: measure_lookahead(RACES["lookahead"][quick]),
+    "sprt": lambda quick: measure_sprt(200 if quick else 1000),
 }
 
 

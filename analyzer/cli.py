@@ -128,11 +128,17 @@ def run_simulation(game, board, players, bots, races, seed, threads, out, report
 @app.command("report")
 def report_command(
     run_dirs: list[Path] = typer.Argument(
-        ..., help="one or more directories written by simulate --out; several runs of one game (e.g. "
-                  "each player count) are merged into one report"),
+        ..., help="one or more directories written by simulate --out; several runs of one game with the "
+                  "same board, players and bots are merged into one report"),
     report: Optional[Path] = typer.Option(None, "--report", help="report path (default: RUN_DIR-report.html "
                                                                   "beside the first)"),
     out: Optional[Path] = typer.Option(None, "--out", hidden=True, help="old name of --report"),
+    by: Optional[str] = typer.Option(
+        None, "--by", help="players or board: runs that differ in it, reported side by side (without it, "
+                           "several runs must share board, players and bots and are merged)"),
+    min_effect: float = typer.Option(
+        1.0, "--min-effect", help="percentage points: a colour, pig or seat is flagged only if it differs "
+                                  "from fair by at least this much (and beyond chance)"),
 ):
     """Write the balance report of a finished run (or of several runs of one game, merged)."""
     from analyzer import api
@@ -140,7 +146,7 @@ def report_command(
 
     with Progress(len(run_dirs), "report (runs read)", enabled=None) as bar:
         with bar.phase("reading the tables and drawing the figures"):
-            html = api.report_runs(run_dirs, _either(report, out, "--report", "--out"))
+            html = api.report_runs(run_dirs, _either(report, out, "--report", "--out"), by=by, min_effect=min_effect)
         bar.advance(len(run_dirs))
     typer.echo(f"report: {html}")
 
@@ -192,8 +198,8 @@ def compare(
     seed: int = typer.Option(1, help="seed"),
     threads: Optional[int] = typer.Option(None, help=THREADS_HELP),
     sprt: Optional[str] = typer.Option(
-        None, help="D0,D1: stop when a sequential test decides between win-rate differences "
-                   "D0 and D1 (fractions, e.g. 0,0.01)"),
+        None, help="D0,D1: stop when a sequential test decides between win-rate differences A - B "
+                   "of D0 and D1 percentage points (e.g. 0,1), looking every 2,000 races"),
     alpha: float = typer.Option(0.05, help="SPRT: chance of accepting D1 when D0 holds"),
     beta: float = typer.Option(0.05, help="SPRT: chance of accepting D0 when D1 holds"),
     progress: Optional[bool] = _progress_option(),
@@ -283,11 +289,13 @@ def tune(
     cls(board_path, players, seat_tables(start, field_specs, roles, role, field_option)[0][1])  # bad bots fail first
     family, base = _tunable(game, start)
     families = bot_families(game)
-    given = parse_ranges(params)
-    space = search_space(families[family].defaults(), {**base, **dict(start.params)}, given)
-    space = _within_declared_ranges(space, families[family], given or {})
-    if not space:
-        raise AnalyzerError(f"bot {family!r} has no real-valued parameters to tune")
+    ranges = parse_ranges(params)
+    steps = families[family].integer | {n for n, r in families[family].ranges.items() if r.integer}
+    space = search_space(families[family].defaults(), {**base, **dict(start.params)}, ranges, steps)
+    space = [p if (ranges or {}).get(p.name) else _within(p, families[family].range_of(p.name)) for p in space]
+    for p in space:  # a range beyond what the bot takes would fail mid-search
+        for end in (p.lo, p.hi):
+            families[family].check_value(p.name, end, "--params")
     with Progress(budget, f"{info.title} tune ({info.unit})", enabled=progress) as bar:
         def on_generation(g):
             typer.echo(f"generation {g.index}: best candidate {g.best_win.diff * 100:+.2f} pp win rate, "
@@ -307,28 +315,12 @@ def tune(
         typer.echo(f"tuned bot: {save} (use it as --bots {save})")
 
 
-def _within_declared_ranges(space, family, given: dict):
-    """The search space inside what each parameter takes: a default range
-    (0.25x to 3x the default) is cut to the declared range; a range the user
-    gave beyond it is refused (it would fail mid-search)."""
+def _within(param, allowed):
+    """A default search range (0.25x to 3x the default) cut to what the bot takes."""
     import dataclasses
 
-    out = []
-    for p in space:
-        allowed = family.range_of(p.name)
-        if allowed.integer:  # the search draws real numbers; a count is not searched
-            if p.name in given:
-                raise AnalyzerError(f"--params: {p.name} is a whole number; the search tunes only "
-                                    "real-valued parameters")
-            continue
-        if given.get(p.name) is not None:
-            for end in (p.lo, p.hi):
-                family.check_value(p.name, end, "--params")
-            out.append(p)
-        else:
-            lo, hi = max(p.lo, allowed.lo), min(p.hi, allowed.hi)
-            out.append(dataclasses.replace(p, lo=min(lo, p.start), hi=max(hi, p.start)))
-    return out
+    lo, hi = max(param.lo, allowed.lo), min(param.hi, allowed.hi)
+    return dataclasses.replace(param, lo=min(lo, param.start), hi=max(hi, param.start))
 
 
 def _check_writable_toml(path: Path, option: str) -> None:

@@ -56,6 +56,7 @@ class BotFamily:
     source: str = "built-in"
     width: int = 0  # length of the parameter row the kernel reads (set by the registry)
     roles: tuple[str, ...] = (PLAYER,)  # the seat roles it can play
+    integer: frozenset = frozenset()  # step parameters (compared with counts): tune tries whole numbers
     # name -> the values it takes; a parameter not listed takes any finite number
     ranges: dict[str, ParamRange] = field(default_factory=dict)
 

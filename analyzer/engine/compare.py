@@ -20,6 +20,7 @@ from analyzer.engine.botspec import BotSpec
 from analyzer.engine.runner import run_chunks
 from analyzer.engine.seating import seat_tables
 from analyzer.errors import AnalyzerError
+from analyzer.stats.distributions import t_quantile
 from analyzer.stats.intervals import Z95
 
 
@@ -46,6 +47,12 @@ class PairedStat:
         self.d += diff.sum()
         self.d2 += (diff * diff).sum()
 
+    def add_sums(self, n: int, d: float, d2: float) -> None:
+        """Races summed elsewhere: only the difference's sums (what the SPRT reads)."""
+        self.n += int(n)
+        self.d += float(d)
+        self.d2 += float(d2)
+
     def _var(self, s: float, s2: float) -> float:
         n = self.n
         return max(s2 / n - (s / n) ** 2, 0.0) * n / max(n - 1, 1)
@@ -71,7 +78,9 @@ class PairedStat:
         return math.sqrt((self._var(self.a, self.a2) + self._var(self.b, self.b2)) / self.n)
 
     def interval(self) -> tuple[float, float]:
-        return self.diff - Z95 * self.paired_se, self.diff + Z95 * self.paired_se
+        """95% interval of the mean paired difference (Student t, n - 1 degrees of freedom)."""
+        q = float(t_quantile(0.975, self.n - 1)) if self.n > 1 else float("nan")
+        return self.diff - q * self.paired_se, self.diff + q * self.paired_se
 
     @property
     def shrink(self) -> float:
@@ -79,21 +88,52 @@ class PairedStat:
         return self.unpaired_se / self.paired_se if self.paired_se > 0 else float("inf")
 
 
+SAME = "same"  # the verdict when every paired race so far gave both bots the same result
+LOOK = 2000  # races per arm between two looks of the SPRT
+
+
 @dataclass
 class Sprt:
     """Wald's SPRT on the mean paired win-rate difference, normal approximation
     (a generalised SPRT as used by chess engine testers): H0 diff = d0 against H1
-    diff = d1, error rates alpha (accepting H1 when H0 holds) and beta."""
+    diff = d1 (fractions: 0.01 is 1 pp), error rates alpha (accepting H1 when H0
+    holds) and beta. It looks at the paired results every ``look`` races per arm.
+
+    Its decision reads only the running sums of the paired differences (``n``,
+    ``Σd``, ``Σd²`` of ``PairedStat``) at each look, so a stream of simulated
+    sums (``simulate``) is the same test as one fed by real races.
+
+    Identical bots: when every paired race so far gave A and B the same result
+    (all differences 0), the LLR is undefined (no spread). A true difference of
+    g shows as a non-zero pair in at least a share g of races (|d| <= 1), so
+    once ``(1 - (d1 - d0))^n <= min(alpha, beta)`` the verdict is ``SAME``:
+    the two bots played identically, and a difference as large as the gap
+    would have shown by now."""
     d0: float
     d1: float
     alpha: float = 0.05
     beta: float = 0.05
+    look: int = LOOK
 
     def __post_init__(self):
+        if not (-1 < self.d0 < 1 and -1 < self.d1 < 1):
+            raise AnalyzerError(f"--sprt: win-rate differences are between -100 and 100 pp, got "
+                                f"{self.d0 * 100:g},{self.d1 * 100:g}")
         if not self.d1 > self.d0:
-            raise AnalyzerError(f"--sprt needs D0 < D1, got {self.d0},{self.d1}")
+            raise AnalyzerError(f"--sprt needs D0 < D1, got {self.d0 * 100:g},{self.d1 * 100:g} pp")
         if not (0 < self.alpha < 0.5 and 0 < self.beta < 0.5):
             raise AnalyzerError("--alpha and --beta must be between 0 and 0.5")
+        if self.look < 1:
+            raise AnalyzerError(f"the SPRT must look at least every race, got {self.look}")
+
+    @classmethod
+    def from_pp(cls, d0_pp: float, d1_pp: float, **kw) -> "Sprt":
+        """From percentage points, as ``--sprt D0,D1`` gives them (``-5,5`` is -5 pp vs +5 pp)."""
+        for v in (d0_pp, d1_pp):
+            if not (math.isfinite(v) and -100 < v < 100):
+                raise AnalyzerError(f"--sprt takes win-rate differences in percentage points between -100 "
+                                    f"and 100 (e.g. 0,1), got {d0_pp:g},{d1_pp:g}")
+        return cls(d0_pp / 100, d1_pp / 100, **kw)
 
     @property
     def bounds(self) -> tuple[float, float]:
@@ -107,7 +147,14 @@ class Sprt:
             return 0.0
         return (self.d1 - self.d0) / var * (stat.d - stat.n * (self.d0 + self.d1) / 2)
 
+    def identical_after(self) -> int:
+        """Paired races without a single difference after which the verdict is ``SAME``."""
+        gap = min(self.d1 - self.d0, 1.0 - 1e-12)
+        return math.ceil(math.log(min(self.alpha, self.beta)) / math.log1p(-gap))
+
     def decide(self, stat: PairedStat) -> str | None:
+        if stat.n > 0 and stat.d2 == 0:
+            return SAME if stat.n >= self.identical_after() else None
         low, high = self.bounds
         llr = self.llr(stat)
         if llr >= high:
@@ -115,6 +162,27 @@ class Sprt:
         if llr <= low:
             return "H0"
         return None
+
+    def simulate(self, p_plus: float, p_minus: float, reps: int, max_races: int, seed: int):
+        """``reps`` runs of this test on simulated paired results: each race's
+        difference is +1 with chance ``p_plus``, -1 with ``p_minus``, else 0;
+        the sums of each look's ``look`` races are drawn at once (multinomial)
+        and fed to ``PairedStat`` and ``decide`` as ``compare`` feeds them.
+        Returns ``(verdicts, races)``: per run the verdict (None: undecided
+        within ``max_races``) and the races per arm it took."""
+        rng = np.random.default_rng(seed)
+        verdicts, races = [], []
+        probs = [p_plus, p_minus, 1 - p_plus - p_minus]
+        for _ in range(reps):
+            stat, verdict = PairedStat(), None
+            while stat.n < max_races and verdict is None:
+                k = min(self.look, max_races - stat.n)
+                up, down, _ = rng.multinomial(k, probs)
+                stat.add_sums(k, up - down, up + down)
+                verdict = self.decide(stat)
+            verdicts.append(verdict)
+            races.append(stat.n)
+        return verdicts, np.array(races)
 
 
 @dataclass
@@ -158,6 +226,8 @@ def compare(make_match: Callable[[list[BotSpec]], object], a: BotSpec, b: BotSpe
         match_a.warm_up()
         match_b.warm_up()
     per_seat = -(-races // len(seats))
+    if sprt is not None:  # look every sprt.look races per arm, as the test's error rates assume
+        chunk_size = max(1, sprt.look // len(seats))
     win, score = PairedStat(), PairedStat()
     seat_stats = [PairedStat() for _ in seats]
     result = CompareResult(a.label, b.label, [s.label for s in fill], players, 0, win, score, sprt,
@@ -214,8 +284,12 @@ def render(result: CompareResult) -> str:
         f"{w.diff * 100:+.2f} pp ({wl * 100:+.2f} to {wh * 100:+.2f})",
         f"{'mean score':<12}{s.mean_a:>10.3f}{s.mean_b:>10.3f}   {s.diff:+.3f} ({sl:+.3f} to {sh:+.3f})",
         "",
-        f"pairing made the intervals {w.shrink:.1f}x (win rate) and {s.shrink:.1f}x (score) narrower "
-        f"than unpaired {result.unit} would ({w.unpaired_se * Z95 * 100:.2f} pp and {s.unpaired_se * Z95:.3f} half-widths)",
+        (f"pairing made the intervals {w.shrink:.1f}x (win rate) and {s.shrink:.1f}x (score) narrower "
+         f"than unpaired {result.unit} would ({w.unpaired_se * Z95 * 100:.2f} pp and {s.unpaired_se * Z95:.3f} half-widths)"
+         if w.paired_se > 0 and s.paired_se > 0 else
+         f"every paired {result.unit[:-1]} gave A and B the same "
+         f"{'result' if w.paired_se == 0 and s.paired_se == 0 else ('win' if w.paired_se == 0 else 'score')}: "
+         "pairing removed all the luck from that difference"),
         "per seat (A - B win rate): " + ", ".join(
             f"seat {seat + 1} {st.diff * 100:+.2f} pp"
             for seat, st in zip(result.seats or range(len(result.per_seat)), result.per_seat)),
@@ -223,9 +297,18 @@ def render(result: CompareResult) -> str:
     if result.sprt is not None:
         t = result.sprt
         low, high = t.bounds
-        verdict = {"H1": f"H1 accepted: A is better by about {t.d1 * 100:g} pp or more",
-                   "H0": f"H0 accepted: A is not better by {t.d1 * 100:g} pp (difference about {t.d0 * 100:g} pp or less)",
-                   None: f"no decision within the budget of {result.unit}"}[result.verdict]
-        lines.append(f"SPRT (win-rate difference, H0 {t.d0 * 100:g} pp vs H1 {t.d1 * 100:g} pp, "
-                     f"alpha {t.alpha:g}, beta {t.beta:g}): LLR {result.llr:.2f} in [{low:.2f}, {high:.2f}] -> {verdict}")
+        if result.verdict == SAME:
+            lines.append(f"SPRT (win-rate difference, H0 {t.d0 * 100:+g} pp vs H1 {t.d1 * 100:+g} pp): "
+                         f"the two bots played identically: every one of {result.races_per_arm:,} paired "
+                         f"{result.unit} gave A and B the same result, so the difference is 0 (a difference of "
+                         f"{(t.d1 - t.d0) * 100:g} pp would have shown by now with chance at least "
+                         f"{1 - min(t.alpha, t.beta):.0%})")
+        else:
+            verdict = {"H1": f"H1 accepted: A is better than B by about {t.d1 * 100:+g} pp or more",
+                       "H0": f"H0 accepted: the difference A - B is about {t.d0 * 100:+g} pp or less, not "
+                             f"{t.d1 * 100:+g} pp",
+                       None: f"no decision within the budget of {result.unit}"}[result.verdict]
+            lines.append(f"SPRT (win-rate difference A - B, H0 {t.d0 * 100:+g} pp vs H1 {t.d1 * 100:+g} pp, "
+                         f"alpha {t.alpha:g}, beta {t.beta:g}, a look every {t.look:,} {result.unit}): "
+                         f"LLR {result.llr:.2f} in [{low:.2f}, {high:.2f}] -> {verdict}")
     return "\n".join(lines)

@@ -134,5 +134,7 @@ def simulate(match, races: int, seed: int, *, threads: int | None = None,
             manifest["summary"] = summary.as_dict()
             writer.finish(manifest)
     seconds = time.perf_counter() - start
+    if stats is not None:  # the tables known only at the end (e.g. counts per board field) go to the report too
+        stats.add(match.final_tables(summary))
     manifest.setdefault("summary", summary.as_dict())
     return RunResult(summary, seconds, manifest)

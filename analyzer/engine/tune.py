@@ -10,15 +10,22 @@ dice: common random numbers), the tuned bot rotating through the seats against
 the field, and is scored by its paired difference to the starting bot on those
 races. The best few pull the mean and spread along.
 
-The winner is the best candidate of the last generation (the starting bot if
-none beat it). Its in-search score
-is biased upwards (it was picked for being best on those very races), so the
-winner and the starting bot are re-measured afterwards with a paired
-comparison (``analyzer.engine.compare.compare``) on race indices offset by
-``FRESH_OFFSET``, which the search never plays.
+The winner is not the last generation's argmax (picked on the noise of the
+races it was scored on): the ``SHORTLIST`` best candidates of the last
+generation and the search distribution's final mean are re-measured against
+the starting bot on fresh races (indices from ``FRESH_OFFSET``, which the
+search never plays), and the best of them there wins (the starting bot if none
+beats it). Picking among a few on fresh races still flatters the pick a little,
+so the winner and the starting bot are measured once more with a paired
+comparison (``analyzer.engine.compare.compare``) on races from
+``2 * FRESH_OFFSET``: the number the output and the TOML file quote.
 
-Budget: all races played, search and re-measure together; the re-measure gets
-a quarter, split between its two arms.
+Step parameters (the bot family declares them ``integer``: cards held back,
+rollouts) are searched on the real line and rounded to whole numbers wherever
+a candidate is built, so no candidate is reported as ``late_bets=1.197``.
+
+Budget: all races played, search and re-measures together; the re-measures get
+a quarter (half for the shortlist, half for the final comparison's two arms).
 """
 from __future__ import annotations
 
@@ -36,8 +43,9 @@ from analyzer.engine.compare import CompareResult, PairedStat, compare
 from analyzer.engine.runner import run_chunks
 from analyzer.errors import AnalyzerError
 
-FRESH_OFFSET = 10 ** 12  # race indices of the re-measure: far beyond any search
+FRESH_OFFSET = 10 ** 12  # race indices of the re-measures: far beyond any search
 OBJECTIVES = ("win", "score")
+SHORTLIST = 3  # best candidates of the last generation re-measured on fresh races (with the mean)
 
 
 @dataclass(frozen=True)
@@ -46,6 +54,7 @@ class Param:
     lo: float
     hi: float
     start: float
+    integer: bool = False  # a step parameter: candidates take whole numbers
 
     @property
     def log(self) -> bool:
@@ -61,10 +70,13 @@ class Param:
     def from_unit(self, u: float) -> float:
         u = min(max(u, 0.0), 1.0)
         x = self.lo * (self.hi / self.lo) ** u if self.log else self.lo + u * (self.hi - self.lo)
+        if self.integer:  # a whole number inside the range
+            return float(min(max(round(x), math.ceil(self.lo)), math.floor(self.hi)))
         return float(f"{x:.4g}")  # four significant digits: what the TOML file will hold
 
     def describe(self) -> str:
-        return f"{self.name} in [{self.lo:g}, {self.hi:g}] ({'log' if self.log else 'linear'})"
+        scale = "log" if self.log else "linear"
+        return f"{self.name} in [{self.lo:g}, {self.hi:g}] ({scale}{', whole numbers' if self.integer else ''})"
 
 
 def default_range(default: float) -> tuple[float, float]:
@@ -101,10 +113,10 @@ def parse_ranges(text: str | None) -> dict[str, tuple[float, float] | None] | No
 
 
 def search_space(defaults: dict[str, float], start: dict[str, float],
-                 ranges: dict[str, tuple[float, float] | None] | None) -> list[Param]:
+                 ranges: dict[str, tuple[float, float] | None] | None, integer=()) -> list[Param]:
     """The parameters to tune: all of them with default ranges, or those named in
     ``ranges``. ``defaults``: the family's defaults; ``start``: the starting bot's
-    values (ranges widen to include them)."""
+    values (ranges widen to include them); ``integer``: the step parameters."""
     if not defaults:
         raise AnalyzerError("this bot has no parameters to tune")
     names = list(defaults) if ranges is None else list(ranges)
@@ -115,7 +127,10 @@ def search_space(defaults: dict[str, float], start: dict[str, float],
     for name in names:
         lo, hi = (ranges or {}).get(name) or default_range(defaults[name])
         x = start[name]
-        space.append(Param(name, min(lo, x), max(hi, x), x))
+        lo, hi = min(lo, x), max(hi, x)
+        if name in integer and math.floor(hi) < math.ceil(lo):
+            raise AnalyzerError(f"--params: {name} takes whole numbers, and [{lo:g}, {hi:g}] holds none")
+        space.append(Param(name, lo, hi, x, name in integer))
     return space
 
 
@@ -147,6 +162,9 @@ class TuneResult:
     generations: list[Generation]
     remeasure: CompareResult
     search_races: int = 0
+    # the shortlist on fresh races: (spec, tuned values, win, score) against the start
+    shortlist: list[tuple[BotSpec, dict[str, float], PairedStat, PairedStat]] = None
+    shortlist_races: int = 0
 
     @property
     def in_search(self) -> Generation:
@@ -279,11 +297,30 @@ def tune(make_match: Callable[[list[BotSpec]], object], family: str, start: BotS
         sigma = np.maximum((1 - a) * sigma + a * elite.std(0), 0.03)
         first += per
     search_races = first * k
-    winner_values, winner = history[-1].best, history[-1].best_spec
-    fresh = compare(lambda table: _Shifted(make_match(table), FRESH_OFFSET), winner, start, fill, players,
-                    remeasure, seed, threads=threads, roles=roles, role=role)
+    # the shortlist: the last generation's best few and the final mean, on fresh races
+    short = [(cands[i][0], cands[i][1]) for i in order[:SHORTLIST + 1] if i != 0][:SHORTLIST]
+    short.append(spec_of(mu))
+    short = list({spec: (spec, values) for spec, values in short if spec != start}.values())
+    per_short = max(places, remeasure // (len(short) + 1) // places * places)
+    results = _evaluate(make_match, [start] + [c for c, _ in short], fill, roles, role, FRESH_OFFSET,
+                        per_short // places, seed, threads)
+    shortlist = []
+    for (spec, values), (won, score) in zip(short, results[1:]):
+        w, sc = PairedStat(), PairedStat()
+        w.add(won, results[0][0])
+        sc.add(score, results[0][1])
+        shortlist.append((spec, values, w, sc))
+    key = [(w if objective == "win" else sc).diff for _, _, w, sc in shortlist]
+    best = int(np.argmax(key)) if shortlist else -1
+    if best >= 0 and key[best] > 0:
+        winner, winner_values = shortlist[best][0], shortlist[best][1]
+    else:
+        winner, winner_values = start, {p.name: p.start for p in space}
+    fresh = compare(lambda table: _Shifted(make_match(table), 2 * FRESH_OFFSET), winner, start, fill, players,
+                    max(places, remeasure // 2 // places * places), seed, threads=threads, roles=roles, role=role)
     return TuneResult(family, start, winner, {**start_values, **winner_values}, space, [s.label for s in fill],
-                      players, seed, objective, budget, k, history, fresh, search_races)
+                      players, seed, objective, budget, k, history, fresh, search_races, shortlist,
+                      per_short * (len(short) + 1))
 
 
 # ---------------------------------------------------------------------- output
@@ -308,7 +345,7 @@ def render(r: TuneResult) -> str:
         f"tune {r.start.label} against {','.join(r.field)}: {r.players} players, objective {objective}, seed {r.seed}",
         f"budget {r.budget:,} {unit}: search {r.search_races:,} ({len(r.generations)} generations x "
         f"{r.candidates} candidates (start, mean, {r.candidates - 2} samples) x {last.races:,} {unit} on common "
-        f"deals); fresh re-measure {2 * fresh.races_per_arm:,}",
+        f"deals); shortlist on fresh {unit} {r.shortlist_races:,}; final re-measure {2 * fresh.races_per_arm:,}",
         "searched: " + "; ".join(p.describe() for p in r.space),
         "",
         f"{'gen':<5}{'best vs start (win rate)':<34}{'(mean score)':<28}mean of the search distribution",
@@ -316,6 +353,11 @@ def render(r: TuneResult) -> str:
     for g in r.generations:
         mean = ", ".join(f"{k}={v:g}" for k, v in g.mean.items())
         lines.append(f"{g.index:<5}{_pp(g.best_win):<34}{_pts(g.best_score):<28}{mean}")
+    if r.shortlist:
+        lines += ["", f"shortlist (the last generation's best and the final mean) against the start on "
+                      f"{r.shortlist[0][2].n:,} fresh {unit} each:"]
+        for spec, _, w, sc in r.shortlist:
+            lines.append(f"  {_pp(w):<34}{_pts(sc):<28}{spec.label}")
     lines += [
         "",
         f"start:  {r.start.label}",
@@ -324,13 +366,13 @@ def render(r: TuneResult) -> str:
         f"{'winner - start':<52}{'win rate (95% CI, paired)':<34}mean score",
         f"{f'in search (gen {last.index}, {last.races:,} {unit}; picked on them)':<52}"
         f"{_pp(last.best_win):<34}{_pts(last.best_score)}",
-        f"{f're-measured ({fresh.races_per_arm:,} fresh {unit} per arm)':<52}"
+        f"{f're-measured ({fresh.races_per_arm:,} new fresh {unit} per arm)':<52}"
         f"{_pp(fresh.win):<34}{_pts(fresh.score)}",
         f"winner on fresh {unit}: win rate {fresh.win.mean_a:.2%}, mean score {fresh.score.mean_a:.3f} "
         f"(start: {fresh.win.mean_b:.2%}, {fresh.score.mean_b:.3f})",
     ]
     if r.winner == r.start:
-        lines.append("no candidate beat the start in the last generation: the start is kept")
+        lines.append("no candidate of the shortlist beat the start on fresh races: the start is kept")
     edge = [p for p in r.space if p.hi > p.lo and not 0.02 < p.to_unit(r.winner_params[p.name]) < 0.98]
     if edge:
         lines.append("at the edge of its range (widen it with --params name=lo:hi): "
@@ -353,6 +395,8 @@ def toml_text(r: TuneResult, name: str) -> str:
         "[params]",
     ]
     tuned = {p.name for p in r.space}
+    whole = {p.name for p in r.space if p.integer}
     for key, value in r.winner_params.items():
-        lines.append(f"{key} = {float(value)!r}" + ("  # tuned" if key in tuned else ""))
+        text = f"{int(value)}" if key in whole else f"{float(value)!r}"
+        lines.append(f"{key} = {text}" + ("  # tuned" if key in tuned else ""))
     return "\n".join(lines) + "\n"

@@ -12,7 +12,7 @@ from functools import cache
 from analyzer.errors import AnalyzerError
 from analyzer.games.protocol import PLAYER
 
-PACKAGES = ("analyzer.games.lemming_mafia", "analyzer.games.sau_mau_mau")
+PACKAGES = ("analyzer.games.lemming_mafia", "analyzer.games.sau_mau_mau", "analyzer.games.lemminge")
 
 
 @dataclass(frozen=True)

@@ -42,10 +42,14 @@ def default_report_path(run_dir: Path) -> Path:
 
 def aggregate_run(run_dir: Path, batch_rows: int | None = None, stats=None, id_offset: int = 0):
     """Stream a run directory's tables through ``stats`` (default: a fresh
-    aggregator of its game): ``(stats, manifest)``. ``id_offset`` is added to the
+    aggregator of its game): ``(stats, manifest)``. A race's (or game's) rows
+    are fed in one chunk, however the Parquet batches cut them, so statistics
+    clustered by race see whole races. ``id_offset`` is added to the
     race or game index columns (the stats module's ``ID_COLUMNS``) so that several
     runs fed to one aggregator never share an index. Raises ``AnalyzerError`` for
     a bad run directory."""
+    import pandas as pd
+
     from analyzer.games import game_info
     from analyzer.report import rundir
 
@@ -62,15 +66,30 @@ def aggregate_run(run_dir: Path, batch_rows: int | None = None, stats=None, id_o
         raise AnalyzerError(f"{run_dir}/{table}.parquet holds {found:,} rows but the manifest says "
                             f"{expected:,}; the run directory is damaged")
     kw = {"batch_rows": batch_rows} if batch_rows else {}
+    def feed(name, df):
+        try:
+            stats.add({name: df})
+        except ValueError as e:
+            raise AnalyzerError(f"{run_dir}/{name}.parquet: {e}") from None
+
     for name, cols in columns.items():
+        ids = [c for c in module.ID_COLUMNS if c in cols]
+        carry = None  # the rows of the batch's last race (or game): it may go on in the next batch
         for df in rundir.stream_table(run_dir, name, list(cols), **kw):
-            for col in module.ID_COLUMNS:
-                if id_offset and col in df.columns:
+            for col in ids:
+                if id_offset:
                     df[col] = df[col] + id_offset
-            try:
-                stats.add({name: df})
-            except ValueError as e:
-                raise AnalyzerError(f"{run_dir}/{name}.parquet: {e}") from None
+            if carry is not None:
+                df = pd.concat([carry, df], ignore_index=True)
+                carry = None
+            if ids and len(df):
+                key = df[ids[0]].to_numpy()
+                tail = key == key[-1]
+                carry, df = df[tail], df[~tail]
+            if len(df):
+                feed(name, df)
+        if carry is not None and len(carry):
+            feed(name, carry)
     return stats, manifest
 
 
@@ -106,20 +125,74 @@ def merge_manifests(manifests: list[dict], run_dirs: list[Path]) -> dict:
     return merged
 
 
-def build_report(run_dirs, out: Path | None = None) -> Path:
-    """Write the balance report of the run(s) in ``run_dirs`` (one directory or a
-    list of runs of the same game, merged) to ``out`` (default
-    ``<first run_dir>-report.html``) and return the HTML file's path."""
+BY = ("players", "board")
+
+
+def run_identity(manifest: dict) -> dict[str, object]:
+    """What two runs must share to be merged into one blended report: the
+    board/deck/track (by digest), the player count and the bots seat by seat."""
+    return {
+        "board": tuple((d.get("part"), d.get("name"), d.get("sha256")) for d in manifest.get("data", [])),
+        "players": manifest.get("players"),
+        "bots": tuple(str(b.get("bot")) for b in manifest.get("bots") or []),
+    }
+
+
+def _describe(key: str, value) -> str:
+    if key == "board":
+        return " + ".join(f"{part} {name} ({str(sha)[:8]})" for part, name, sha in value)
+    if key == "bots":
+        return ",".join(value)
+    return str(value)
+
+
+def check_mergeable(manifests: list[dict], run_dirs: list[Path], by: str | None) -> list[str]:
+    """What differs between the runs (keys of ``run_identity``). Without ``by`` they
+    must not differ; with ``by`` only that (and, for players, the bots, whose list
+    follows the seats) may. Raises one line saying what differs."""
+    if by is not None and by not in BY:
+        raise AnalyzerError(f"--by must be one of {', '.join(BY)}, got {by!r}")
+    ids = [run_identity(m) for m in manifests]
+    differ = [k for k in ids[0] if any(i[k] != ids[0][k] for i in ids[1:])]
+    allowed = {None: set(), "board": {"board"}, "players": {"players", "bots"}}[by]
+    bad = [k for k in differ if k not in allowed]
+    if bad:
+        what = "; ".join(f"{k}: " + ", ".join(f"{d.name} {_describe(k, i[k])}" for d, i in zip(run_dirs, ids))
+                         for k in bad)
+        hint = ("report them one by one, or pass --by players or --by board to show them side by side"
+                if by is None else f"--by {by} lets only the {by} differ")
+        raise AnalyzerError(f"the runs differ in {what}: {hint}")
+    return differ
+
+
+def build_report(run_dirs, out: Path | None = None, by: str | None = None,
+                 min_effect: float | None = None) -> Path:
+    """Write the balance report of the run(s) in ``run_dirs`` to ``out`` (default
+    ``<first run_dir>-report.html``) and return the HTML file's path.
+
+    Several runs are merged into one report only when they share the board
+    (deck, track), the player count and the bots (``check_mergeable``). With
+    ``by`` ("players" or "board") the runs may differ in that, and the report
+    shows every answer per run side by side instead of blending them.
+    ``min_effect``: the flags' practical-size threshold (a share)."""
     from analyzer.report import rundir
 
     run_dirs = [Path(run_dirs)] if isinstance(run_dirs, (str, Path)) else [Path(d) for d in run_dirs]
-    stats, manifests, offset = None, [], 0
+    manifests = [rundir.read_manifest(d) for d in run_dirs]
+    merge_manifests(manifests, run_dirs)  # one game
+    out = Path(out) if out is not None else default_report_path(run_dirs[0])
+    if len(run_dirs) > 1:
+        differ = check_mergeable(manifests, run_dirs, by)
+        if by is not None:
+            from analyzer.report.html import write_side_by_side
+
+            runs = [(d, *aggregate_run(d)) for d in run_dirs]
+            if min_effect is not None:
+                runs = [(d, st, {**m, "min_effect": min_effect}) for d, st, m in runs]
+            return write_side_by_side([(d, st.result(), m) for d, st, m in runs], by, differ, out)
+    stats, offset = None, 0
     for run_dir in run_dirs:
-        if manifests:  # refuse another game before reading its tables
-            merge_manifests(manifests + [rundir.read_manifest(run_dir)], run_dirs[:len(manifests) + 1])
         stats, manifest = aggregate_run(run_dir, stats=stats, id_offset=offset)
         offset += int(manifest.get(manifest.get("unit", "races"), 0))
-        manifests.append(manifest)
     manifest = merge_manifests(manifests, run_dirs)
-    out = Path(out) if out is not None else default_report_path(run_dirs[0])
-    return write_report(stats.result(), manifest, out)
+    return write_report(stats.result(), manifest, out, min_effect=min_effect)

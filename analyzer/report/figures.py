@@ -13,7 +13,11 @@ import numpy as np
 from analyzer.report import text as T
 
 # bots have a palette of their own, away from the colours of game pieces
-BOT_COLORS = ["#34495e", "#d08c1f", "#2a9d8f", "#8d5a3b", "#6a6fd1", "#a3a33a"]
+BOT_COLORS = ["#34495e", "#d08c1f", "#2a9d8f", "#8d5a3b", "#6a6fd1", "#a3a33a", "#b5517a", "#3b7dbf",
+              "#6b8e23", "#7f7f7f", "#c2703d", "#5e3c99"]
+# the salt of bot_color's hash: chosen so that the built-in bots of the shipped games
+# (tests/report/test_rep_figures.py checks it) get distinct colours
+COLOR_SALT = 73
 NEUTRAL = "#4a4a4a"
 GOOD, BAD, UNSURE = "#2a9d5c", "#c0392b", "#9e9e9e"
 DPI = 110
@@ -41,12 +45,43 @@ def _err(mid, low, high):
 
 def _pct_axis(ax, axis="y"):
     from matplotlib.ticker import PercentFormatter
-    (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(PercentFormatter(1.0, decimals=0))
+    # decimals=None: as many decimals as the tick spacing needs (0.5% steps are not all "0%" or "1%")
+    (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(PercentFormatter(1.0, decimals=None))
+
+
+def _pp_axis(ax, axis="y"):
+    """Tick labels in signed percentage points of a fraction axis, with as many
+    decimals as the tick spacing needs (0.2 pp steps are not all "+0")."""
+    import math
+
+    from matplotlib.ticker import Formatter
+
+    class PointsFormatter(Formatter):
+        digits = 0
+
+        def set_locs(self, locs):
+            super().set_locs(locs)
+            steps = [abs(b - a) for a, b in zip(locs[:-1], locs[1:]) if b != a]
+            self.digits = max(0, -math.floor(math.log10(100 * min(steps)) + 1e-9)) if steps else 0
+
+        def __call__(self, v, pos=None):
+            text = f"{100 * v:+.{self.digits}f}"
+            return "0" if float(text) == 0 else text
+
+    (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(PointsFormatter())
+
+
+def bot_color(label: str) -> str:
+    """One colour per bot label, the same in every report and figure (a hash of
+    the label, not its position in a table)."""
+    import zlib
+
+    return BOT_COLORS[zlib.crc32(f"{COLOR_SALT}:{label}".encode()) % len(BOT_COLORS)]
 
 
 def bot_colors(res) -> dict:
     bots = list(res["bots"]["bot"]) if len(res["bots"]) else []
-    return {b: BOT_COLORS[i % len(BOT_COLORS)] for i, b in enumerate(bots)}
+    return {b: bot_color(b) for b in bots}
 
 
 # ---------------------------------------------------------------------- figures
@@ -89,8 +124,7 @@ def fig_seat_advantage(res, manifest):
     ax.set_xticks(x, labels)
     ax.set_xlabel("seat (1 moves first)")
     ax.set_ylabel("win rate minus the average seat's\n(percentage points, 95% CI)")
-    from matplotlib.ticker import FuncFormatter
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{100 * v:+.0f}"))
+    _pp_axis(ax)
     ax.set_title("Seat advantage" + (" (seat and bot confounded: one bot per seat)" if conf else ""),
                  fontsize=10 if conf else 12)
     return fig

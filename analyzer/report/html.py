@@ -29,6 +29,7 @@ padding:0 6px;font-size:.85em;font-weight:600}
 figure{margin:1.4em 0 2em}figure img{max-width:100%;height:auto;border:1px solid #eee}
 figcaption{margin-top:.4em}figcaption b{display:block;font-size:1.02em}
 dl.qa dt{font-weight:600;margin-top:1em}dl.qa dd{margin:.25em 0 0 1.2em}
+dl.qa dd p.how{color:#555;font-size:.85em;margin:.3em 0 0}nav.toc{font-size:.92em}nav.toc ul{margin:.3em 0}
 code{background:#f3f3f3;padding:0 3px;border-radius:2px}.small{color:#666;font-size:.85em}
 """
 
@@ -124,10 +125,37 @@ def _setup_block(manifest: dict) -> str:
     return f'<table class="meta">{body}</table>{note}'
 
 
-def render_html(res: dict, manifest: dict, sections, figures: list[dict], folder_name: str) -> str:
-    """The page: setup, the game's answers, overview, figures, key tables, CSV list.
+def _answers(sections, res: dict, manifest: dict, controlled) -> list[T.Answer]:
+    """The game's answers as ``Answer``s (a game may still give (question, text) pairs)."""
+    import inspect
+
+    takes_controlled = len(inspect.signature(sections.answers).parameters) > 2
+    items = sections.answers(res, manifest, controlled) if takes_controlled else sections.answers(res, manifest)
+    out = []
+    for a in items:
+        if isinstance(a, T.Answer):
+            out.append(a)
+        else:
+            q, text = a
+            out.append(T.Answer(q, text, "not stated", T.table_scope(manifest)))
+    return out
+
+
+def render_html(res: dict, manifest: dict, sections, figures: list[dict], folder_name: str,
+                controlled=None) -> str:
+    """The page: setup, a table of contents, the game's answers (each with its scope,
+    its method and a link to its figure), overview, figures, key tables, CSV list.
     ``sections`` is the game's report package (see ``analyzer/games/protocol.py``)."""
     title = str(manifest.get("title", manifest.get("game", "")))
+    answers = _answers(sections, res, manifest, controlled)
+    drawn = {f["key"] for f in figures}
+    toc = ['<nav class="toc"><h2>Contents</h2><ul>', '<li><a href="#answers">Answers for the designer</a><ul>']
+    for i, a in enumerate(answers):
+        link = (f' — <a href="#{_e(a.figure)}">figure</a>' if a.figure in drawn else "")
+        toc.append(f'<li><a href="#answer-{i + 1}">{_e(a.question)}</a>{link}</li>')
+    toc.append('</ul></li><li><a href="#overview">Overview</a></li><li><a href="#figures">Figures</a><ul>')
+    toc += [f'<li><a href="#{_e(f["key"])}">{_e(f["title"])}</a></li>' for f in figures]
+    toc.append('</ul></li><li><a href="#tables">Tables</a></li></ul></nav>')
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -135,19 +163,22 @@ def render_html(res: dict, manifest: dict, sections, figures: list[dict], folder
         f"<title>{_e(title)} balance report</title><style>{CSS}</style></head><body>",
         f"<h1>{_e(title)} balance report</h1>",
         _setup_block(manifest),
-        "<h2>Answers for the designer</h2><dl class=\"qa\">",
+        "".join(toc),
+        '<h2 id="answers">Answers for the designer</h2><dl class="qa">',
     ]
-    for q, a in sections.answers(res, manifest):
-        parts.append(f"<dt>{_e(q)}</dt><dd>{_e(a)}</dd>")
+    for i, a in enumerate(answers):
+        link = f' <a href="#{_e(a.figure)}">(figure)</a>' if a.figure in drawn else ""
+        parts.append(f'<dt id="answer-{i + 1}">{_e(a.question)}</dt><dd>{_e(a.text)}{link}'
+                     f'<p class="how">Scope: {_e(a.scope)}.<br>Method: {_e(a.method)}.</p></dd>')
     parts.append("</dl>")
-    parts.append("<h2>Overview</h2>" + table(["", "value"], [[k, v] for k, v in sections.overview(res)]))
-    parts.append("<h2>Figures</h2>")
+    parts.append('<h2 id="overview">Overview</h2>' + table(["", "value"], [[k, v] for k, v in sections.overview(res)]))
+    parts.append('<h2 id="figures">Figures</h2>')
     for f in figures:
         data = base64.b64encode(f["png"]).decode("ascii")
         parts.append(f'<figure id="{_e(f["key"])}"><img src="data:image/png;base64,{data}" '
                      f'alt="{_e(f["title"])}"><figcaption><b>{_e(f["title"])}</b>{_e(f["takeaway"])}'
                      f"</figcaption></figure>")
-    parts.append("<h2>Tables</h2>" + sections.key_tables(res))
+    parts.append('<h2 id="tables">Tables</h2>' + sections.key_tables(res))
     parts.append(f"<h3>All tables as CSV</h3><p class=\"small\">In <code>{_e(folder_name)}/</code> beside this "
                  "file (with the figures as PNG).</p><ul>")
     for name in res:
@@ -188,15 +219,87 @@ def save_report(out_path: Path, folder: Path, figures: list[dict], tables: dict[
     return out_path
 
 
-def write_report(stats_result: dict[str, pd.DataFrame], manifest: dict, out_path) -> Path:
+def write_report(stats_result: dict[str, pd.DataFrame], manifest: dict, out_path, controlled="auto",
+                 min_effect: float | None = None) -> Path:
     """Write ``out_path`` (an .html file; a directory gets ``report.html`` inside)
     and ``<stem>_files/`` beside it with every figure (PNG) and table (CSV).
-    Returns the path of the HTML file."""
+    ``controlled``: the controlled tables of the structural answers
+    (``analyzer.report.controlled``); "auto" plays them, None leaves them out
+    (the answers then say they are about the bots present). ``min_effect``: the
+    flags' practical-size threshold (a share; default 1 pp). Returns the path
+    of the HTML file."""
     from analyzer.games import game_info
+    from analyzer.report.controlled import Controlled, controlled_runs
     from analyzer.report.figures import render_all
 
     sections = game_info(str(manifest.get("game"))).load("report")
     out_path, folder = output_paths(out_path, "report.html")
+    if min_effect is not None:
+        manifest = {**manifest, "min_effect": float(min_effect)}
+    if isinstance(controlled, str) and controlled == "auto":
+        controlled = controlled_runs(manifest, stats_result)
+    elif controlled is None:
+        controlled = Controlled({}, {}, "no controlled tables were asked for")
     figures = render_all(sections.FIGURES, stats_result, manifest)
-    page = render_html(stats_result, manifest, sections, figures, folder.name)
-    return save_report(out_path, folder, figures, stats_result, page)
+    page = render_html(stats_result, manifest, sections, figures, folder.name, controlled)
+    tables = dict(stats_result)
+    for label, res in controlled.tables.items():
+        if res is not stats_result:  # each controlled table's answers' inputs, as CSV too
+            for name in ("lemmings", "pigs", "seat_advantage", "win_patterns", "contracts", "queue_position"):
+                if name in res:
+                    tables[f"controlled_{_slug(label)}_{name}"] = res[name]
+    return save_report(out_path, folder, figures, tables, page)
+
+
+def _slug(label: str) -> str:
+    return "".join(c if c.isalnum() else "-" for c in label).strip("-")
+
+
+def write_side_by_side(runs: list[tuple[Path, dict, dict]], by: str, differ: list[str], out_path) -> Path:
+    """One page for runs that differ in ``by`` (players or board): every answer
+    per run side by side, then each run's figures; tables as CSV per run."""
+    from analyzer.games import game_info
+    from analyzer.report.controlled import Controlled
+    from analyzer.report.figures import render_all
+
+    first = runs[0][2]
+    sections = game_info(str(first.get("game"))).load("report")
+    out_path, folder = output_paths(out_path, "report.html")
+    title = str(first.get("title", first.get("game", "")))
+
+    def label(d: Path, m: dict) -> str:
+        if by == "players":
+            return f"{m.get('players')} players ({d.name})"
+        return f"{T.data_scope(m)} ({d.name})"
+
+    none = Controlled({}, {}, "a side-by-side report plays no controlled tables")
+    per_run = [(label(d, m), res, m, _answers(sections, res, m, none)) for d, res, m in runs]
+    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+             f"<title>{_e(title)} balance report by {_e(by)}</title><style>{CSS}</style></head><body>",
+             f"<h1>{_e(title)} balance report, {len(runs)} runs side by side by {_e(by)}</h1>",
+             f'<p class="small">The runs differ in {_e(", ".join(differ))}; every answer is given per run, '
+             "never blended.</p>"]
+    for name, _, m, _ in per_run:
+        parts.append(f"<h3>{_e(name)}</h3>" + _setup_block(m))
+    parts.append('<h2 id="answers">Answers for the designer</h2><dl class="qa">')
+    for i, question in enumerate(a.question for a in per_run[0][3]):
+        parts.append(f'<dt id="answer-{i + 1}">{_e(question)}</dt>')
+        for name, _, _, answers in per_run:
+            a = next((x for x in answers if x.question == question), None)
+            if a is not None:
+                parts.append(f'<dd><b>{_e(name)}:</b> {_e(a.text)}<p class="how">Scope: {_e(a.scope)}.<br>'
+                             f"Method: {_e(a.method)}.</p></dd>")
+    parts.append("</dl>")
+    figures_all, tables = [], {}
+    for k, (name, res, m, _) in enumerate(per_run):
+        figs = render_all(sections.FIGURES, res, m)
+        parts.append(f'<h2 id="run-{k + 1}">Figures: {_e(name)}</h2>')
+        for f in figs:
+            key = f"run{k + 1}_{f['key']}"
+            data = base64.b64encode(f["png"]).decode("ascii")
+            parts.append(f'<figure id="{_e(key)}"><img src="data:image/png;base64,{data}" alt="{_e(f["title"])}">'
+                         f'<figcaption><b>{_e(f["title"])}</b>{_e(f["takeaway"])}</figcaption></figure>')
+            figures_all.append({**f, "key": key})
+        tables.update({f"run{k + 1}_{t}": df for t, df in res.items()})
+    parts.append(f'<p class="small">{_e(sections.FOOTNOTE)}</p></body></html>')
+    return save_report(out_path, folder, figures_all, tables, "\n".join(parts))

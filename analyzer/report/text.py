@@ -6,9 +6,13 @@ in its report package (``analyzer/games/<game>/report/``)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+
+from analyzer.stats.flags import ALPHA, MIN_EFFECT, Flags, seat_balance
 
 
 
@@ -185,3 +189,135 @@ def answer_skill(res: dict) -> str:
         text += (f" The strongest, {best['bot']}, wins "
                  f"{pp_ci(best['difference'], best['difference_low'], best['difference_high'])} more than random.")
     return text
+
+
+# ---------------------------------------------------------------------- scope and method
+
+
+@dataclass
+class Answer:
+    """A designer's question with its answer, the scope the answer holds for
+    (bots, board, player count) and the method that measured it; ``figure`` is
+    the key of the figure that shows it (the page links to it)."""
+    question: str
+    text: str
+    method: str
+    scope: str
+    figure: str | None = None
+
+
+def min_effect(manifest: dict) -> float:
+    """The practical-size threshold of the flags (a share; ``--min-effect`` in pp)."""
+    v = manifest.get("min_effect")
+    return float(v) if is_num(v) else MIN_EFFECT
+
+
+def data_scope(manifest: dict) -> str:
+    """The board/deck/track and player count, as the scope line names them."""
+    parts = [f"{d.get('part', 'data')} {d.get('name', '?')}" + (" (assumed reconstruction)" if d.get("assumed") else "")
+             for d in manifest.get("data", [])]
+    return ", ".join(parts + [f"{manifest.get('players', '?')} players"])
+
+
+def bots_scope(manifest: dict) -> str:
+    bots = [str(b.get("bot")) for b in manifest.get("bots") or []]
+    if isinstance(manifest.get("bots_text"), str):
+        return f"bots {manifest['bots_text']}"
+    if bots and len(set(bots)) == 1:
+        return f"{bots[0]} in every seat"
+    return "bots " + ", ".join(f"{b} (seat {i + 1})" for i, b in enumerate(bots)) if bots else "bots ?"
+
+
+def table_scope(manifest: dict) -> str:
+    return f"{bots_scope(manifest)}; {data_scope(manifest)}"
+
+
+def controlled_scope(manifest: dict, controlled) -> str:
+    labels = list(controlled.tables)
+    units = {controlled.units[b] for b in labels}
+    n = f"{units.pop():,} {unit(manifest)} each" if len(units) == 1 else "; ".join(
+        f"{b}: {controlled.units[b]:,}" for b in labels)
+    who = f"{labels[0]} in every seat" if len(labels) == 1 else f"each of {', '.join(labels)} in every seat"
+    return (f"controlled table{'s' if len(labels) > 1 else ''}: {who} ({n}, the same seed: the same deals "
+            f"and dice); {data_scope(manifest)}")
+
+
+def single_bot(manifest: dict) -> bool:
+    bots = [str(b.get("bot")) for b in manifest.get("bots") or []]
+    return bool(bots) and len(set(bots)) == 1 and not isinstance(manifest.get("bots_text"), str)
+
+
+def structural(question: str, figure: str | None, measure: Callable[[dict], tuple[str, str]], method: str,
+               res: dict, manifest: dict, controlled=None) -> Answer:
+    """A question about the game (seats, balance, length, ...) answered on the
+    controlled tables side by side when there are any: ``measure(tables)`` gives
+    ``(key, sentence)``, equal keys meaning the same answer. Without controlled
+    tables the answer says plainly that it is about the bots present."""
+    if controlled:
+        per = {label: measure(tables) for label, tables in controlled.tables.items()}
+        keys = {k for k, _ in per.values()}
+        if len(per) == 1:
+            label = next(iter(per))
+            text = (f"With {label} in every seat: {per[label][1]} (one bot only: whether this holds with "
+                    "other bots is not measured here)")
+        elif len(keys) == 1:
+            text = (f"The same answer with each of the {len(per)} bots in every seat (it holds across these bots): "
+                    + " ".join(f"{label}: {sentence}" for label, (_, sentence) in per.items()))
+        else:
+            text = (f"It depends on the bots (each in every seat, on the same deals): "
+                    + " ".join(f"{label}: {sentence}" for label, (_, sentence) in per.items()))
+        if not single_bot(manifest):
+            text += f" At this run's own table ({bots_scope(manifest)}, describing those bots): {measure(res)[1]}"
+        return Answer(question, text, method, controlled_scope(manifest, controlled), figure)
+    note = getattr(controlled, "note", "") or "no controlled table was played"
+    prefix = "" if single_bot(manifest) else (
+        f"About the bots at this table, not the game alone ({note}): ")
+    return Answer(question, prefix + measure(res)[1], method, table_scope(manifest), figure)
+
+
+def bots_answer(question: str, figure: str | None, text: str, method: str, manifest: dict) -> Answer:
+    """A question whose answer describes the choices of the bots present."""
+    return Answer(question, text + f" (This describes the choices of the bots present: {bots_scope(manifest)}.)",
+                  method, table_scope(manifest), figure)
+
+
+def flag_sentence(flags: Flags, noun: str, plural: str | None = None) -> tuple[str, str]:
+    """(key, sentence) of a balance flag for ``structural``: the key names the
+    flagged items and their side of fair, so two tables agree when they flag alike."""
+    key = ",".join(f"{flags.items[i]}{'+' if flags.share[i] > flags.fair else '-'}"
+                   for i in np.flatnonzero(flags.flagged)) or "none"
+    return key, flags.verdict(noun, plural) + "."
+
+
+def seat_flags(res: dict, manifest: dict) -> Flags | None:
+    """Cochran's Q and Holm on the per-unit win patterns (tables of one bot in every seat)."""
+    wp = res.get("win_patterns")
+    players = int(overview_value(res, "players")) if is_num(overview_value(res, "players")) else 0
+    if wp is None or not len(wp) or players < 2:
+        return None
+    return seat_balance(wp["units"].to_numpy(), wp["mask"].to_numpy(), players, ALPHA, min_effect(manifest))
+
+
+def first_seat_measure(manifest: dict) -> Callable[[dict], tuple[str, str]]:
+    def measure(res):
+        sa = res["seat_advantage"]
+        if not len(sa):
+            return "none", "no results to compare seats."
+        if confounded(res):
+            s1 = sa[sa["seat"] == 1].iloc[0]
+            return "mixed", (f"seat 1 ({s1['bot']}) wins {pct_ci(s1['win_rate'], s1['win_low'], s1['win_high'])}, "
+                             "which mixes its bot's strength with moving first.")
+        f = seat_flags(res, manifest)
+        if f is None:
+            return "none", "no results to compare seats."
+        s1 = sa[sa["seat"] == 1].iloc[0]
+        key, verdict = flag_sentence(f, "seat")
+        return key, (f"seat 1 wins {pct_ci(s1['win_rate'], s1['win_low'], s1['win_high'])}, "
+                     f"{pp_ci(s1['advantage'], s1['advantage_low'], s1['advantage_high'])} against the average "
+                     f"seat; {verdict}")
+    return measure
+
+
+SEAT_METHOD = ("Cochran's Q on which seats won each unit (seats paired within a unit), then per-seat paired "
+               "tests against the average seat with Holm correction, flagged only beyond the practical "
+               "threshold; 95% intervals paired by unit")

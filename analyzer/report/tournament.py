@@ -12,7 +12,9 @@ import pandas as pd
 
 import analyzer
 from analyzer.report import text as T
-from analyzer.report.figures import BOT_COLORS, NEUTRAL, _err, _figure, png
+from analyzer.stats.distributions import chi2_sf, normal_sf
+from analyzer.stats.flags import ALPHA, MIN_EFFECT, holm
+from analyzer.report.figures import NEUTRAL, _err, _figure, bot_color, png
 from analyzer.report.html import CSS, _data_row, _e, assumed_note, output_paths, save_report, table
 from analyzer.stats.ratings import ELO
 
@@ -52,8 +54,9 @@ def fig_ratings(res, result):
     d = res["ratings"].iloc[::-1]
     fig, ax = _figure(8, max(2.5, 0.45 * len(d) + 1.2))
     y = np.arange(len(d))
-    ax.errorbar(d["elo"], y, xerr=_err(d["elo"], d["elo_low"], d["elo_high"]), fmt="o", color=BOT_COLORS[0],
-                capsize=4)
+    err = _err(d["elo"], d["elo_low"], d["elo_high"])
+    for k, bot in enumerate(d["bot"]):  # each bot in its colour, the same in every report
+        ax.errorbar(d["elo"].iloc[k], y[k], xerr=err[:, k:k + 1], fmt="o", color=bot_color(bot), capsize=4)
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks(y, d["bot"])
     ax.set_xlabel("rating (Elo scale: 400·log10 strength, mean 0; 95% CI)")
@@ -103,7 +106,7 @@ def fig_scores(res, result):
     d = res["ratings"]
     fig, ax = _figure(max(5.5, 1.0 * len(d) + 2), 3.6)
     x = np.arange(len(d))
-    ax.bar(x, d["mean_score"], color=[BOT_COLORS[i % len(BOT_COLORS)] for i in range(len(d))],
+    ax.bar(x, d["mean_score"], color=[bot_color(b) for b in d["bot"]],
            yerr=_err(d["mean_score"], d["score_low"], d["score_high"]), capsize=4)
     ax.set_xticks(x, d["bot"], rotation=20, ha="right", rotation_mode="anchor")
     ax.set_ylabel(f"mean score per {result.unit[:-1]} (95% CI)")
@@ -117,18 +120,58 @@ def _takeaways(res, result) -> dict[str, str]:
     sep = top["elo_low"] > rt.iloc[1]["elo_high"] if len(rt) > 1 else False
     s = res["seats"]
     best = s.loc[s["multiplier"].idxmax()]
-    seat_clear = bool((s["multiplier_low"] > 1).any() or (s["multiplier_high"] < 1).any())
     return {
         "ratings": f" {top['bot']} rates highest ({top['elo']:+.0f}), "
                    f"{'clearly' if sep else 'but not clearly'} ahead of the next bot; {low['bot']} is last "
                    f"({low['elo']:+.0f}).",
         "head_to_head": f" Each cell counts the {result.unit} in which both bots played; above 50 (blue) the row bot "
                         "usually outscored the column bot.",
-        "seats": f" Seat {int(best['seat'])} is strongest (x{best['multiplier']:.3f}); "
-                 + ("some seats differ from the average beyond chance." if seat_clear
-                    else "no seat differs from the average beyond chance."),
+        "seats": f" Seat {int(best['seat'])} has the largest multiplier (x{best['multiplier']:.3f}); "
+                 + seat_verdict(result) + ".",
         "scores": f" Mean final score per {result.unit[:-1]}, all seats pooled.",
     }
+
+
+def seat_test(result, alpha: float = ALPHA, min_effect: float = MIN_EFFECT):
+    """``(joint p, flagged per seat, edge per seat)`` of the fitted seat strengths:
+    a joint Wald test (the sandwich covariance, P - 1 df: the strengths sum to 0),
+    per-seat z tests with Holm correction, and a practical size: the edge is the
+    chance that an equal bot in the seat outscores one in an average seat, minus
+    1/2, and must be at least ``min_effect``. None when it cannot be tested."""
+    f = result.ratings
+    B = len(f.strength)
+    seat = np.asarray(f.seat, np.float64)
+    cov = np.asarray(f.cov, np.float64)[B:, B:]
+    P = seat.size
+    if P < 2:
+        return None
+    v, c = seat[:-1], cov[:-1, :-1]
+    try:
+        wald = float(v @ np.linalg.solve(c, v))
+    except np.linalg.LinAlgError:
+        return None
+    joint_p = chi2_sf(wald, P - 1)
+    se = np.sqrt(np.clip(np.diag(cov), 0, None))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = 2 * np.asarray(normal_sf(np.where(se > 0, np.abs(seat) / se, 0.0)), np.float64).reshape(P)
+    edge = 1 / (1 + np.exp(-seat)) - 0.5
+    flagged = (joint_p < alpha) & (holm(p) < alpha) & (np.abs(edge) >= min_effect)
+    return joint_p, flagged, edge
+
+
+def seat_verdict(result, alpha: float = ALPHA, min_effect: float = MIN_EFFECT) -> str:
+    """The seats sentence of the tournament report, from ``seat_test``."""
+    t = seat_test(result, alpha, min_effect)
+    if t is None:
+        return "the seat strengths cannot be tested"
+    joint_p, flagged, edge = t
+    test = f"joint Wald test p = {joint_p:.2g}, then Holm-corrected per-seat tests, at least {100 * min_effect:g} pp"
+    if joint_p >= alpha:
+        return f"no seat differs from the average beyond chance ({test})"
+    if not flagged.any():
+        return f"the seats differ beyond chance but by less than {100 * min_effect:g} pp: no meaningful difference ({test})"
+    names = ", ".join(f"seat {i + 1} ({100 * edge[i]:+.1f} pp)" for i in np.flatnonzero(flagged))
+    return f"{names} {'differs' if flagged.sum() == 1 else 'differ'} from the average seat beyond chance ({test})"
 
 
 FIGURES = [("ratings", "Ratings", fig_ratings), ("head_to_head", "Head to head", fig_head_to_head),

@@ -286,6 +286,55 @@ class GroupBits:
         return sum(h.nbytes() for h in self.hists.values()) + 64 * len(self.pending)
 
 
+class GroupRows:
+    """Holds back the rows of groups (races) that a chunk edge may have cut, so
+    that per-group statistics see whole groups: ``add(df)`` returns the rows of
+    the groups now known to be complete, ``held()`` the rest (complete once the
+    stream is). As in ``GroupBits``, a group's rows must be contiguous in the
+    stream; the last group of every chunk is held until the next chunk shows
+    whether it goes on, and the very first group until the end, so accumulators
+    fed consecutive stretches of one stream can be merged (``merge``)."""
+
+    def __init__(self, key: str):
+        self.key = key
+        self.pending: pd.DataFrame | None = None
+        self.head = None
+
+    def add(self, df: pd.DataFrame) -> pd.DataFrame:
+        if not len(df):
+            return df.iloc[:0]
+        ids = df[self.key].to_numpy()
+        first, last = ids[0], ids[-1]
+        if self.head is None:
+            self.head = first
+        done, keep = [], []
+        if self.pending is not None and len(self.pending):
+            pid = self.pending[self.key].to_numpy()
+            joins = (pid == first) | (pid == last)
+            stays = ~joins & (pid == self.head)
+            done.append(self.pending[~joins & ~stays])
+            keep.append(self.pending[stays])
+            df = pd.concat([self.pending[joins], df], ignore_index=True)
+            ids = df[self.key].to_numpy()
+        hold = (ids == last) | (ids == self.head)
+        keep.append(df[hold])
+        done.append(df[~hold])
+        self.pending = pd.concat(keep, ignore_index=True)
+        return pd.concat(done, ignore_index=True)
+
+    def held(self) -> pd.DataFrame | None:
+        return self.pending
+
+    def merge(self, other: "GroupRows") -> None:
+        parts = [p for p in (self.pending, other.pending) if p is not None]
+        self.pending = pd.concat(parts, ignore_index=True) if parts else None
+        if self.head is None:
+            self.head = other.head
+
+    def nbytes(self) -> int:
+        return 0 if self.pending is None else int(self.pending.memory_usage(deep=False).sum())
+
+
 # ---------------------------------------------------------------------- statistics
 
 

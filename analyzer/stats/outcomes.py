@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.stats.aggregate import GroupBits, Hist, Labels, hist_mean, hist_quantiles, mean_sd_ci, moments, rate
+from analyzer.stats.intervals import clustered_rate
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 ALL = "all"
@@ -175,12 +176,42 @@ class SeatOutcomes:
             cols += [f"mean_{label}"] + ([f"{label}_low", f"{label}_high"] if ci else [])
         return cols + list(more)
 
-    def bots_table(self, ctx, columns: Sequence[str], more: Callable | None = None) -> pd.DataFrame:
+    def clustered_share(self, flag: str, seats: Sequence[int], ctx, invert: bool = False) -> dict:
+        """Share of the player-units in ``seats`` (1-based) with ``flag`` set (or
+        not set, ``invert``), its interval clustered by unit: the seats of one
+        race share its dice and one seat's win is another's loss, so they are not
+        independent draws (``analyzer.stats.intervals.clustered_rate``). From the
+        complete units' patterns."""
+        counts, masks = self.patterns(flag, ctx)
+        sel = 0
+        for s in seats:
+            sel |= 1 << (int(s) - 1)
+        m = len(seats)
+        if not counts.size or m == 0:
+            return {"rate": np.nan, "low": np.nan, "high": np.nan}
+        bits = (masks[:, None] >> np.arange(ctx["players"])[None, :]) & 1
+        y = bits[:, [s - 1 for s in seats]].sum(axis=1)
+        if invert:
+            y = m - y
+        C = int(counts.sum())
+        r, low, high = clustered_rate(C, (counts * y).sum(), C * m, (counts * y * y).sum(), C * m * m,
+                                      (counts * y * m).sum())
+        return {"rate": float(r), "low": float(low), "high": float(high)}
+
+    def bots_table(self, ctx, columns: Sequence[str], more: Callable | None = None,
+                   clustered: Sequence[tuple[str, str, bool]] = ()) -> pd.DataFrame:
+        """Per bot over all its seats. Win rates (and the shares named in
+        ``clustered``: ``(column prefix, flag, invert)``) of a bot in several seats
+        get race-clustered intervals (``clustered_share``)."""
         cells = self.cells(ctx)
         rows = []
         for b in ctx["bots"]:
             seats = [int(s) for j, s in enumerate(ctx["seats"]) if ctx["grid"][b, j] > 0]
             st = self.player_stats(cells, lambda c, b=b: c[b].sum(axis=0), more)
+            if len(seats) > 1 and ctx["seat_bot"] and "mixed" not in ctx["seat_bot"].values():
+                for prefix, flag, invert in (("win", "won", False), *clustered):
+                    cl = self.clustered_share(flag, seats, ctx, invert)
+                    st[f"{prefix}_low"], st[f"{prefix}_high"] = cl["low"], cl["high"]
             rows.append({"bot": ctx["labels"][b], "seats": ",".join(map(str, seats)),
                          "random": is_random_bot(ctx["labels"][b]), **{k: _item(v) for k, v in st.items()}})
         return pd.DataFrame(rows, columns=list(columns))
@@ -310,8 +341,15 @@ class SeatOutcomes:
                 ("score_sd", m["sd"], np.nan, np.nan, m["n"]),
                 ("skill_share_of_score_variance", self.skill_share(), np.nan, np.nan, m["n"])]
 
-    def tables(self, ctx, columns: Sequence[str], more: Callable | None = None) -> dict[str, pd.DataFrame]:
-        """bots, seats, seat_advantage, luck_skill and score_distribution."""
-        return {"bots": self.bots_table(ctx, columns, more), "seats": self.seats_table(ctx, columns, more),
+    def win_patterns(self, ctx) -> pd.DataFrame:
+        """How many complete units each set of winning seats had (``mask``: bit s-1
+        for seat s): what Cochran's Q and the paired seat tests read."""
+        counts, masks = self.patterns("won", ctx)
+        return pd.DataFrame({"mask": masks.astype(np.int64), "units": counts.astype(np.int64)})
+
+    def tables(self, ctx, columns: Sequence[str], more: Callable | None = None,
+               clustered: Sequence[tuple[str, str, bool]] = ()) -> dict[str, pd.DataFrame]:
+        """bots, seats, seat_advantage, luck_skill, win_patterns and score_distribution."""
+        return {"bots": self.bots_table(ctx, columns, more, clustered), "win_patterns": self.win_patterns(ctx), "seats": self.seats_table(ctx, columns, more),
                 "seat_advantage": self.seat_advantage(ctx), "luck_skill": self.luck_skill(ctx),
                 "score_distribution": self.score_distribution(ctx)}

@@ -332,20 +332,18 @@ def test_a_copy_of_the_default_counts_as_assumed_in_both_games(tmp_path):
 
 def test_tune_searches_inside_the_declared_ranges(capsys):
     """Parameter ranges and the tuner agree: a default search range (0.25x to 3x
-    the default) is cut to what the parameter takes, a count is not searched
-    with real numbers, and a range given beyond the declared one is refused."""
-    from analyzer.cli import _within_declared_ranges
-    from analyzer.engine.tune import parse_ranges, search_space
+    the default) is cut to what the parameter takes, and a range given beyond
+    the declared one is refused before the search."""
+    from analyzer.cli import _within
+    from analyzer.engine.tune import search_space
     from analyzer.games import bot_families
 
     timer = bot_families("lemming-mafia")["timer"]
-    space = _within_declared_ranges(search_space(timer.defaults(), timer.defaults(), None), timer, {})
+    space = [_within(p, timer.range_of(p.name)) for p in search_space(timer.defaults(), timer.defaults(), None)]
     late = next(p for p in space if p.name == "late_bets")
     assert (late.lo, late.hi) == (0.75, 6.0)  # 3x the default 3 would be 9 of 6 cards
     assert_usage_error(capsys, ["tune", "lemming-mafia", "--bot", "timer", "--params", "late_bets=0:9"],
                        "late_bets must be a number from 0 to 6, got 9")
-    assert_usage_error(capsys, ["tune", "lemming-mafia", "--bot", "lookahead"], "no real-valued parameters")
-    assert parse_ranges("late_bets") == {"late_bets": None}
 
 
 def test_a_report_over_another_games_report_leaves_none_of_its_files(tmp_path, capsys):

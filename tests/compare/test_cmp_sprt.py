@@ -1,13 +1,15 @@
-"""The paired comparison against itself: exactly zero difference on real races,
-and the SPRT's false-accept rate under H0 within its stated alpha (synthetic
-streams of paired results, no races)."""
+"""The paired comparison against itself: exactly zero difference on real races
+and the "played identically" answer; the SPRT's error rates within its stated
+alpha and beta (synthetic streams of paired results, no races); its options in
+percentage points."""
 import math
 
 import numpy as np
 import pytest
 
 from analyzer.engine.botspec import parse_bot_list
-from analyzer.engine.compare import PairedStat, Sprt, compare
+from analyzer.engine.compare import SAME, PairedStat, Sprt, compare, render
+from analyzer.errors import AnalyzerError
 from analyzer.games.lemming_mafia.match import LemmingMafiaMatch
 
 
@@ -22,13 +24,16 @@ def make_match():
 @pytest.mark.parametrize("bot", ["timer", "favourite:harm=1.2"])
 def test_compare_with_itself_is_exactly_zero(make_match, bot):
     (a,) = parse_bot_list(bot)
-    result = compare(make_match, a, a, parse_bot_list("random"), 4, 800, 7, threads=2,
-                     sprt=Sprt(0.0, 0.02))
-    assert result.races_per_arm == 800
+    test = Sprt(0.0, 0.02, look=400)
+    result = compare(make_match, a, a, parse_bot_list("random"), 4, 2000, 7, threads=2, sprt=test)
+    # identical after (1 - 0.02)^n <= 0.05: 149 races; the first look comes at 400
+    assert test.identical_after() == 149
+    assert result.races_per_arm == 400
     assert result.win.diff == 0 and result.score.diff == 0
     assert result.win.mean_a == result.win.mean_b and result.win.d2 == 0
     assert all(s.diff == 0 for s in result.per_seat)
-    assert result.verdict is None  # no spread at all: the SPRT never decides, least of all for H1
+    assert result.verdict == SAME
+    assert "the two bots played identically" in render(result)
 
 
 def _run_sprts(test: Sprt, true_diff: float, reps: int, batches: int, batch: int, seed: int) -> dict:
@@ -64,3 +69,39 @@ def test_sprt_accepts_a_real_difference():
     rates = _run_sprts(test, 0.02, reps, batches=60, batch=500, seed=7)
     assert rates["H0"] < test.beta + 3 * math.sqrt(test.beta * (1 - test.beta) / reps), rates
     assert rates["H1"] > 0.8, rates
+
+
+def test_sprt_error_rates_at_a_one_point_gap():
+    """1,000 simulated tests each way at H0 0 pp vs H1 +1 pp (15% of races won by A
+    alone, 15% by B alone, shifted by half a point each way under H1), looking every
+    2,000 races as compare() does: both error rates at most the nominal 5% + 1 pp.
+    (Wald's bounds make the test conservative; measured: about 3% each way.)"""
+    test = Sprt.from_pp(0, 1)
+    assert test.look == 2000
+    v0, r0 = test.simulate(0.15, 0.15, 1000, 2_000_000, seed=11)
+    v1, r1 = test.simulate(0.155, 0.145, 1000, 2_000_000, seed=12)
+    assert None not in v0 and None not in v1
+    assert v0.count("H1") / 1000 <= test.alpha + 0.01
+    assert v1.count("H0") / 1000 <= test.beta + 0.01
+    # and it is worth it: the expected length is a fraction of a fixed-sample test's
+    # (alpha = beta = 5% at a 1 pp gap with variance 0.3: (1.645 + 1.645)^2 * 0.3 / 0.01^2 = 32,500)
+    assert r0.mean() < 32_500 and r1.mean() < 32_500
+
+
+def test_sprt_looks_often_enough():
+    """Looking only every 65,536 races (the old chunk) costs about 3x the races."""
+    often, _ = Sprt.from_pp(0, 1).simulate(0.155, 0.145, 200, 2_000_000, seed=3)[1].mean(), None
+    rare = Sprt.from_pp(0, 1, look=65536).simulate(0.155, 0.145, 200, 2_000_000, seed=3)[1].mean()
+    assert rare > 2.5 * often
+
+
+@pytest.mark.parametrize("d0,d1,message", [
+    (-5, 5, None), (0, 1, None), (5, -5, "D0 < D1"), (0, 100, "between -100 and 100"),
+    (-150, 0, "between -100 and 100"), (float("nan"), 1, "between -100 and 100")])
+def test_sprt_takes_percentage_points(d0, d1, message):
+    if message is None:
+        t = Sprt.from_pp(d0, d1)
+        assert (t.d0, t.d1) == (d0 / 100, d1 / 100)
+    else:
+        with pytest.raises(AnalyzerError, match=message):
+            Sprt.from_pp(d0, d1)

@@ -3,6 +3,7 @@ start and says so on fresh races."""
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from analyzer.engine.botspec import parse_bot_list
@@ -72,12 +73,14 @@ def test_tune_improves_a_bad_start(tuned):
     r = tuned
     assert r.winner_params["bet_stake"] > -1.5
     fresh = r.remeasure
-    assert fresh.races_per_arm == 3_000
+    assert fresh.races_per_arm == 1_500  # half the re-measure budget (24,000 / 8); the shortlist had the rest
+    assert 1 <= len(r.shortlist) <= 4 and r.shortlist_races <= 3_000
+    assert all(w.n == r.shortlist[0][2].n for _, _, w, _ in r.shortlist)
     lo, hi = fresh.win.interval()
     assert lo > 0, (fresh.win.diff, lo, hi)  # better on races the search never played
     assert fresh.score.interval()[0] > 0
     assert r.in_search.best_win.n == r.in_search.races
-    assert r.search_races + 2 * fresh.races_per_arm <= r.budget
+    assert r.search_races + r.shortlist_races + 2 * fresh.races_per_arm <= r.budget
     text = render(r)
     assert "in search" in text and "re-measured" in text and "timer:bet_stake=" in text
 
@@ -131,3 +134,19 @@ def test_cli_errors(capsys, argv, needle):
     _, err = capsys.readouterr()
     assert code == 2, err
     assert err.count("\n") == 1 and needle in err, err
+
+
+def test_step_parameters_take_whole_numbers():
+    """late_bets is compared with a count of cards: the space rounds it everywhere,
+    the family declares it, and the TOML file writes an integer."""
+    assert "late_bets" in BUILTIN["timer"].integer and "urgency" not in BUILTIN["timer"].integer
+    defaults = BUILTIN["timer"].defaults()
+    (p,) = search_space(defaults, defaults, parse_ranges("late_bets=0:6"), BUILTIN["timer"].integer)
+    assert p.integer and "whole numbers" in p.describe()
+    values = {p.from_unit(u) for u in np.linspace(0, 1, 101)}
+    assert values == {0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0}
+    (q,) = search_space(defaults, defaults, parse_ranges("urgency=1:5"), BUILTIN["timer"].integer)
+    assert not q.integer and q.from_unit(0.3) == 1.621  # 5 ** 0.3 on the log scale, not rounded
+    with pytest.raises(AnalyzerError, match="whole numbers"):
+        search_space(defaults, {**defaults, "late_bets": 0.2}, parse_ranges("late_bets=0.2:0.8"),
+                     BUILTIN["timer"].integer)

@@ -14,6 +14,8 @@ CASES = [  # game, bots, index (runs of index + 40 items)
     ("lemming-mafia", "favourite,timer,contractor,random", 77),
     ("sau-mau-mau", "random", 31),
     ("sau-mau-mau", "backer,tempo,switcher,random", 18),
+    ("lemminge", "random", 25),
+    ("lemminge", "racer,convoy,blocker,random", 9),
 ]
 
 

@@ -31,6 +31,8 @@ def _bet_timing(late_bets: float) -> dict:
     }
 
 
+# step parameters: the bots compare them with a count of cards, so only whole numbers differ
+_STEPS = frozenset({"late_bets"})
 # What each parameter takes. Weights and stakes are any sign, far beyond any
 # sensible value; ``sharpness`` is bounded because the bots take exp(sharpness *
 # progress): beyond 20 the win weights overflow on the assumed board and every
@@ -69,14 +71,14 @@ _FAMILIES = {
          "push": (B.P_PUSH, 1.0, "stake in its favourite per section it gains"),
          "harm": (B.P_HARM, 0.6, "how hard it hinders rivals likely to win"),
          "loyalty": (B.P_LOYALTY, 1.0, "bonus (sections) for a colour whose card is still to bet"),
-         **_bet_timing(1.0)}),
+         **_bet_timing(1.0)}, integer=_STEPS),
     "timer": BotFamily(
         "timer", B.TIMER,
         "plays for bet timing: throws unlikely colours away early, holds the likely "
         "winners and bets them as the race nears the water, moves to favour its stack",
         {**_MODEL,
          **_bet_timing(3.0),
-         "bet_stake": (B.P_BET_STAKE, 1.0, "weight of bet points in its moves")}),
+         "bet_stake": (B.P_BET_STAKE, 1.0, "weight of bet points in its moves")}, integer=_STEPS),
     "contractor": BotFamily(
         "contractor", B.CONTRACTOR,
         "plays for its contracts: steers lemmings towards what its contracts need and "
@@ -84,12 +86,13 @@ _FAMILIES = {
         {**_MODEL,
          **_bet_timing(2.0),
          "bet_stake": (B.P_BET_STAKE, 0.5, "weight of bet points in its moves"),
-         "discard_margin": (B.P_DISCARD_MARGIN, 0.0, "keeps a contract down to this expected loss in points")}),
+         "discard_margin": (B.P_DISCARD_MARGIN, 0.0, "keeps a contract down to this expected loss in points")},
+        integer=_STEPS),
     "lookahead": BotFamily(
         "lookahead", B.LOOKAHEAD,
         "strong reference: plays every option out many times (Monte Carlo rollouts with "
         "random play after it, hidden cards sampled) and takes the best; slow",
-        {"rollouts": (P_ROLLOUTS, 16.0, "rollouts per option of each decision")}),
+        {"rollouts": (P_ROLLOUTS, 16.0, "rollouts per option of each decision")}, integer=frozenset({"rollouts"})),
 }
 
 _FAMILIES = {name: _with_ranges(f) for name, f in _FAMILIES.items()}

@@ -30,8 +30,9 @@ import pandas as pd
 
 from analyzer.games.lemming_mafia.layout import COLORS, UNFULFILLED_PENALTY
 from analyzer.stats.aggregate import (
-    Hist, Labels, add_tables, bools, frame, hist_mean, ints, mean_sd_ci, rate,
+    GroupRows, Hist, Labels, add_tables, bools, frame, hist_mean, ints, mean_sd_ci, rate,
 )
+from analyzer.stats.intervals import clustered_rate
 from analyzer.stats.outcomes import ALL, SeatOutcomes
 
 STAGE_BINS = 10
@@ -45,7 +46,7 @@ COLUMNS = {
              + [f"place_{c}" for c in COLORS] + [f"concrete_{c}" for c in COLORS],
     "players": ["race", "seat", "bot", "bet_points", "contract_points", "score", "bets_placed",
                 "contracts_discarded", "won"],
-    "contracts": ["seat", "card", "kind", "colors", "points", "discarded", "fulfilled", "payoff"],
+    "contracts": ["race", "seat", "card", "kind", "colors", "points", "discarded", "fulfilled", "payoff"],
     "bets": ["seat", "order", "turn", "race_turns", "track_place", "paid"],
     "fields": ["field", "section", "action", "landings", "triggers"],
 }
@@ -88,6 +89,11 @@ class LemmingMafiaStats:
         # contracts: card -> (kind, colors, points), from the rows
         self.cards: dict[int, tuple[str, str, int]] = {}
         self.h_contracts = Hist(("seat", "card", "discarded", "fulfilled", "payoff"))
+        # per contract (kind, colours, points) and race: sums of the cards dealt (n), fulfilled
+        # and discarded, for race-clustered intervals of the per-card shares (CLUSTER_SUMS)
+        self.contract_labels = Labels()
+        self.h_contract_races = Hist(("contract", "sum"))
+        self.contract_rows = GroupRows("race")  # rows of races a chunk edge may have cut
         # bets
         self.h_bets = Hist(("seat", "order", "place", "stage", "paid"))
         self.h_bet_turn = Hist(("seat", "turn", "paid"))
@@ -135,6 +141,24 @@ class LemmingMafiaStats:
                 self.cards[c] = (str(row["kind"]), str(row["colors"]), int(row["points"]))
         self.h_contracts.add(ints(df, "seat"), card, bools(df, "discarded"),
                              bools(df, "fulfilled"), ints(df, "payoff"))
+        self._count_contract_races(self.contract_rows.add(
+            pd.DataFrame({"race": ints(df, "race"), "card": card, "f": bools(df, "fulfilled"),
+                          "d": bools(df, "discarded")})), self.h_contract_races)
+
+    def _count_contract_races(self, rows: pd.DataFrame, into: Hist) -> None:
+        """Per contract and race (whole races only): cards dealt n, fulfilled f, discarded d,
+        summed as CLUSTER_SUMS into ``into``."""
+        if rows is None or not len(rows):
+            return
+        label = np.array([self.contract_labels.code_of(_contract_name(*self.cards[int(c)][:2]))
+                          for c in rows["card"].to_numpy()], np.int64)
+        per = rows.assign(label=label, n=1).groupby(["race", "label"], sort=False)[["n", "f", "d"]].sum()
+        lab = per.index.get_level_values("label").to_numpy(np.int64)
+        n, f, d = (per[c].to_numpy(np.int64) for c in ("n", "f", "d"))
+        sums = np.stack([np.ones_like(n), n, n * n, f, f * f, f * n, d, d * d, d * n], axis=1)
+        ids = np.unique(lab)
+        block = np.stack([sums[lab == i].sum(axis=0) for i in ids])
+        into.add_counts(block, [ids, np.arange(len(CLUSTER_SUMS))])
 
     def _add_bets(self, df: pd.DataFrame) -> None:
         turn = ints(df, "turn")
@@ -167,6 +191,9 @@ class LemmingMafiaStats:
         for name in ("h_turns", "h_elim", "h_tiebreak", "h_winners", "h_contracts", "h_bets",
                      "h_bet_turn", "field_counts"):
             getattr(self, name).merge(getattr(other, name))
+        self.h_contract_races.merge(other.h_contract_races,
+                                    {"contract": self.contract_labels.remap(other.contract_labels)})
+        self.contract_rows.merge(other.contract_rows)
         self.h_finish.merge(other.h_finish, finishes)
         for name in ("h_winner", "h_place", "h_concrete"):
             getattr(self, name).merge(getattr(other, name), colors)
@@ -179,7 +206,8 @@ class LemmingMafiaStats:
 
     def nbytes(self) -> int:
         """Memory held by the counts (does not grow with the number of races)."""
-        return sum(h.nbytes() for h in vars(self).values() if isinstance(h, Hist)) + self.outcomes.nbytes()
+        return (sum(h.nbytes() for h in vars(self).values() if isinstance(h, Hist)) + self.outcomes.nbytes()
+                + self.contract_rows.nbytes())
 
     # ------------------------------------------------------------------ results
 
@@ -192,7 +220,8 @@ class LemmingMafiaStats:
         ctx = self.outcomes.context()
         out = {}
         out["overview"] = self._overview(ctx)
-        out.update(self.outcomes.tables(ctx, _BOT_COLUMNS, _never_backed))
+        out.update(self.outcomes.tables(ctx, _BOT_COLUMNS, _never_backed,
+                                        clustered=(("never_backed", "backed", True),)))
         out["bet_stage"] = self._bet_timing("stage", ctx)
         out["bet_turn"] = self._bet_timing("turn", ctx)
         out["bet_heatmap"] = self._bet_heatmap()
@@ -241,6 +270,10 @@ class LemmingMafiaStats:
         bet = h_bet.marginal("value")
         bv = h_bet.values("value")
         r = rate(int(bet[bv == 0].sum()) if bv.size else 0, int(bet.sum()))
+        # the seats of one race are not independent: the interval is clustered by race
+        cl = self.outcomes.clustered_share("backed", [int(x) for x in ctx["seats"]], ctx, invert=True)
+        if np.isfinite(cl["low"]):
+            r["low"], r["high"] = cl["low"], cl["high"]
         add("player_never_backed_winner_share", r["rate"], r["low"], r["high"], bet.sum())
         for row in self.outcomes.overview_rows():
             add(*row)
@@ -322,6 +355,9 @@ class LemmingMafiaStats:
 
     def _contracts(self, ctx):
         h = self.h_contracts
+        # the held-back races are complete now: count them into a copy (result() changes nothing)
+        self._contract_sums = self.h_contract_races.copy()
+        self._count_contract_races(self.contract_rows.held(), self._contract_sums)
         cols = ["contract", "kind", "colors", "points", "cards", "dealt", "fulfil_rate", "fulfil_low",
                 "fulfil_high", "kept", "kept_payoff", "kept_payoff_low", "kept_payoff_high",
                 "discarded", "discard_rate", "discard_low", "discard_high", "discarded_would_pay",
@@ -339,7 +375,7 @@ class LemmingMafiaStats:
             kind, colors, pts = self.cards[int(c)]
             labels.setdefault((kind, colors, pts), []).append(i)
 
-        def rows_for(block):  # block: [card, discarded, fulfilled, payoff]
+        def rows_for(block, clustered: bool):  # block: [card, discarded, fulfilled, payoff]
             out = []
             for (kind, colors, pts), idx in labels.items():
                 b = block[idx].sum(axis=0)  # [discarded, fulfilled, payoff]
@@ -358,10 +394,12 @@ class LemmingMafiaStats:
 
                 fr = rate(fulfilled, dealt)
                 dr = rate(discarded, dealt)
+                name = _contract_name(kind, colors)
+                if clustered:  # the cards of one contract dealt in one race are not independent
+                    fr, dr = self._clustered_contract(name, fr), self._clustered_contract(name, dr, "d")
                 kp = hist_mean(b[0].sum(axis=0), payoff)
                 dw = cf(int(cell[1, 0]), int(cell[1, 1]))
                 hv = cf(int(cell[:, 0].sum()), int(cell[:, 1].sum()))
-                name = kind + (f" {colors}" if colors else "")
                 out.append({
                     "contract": name, "kind": kind, "colors": colors, "points": pts, "cards": len(idx),
                     "dealt": dealt, "fulfil_rate": fr["rate"], "fulfil_low": fr["low"],
@@ -376,15 +414,24 @@ class LemmingMafiaStats:
             return [{k: (np.asarray(v).item() if isinstance(v, np.ndarray) else v) for k, v in r.items()}
                     for r in out]
 
-        overall = pd.DataFrame(rows_for(counts.sum(axis=0)), columns=cols)
+        overall = pd.DataFrame(rows_for(counts.sum(axis=0), True), columns=cols)
         by_bot = []
         seat_vals = h.values("seat")
         for b in ctx["bots"]:
             label = ctx["labels"][b]
             sel = [i for i, s in enumerate(seat_vals) if ctx["seat_bot"].get(int(s)) == label]
             if sel:
-                by_bot += [{"bot": label, **r} for r in rows_for(counts[sel].sum(axis=0))]
+                by_bot += [{"bot": label, **r} for r in rows_for(counts[sel].sum(axis=0), False)]
         return overall, pd.DataFrame(by_bot, columns=["bot"] + cols)
+
+    def _clustered_contract(self, name: str, plain: dict, which: str = "f") -> dict:
+        """``plain`` (a ``rate`` of the per-card share) with its interval clustered by race."""
+        code = self.contract_labels._code.get(name)
+        if code is None:
+            return plain
+        s = dict(zip(CLUSTER_SUMS, self._contract_sums.take(contract=[code], sum=np.arange(len(CLUSTER_SUMS)))[0]))
+        r, low, high = clustered_rate(s["races"], s[which], s["n"], s[which * 2], s["nn"], s[which + "n"])
+        return {"rate": plain["rate"], "low": low, "high": high}
 
     # race -------------------------------------------------------------------
 
@@ -447,6 +494,25 @@ class LemmingMafiaStats:
                           "trigger_share": np.where(c[:, 0] > 0, c[:, 1] / np.maximum(c[:, 0], 1), np.nan)})
 
 
+CLUSTER_SUMS = ("races", "n", "nn", "f", "ff", "fn", "d", "dd", "dn")
+
+
+CONTRACT_WORDS = {  # kind -> its condition in words (rules page), {0} and {1} its colours
+    "eliminated": "{0} or {1} eliminated", "before": "{0} before {1}", "top3": "{0} in the top 3",
+    "at_most_one_eliminated": "at most one eliminated", "at_least_three_eliminated": "at least three eliminated",
+    "winner_clean": "winner without concrete",
+}
+
+
+def _contract_name(kind: str, colors: str) -> str:
+    """The contract table's name of a card: its condition in words ("green before red")."""
+    cols = [c for c in str(colors).split(",") if c]
+    words = CONTRACT_WORDS.get(kind)
+    if words is None:
+        return kind + (f" {colors}" if colors else "")
+    return words.format(*cols, "", "")
+
+
 def _never_backed(cells, pick) -> dict:
     """Share of a bot's races in which it had no card on the winner (bet points 0)."""
     n = pick(cells["won"][0]).sum(-1)
@@ -470,6 +536,8 @@ TABLE_DOCS = {
     "seat_advantage": "per seat: win rate minus the average seat's, paired by race (95% interval)",
     "luck_skill": "each heuristic bot (and all pooled) against the random bot: difference of win rates "
                   "per seat, paired by race (95% interval)",
+    "win_patterns": "per set of winning seats (mask: bit s-1 for seat s): how many units ended so; "
+                    "the seat tests (Cochran's Q) read it",
     "score_distribution": "per bot and overall: mean, sd and quantiles of the final score",
     "bet_stage": "bets by the share of the race run when placed: chance the card is the winner's, "
                  "mean points per card, mean points of a winner's card",

@@ -58,7 +58,8 @@ def _heuristic(name: str, kind: int, description: str, **defaults: float) -> Bot
     values = {**_COMMON, **defaults}
     return BotFamily(name, kind, description,
                      {key: (slot, values[key], text) for key, (slot, text) in _PARAMS.items()},
-                     ranges=dict(RANGES))
+                     ranges=dict(RANGES),
+                     integer=frozenset({"threat_cards", "lag"}))  # compared with counts of cards and spaces
 
 
 _FAMILIES = {

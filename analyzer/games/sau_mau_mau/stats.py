@@ -668,6 +668,8 @@ TABLE_DOCS = {
                       "races_started: races per game the seat starts",
     "luck_skill": "each heuristic bot (and all pooled) against the random bot: difference of game win rates "
                   "per seat, paired by game (95% interval)",
+    "win_patterns": "per set of winning seats (mask: bit s-1 for seat s): how many units ended so; "
+                    "the seat tests (Cochran's Q) read it",
     "score_distribution": f"per bot and overall: mean, sd and quantiles of the game total ({SCORE_COUNT}: the "
                           "player-games counted; the column name is shared with the other games' tables)",
     "queue_position": "per bet-queue position, overall and per bot: bets, share on a winning pig, mean points "

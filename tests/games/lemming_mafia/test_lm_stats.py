@@ -240,11 +240,14 @@ def test_bet_aggregates(res):
 
 def test_contract_aggregates(res):
     ct = res["contracts"].set_index("contract")
-    assert list(ct.index) == ["before green,red", "top3 blue", "winner_clean"]
-    b = ct.loc["before green,red"]
+    assert list(ct.index) == ["green before red", "blue in the top 3", "winner without concrete"]
+    b = ct.loc["green before red"]
     assert (b["dealt"], b["kept"], b["discarded"], b["cards"]) == (3, 2, 1, 1)
     assert b["fulfil_rate"] == pytest.approx(2 / 3)
-    assert (b["fulfil_low"], b["fulfil_high"]) == pytest.approx(wilson(2, 3))
+    # clustered by race: race 0 deals it once (fulfilled), race 1 twice (one fulfilled);
+    # residuals y - p n: +1/3, -1/3; var = 2/(2-1) * (2/9) / 3^2 = 4/81 against the
+    # binomial 2/27 = 6/81: design effect 2/3, Wilson at 4.5 cards with 3 fulfilled
+    assert (b["fulfil_low"], b["fulfil_high"]) == pytest.approx(wilson(3.0, 4.5))
     assert b["discard_rate"] == pytest.approx(1 / 3)
     assert b["kept_payoff"] == 0  # payoffs 2 and -2
     assert (b["kept_payoff_low"], b["kept_payoff_high"]) == pytest.approx(mean_ci(0, np.std([2, -2], ddof=1), 2))
@@ -252,15 +255,15 @@ def test_contract_aggregates(res):
     assert b["hold_value"] == pytest.approx(2 / 3)  # 2, -2, 2
     lo, hi = mean_ci(2 / 3, np.std([2, -2, 2], ddof=1), 3)
     assert (b["hold_value_low"], b["hold_value_high"]) == pytest.approx((lo, hi))
-    t = ct.loc["top3 blue"]
+    t = ct.loc["blue in the top 3"]
     assert t["kept_payoff"] == 3 and t["discard_gain"] == 2 and t["hold_value"] == pytest.approx(0.5)
-    w = ct.loc["winner_clean"]
+    w = ct.loc["winner without concrete"]
     assert (w["kind"], w["colors"], w["points"]) == ("winner_clean", "", 5)
     assert w["kept_payoff"] == -2 and w["discard_gain"] == -5 and w["hold_value"] == pytest.approx(1.5)
     by = res["contracts_by_bot"]
-    fav = row(by, bot="favourite", contract="before green,red")
+    fav = row(by, bot="favourite", contract="green before red")
     assert (fav["dealt"], fav["kept_payoff"]) == (1, 2)
-    rnd = row(by, bot="random", contract="before green,red")
+    rnd = row(by, bot="random", contract="green before red")
     assert (rnd["dealt"], rnd["discarded"], rnd["discard_gain"]) == (2, 1, -2)
 
 

@@ -160,20 +160,30 @@ def test_simulate_report_has_the_game_sections(tmp_path, capsys):
         assert f'id="{key}"' in page, key
 
 
-def test_a_report_merges_runs_of_each_player_count(tmp_path, capsys):
+def test_a_report_shows_player_counts_side_by_side(tmp_path, capsys):
+    """Runs of two player counts are never blended: without --by the report says what
+    differs in one line; with --by players every answer is given per run."""
     runs = []
     for players in (2, 5):
         out = tmp_path / f"p{players}"
         assert run(sim("--players", players, "--bots", "random", "--out", out, games=200)) == 0
         runs.append(out)
-    report = tmp_path / "merged.html"
-    assert run(["report", *runs, "--out", report]) == 0
-    ends = pd.read_csv(tmp_path / "merged_files" / "ends_by_players.csv")
-    assert sorted(ends["players"].unique()) == [2, 5]
-    # every race of both runs is counted once: 4 races per game
-    assert ends.groupby("players")["races"].sum().to_dict() == {2: 800, 5: 800}
+    capsys.readouterr()
+    assert_usage_error(capsys, ["report", *runs, "--out", tmp_path / "x.html"], "the runs differ in players")
+    report = tmp_path / "by.html"
+    assert run(["report", *runs, "--by", "players", "--out", report]) == 0
     page = report.read_text()
-    assert "2 merged" in page and "p2: 2; p5: 5" in page
+    assert "2 runs side by side by players" in page
+    for q in ("Which queue position is worth most?", "Are the pigs balanced?"):
+        assert page.count(q) == 1
+    assert page.count("<b>2 players (p2):</b>") == page.count("<b>5 players (p5):</b>") == 7
+    ends = pd.read_csv(tmp_path / "by_files" / "run1_ends_by_players.csv")
+    assert ends["players"].unique().tolist() == [2] and ends["races"].sum() == 800
+    # the same runs merged: two runs of one setup are one blended report
+    same = tmp_path / "p2b"
+    assert run(sim("--players", 2, "--bots", "random", "--out", same, "--seed", 9, games=200)) == 0
+    assert run(["report", runs[0], same, "--out", tmp_path / "merged.html"]) == 0
+    assert "2 merged" in (tmp_path / "merged.html").read_text()
     capsys.readouterr()
 
 

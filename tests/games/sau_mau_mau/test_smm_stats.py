@@ -467,7 +467,7 @@ def test_empty_stats_give_empty_tables():
         assert len(r[name]) == 0, name
     m = {"game": "sau-mau-mau", "unit": "games", "games": 0, "players": 4}
     assert render_all(FIGURES, r, m) == []
-    assert all(a for _, a in answers(r, m))
+    assert all(a.text for a in answers(r, m))
     assert overview(r) and key_tables(r) == ""
 
 
@@ -498,11 +498,11 @@ def test_report_renders_every_figure(synthetic, one_bot, tmp_path):
     assert {p.stem for p in (tmp_path / "r_files").glob("*.csv")} == set(res)
     assert set(res) == set(TABLE_DOCS)
     assert "ASSUMED reconstruction" in page and "synthetic-track" in page
-    questions = [q for q, _ in answers(res, manifest)]
+    questions = [a.question for a in answers(res, manifest)]
     for q in ("Which queue position is worth most?", "When should I bet, and does changing a bet pay?",
               "How do races end?", "Does starting a race help?", "Are the pigs balanced?"):
         assert q in questions and re.search(re.escape(q), page)
     # answers carry the run's numbers, not canned text
     crown = ov(res, "crown_end_share")["value"]
     assert f"{100 * crown:.1f}% of races end by the crown" in page
-    assert "n/a" not in dict(answers(res, manifest))["Which queue position is worth most?"]
+    assert "n/a" not in {a.question: a.text for a in answers(res, manifest)}["Which queue position is worth most?"]

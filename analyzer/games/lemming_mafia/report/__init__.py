@@ -13,7 +13,10 @@ from analyzer.games.lemming_mafia.stats import TABLE_DOCS
 
 __all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS"]
 
-FOOTNOTE = ("Intervals are 95%: Wilson for rates, normal (mean ± 1.96·sd/√n) for means; "
+FOOTNOTE = ("Intervals are 95%: Wilson for rates, Student t (mean ± t·sd/√n) for means; a bot's rates "
+            "over several seats and a contract's rates over its cards are clustered by race (not independent "
+            "draws); flags need a joint test, Holm-corrected per-item tests and a gap of at least the "
+            "practical threshold (1 pp unless set); "
             "seat and bot comparisons are paired by race. Win rates count shared wins for every tied "
             "player. Race stage is the share of the race's moves made before a card was placed, measured "
             "against the race's final length.")

@@ -6,9 +6,10 @@ import numpy as np
 import pandas as pd
 
 from analyzer.report.text import (
-    answer_first_seat, answer_skill, num, num_ci, ordinal, overview_value, pct, pct_ci, race_length_spread,
-    stage_label,
+    SEAT_METHOD, Answer, answer_skill, bots_answer, first_seat_measure, flag_sentence, min_effect, num, num_ci,
+    ordinal, overview_value, pct, pct_ci, race_length_spread, stage_label, structural,
 )
+from analyzer.stats.flags import ALPHA, share_balance
 
 MIN_CELL = 30  # cards below which a heat-map cell is too thin to quote
 
@@ -106,17 +107,20 @@ def eliminations(res: dict) -> str:
             f"{pct(ls)} of races end with the last lemming standing{clean_s}.")
 
 
-def lemmings(res: dict) -> str:
+def colour_flags(res: dict, manifest: dict | None = None):
+    lm = res["lemmings"]
+    races = int(overview_value(res, "races"))
+    return share_balance(lm["wins"].to_numpy(), races, list(lm["color"]), ALPHA,
+                         min_effect(manifest or {}))
+
+
+def lemmings(res: dict, manifest: dict | None = None) -> str:
     lm = res["lemmings"]
     if not len(lm) or lm["wins"].sum() == 0:
         return "No races."
     best = lm.loc[lm["win_rate"].idxmax()]
     worst = lm.loc[lm["win_rate"].idxmin()]
-    fair = 1 / len(lm)
-    off = lm[(lm["win_low"] > fair) | (lm["win_high"] < fair)]
-    verdict = (f"{len(off)} of {len(lm)} colours {'differs' if len(off) == 1 else 'differ'} from a fair "
-               f"{pct(fair)} beyond sampling error"
-               if len(off) else f"all colours are within sampling error of a fair {pct(fair)}")
+    verdict = colour_flags(res, manifest).verdict("colour")
     return (f"{best['color'].capitalize()} wins most often, {pct_ci(best['win_rate'], best['win_low'], best['win_high'])}, "
             f"{worst['color']} least, {pct_ci(worst['win_rate'], worst['win_low'], worst['win_high'])}; {verdict}.")
 
@@ -135,16 +139,138 @@ def board(res: dict) -> str:
 
 
 
-def answers(res: dict, manifest: dict) -> list[tuple[str, str]]:
-    """(question, answer) pairs, each answer computed from the tables."""
+COLOUR_METHOD = ("chi-square test that the six colours win equally often, then per-colour z tests against "
+                 "1/6 with Holm correction; a colour is flagged only if its gap is at least the practical "
+                 "threshold")
+LEADER_METHOD = ("hindsight: every card the bots placed, by the race stage when placed (its share of the "
+                 "race's final length, which no player knows at the table) and its colour's track place; the "
+                 "share of them that were the winner's card, 95% Wilson intervals")
+CONTRACT_METHOD = ("value of holding each card to the end: per card dealt, its points if fulfilled and -2 if "
+                   "not (what it pays when never discarded), mean with a 95% t interval; the gain of the "
+                   "bots' own discards is hindsight (what the discarded card would have paid had play not "
+                   "changed), not an intervention")
+
+
+def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
+    """The designer's questions, each with its scope and method (``Answer``)."""
     return [
-        ("When should I bet on the leader?", _answer_leader(res)),
-        ("Which contracts should I throw away?", _answer_contracts(res)),
-        ("Is the first seat favoured?", answer_first_seat(res, manifest)),
-        ("How much does skill matter against luck?", answer_skill(res)),
-        ("Are the lemming colours balanced?", lemmings(res)),
-        ("How often do contracts break a tie?", _answer_tiebreak(res)),
+        _leader_answer(res, manifest, controlled),
+        _contract_answer(res, manifest, controlled),
+        structural("Is the first seat favoured?", "seat_advantage", first_seat_measure(manifest), SEAT_METHOD,
+                   res, manifest, controlled),
+        bots_answer("How much does skill matter against luck?", "scores", answer_skill(res),
+                    "score variance explained by the bot (eta squared); each heuristic bot's win rate per seat "
+                    "minus random's, paired by race, 95% t interval", manifest),
+        _colour_answer(res, manifest, controlled),
+        structural("How long is a race?", "race_length", _length_measure,
+                   "histogram of race lengths in moves; mean with a 95% t interval", res, manifest, controlled),
+        bots_answer("How often do contracts break a tie?", None, _answer_tiebreak(res),
+                    "share of races whose top score was tied and decided by contract points, 95% Wilson",
+                    manifest),
     ]
+
+
+def _length_measure(res: dict) -> tuple[str, str]:
+    mean = overview_value(res, "race_length_mean")
+    lo, hi = overview_value(res, "race_length_mean", "low"), overview_value(res, "race_length_mean", "high")
+    text = race_length(res)
+    return (f"{mean:.0f}" if mean == mean else "none"), f"{text[0].lower()}{text[1:]} (mean 95% CI {num(lo, 1)}–{num(hi, 1)})"
+
+
+def _leader_stage(res: dict):
+    h = _heat(res)
+    lead = h[(h["track_place"] == 1) & h["chance"].notna()].sort_values("stage_bin")
+    coin = lead[lead["chance_low"] > 0.5]
+    return None if not len(coin) else float(coin.iloc[0]["stage_from"])
+
+
+def _leader_answer(res: dict, manifest: dict, controlled) -> Answer:
+    text = _answer_leader(res)
+    if controlled and len(controlled.tables) > 1:
+        stages = {label: _leader_stage(t) for label, t in controlled.tables.items()}
+        text += (" With each bot in every seat, a card on the leader becomes better than a coin flip at: "
+                 + ", ".join(f"{label} {'never' if st is None else f'about {100 * st:.0f}%'}"
+                             for label, st in stages.items())
+                 + (" of the race: the same for these bots." if len(set(stages.values())) == 1 else
+                    " of the race: the timing depends on how the bots play, so it is not a property of the "
+                    "game alone."))
+    return bots_answer("When should I bet on the leader?", "bet_heatmap", text, LEADER_METHOD, manifest)
+
+
+def _contract_answer(res: dict, manifest: dict, controlled) -> Answer:
+    answer = structural("Which contracts should I throw away?", "contracts", _contract_measure, CONTRACT_METHOD,
+                        res, manifest, controlled)
+    answer.text += _discard_hindsight(res) + (" Which cards pay depends on how the bots steer the race, so this "
+                                               "describes the bots named, not the cards alone.")
+    return answer
+
+
+def _contract_measure(res: dict) -> tuple[str, str]:
+    ct = res["contracts"]
+    if not len(ct):
+        return "none", "no contracts in this run."
+    throw = ct[ct["hold_value_high"] < 0].sort_values("hold_value")
+    keep = ct[ct["hold_value_low"] > 0].sort_values("hold_value", ascending=False)
+
+    def names(df):
+        return ", ".join(f"{r['contract']} ({num(r['hold_value'], sign=True)})" for _, r in df.iterrows())
+
+    parts = []
+    parts.append(f"throw away {names(throw)}" if len(throw) else "no contract loses points when held")
+    if len(keep):
+        parts.append(f"keep {names(keep)}")
+    key = "throw:" + ",".join(sorted(throw["contract"])) + "|keep:" + ",".join(sorted(keep["contract"]))
+    return key, "; ".join(parts) + " (points per card held to the end)."
+
+
+def _colour_answer(res: dict, manifest: dict, controlled) -> Answer:
+    def measure(tables):
+        if not len(tables["lemmings"]) or tables["lemmings"]["wins"].sum() == 0:
+            return "none", "no races."
+        f = colour_flags(tables, manifest)
+        key, sentence = flag_sentence(f, "colour")
+        return key, sentence
+    answer = structural("Are the lemming colours balanced?", "lemmings", measure, COLOUR_METHOD, res, manifest,
+                        controlled)
+    why = _colour_cause(res, manifest, controlled)
+    if why:
+        answer.text += " " + why
+    return answer
+
+
+def _colour_cause(res: dict, manifest: dict, controlled) -> str:
+    """Where the deck explains a colour gap: colours named first on "X before Y" cards
+    gain when bots steer towards their contracts (and random bots, which do not
+    steer, show no gap)."""
+    ct = res["contracts"]
+    before = ct[ct["kind"] == "before"] if len(ct) else ct
+    if not len(before):
+        return ""
+    first, second = {}, {}
+    for _, r in before.iterrows():
+        a, b = str(r["colors"]).split(",")[:2]
+        first[a] = first.get(a, 0) + int(r["cards"])
+        second[b] = second.get(b, 0) + int(r["cards"])
+    tables = controlled.tables if controlled else {"this table": res}
+    steered = [label for label, t in tables.items()
+               if len(t["lemmings"]) and colour_flags(t, manifest).any]
+    if not steered:
+        return ""
+    f = colour_flags(tables[steered[0]], manifest)
+    high = [f.items[i] for i in range(len(f.items)) if f.flagged[i] and f.share[i] > f.fair]
+    low = [f.items[i] for i in range(len(f.items)) if f.flagged[i] and f.share[i] < f.fair]
+    ahead = [c for c in high if first.get(c, 0) > second.get(c, 0)]
+    behind = [c for c in low if second.get(c, 0) > first.get(c, 0)]
+    if not ahead and not behind:
+        return ""
+    calm = [label for label in tables if label not in steered]
+    return ("A cause the data show: on the deck's \"X before Y\" cards "
+            + ", ".join(f"{c} is named first {first.get(c, 0)}x and second {second.get(c, 0)}x"
+                        for c in ahead + behind)
+            + f"; the colours that win more are the ones these cards favour, with {', '.join(steered)} "
+            + (f"but not with {', '.join(calm)}" if calm else "")
+            + " — bots steering towards their contracts move the colours, which is about the deck and the "
+              "bots, not the board.")
 
 
 def _answer_leader(res: dict) -> str:
@@ -194,44 +320,20 @@ def _answer_leader(res: dict) -> str:
     return text + " (Race stage is measured in hindsight, against the race's final length.)"
 
 
-def _answer_contracts(res: dict) -> str:
+def _discard_hindsight(res: dict) -> str:
+    """The bots' own discards, in hindsight (what the card would have paid had play not changed)."""
     ct = res["contracts"]
-    if not len(ct):
-        return "No contracts in this run."
-
-    def names(df, col):
-        return ", ".join(f"{r['contract']} ({num(r[col], sign=True)}, 95% CI {num(r[col + '_low'], sign=True)} "
-                         f"to {num(r[col + '_high'], sign=True)})" for _, r in df.iterrows())
-
-    throw = ct[ct["hold_value_high"] < 0].sort_values("hold_value")
-    keep = ct[ct["hold_value_low"] > 0].sort_values("hold_value", ascending=False)
-    unclear = ct[(ct["hold_value_high"] >= 0) & (ct["hold_value_low"] <= 0)]
-    out = []
-    if len(throw):
-        out.append(f"Throw away {names(throw, 'hold_value')}: held to the end they pay less than the 0 of a "
-                   f"discard (mean points per card)")
-    else:
-        out.append("No contract loses points on average when held to the end, so none should be thrown away "
-                   "unconditionally")
-    if len(keep):
-        out.append(f"keep {', '.join(keep['contract'])} (held to the end they pay "
-                   f"{num(keep['hold_value'].min(), sign=True)} to {num(keep['hold_value'].max(), sign=True)} "
-                   "points on average, every interval above 0)")
-    if len(unclear):
-        out.append(f"no clear call for {', '.join(unclear['contract'])} (interval includes 0)")
     good = ct[(ct["discarded"] > 0) & (ct["discard_gain_low"] > 0)]
-    badd = ct[(ct["discarded"] > 0) & (ct["discard_gain_high"] < 0)]
+    bad = ct[(ct["discarded"] > 0) & (ct["discard_gain_high"] < 0)]
     tail = []
     if len(good):
-        tail.append(f"the bots' discards gained points for {len(good)} of {len(ct)} contracts "
-                    f"(discarded cards would have paid less than 0)")
-    if len(badd):
-        tail.append(f"they lost points discarding {', '.join(badd['contract'])}")
-    text = "; ".join(out) + "."
-    if tail:
-        text += (" In play, " + "; ".join(tail) + " (these gains reflect which cards the bots chose to "
-                 "discard, not the cards alone).")
-    return text
+        tail.append(f"the bots' discards gained points for {len(good)} of {len(ct)} contracts")
+    if len(bad):
+        tail.append(f"they lost points discarding {', '.join(bad['contract'])}")
+    if not tail:
+        return ""
+    return (" In hindsight (what a discarded card would have paid had play not changed, not an "
+            "intervention), " + "; ".join(tail) + ".")
 
 
 def _answer_tiebreak(res: dict) -> str:

@@ -15,7 +15,8 @@ __all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE", "TABLE_DO
 
 FOOTNOTE = ("A simulated unit is a game of four races; win rates and scores are per game (shared wins count "
             "for every tied player), race points and bets per race. Intervals are 95%: Wilson for rates, "
-            "normal (mean ± 1.96·sd/√n) for means; seat and bot comparisons are paired by game, the "
+            "Student t (mean ± t·sd/√n) for means; a bot's rates over several seats are clustered by game "
+            "(the seats of one game are not independent); seat and bot comparisons are paired by game, the "
             "starting seat's edge by race; changed against first bets is unpaired. Race stage is the share of "
             "the race's turns made before a bet was laid, measured against the race's final length.")
 

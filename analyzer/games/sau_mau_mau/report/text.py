@@ -7,9 +7,10 @@ from __future__ import annotations
 import pandas as pd
 
 from analyzer.report.text import (
-    answer_first_seat, answer_skill, is_num, num, num_ci, ordinal, overview_value, pct, pct_ci, pp,
-    race_length_spread, stage_label,
+    SEAT_METHOD, Answer, answer_skill, bots_answer, first_seat_measure, flag_sentence, is_num, min_effect, num,
+    num_ci, ordinal, overview_value, pct, pct_ci, pp, race_length_spread, stage_label, structural,
 )
+from analyzer.stats.flags import ALPHA, share_balance
 
 MIN_CELL = 30  # bets below which a stage or turn is too thin to quote
 END_NAMES = {"crown": "a pig reaching the crown", "hand": "a player playing out their hand",
@@ -85,7 +86,10 @@ def race_ends(res: dict) -> str:
         overlap = hi["low"] <= lo["high"]
         text += (f"; by race number the crown share runs from {pct(lo['share'])} (race {lo['race']}) to "
                  f"{pct(hi['share'])} (race {hi['race']})"
-                 + (", within sampling error" if overlap else ", a real difference"))
+                 + (", within sampling error" if overlap else ", beyond sampling error"))
+        if not overlap and _confounded_start(res):
+            text += (" (seat r starts race r with its own bot, so the race numbers carry the seats' bots along: "
+                     "see the controlled tables)")
     bp = res["ends_by_players"]
     crown = bp[bp["end"] == "crown"]
     if len(crown) > 1:
@@ -135,16 +139,18 @@ def first_player(res: dict) -> str:
     return text + "."
 
 
-def pigs(res: dict) -> str:
+def pig_flags(res: dict, manifest: dict | None = None):
+    pg = res["pigs"]
+    races = int(overview_value(res, "races"))
+    return share_balance(pg["wins"].to_numpy(), races, list(pg["pig"]), ALPHA, min_effect(manifest or {}))
+
+
+def pigs(res: dict, manifest: dict | None = None) -> str:
     pg = res["pigs"]
     if not len(pg) or pg["wins"].sum() == 0:
         return "No races."
-    fair = pg["win_share"].mean()
     best, worst = pg.loc[pg["win_share"].idxmax()], pg.loc[pg["win_share"].idxmin()]
-    off = pg[(pg["win_low"] > fair) | (pg["win_high"] < fair)]
-    verdict = (f"{', '.join(off['pig'])} {'differs' if len(off) == 1 else 'differ'} from the average "
-               f"{pct(fair)} beyond sampling error" if len(off)
-               else f"every pig is within sampling error of the average {pct(fair)}")
+    verdict = pig_flags(res, manifest).verdict("pig")
     return (f"{best['pig'].capitalize()} is among the winners most often, "
             f"{pct_ci(best['win_share'], best['win_low'], best['win_high'])}, {worst['pig']} least, "
             f"{pct_ci(worst['win_share'], worst['win_low'], worst['win_high'])}; {verdict}; "
@@ -176,17 +182,62 @@ def points(res: dict) -> str:
 # ---------------------------------------------------------------------- answers
 
 
-def answers(res: dict, manifest: dict) -> list[tuple[str, str]]:
-    """(question, answer) pairs, each answer computed from the tables."""
+QUEUE_METHOD = ("mean points per bet by its place in the queue at the end of the race, and the share of those "
+                "bets on a winning pig, 95% t and Wilson intervals; the bets are the bots' own")
+TIMING_METHOD = ("hindsight: the bots' bets still in the queue at the end, by the race stage when laid (against "
+                 "the race's final length, unknown at the table); a changed bet against a bet never changed, "
+                 "95% t intervals; not an intervention")
+PIG_METHOD = ("chi-square test that the four pigs are among the winners equally often, then per-pig z tests "
+              "with Holm correction; a pig is flagged only if its gap is at least the practical threshold")
+START_METHOD = ("per race, the starting seat's race points minus the mean of the other seats in the same race "
+                "(paired by race), 95% t interval; with different bots per seat each seat is compared with "
+                "itself (races it starts against those it does not)")
+
+
+def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
+    """The designer's questions, each with its scope and method (``Answer``)."""
+    def pig_measure(tables):
+        if not len(tables["pigs"]) or tables["pigs"]["wins"].sum() == 0:
+            return "none", "no races."
+        return flag_sentence(pig_flags(tables, manifest), "pig")
+
     return [
-        ("Which queue position is worth most?", _answer_queue(res)),
-        ("When should I bet, and does changing a bet pay?", _answer_timing(res)),
-        ("How do races end?", race_ends(res)),
-        ("Does starting a race help?", _answer_start(res)),
-        ("Is the first seat favoured over the whole game?", answer_first_seat(res, manifest)),
-        ("How much does skill matter against luck?", answer_skill(res)),
-        ("Are the pigs balanced?", pigs(res)),
+        structural("Which queue position is worth most?", "queue_position", _queue_measure, QUEUE_METHOD,
+                   res, manifest, controlled),
+        bots_answer("When should I bet, and does changing a bet pay?", "bet_timing", _answer_timing(res),
+                    TIMING_METHOD, manifest),
+        structural("How do races end?", "race_ends", lambda t: (_end_key(t), race_ends(t)),
+                   "shares of races by how they end, 95% Wilson intervals; race numbers compared by their "
+                   "intervals", res, manifest, controlled),
+        structural("Does starting a race help?", "first_player", lambda t: _start_measure(t), START_METHOD,
+                   res, manifest, controlled),
+        structural("Is the first seat favoured over the whole game?", "seat_advantage",
+                   first_seat_measure(manifest), SEAT_METHOD, res, manifest, controlled),
+        bots_answer("How much does skill matter against luck?", "scores", answer_skill(res),
+                    "score variance explained by the bot (eta squared); each heuristic bot's game win rate per "
+                    "seat minus random's, paired by game, 95% t interval", manifest),
+        structural("Are the pigs balanced?", "pigs", pig_measure, PIG_METHOD, res, manifest, controlled),
     ]
+
+
+def _queue_measure(res: dict) -> tuple[str, str]:
+    qp = _all(res["queue_position"])
+    qp = qp[qp["bets"] > 0]
+    if not len(qp):
+        return "none", "no bets in this run."
+    best = int(qp.loc[qp["mean_points"].idxmax(), "queue_position"])
+    text = queue_position(res)
+    return f"best {best}", text[0].lower() + text[1:]
+
+
+def _end_key(res: dict) -> str:
+    crown = overview_value(res, "crown_end_share")
+    return "crown" if is_num(crown) and crown > 0.5 else "hand"
+
+
+def _start_measure(res: dict) -> tuple[str, str]:
+    text = _answer_start(res)
+    return text.split(":", 1)[0], text
 
 
 def _answer_queue(res: dict) -> str:
@@ -228,8 +279,9 @@ def _answer_timing(res: dict) -> str:
     ch = _all(res["bet_changes"])
     if len(ch) and ch["changed_bets"].iloc[0] > 0:
         c = ch.iloc[0]
-        verdict = _verdict(c["difference_low"], c["difference_high"], "Changing a bet paid",
-                           "Changing a bet did not pay", "Changing a bet made no clear difference")
+        verdict = _verdict(c["difference_low"], c["difference_high"], "Changed bets earned more than bets never changed",
+                           "Changed bets earned less than bets never changed",
+                           "Changed bets and bets never changed earned about the same")
         text += (f" {verdict}: a changed bet earned "
                  f"{num_ci(c['changed_points'], c['changed_points_low'], c['changed_points_high'])} points against "
                  f"{num_ci(c['first_points'], c['first_points_low'], c['first_points_high'])} for a bet never "
@@ -243,7 +295,9 @@ def _answer_timing(res: dict) -> str:
                 f"{r['bot']} {num_ci(r['difference'], r['difference_low'], r['difference_high'], sign=True)}"
                 for _, r in per.iterrows()) + "."
     return text + (" (Race stage is measured in hindsight, against the race's final length; these are the "
-                   "bots' bets, so they show what the bots' choices earned.)")
+                   "bots' bets, so they show what the bots' choices earned. Only bets still in the queue at the end "
+                   "are counted: a first bet that was later changed is not among them, so this compares kinds of "
+                   "bets, it does not measure whether changing a bet pays.)")
 
 
 def _answer_start(res: dict) -> str:

@@ -1,0 +1,32 @@
+"""Lemminge ("Lemming, le grand plongeon"), as ``shared/rules/lemminge.md``
+states it: a jitted game on a hex map (``kernel.py``), its rules
+(``rules.py``), the reference random bot (``random_bot.py``), the heuristic
+bots (``bots.py``, named in ``registry.py``), the layout of its flat arrays
+(``layout.py``), the map file (``board.py``, the assumed default in
+``data/``), and what the engine drives: ``match.py`` (chunks of games, their
+tables, replays) and ``summary.py``.
+
+Where the rules page is silent, the decisions (a player's reading) are listed
+in ``docs/lemminge.md``.
+"""
+from analyzer.games import BenchTable, GameInfo
+from analyzer.games.lemminge.layout import MAX_PLAYERS, MIN_PLAYERS
+
+GAME = GameInfo(
+    name="lemminge",
+    title="Lemminge",
+    match="analyzer.games.lemminge.match:LemmingeMatch",
+    bots="analyzer.games.lemminge.registry",
+    stats="analyzer.games.lemminge.stats",
+    report="analyzer.games.lemminge.report",
+    records="analyzer.games.lemminge.records",
+    default_players=4,
+    default_bots=("racer", "convoy", "blocker", "random", "random"),
+    unit="games",
+    player_counts=(MIN_PLAYERS, MAX_PLAYERS),
+    board_help="hex map TOML file (grid, card values, tile supply)",
+    bench=(
+        BenchTable("random bots", "random", (200_000, 20_000), 20_000),
+        BenchTable("default table", None, (20_000, 2_000)),
+    ),
+)

@@ -1,0 +1,296 @@
+"""The heuristic bots of Lemminge, jitted: one model, three families of
+defaults (``registry.py``). Every option is scored by the hexes it gains,
+planned over the map:
+
+- ``plan`` finds the smallest finish distance a lemming can reach with a
+  movement over a terrain (meadow always), pushes costing as the rules say;
+- a card is worth the best gain it gives one of its lemmings, weighted towards
+  the leading (``lead`` > 0, the racer) or the trailing lemming (``lead`` < 0,
+  the convoy); it refills when no card gains ``refill_below`` hexes, or when
+  the hand is down to ``hand_reserve`` cards and the best gain is small;
+- a step is chosen by where the rest of the movement can then reach, plus
+  ``push`` per hex a push sets a rival back (the blocker) and minus ``own_push``
+  per hex it sets its own other lemming back;
+- a bonus tile goes where it gives its own lemming the most reach
+  (``tile_gain``), or, for a blocker (``block``), onto the meadow in front of
+  the rival lemming nearest to the finish; with neither, onto a hex it does
+  not change.
+"""
+
+from analyzer.engine.jit import ix, kernel
+from analyzer.engine.rng import below
+from analyzer.games.lemminge.layout import (
+    AT_START, DECIDE_ACTION, DECIDE_DISCARD, DECIDE_LEMMING, DECIDE_STEP, DECIDE_TILE, FINISH,
+    G_DIST, G_N_CELLS, G_N_PLAYERS, G_N_START, G_N_TILE_CELLS, G_NB, G_START_CELLS, G_START_DIST,
+    G_TERRAIN, G_TILE_CELLS, HAND_SIZE, HOME, LEMMINGS, MAX_CELLS, MEADOW, N_DIRECTIONS, OPT_COST, OPT_DIR,
+    OPT_TARGET, OPT_WIDTH, OWN_HAND, OWN_HAND_N, OWN_RNG, P_BLOCK, P_HAND_RESERVE, P_KEEP, P_LEAD,
+    P_OWN_PUSH, P_PUSH, P_REFILL_BELOW, P_TILE_GAIN, PUB_LEMMING, PUB_MOVEMENT, PUB_MOVER, PUB_OCC,
+    PUB_POS, PUB_TER, PUB_TERRAIN, PUB_TILE_KIND, S_OPTIONS, S_SCRATCH, S_VIEW, START,
+)
+from analyzer.games.lemminge.rules import (
+    distance, enterable, movement_of, card_terrain, step_cost, TILE_MEADOW,
+)
+
+INF = 1 << 30
+LOOKAHEAD = 4  # movement a plan adds for the turns to come: a detour round a jam is seen to lead on
+DETOUR_WEIGHT = 0.25  # weight of that longer reach beside the hexes gained now
+COST = S_SCRATCH + MAX_CELLS  # scratch: planned cost per cell
+QUEUE = S_SCRATCH + 2 * MAX_CELLS  # scratch: cells reached, in order
+
+
+@kernel
+def plan(game, state, lemming, source, terrain, movement):
+    """Smallest finish distance ``lemming`` can reach from ``source`` (a cell,
+    or AT_START: every start hex) with ``movement`` over ``terrain``, the board
+    as it stands (a push costs its line; where the pushed land is ignored)."""
+    for c in range(game[G_N_CELLS]):
+        state[COST + c] = INF
+    n = 0
+    if source == AT_START:
+        best = game[G_START_DIST]
+        for k in range(game[G_N_START]):
+            c = game[G_START_CELLS + k]
+            state[COST + c] = 0
+            state[QUEUE + n] = c
+            n += 1
+    else:
+        if source == HOME:
+            return 0
+        best = game[ix(G_DIST + source)]
+        state[ix(COST + source)] = 0
+        state[QUEUE] = source
+        n = 1
+    for level in range(movement + 1):
+        i = 0
+        while i < n:
+            c = state[ix(QUEUE + i)]
+            i += 1
+            if state[ix(COST + c)] != level:
+                continue
+            if game[ix(G_TERRAIN + c)] != START:
+                best = min(best, game[ix(G_DIST + c)])
+            if game[ix(G_TERRAIN + c)] == FINISH:
+                continue
+            for d in range(N_DIRECTIONS):
+                t = game[ix(G_NB + c * N_DIRECTIONS + d)]
+                if t < 0 or game[ix(G_TERRAIN + t)] == START or not enterable(state, t, terrain):
+                    continue
+                if state[ix(PUB_OCC + t)] == lemming:
+                    k = 1
+                else:
+                    k = step_cost(game, state, t, d)
+                    if k == 0:
+                        continue
+                nc = level + k
+                if nc <= movement and nc < state[ix(COST + t)]:
+                    state[ix(COST + t)] = nc
+                    state[ix(QUEUE + n)] = t
+                    n += 1
+    return best
+
+
+@kernel(inline=True)
+def lead_weight(game, state, seat, lemming, params):
+    """1 + lead for its leading lemming, 1 - lead for its trailing one."""
+    other = seat * LEMMINGS + (1 - lemming % LEMMINGS)
+    if state[ix(PUB_POS + other)] == HOME:
+        return 1.0
+    mine = distance(game, state, lemming)
+    theirs = distance(game, state, other)
+    if mine < theirs:
+        return 1.0 + params[P_LEAD]
+    if mine > theirs:
+        return 1.0 - params[P_LEAD]
+    return 1.0
+
+
+@kernel
+def move_gain(game, state, seat, lemming, terrain, movement, params):
+    """(hexes a move can gain now, weighted by lemming; the same with LOOKAHEAD more movement)."""
+    if state[ix(PUB_POS + lemming)] == HOME:
+        return -1.0, -1.0
+    here = distance(game, state, lemming)
+    pos = state[ix(PUB_POS + lemming)]
+    w = lead_weight(game, state, seat, lemming, params)
+    gain = here - plan(game, state, lemming, pos, terrain, movement)
+    further = here - plan(game, state, lemming, pos, terrain, movement + LOOKAHEAD)
+    return gain * w, further * w
+
+
+@kernel
+def move_value(game, state, seat, lemming, terrain, movement, params):
+    gain, further = move_gain(game, state, seat, lemming, terrain, movement, params)
+    return gain + DETOUR_WEIGHT * further
+
+
+@kernel
+def choose_action(game, state, seat, params, n_options):
+    best = 0.0
+    best_gain = 0.0
+    pick = -1
+    for i in range(n_options):
+        card = state[S_VIEW + OWN_HAND + state[S_OPTIONS + i]]
+        m, _ = movement_of(game, state, card)
+        t = card_terrain(game, card)
+        for k in range(LEMMINGS):
+            gain, further = move_gain(game, state, seat, seat * LEMMINGS + k, t, m, params)
+            v = gain + DETOUR_WEIGHT * further
+            if v > best:
+                best = v
+                pick = i
+            best_gain = max(best_gain, gain)
+    full = state[S_VIEW + OWN_HAND_N] == HAND_SIZE  # refilling a full hand only swaps cards
+    if best_gain < params[P_REFILL_BELOW] and not full:
+        return -1
+    if state[S_VIEW + OWN_HAND_N] <= params[P_HAND_RESERVE] and best_gain <= 1.0:
+        return -1
+    return pick
+
+
+@kernel
+def choose_discard(game, state, params):
+    mask = 0
+    for i in range(state[S_VIEW + OWN_HAND_N]):
+        m, _ = movement_of(game, state, state[S_VIEW + OWN_HAND + i])
+        if m < params[P_KEEP]:
+            mask |= 1 << i
+    return mask
+
+
+@kernel
+def choose_lemming(game, state, seat, params, n_options):
+    best = -1.0
+    pick = 0
+    t = state[PUB_TERRAIN]
+    m = state[PUB_MOVEMENT]
+    for i in range(n_options):
+        v = move_value(game, state, seat, state[S_OPTIONS + i], t, m, params)
+        if v > best:
+            best = v
+            pick = i
+    return pick
+
+
+@kernel
+def push_value(game, state, seat, option, params):
+    """What the pushes of a step are worth: rivals set back, its own other lemming set back."""
+    cost = state[option + OPT_COST]
+    if cost == 1:
+        return 0.0
+    d = state[option + OPT_DIR]
+    c = state[option + OPT_TARGET]
+    value = 0.0
+    for i in range(cost - 1):
+        other = state[ix(PUB_OCC + c)]
+        nxt = game[ix(G_NB + c * N_DIRECTIONS + d)]
+        change = game[ix(G_DIST + nxt)] - game[ix(G_DIST + c)]  # > 0: set back
+        if other // LEMMINGS == seat:
+            value -= params[P_OWN_PUSH] * change
+        else:
+            value += params[P_PUSH] * change
+        c = nxt
+    return value
+
+
+@kernel
+def choose_step(game, state, seat, params, n_options):
+    lemming = state[PUB_LEMMING]
+    t = state[PUB_TERRAIN]
+    m = state[PUB_MOVEMENT]
+    here = distance(game, state, lemming)
+    pos = state[PUB_POS + lemming]
+    # stopping keeps what the lemming can reach from here later; a step, what it reaches from there
+    best = here - plan(game, state, lemming, pos, t, LOOKAHEAD) + 0.5 * (here - plan(game, state, lemming, pos, t, 0))
+    pick = -1
+    for i in range(n_options):
+        o = S_OPTIONS + i * OPT_WIDTH
+        left = m - state[o + OPT_COST]
+        target = state[o + OPT_TARGET]
+        v = (here - plan(game, state, lemming, target, t, left + LOOKAHEAD)
+             + 0.5 * (here - plan(game, state, lemming, target, t, left))
+             + push_value(game, state, seat, o, params) - 0.01 * state[o + OPT_COST])
+        if v > best:
+            best = v
+            pick = i
+    return pick
+
+
+@kernel
+def choose_tile(game, state, seat, params, n_options):
+    """Index into the map's tile hexes."""
+    kind = state[PUB_TILE_KIND]
+    terrain = MEADOW if kind == TILE_MEADOW else kind
+    t = state[PUB_TERRAIN]
+    m = state[PUB_MOVEMENT]
+    best = 0.0
+    pick = -1
+    neutral = -1
+    n = game[G_N_TILE_CELLS]
+    # the rival lemming nearest to the finish (for the blocker)
+    rival = -1
+    for lem in range(game[G_N_PLAYERS] * LEMMINGS):
+        if lem // LEMMINGS != seat and state[PUB_POS + lem] >= 0:
+            if rival < 0 or distance(game, state, lem) < distance(game, state, rival):
+                rival = lem
+    base = 0.0
+    for k in range(LEMMINGS):
+        lem = seat * LEMMINGS + k
+        if state[PUB_POS + lem] != HOME:
+            base = max(base, float(distance(game, state, lem) - plan(game, state, lem, state[PUB_POS + lem], t, m)))
+    for i in range(n):
+        c = game[G_TILE_CELLS + i]
+        ter = state[PUB_TER + c]
+        if ter == terrain:
+            if neutral < 0:
+                neutral = i
+            continue
+        near = False
+        for k in range(LEMMINGS):
+            lem = seat * LEMMINGS + k
+            pos = state[PUB_POS + lem]
+            if pos == HOME:
+                continue
+            dc = game[G_DIST + c]
+            dl = distance(game, state, lem)
+            if dc < dl and dc >= dl - m:
+                near = True
+        v = 0.0
+        if near and params[P_TILE_GAIN] > 0:
+            state[PUB_TER + c] = terrain
+            gain = 0.0
+            for k in range(LEMMINGS):
+                lem = seat * LEMMINGS + k
+                if state[PUB_POS + lem] != HOME:
+                    gain = max(gain, float(distance(game, state, lem)
+                                           - plan(game, state, lem, state[PUB_POS + lem], t, m)))
+            state[PUB_TER + c] = ter
+            v = params[P_TILE_GAIN] * (gain - base)
+        if rival >= 0 and params[P_BLOCK] > 0 and terrain != MEADOW and (ter == MEADOW):
+            rp = state[PUB_POS + rival]
+            for d in range(N_DIRECTIONS):
+                if game[G_NB + rp * N_DIRECTIONS + d] == c and game[G_DIST + c] < game[G_DIST + rp]:
+                    v += params[P_BLOCK]
+        if v > best:
+            best = v
+            pick = i
+    if pick >= 0:
+        return pick
+    if neutral >= 0:
+        return neutral
+    return below(state, S_VIEW + OWN_RNG, n)
+
+
+@kernel
+def decide_heuristic(what, seat, kind, game, state, params, n_options):
+    """A heuristic bot's answer (all families: they differ in ``params``)."""
+    if what == DECIDE_ACTION:
+        return choose_action(game, state, seat, params, n_options)
+    if what == DECIDE_DISCARD:
+        return choose_discard(game, state, params)
+    if what == DECIDE_TILE:
+        return choose_tile(game, state, seat, params, n_options)
+    if what == DECIDE_LEMMING:
+        return choose_lemming(game, state, seat, params, n_options)
+    if what == DECIDE_STEP:
+        return choose_step(game, state, seat, params, n_options)
+    return -1

@@ -1,0 +1,57 @@
+"""The Lemminge bots a user can name: kinds, parameters, descriptions, and bot
+TOML files (a built-in family with its own defaults). The heuristic families
+share one model (bots.py) and every parameter of it; each family is its own
+set of defaults."""
+from analyzer.engine.bots import BotFamily, BotRegistry
+from analyzer.games.lemminge.layout import (
+    BLOCKER, CONVOY, P_BLOCK, P_HAND_RESERVE, P_KEEP, P_LEAD, P_OWN_PUSH, P_PUSH, P_REFILL_BELOW,
+    P_TILE_GAIN, PARAMS_WIDTH, RACER, RANDOM,
+)
+
+_PARAMS = {  # name: (slot, help)
+    "lead": (P_LEAD, "weight of moving its leading lemming (+) or its trailing one (-): a move's "
+                     "hexes count 1 + lead for the leader, 1 - lead for the other"),
+    "refill_below": (P_REFILL_BELOW, "refills when no card gains this many hexes"),
+    "keep": (P_KEEP, "refilling, keeps the cards that would move at least this far now; discards the rest"),
+    "push": (P_PUSH, "value per hex a push sets a rival's lemming back"),
+    "own_push": (P_OWN_PUSH, "cost per hex a push sets its own other lemming back"),
+    "block": (P_BLOCK, "value of a terrain tile on the meadow just ahead of the rival lemming nearest home"),
+    "tile_gain": (P_TILE_GAIN, "value per hex of reach a bonus tile gives its own lemming"),
+    "hand_reserve": (P_HAND_RESERVE, "with this many cards or fewer it refills rather than gain 1 hex or less"),
+}
+
+_COMMON = dict(lead=0.0, refill_below=2.0, keep=3.0, push=0.3, own_push=1.0, block=0.0, tile_gain=1.0,
+               hand_reserve=1.0)
+
+
+def _heuristic(name: str, kind: int, description: str, **defaults: float) -> BotFamily:
+    values = {**_COMMON, **defaults}
+    return BotFamily(name, kind, description,
+                     {key: (slot, values[key], text) for key, (slot, text) in _PARAMS.items()})
+
+
+_FAMILIES = {
+    "random": BotFamily(
+        "random", RANDOM,
+        "the reference random bot of the rules page: refills 1 time in 5 (and when no card allows a "
+        "step, discarding each card with probability 1/2), else plays a random card that allows a "
+        "step, puts a tile on a random hex and walks a random lemming by random closer steps"),
+    "racer": _heuristic(
+        "racer", RACER,
+        "rushes its leading lemming home on the biggest moves, refills for big cards, "
+        "keeps only cards that move far",
+        lead=0.8, refill_below=3.0, keep=4.0),
+    "convoy": _heuristic(
+        "convoy", CONVOY,
+        "keeps both lemmings moving (the one behind first) and refills when its hand runs low",
+        lead=-0.5, refill_below=2.0, keep=3.0, hand_reserve=2.0),
+    "blocker": _heuristic(
+        "blocker", BLOCKER,
+        "pushes rivals back when it can and lays its bonus tiles across the meadow in front of the "
+        "rival lemming nearest home",
+        lead=0.3, push=1.5, block=2.0, tile_gain=0.5),
+}
+
+REGISTRY = BotRegistry(_FAMILIES, PARAMS_WIDTH)
+BUILTIN = REGISTRY.builtin
+resolve = REGISTRY.resolve

@@ -1,0 +1,144 @@
+"""Lemminge's sentences: the takeaway under each of its figures and the
+designer's questions with their answers, computed from its report tables
+(``analyzer/games/lemminge/stats.py``). Every number and every yes / no comes
+from the data; figures from the moves table hold for the run's bots together."""
+from __future__ import annotations
+
+import numpy as np
+
+from analyzer.report.text import (
+    answer_first_seat, answer_skill, confounded, is_num, num, num_ci, overview_value, pct, pct_ci, pp_ci,
+)
+
+MIN_MOVES = 200  # moves below which a cell is too thin to quote
+
+
+def _bots(manifest: dict) -> str:
+    bots = manifest.get("bots") or []
+    names = list(dict.fromkeys(str(b.get("bot")) for b in bots))
+    return f"under {', '.join(names)}" if names else "under the run's bots"
+
+
+# ---------------------------------------------------------------------- takeaways
+
+
+def column_value(res: dict) -> str:
+    cv = res["column_value"]
+    cv = cv[cv["moves"] >= MIN_MOVES]
+    if not len(cv):
+        return "Too few cards played on columns to show."
+    lo, hi = cv.iloc[0], cv.iloc[-1]
+    best = cv.loc[cv["progress_per_movement"].idxmax()]
+    return (f"A card on a column showing a sum of {int(lo['column_sum_before'])} gives {num(lo['movement'], 1)} "
+            f"movement and gains {num_ci(lo['progress'], lo['progress_low'], lo['progress_high'])} hexes; on a sum "
+            f"of {int(hi['column_sum_before'])}, {num(hi['movement'], 1)} movement and "
+            f"{num_ci(hi['progress'], hi['progress_low'], hi['progress_high'])} hexes. Movement is used best "
+            f"({pct(best['progress_per_movement'], 0)} of it turned into progress) at a sum of "
+            f"{int(best['column_sum_before'])}.")
+
+
+def new_column(res: dict) -> str:
+    nc = res["new_column"]
+    nc = nc[(nc["new_moves"] >= MIN_MOVES) & (nc["on_moves"] >= MIN_MOVES)]
+    if not len(nc):
+        return "Too few cards of one value both starting and joining columns to compare."
+    parts = []
+    for _, r in nc.iterrows():
+        ci = num_ci(r["difference"], r["difference_low"], r["difference_high"], sign=True)
+        parts.append(f"a {int(r['value'])}: {ci} hexes")
+    pays = nc[nc["difference_low"] > 0]
+    verdict = (f"Starting a new column pays with a {', a '.join(str(int(v)) for v in pays['value'])}"
+               if len(pays) else "Starting a new column never gains more than joining a column")
+    return (f"{verdict} (progress of a card that starts a new column minus one of the same value played on its "
+            f"column: " + "; ".join(parts) + ").")
+
+
+def pushes(res: dict) -> str:
+    pu = res["pushes"]
+    if not len(pu):
+        return "No moves in this run."
+    with_push = pu[pu["pushes"] > 0]
+    share = with_push["share"].sum()
+    if not len(with_push):
+        return "No lemming was pushed."
+    n = with_push["moves"].to_numpy(float)
+    setback = float((with_push["setback"] * n).sum() / n.sum())
+    per_lemming = float((with_push["setback"] * n).sum() / (with_push["pushes"] * n).sum())
+    way = "sets them back" if setback >= 0 else "sends them on towards the finish by"
+    verdict = ("a push costs the pushed player distance" if per_lemming > 0 else
+               "pushes, as these bots make them, help the pushed player more than they hurt")
+    return (f"{pct(share)} of the moves push at least one lemming; a pushing move {way} {num(abs(setback))} "
+            f"hexes of finish distance in all ({num(abs(per_lemming))} per lemming pushed, each push costing the "
+            f"pusher one movement): {verdict}.")
+
+
+def tiles(res: dict) -> str:
+    t = res["tiles"]
+    if not len(t) or t["tiles_placed_on"].sum() == 0:
+        return "No bonus tile was placed."
+    top = t.loc[t["tiles_placed_on"].idxmax()]
+    cols = t[t["terrain"] != "meadow"]
+    most = cols.loc[cols["new_columns"].idxmax()]
+    return (f"{pct(top['tiles_placed_share'], 0)} of the tiles land on {top['terrain']} hexes; "
+            f"{most['terrain']} starts the most new columns ({int(most['new_columns']):,}).")
+
+
+def hexes(res: dict) -> str:
+    hx = res["hexes"]
+    if not len(hx) or hx["entered"].sum() == 0:
+        return "No hex was entered."
+    busy = hx.loc[hx["entered_per_game"].idxmax()]
+    pushed = hx.loc[hx["pushed_into"].idxmax()]
+    return (f"The busiest hex is ({int(busy['x'])}, {int(busy['y'])}), {busy['terrain']}, entered "
+            f"{num(busy['entered_per_game'], 2)} times a game; pushed lemmings land most on "
+            f"({int(pushed['x'])}, {int(pushed['y'])}).")
+
+
+def game_length(res: dict) -> str:
+    gl = res["game_length"]
+    if not len(gl):
+        return "No games."
+    v, cum = gl["turns"].to_numpy(), gl["cumulative_share"].to_numpy()
+    med = v[np.searchsorted(cum, 0.5)]
+    p5, p95 = v[np.searchsorted(cum, 0.05)], v[min(np.searchsorted(cum, 0.95), len(v) - 1)]
+    mean = overview_value(res, "game_length_mean")
+    return (f"A game lasts {num(mean, 1)} turns on average (refills included), median {med}; 90% of games take "
+            f"{p5}-{p95} turns.")
+
+
+# ---------------------------------------------------------------------- designer answers
+
+
+def answer_hands(res: dict, manifest: dict) -> str:
+    sa = res["seat_advantage"]
+    if not len(sa):
+        return "No results to compare seats."
+    if confounded(res):
+        return ("Cannot tell from this run: the seats run different bots. Rerun with one bot in every seat "
+                f"(e.g. 'analyzer simulate lemminge --bots random --players {len(sa)}').")
+    rows = [f"seat {int(r['seat'])} ({num(r['hand_start'], 0)} cards) "
+            f"{pp_ci(r['advantage'], r['advantage_low'], r['advantage_high'])}" for _, r in sa.iterrows()]
+    s1, last = sa.iloc[0], sa.iloc[-1]
+    if s1["advantage_low"] > 0:
+        verdict = "No: moving first outweighs the smaller hand"
+    elif s1["advantage_high"] < 0:
+        verdict = "No: the first seat's smaller hand costs more than moving first gains"
+    elif last["advantage_low"] > 0 or last["advantage_high"] < 0:
+        verdict = "Not quite"
+    else:
+        verdict = "Yes, within the intervals"
+    return f"{verdict} ({_bots(manifest)}; win rate against the average seat: " + ", ".join(rows) + ")."
+
+
+def answers(res: dict, manifest: dict) -> list[tuple[str, str]]:
+    return [
+        ("Do the starting hands of 2-6 cards balance the seats?", answer_hands(res, manifest)),
+        ("Is the first seat favoured?", answer_first_seat(res, manifest)),
+        ("What is a column sum worth?", column_value(res) + f" ({_bots(manifest)}.)"),
+        ("When should a player start a new column instead of adding to one?",
+         new_column(res) + f" ({_bots(manifest)}.)"),
+        ("Is pushing worth its cost?", pushes(res) + f" ({_bots(manifest)}.)"),
+        ("Where do tiles go and which terrain decides games?", tiles(res) + " " + hexes(res)),
+        ("How long is a game?", game_length(res)),
+        ("How much does skill matter?", answer_skill(res)),
+    ]

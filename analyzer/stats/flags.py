@@ -1,0 +1,166 @@
+"""Honest flags: when may a report say that one item (a colour, a pig, a seat)
+"differs"?
+
+Three gates, in order, so that a flag fires on a fair game no more often than
+the stated error rate ``alpha`` whatever the number of items, and never for a
+difference too small to matter:
+
+1. a joint test of "all items are equal" (chi-square goodness of fit for
+   shares of one winner among k items; Cochran's Q for seats, whose wins are
+   paired within a race);
+2. per-item tests against the fair value, their p-values Holm-adjusted for the
+   k comparisons (Holm's step-down controls the family-wise error rate);
+3. a practical-size threshold ``min_effect`` (default 1 percentage point):
+   an item is flagged only if its difference from fair is at least that large
+   (and its interval lies beyond fair). Below it the answer is "no meaningful
+   difference", even when the sample is big enough to detect it.
+
+Every result carries the method's name in words (``Flags.method``) for the
+report's method line.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from analyzer.stats.distributions import chi2_sf, normal_sf
+
+ALPHA = 0.05
+MIN_EFFECT = 0.01  # 1 percentage point
+
+
+def holm(pvalues) -> np.ndarray:
+    """Holm-adjusted p-values (step-down, monotone, capped at 1)."""
+    p = np.asarray(pvalues, np.float64)
+    m = p.size
+    if m == 0:
+        return p
+    order = np.argsort(p, kind="stable")
+    adj = np.empty(m)
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p[i]))
+        adj[i] = running
+    return adj
+
+
+@dataclass
+class Flags:
+    """The outcome of the three gates for k items."""
+    method: str  # in words, for the report
+    items: list[str]
+    share: np.ndarray  # each item's observed value (a share, or a seat's win rate)
+    fair: float  # the value every item has when all are equal
+    joint_stat: float
+    joint_df: int
+    joint_p: float
+    p: np.ndarray  # per-item two-sided p-values
+    p_holm: np.ndarray
+    alpha: float = ALPHA
+    min_effect: float = MIN_EFFECT
+    flagged: np.ndarray = field(default=None)  # bool per item
+
+    def __post_init__(self):
+        if self.flagged is None:
+            diff = np.abs(self.share - self.fair)
+            self.flagged = ((self.joint_p < self.alpha) & (self.p_holm < self.alpha)
+                            & (diff >= self.min_effect))
+
+    @property
+    def joint_rejects(self) -> bool:
+        return bool(self.joint_p < self.alpha)
+
+    @property
+    def any(self) -> bool:
+        return bool(self.flagged.any())
+
+    def verdict(self, noun: str = "item", plural: str | None = None) -> str:
+        """One sentence: what differs, beyond chance and beyond the threshold."""
+        plural = plural or noun + "s"
+        k = len(self.items)
+        joint = f"joint test p {_p(self.joint_p)}"
+        fair = f"{100 * self.fair:.1f}%"
+        if not self.joint_rejects:
+            return (f"all {k} {plural} are within sampling error of a fair {fair} ({joint})")
+        if not self.any:
+            big = np.abs(self.share - self.fair).max()
+            return (f"the {plural} differ beyond sampling error ({joint}), but no {noun} by "
+                    f"{100 * self.min_effect:g} pp or more (largest gap {100 * big:.2f} pp): no meaningful "
+                    f"difference")
+        names = [f"{self.items[i]} {100 * self.share[i]:.1f}%" for i in np.flatnonzero(self.flagged)]
+        return (f"{len(names)} of {k} {plural} {'differs' if len(names) == 1 else 'differ'} from a fair {fair} by "
+                f"{100 * self.min_effect:g} pp or more beyond chance ({', '.join(names)}; {joint}, then "
+                f"Holm-corrected per-{noun} tests)")
+
+
+def _p(p: float) -> str:
+    """``= 0.12`` or ``< 0.0001``."""
+    return f"= {p:.2g}" if p >= 1e-4 else "< 0.0001"
+
+
+def share_balance(counts, n: int, items, alpha: float = ALPHA, min_effect: float = MIN_EFFECT) -> Flags:
+    """Are k items' shares of ``n`` units equal (each ``1/k``)? ``counts[i]``: units
+    item i won. Joint: chi-square goodness of fit against equal counts, k - 1
+    degrees of freedom (exact for one winner per unit; shared wins make the
+    counts sum to a little more than n, which the test treats as more units).
+    Per item: two-sided z test of its share against 1/k, binomial variance."""
+    counts = np.asarray(counts, np.float64)
+    k = counts.size
+    fair = 1.0 / k
+    total = counts.sum()
+    if n <= 0 or total <= 0:
+        nan = np.full(k, np.nan)
+        return Flags(f"chi-square test of equal shares, then Holm-corrected per-item tests "
+                     f"(alpha {alpha:g}, at least {100 * min_effect:g} pp)", list(items), nan, fair,
+                     np.nan, k - 1, 1.0, np.ones(k), np.ones(k), alpha, min_effect, np.zeros(k, bool))
+    expected = total / k
+    stat = float(((counts - expected) ** 2 / expected).sum())
+    joint_p = chi2_sf(stat, k - 1)
+    share = counts / n
+    se = math.sqrt(fair * (1 - fair) / n)
+    p = 2 * np.asarray(normal_sf(np.abs(share - fair) / se), np.float64).reshape(k)
+    return Flags(f"chi-square test of equal shares over {int(n):,} units ({k - 1} df), then two-sided "
+                 f"per-item z tests, Holm-corrected; flagged at alpha {alpha:g} and a gap of at least "
+                 f"{100 * min_effect:g} pp", list(items), share, fair, stat, k - 1, joint_p, p, holm(p),
+                 alpha, min_effect)
+
+
+def seat_balance(counts, masks, players: int, alpha: float = ALPHA, min_effect: float = MIN_EFFECT) -> Flags:
+    """Do the seats of one bot win equally often? From per-unit win patterns
+    (``counts`` of each bit ``mask`` of winning seats, every seat present).
+
+    Joint: Cochran's Q (k seats, paired within a unit; chi-square with k - 1
+    df). Per seat: its win rate minus the mean of all seats' in the same unit,
+    paired by unit (a z test of the mean of ``w_s - mean(w)``), Holm-corrected.
+    ``share`` holds the seats' win rates, ``fair`` their mean."""
+    counts = np.asarray(counts, np.float64)
+    masks = np.asarray(masks, np.int64)
+    k = players
+    bits = ((masks[:, None] >> np.arange(k)[None, :]) & 1).astype(np.float64)  # [pattern, seat]
+    n = counts.sum()
+    items = [f"seat {s + 1}" for s in range(k)]
+    if n < 2:
+        nan = np.full(k, np.nan)
+        return Flags("Cochran's Q", items, nan, np.nan, np.nan, k - 1, 1.0, np.ones(k), np.ones(k), alpha,
+                     min_effect, np.zeros(k, bool))
+    col = (counts[:, None] * bits).sum(0)  # wins per seat
+    row = bits.sum(1)  # winners per unit
+    N = (counts * row).sum()
+    denom = k * N - (counts * row * row).sum()
+    q = float((k - 1) * (k * (col * col).sum() - N * N) / denom) if denom > 0 else 0.0
+    joint_p = chi2_sf(q, k - 1) if denom > 0 else 1.0
+    share = col / n
+    fair = float(share.mean())
+    d = bits - row[:, None] / k  # [pattern, seat]: w_s - mean(w) in the unit
+    mean = (counts[:, None] * d).sum(0) / n
+    var = ((counts[:, None] * d * d).sum(0) - n * mean * mean) / (n - 1)
+    se = np.sqrt(np.maximum(var, 0) / n)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(se > 0, np.abs(mean) / np.where(se > 0, se, 1), 0.0)
+    p = 2 * np.asarray(normal_sf(z), np.float64).reshape(k)
+    return Flags(f"Cochran's Q over {int(n):,} units ({k - 1} df; the seats of a unit are paired), then "
+                 f"two-sided paired per-seat tests against the mean seat, Holm-corrected; flagged at alpha "
+                 f"{alpha:g} and a gap of at least {100 * min_effect:g} pp", items, share, fair, q, k - 1,
+                 joint_p, p, holm(p), alpha, min_effect)

@@ -1,0 +1,132 @@
+"""Every designer answer names its scope (bots, board, player count) and its
+method; structural answers on controlled tables say whether they hold across
+the bots or depend on them; without controlled tables they say they are about
+the bots present. On hand-made tables (no races played)."""
+import numpy as np
+import pytest
+
+from analyzer.games.lemming_mafia.report import answers as lm_answers
+from analyzer.games.lemming_mafia.stats import LemmingMafiaStats
+from analyzer.games.sau_mau_mau.report import answers as smm_answers
+from analyzer.games.sau_mau_mau.stats import SauMauMauStats
+from analyzer.report.controlled import Controlled
+from analyzer.report.text import Answer
+from tests.games.lemming_mafia.test_lm_stats import hand_tables
+from tests.games.sau_mau_mau.test_smm_stats import manifest_of, random_tables
+
+LM_MANIFEST = {"game": "lemming-mafia", "unit": "races", "races": 3, "players": 3, "seed": 1,
+               "bots": [{"seat": 1, "bot": "favourite"}, {"seat": 2, "bot": "random"}, {"seat": 3, "bot": "random"}],
+               "data": [{"part": "board", "name": "hand-board", "assumed": True},
+                        {"part": "deck", "name": "hand-deck", "assumed": False}]}
+
+# question -> a word its method must name
+LM_METHODS = {
+    "When should I bet on the leader?": "hindsight",
+    "Which contracts should I throw away?": "holding each card to the end",
+    "Is the first seat favoured?": "Cochran's Q",
+    "How much does skill matter against luck?": "paired by race",
+    "Are the lemming colours balanced?": "chi-square",
+    "How long is a race?": "t interval",
+    "How often do contracts break a tie?": "Wilson",
+}
+SMM_METHODS = {
+    "Which queue position is worth most?": "queue",
+    "When should I bet, and does changing a bet pay?": "hindsight",
+    "How do races end?": "Wilson",
+    "Does starting a race help?": "paired by race",
+    "Is the first seat favoured over the whole game?": "Cochran's Q",
+    "How much does skill matter against luck?": "paired by game",
+    "Are the pigs balanced?": "chi-square",
+}
+
+
+@pytest.fixture(scope="module")
+def lm_res():
+    s = LemmingMafiaStats()
+    s.add(hand_tables())
+    return s.result()
+
+
+@pytest.fixture(scope="module")
+def smm():
+    t = random_tables(200, 4, 5)
+    s = SauMauMauStats()
+    s.add(t)
+    return s.result(), manifest_of(t)
+
+
+def _unbalanced_colours(res, races=60_000):
+    """A copy whose colours differ by 3 pp over ``races`` races."""
+    out = dict(res)
+    lm = res["lemmings"].copy()
+    lm["wins"] = (np.array([0.2, 0.2, 0.2, 0.14, 0.13, 0.13]) * races).round().astype(int)
+    out["lemmings"] = lm
+    ov = res["overview"].copy()
+    ov.loc[ov["metric"] == "races", "value"] = races
+    out["overview"] = ov
+    return out
+
+
+def _balanced_colours(res, races=60_000):
+    out = _unbalanced_colours(res, races)
+    out["lemmings"] = out["lemmings"].assign(wins=races // 6)
+    return out
+
+
+def _check_scope_and_method(answers, methods, scope_words):
+    assert [a.question for a in answers] == list(methods)
+    for a in answers:
+        assert isinstance(a, Answer) and a.text
+        assert methods[a.question] in a.method, (a.question, a.method)
+        for word in scope_words:
+            assert word in a.scope, (a.question, a.scope)
+
+
+def test_lm_answers_without_controlled_tables_say_they_are_about_the_bots(lm_res):
+    answers = lm_answers(lm_res, LM_MANIFEST, Controlled({}, {}, "none played"))
+    _check_scope_and_method(answers, LM_METHODS, ["favourite (seat 1)", "random (seat 2)", "board hand-board "
+                                                  "(assumed reconstruction)", "deck hand-deck", "3 players"])
+    structural = [a for a in answers if a.question in ("Is the first seat favoured?", "Are the lemming colours "
+                                                       "balanced?", "How long is a race?")]
+    assert all(a.text.startswith("About the bots at this table, not the game alone (none played)")
+               for a in structural)
+    bots = [a for a in answers if a.question in ("How much does skill matter against luck?",
+                                                 "When should I bet on the leader?")]
+    assert all("This describes the choices of the bots present" in a.text for a in bots)
+
+
+def test_lm_answers_on_controlled_tables_hold_or_depend(lm_res):
+    same = Controlled({"favourite": _balanced_colours(lm_res), "random": _balanced_colours(lm_res)},
+                      {"favourite": 60_000, "random": 60_000})
+    answers = {a.question: a for a in lm_answers(lm_res, LM_MANIFEST, same)}
+    colours = answers["Are the lemming colours balanced?"]
+    assert "controlled tables: each of favourite, random in every seat (60,000 races each" in colours.scope
+    assert colours.text.startswith("The same answer with each of the 2 bots in every seat")
+    assert "At this run's own table" in colours.text  # the run's mixed table, labelled
+    differ = Controlled({"contractor": _unbalanced_colours(lm_res), "random": _balanced_colours(lm_res)},
+                        {"contractor": 60_000, "random": 60_000})
+    colours = {a.question: a for a in lm_answers(lm_res, LM_MANIFEST, differ)}["Are the lemming colours balanced?"]
+    assert colours.text.startswith("It depends on the bots")
+    assert "contractor: 6 of 6 colours differ" in colours.text
+    assert "random: all 6 colours are within sampling error" in colours.text
+
+
+def test_smm_answers_name_scope_and_method(smm):
+    res, manifest = smm
+    _check_scope_and_method(smm_answers(res, manifest, Controlled({}, {}, "none")), SMM_METHODS,
+                            ["track synthetic-track (assumed reconstruction)", "4 players"])
+    ctl = Controlled({"random": res, "smart": res}, {"random": 200, "smart": 200})
+    answers = {a.question: a for a in smm_answers(res, manifest, ctl)}
+    for q in ("Which queue position is worth most?", "Are the pigs balanced?", "Does starting a race help?"):
+        assert answers[q].text.startswith("The same answer with each of the 2 bots"), q
+        assert answers[q].scope.startswith("controlled tables: each of random, smart in every seat")
+
+
+def test_the_practical_threshold_is_an_option(lm_res):
+    """A 3 pp gap is flagged at the default 1 pp and is 'no meaningful difference' at 5 pp."""
+    ctl = Controlled({"contractor": _unbalanced_colours(lm_res)}, {"contractor": 60_000})
+    text = {a.question: a.text for a in lm_answers(lm_res, LM_MANIFEST, ctl)}["Are the lemming colours balanced?"]
+    assert "6 of 6 colours differ from a fair 16.7% by 1 pp or more" in text
+    text = {a.question: a.text for a in lm_answers(lm_res, {**LM_MANIFEST, "min_effect": 0.05}, ctl)}[
+        "Are the lemming colours balanced?"]
+    assert "no colour by 5 pp or more" in text and "no meaningful difference" in text

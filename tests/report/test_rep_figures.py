@@ -1,0 +1,55 @@
+"""One colour per bot in every report; percent ticks that say what they mark;
+simulate --report draws the board and fills fields.csv like a report of a run
+directory does."""
+import pandas as pd
+
+from analyzer.cli import main
+from analyzer.games import bot_families, names
+from analyzer.report.figures import BOT_COLORS, _figure, _pct_axis, bot_color, bot_colors, png
+
+
+def test_built_in_bots_have_distinct_fixed_colours():
+    labels = sorted({name for game in names() for name in bot_families(game)})
+    colours = [bot_color(b) for b in labels]
+    assert len(set(colours)) == len(labels) and set(colours) <= set(BOT_COLORS)
+    # the colour is the label's, not its place in a table
+    a = bot_colors({"bots": pd.DataFrame({"bot": ["random", "timer"]})})
+    b = bot_colors({"bots": pd.DataFrame({"bot": ["timer", "favourite", "random"]})})
+    assert a["random"] == b["random"] and a["timer"] == b["timer"]
+
+
+def test_percent_ticks_are_distinct_on_a_narrow_axis():
+    fig, ax = _figure(4, 3)
+    ax.plot([0, 1], [0.249, 0.253])
+    ax.set_ylim(0.248, 0.254)
+    _pct_axis(ax)
+    png(fig)  # draw, so the ticks are placed
+    labels = [t.get_text() for t in ax.get_yticklabels() if t.get_text()]
+    assert len(labels) >= 3 and len(set(labels)) == len(labels), labels
+    assert all(lab.endswith("%") for lab in labels) and "25.00%" in labels
+
+
+def test_simulate_report_draws_the_board_and_fills_fields(tmp_path):
+    report = tmp_path / "r.html"
+    try:
+        main(["simulate", "lemming-mafia", "--races", "300", "--bots", "random", "--report", str(report),
+              "--no-progress"])
+    except SystemExit as e:
+        assert e.code in (0, None)
+    page = report.read_text()
+    assert 'id="board"' in page
+    fields = pd.read_csv(tmp_path / "r_files" / "fields.csv")
+    assert len(fields) > 0 and fields["landings"].sum() > 0
+    assert (tmp_path / "r_files" / "board.png").is_file()
+
+
+def test_percentage_point_ticks_are_distinct():
+    from analyzer.report.figures import _pp_axis
+
+    fig, ax = _figure(4, 3)
+    ax.plot([0, 1], [-0.004, 0.006])
+    _pp_axis(ax)
+    png(fig)
+    labels = [t.get_text() for t in ax.get_yticklabels() if t.get_text()]
+    assert len(labels) >= 3 and len(set(labels)) == len(labels), labels
+    assert "0" in labels and any(lab.startswith("+0.") for lab in labels), labels
