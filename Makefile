@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test bench clean
+.PHONY: install run test bench clean browser
 
 install: $(STAMP)
 
@@ -24,6 +24,11 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m analyzer.bench
+
+# the headless browser of tests/browser (Debian's chromium), installed when missing
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+		{ SUDO=$$(test "$$(id -u)" = 0 || echo sudo); $$SUDO apt-get update && $$SUDO apt-get install -y chromium; }
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -10,9 +10,9 @@ The Python API (see ``analyzer/api.py`` and the README):
 __version__ = "0.1.0"
 
 from analyzer.api import (  # noqa: E402
-    Comparison, Run, Tournament, compare, games, replay, report, simulate, tournament,
+    Comparison, Run, Tournament, compare, games, replay, report_runs, simulate, tournament,
 )
 from analyzer.errors import AnalyzerError, BotError, InputFileError  # noqa: E402
 
-__all__ = ["simulate", "compare", "tournament", "report", "replay", "games", "Run", "Comparison", "Tournament",
+__all__ = ["simulate", "compare", "tournament", "report_runs", "replay", "games", "Run", "Comparison", "Tournament",
            "AnalyzerError", "BotError", "InputFileError", "__version__"]

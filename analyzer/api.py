@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 BotList = str | Sequence[str]
 
-__all__ = ["simulate", "compare", "tournament", "report", "Run", "Comparison", "Tournament", "games"]
+__all__ = ["simulate", "compare", "tournament", "report_runs", "replay", "Run", "Comparison", "Tournament", "games"]
 
 
 def games() -> list[str]:
@@ -128,7 +128,7 @@ def _write_report_replacing(out: Path, write) -> Path:
     return html
 
 
-def report(run_dirs, out=None, *, by: str | None = None, min_effect: float | None = None) -> Path:
+def report_runs(run_dirs, out=None, *, by: str | None = None, min_effect: float | None = None) -> Path:
     """The balance report of one or more run directories (``simulate(out=...)``)
     of one game, merged when they share board, players and bots; ``by``
     ("players" or "board") shows runs that differ in it side by side;
@@ -224,7 +224,7 @@ class Run:
         if stats is None:
             if self.out is None:
                 raise AnalyzerError("this run kept no tables to report on; run it with tables=True or out=")
-            return report([self.out], path)
+            return report_runs([self.out], path)
         return _write_report_replacing(path, lambda p: write_report(stats.result(), self.manifest, p))
 
     def __str__(self) -> str:

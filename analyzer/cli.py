@@ -146,7 +146,7 @@ def report_command(
 
     with Progress(len(run_dirs), "report (runs read)", enabled=None) as bar:
         with bar.phase("reading the tables and drawing the figures"):
-            html = api.report(run_dirs, _either(report, out, "--report", "--out"), by=by, min_effect=min_effect)
+            html = api.report_runs(run_dirs, _either(report, out, "--report", "--out"), by=by, min_effect=min_effect)
         bar.advance(len(run_dirs))
     typer.echo(f"report: {html}")
 
@@ -154,8 +154,7 @@ def report_command(
 @app.command("run")
 def run_scenario(scenario: Path = typer.Argument(..., help="a scenario file, e.g. sims/default.toml"),
                  progress: Optional[bool] = _progress_option()):
-    """Run a scenario file (TOML: game, board, players, bots, races or games, seed, report, out; paths
-    relative to the file)."""
+    """Run a scenario file (TOML: game, board, players, bots, races or games, seed, report, out; paths relative to the file)."""
     from analyzer.scenario import load_scenarios
 
     for item in load_scenarios(scenario):
@@ -219,7 +218,7 @@ def compare(
 @app.command()
 def tournament(
     game: str = _game_argument(),
-    bots: str = typer.Option(..., "--bots", help="the bots, at least 2: NAME,NAME,tuned.toml"),
+    bots: str = typer.Option(..., "--bots", help="the bots, at least 2: a comma list of bot names and bot files"),
     players: Optional[int] = typer.Option(None, help="number of players (default 4)"),
     board: Optional[Path] = typer.Option(None, help=BOARD_HELP),
     races: int = typer.Option(100_000, "--races", "--games",

@@ -13,3 +13,10 @@ class InputFileError(AnalyzerError):
 
 class BotError(AnalyzerError):
     """An unknown bot, a bad bot parameter or a broken bot file."""
+
+
+class OutputError(AnalyzerError):
+    """The output could not be written (a full disk, a lost mount, a closed
+    stdout): the input was fine. Exit code 1."""
+
+    exit_code = 1

@@ -88,9 +88,11 @@ class PooledMatch:
         try:
             status = self._play_into(chunk, seed, first, count)
         except Exception as e:
+            from numba.core.errors import NumbaError
+
             users = self.user_sources
-            if not users:
-                raise  # the built-in kernel: a bug of ours, shown in full
+            if not users or isinstance(e, NumbaError):
+                raise  # the built-in kernel (a bug of ours, shown in full), or a compile error for warm_up
             # a user bot raised (or read past an array: bounds are checked for them)
             message = str(e).splitlines()[0] if str(e) else ""
             raise BotError(f"user bot {', '.join(users)} failed in {self.unit[:-1]}s "

@@ -16,7 +16,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from analyzer.errors import AnalyzerError
+from analyzer.errors import AnalyzerError, OutputError
 
 MANIFEST = "manifest.json"
 
@@ -72,12 +72,22 @@ def _check_out_dir(out_dir: Path) -> None:
         raise AnalyzerError(f"{out_dir} exists and is not a directory")
 
 
-def _write_error(where, e: OSError) -> AnalyzerError:
+def _write_error(where, e: OSError) -> OutputError:
     """A failed write (full disk, lost permission) as one line; exit code 1:
     the input was fine, the machine could not take the output."""
-    error = AnalyzerError(f"cannot write to {where}: {e.strerror or e}")
-    error.exit_code = 1
-    return error
+    return OutputError(f"cannot write to {where}: {e.strerror or e}")
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return False  # our own leftover: this process is not writing it
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # exists, but another user's
+    return True
 
 
 def _arrow(df: pd.DataFrame) -> pa.Table:
@@ -103,8 +113,7 @@ class RunWriter:
     def __enter__(self) -> "RunWriter":
         try:
             self.out_dir.parent.mkdir(parents=True, exist_ok=True)
-            if self.partial_dir.exists():  # left over by a killed run with our pid
-                shutil.rmtree(self.partial_dir)
+            self._remove_leftovers()
             self.partial_dir.mkdir()
         except OSError as e:
             raise AnalyzerError(f"cannot write to {self.out_dir}: {e.strerror or e}") from None
@@ -113,6 +122,18 @@ class RunWriter:
     def __exit__(self, exc_type, exc, tb) -> None:
         if not self._finished:
             self._discard()
+
+    def _remove_leftovers(self) -> None:
+        """Partial directories of runs aimed here that were killed outright
+        (SIGKILL, a power cut: no handler could clean up): their process is gone.
+        One with our own pid is a leftover too."""
+        prefix = f".{self.out_dir.name}.partial-"
+        for entry in self.out_dir.parent.iterdir():
+            pid = entry.name[len(prefix):] if entry.name.startswith(prefix) else ""
+            if pid.isdecimal() and entry.is_dir() and not entry.is_symlink() and not _alive(int(pid)):
+                shutil.rmtree(entry, ignore_errors=True)
+        if self.partial_dir.exists():
+            shutil.rmtree(self.partial_dir)
 
     def declare(self, table: str, empty: pd.DataFrame) -> None:
         """Give the schema to write ``table`` with if it gets no rows at all."""

@@ -166,6 +166,23 @@ def test_the_longest_board_allowed_records_true_numbers(tmp_path, capsys):
 
 # ------------------------------------------------------------ 5. tracebacks
 
+def test_a_full_disk_is_one_line_exit_1_and_leaves_nothing(tmp_path, capsys, monkeypatch):
+    """Case 5: a full disk while the tables are written."""
+    import errno
+    import os
+
+    import pyarrow.parquet as pq
+
+    def full(self, *args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(pq.ParquetWriter, "write_table", full)
+    assert run(sim("--out", tmp_path / "run", "--bots", "random", races=50)) == 1
+    out, err = capsys.readouterr()
+    assert err == f"analyzer: error: cannot write to {tmp_path / 'run'}: No space left on device\n"
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_track_key_that_is_a_digit_but_no_number(tmp_path, capsys):
     """Case 5: the key "²" passed str.isdigit and crashed int()."""
     track = write(tmp_path / "t.toml", '[track.crown]\n2 = 12\n3 = 15\n4 = 18\n5 = 21\n"²" = 3\n')
@@ -311,3 +328,37 @@ def test_a_copy_of_the_default_counts_as_assumed_in_both_games(tmp_path):
     assert board.assumed and deck.assumed
     smm = write(tmp_path / "track.toml", default_track_path().read_text().replace("assumed = true", ""))
     assert load_track(smm).assumed
+
+
+def test_tune_searches_inside_the_declared_ranges(capsys):
+    """Parameter ranges and the tuner agree: a default search range (0.25x to 3x
+    the default) is cut to what the parameter takes, and a range given beyond
+    the declared one is refused before the search."""
+    from analyzer.cli import _within
+    from analyzer.engine.tune import search_space
+    from analyzer.games import bot_families
+
+    timer = bot_families("lemming-mafia")["timer"]
+    space = [_within(p, timer.range_of(p.name)) for p in search_space(timer.defaults(), timer.defaults(), None)]
+    late = next(p for p in space if p.name == "late_bets")
+    assert (late.lo, late.hi) == (0.75, 6.0)  # 3x the default 3 would be 9 of 6 cards
+    assert_usage_error(capsys, ["tune", "lemming-mafia", "--bot", "timer", "--params", "late_bets=0:9"],
+                       "late_bets must be a number from 0 to 6, got 9")
+
+
+def test_a_report_over_another_games_report_leaves_none_of_its_files(tmp_path, capsys):
+    """Case 8: a report written over another game's report left the old CSVs
+    (and figures) in ``_files/``. Files the user put there stay."""
+    html = tmp_path / "report.html"
+    assert run(sim("--report", html, "--bots", "random", races=200)) == 0
+    folder = tmp_path / "report_files"
+    lemming_files = {p.name for p in folder.iterdir()}
+    (folder / "notes.txt").write_text("mine")
+    assert run(sim("--report", html, "--bots", "random", game="sau-mau-mau", races=50)) == 0
+    capsys.readouterr()
+    left = {p.name for p in folder.iterdir()}
+    pigs_files = left - {"notes.txt"}
+    assert "notes.txt" in left
+    only_old = lemming_files - pigs_files
+    assert only_old and pigs_files and not only_old & left  # nothing only the old report wrote
+    assert "Sau Mau Mau" in html.read_text()

@@ -151,3 +151,23 @@ def test_keyboard_interrupt_propagates(where):
 def test_bad_thread_count():
     with pytest.raises(AnalyzerError):
         run_chunks(toy_play, 10, chunk_size=5, threads=0, on_chunk=lambda *a: None)
+
+
+def test_adaptive_chunks_start_small_grow_and_change_no_result():
+    """Progress moves often: chunks start at ``first_chunk`` and are then sized
+    from the measured rate (capped at ``chunk_size``); the results, keyed by
+    game index, are the same as with fixed chunks."""
+    sizes, parts_seen = [], []
+
+    def play(first, count):
+        time.sleep(0.0001 * count)  # 10,000 games a second
+        return np.arange(first, first + count, dtype=np.int64)
+
+    def on_chunk(first, count, parts):
+        sizes.append(count)
+        parts_seen.extend(parts)
+
+    run_chunks(play, 20_000, chunk_size=4_000, threads=2, on_chunk=on_chunk, first_chunk=100,
+               target_seconds=1.0)
+    assert sizes[0] == 100 and max(sizes) <= 4_000 and max(sizes) > 100
+    np.testing.assert_array_equal(np.concatenate(parts_seen), np.arange(20_000))

@@ -1,5 +1,7 @@
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -190,6 +192,22 @@ def test_a_full_disk_is_one_line_and_leaves_nothing(tmp_path, monkeypatch):
         write_run(out)
     assert info.value.exit_code == 1 and "\n" not in str(info.value)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_partial_directories_of_killed_runs_are_removed(tmp_path):
+    """A run killed outright (SIGKILL) could not clean up; the next run aimed at
+    the same directory removes its partial directory, not a live run's."""
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    leftover = tmp_path / f".run.partial-{dead.pid}"
+    live = tmp_path / f".run.partial-{os.getppid()}"
+    other = tmp_path / f".other.partial-{dead.pid}"
+    for d in (leftover, live, other):
+        d.mkdir()
+        (d / "games.parquet").write_bytes(b"half")
+    write_run(tmp_path / "run")
+    assert not leftover.exists()
+    assert live.exists() and other.exists()
 
 
 def test_refuses_file(tmp_path):

@@ -1,0 +1,50 @@
+"""Issue 14, case 2: a run stopped by a signal exits non-zero (130 for Ctrl-C,
+143 for SIGTERM) with one line, and leaves no partial files, in particular
+not the hidden ``.RUN.partial-PID`` directory its tables were streamed to."""
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def start_long_run(tmp_path: Path) -> subprocess.Popen:
+    argv = [sys.executable, "-m", "analyzer", "simulate", "lemming-mafia", "--races", "100000000",
+            "--bots", "random", "--out", str(tmp_path / "run"), "--threads", "1", "--no-progress"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen(argv, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+
+
+def wait_for_tables(tmp_path: Path, proc: subprocess.Popen, timeout: float = 300) -> None:
+    """Until the run streams its first table into the hidden partial directory."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"the run ended early: {proc.communicate()}")
+        if any(p.name.startswith(".run.partial-") and (p / "races.parquet").exists()
+               for p in tmp_path.iterdir()):
+            return
+        time.sleep(0.05)
+    proc.kill()
+    pytest.fail("no table was written in time")
+
+
+@pytest.mark.parametrize("signum, code, message", [
+    (signal.SIGTERM, 143, "analyzer: stopped by SIGTERM"),
+    (signal.SIGINT, 130, "analyzer: interrupted"),
+])
+def test_a_signal_ends_the_run_cleanly(tmp_path, signum, code, message):
+    proc = start_long_run(tmp_path)
+    wait_for_tables(tmp_path, proc)
+    proc.send_signal(signum)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == code, err
+    assert err.strip().splitlines() == [message], err
+    assert out == ""
+    assert list(tmp_path.iterdir()) == []  # no run, no partial directory
