@@ -10,7 +10,7 @@ from functools import cache
 
 from analyzer.errors import AnalyzerError
 
-PACKAGES = ("analyzer.games.lemming_mafia", "analyzer.games.sau_mau_mau")
+PACKAGES = ("analyzer.games.lemming_mafia", "analyzer.games.sau_mau_mau", "analyzer.games.mafia")
 
 
 @dataclass(frozen=True)
