@@ -307,7 +307,7 @@ def has_markers(s, x):
 def state_event(g, s, tr, p):
     """Four players: the State piece a family moved did something in (d) 2 or 3:
     the family draws a ROME card it may play this turn."""
-    if g[G_PLAYERS] == 4 and p == s[S_MOVED_STATE]:
+    if g[G_PLAYERS] == 4 and p >= 0 and p == s[S_MOVED_STATE]:
         draw(s, tr, s[S_SIDE], ROME)
 
 
