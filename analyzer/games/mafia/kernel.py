@@ -55,17 +55,23 @@ MARKERS = 8
 # ====================================================================== small helpers
 
 @kernel
+def trace_put(tr, code, a, b, c):
+    n = tr[0]
+    at = 1 + 4 * n
+    if at + 4 <= tr.shape[0]:
+        tr[at] = code
+        tr[at + 1] = a
+        tr[at + 2] = b
+        tr[at + 3] = c
+        tr[0] = n + 1
+
+
+@kernel(inline=True)
 def trace(tr, code, a, b, c):
-    """Append an event to the replay trace (a buffer of length 0 in normal runs)."""
+    """Append an event to the replay trace (a buffer of length 0 in normal runs:
+    then this is one compare)."""
     if tr.shape[0] > 0:
-        n = tr[0]
-        at = 1 + 4 * n
-        if at + 4 <= tr.shape[0]:
-            tr[at] = code
-            tr[at + 1] = a
-            tr[at + 2] = b
-            tr[at + 3] = c
-            tr[0] = n + 1
+        trace_put(tr, code, a, b, c)
 
 
 @kernel(inline=True)
@@ -83,7 +89,7 @@ def is_picciotto(p):
     return p < 12 and p % 3 != 0
 
 
-@kernel
+@kernel(inline=True)
 def die(s):
     """One die: from the test script while it lasts, else from the dice stream."""
     i = s[S_DIE_I]
@@ -93,25 +99,38 @@ def die(s):
     return 1 + below(s, S_RNG, 6)
 
 
-@kernel
+@kernel(inline=True)
 def ask(g, s, tr, side, what, n):
     """One decision of the bot playing ``side``: an option 0 .. n-1 (for yes/no
     decisions and cards n = 2 and 1 means yes). A single option is taken
-    without asking. Bots see the state array (the kernel keeps nothing hidden
-    from them but the order of the decks, which lives in the dice stream)."""
+    without asking. The reference random bot is answered here (the hot path);
+    every other bot, and every decision of a traced game, by ``ask_bot``."""
     if n <= 1 and what != D_CARD and not (D_ARREST <= what <= D_RESIST):
         return 0
+    if g[G_KINDS + side] == RANDOM and tr.shape[0] == 0:
+        return decide_random(what, n, s, S_RNG_SIDE + side)
+    return ask_bot(g, s, tr, side, what, n)
+
+
+@kernel
+def ask_bot(g, s, tr, side, what, n):
+    """A decision of any bot. Bots see the state array (the kernel keeps nothing
+    hidden from them but the order of the decks, which lives in the dice
+    stream); the scripted test bot answers from the script, then takes the
+    first option (no, for yes/no decisions and cards)."""
     kind = g[G_KINDS + side]
     rng = S_RNG_SIDE + side
     if kind == RANDOM:
         answer = decide_random(what, n, s, rng)
-    elif kind == SCRIPTED and s[S_SCRIPT_I] < s[S_SCRIPT_N]:
-        answer = s[S_SCRIPT + s[S_SCRIPT_I]]
-        s[S_SCRIPT_I] += 1
-    elif kind >= FIRST_HEURISTIC and kind != SCRIPTED:
+    elif kind == SCRIPTED:
+        answer = 0
+        if s[S_SCRIPT_I] < s[S_SCRIPT_N]:
+            answer = s[S_SCRIPT + s[S_SCRIPT_I]]
+            s[S_SCRIPT_I] += 1
+    elif kind >= FIRST_HEURISTIC:
         answer = decide_heuristic(kind, what, n, side, g, s, rng)
     else:
-        answer = decide_random(what, n, s, rng)
+        answer = -1
     if answer < 0 or answer >= n:
         if s[S_ERROR] == 0:
             s[S_ERROR] = ERROR_ANSWER * 8 + side
@@ -197,12 +216,17 @@ def record_play(s, cr, side, code, deck, cards):
     s[S_SD + side * SD_LEN + SD_CARDS_PLAYED] += cards
 
 
-@kernel
+@kernel(inline=True)
 def offer(g, s, cr, tr, side, card):
     """The window of ``card`` is open for ``side``: if it holds the card, its bot
     decides whether to play it. A played card goes back into its deck."""
     if s[S_HOLDER + card] != side:
         return False
+    return offer_held(g, s, cr, tr, side, card)
+
+
+@kernel
+def offer_held(g, s, cr, tr, side, card):
     s[S_ASK_CARD] = card
     if ask(g, s, tr, side, D_CARD, 2) != 1:
         return False
@@ -1064,10 +1088,16 @@ def setup(g, s, sp, tr):
 
 @kernel
 def play_game(g, s, pt, sp, cr, tr):
+    """A game: the setup, then the calendar. Returns the error code (0: fine)."""
+    setup(g, s, sp, tr)
+    return calendar(g, s, pt, sp, cr, tr)
+
+
+@kernel
+def calendar(g, s, pt, sp, cr, tr):
     """The calendar until a side wins at the start of its turn, everyone loses
     (four players) or MAX_PASSES passes end (a draw). The outcome and counters
     are left in the state's games and sides rows. Returns the error code (0: fine)."""
-    setup(g, s, sp, tr)
     players = g[G_PLAYERS]
     outcome = OUT_DRAW
     passes = MAX_PASSES
