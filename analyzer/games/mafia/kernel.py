@@ -38,7 +38,7 @@ from analyzer.games.mafia.layout import (
     OUT_DRAW, OUT_STATE, PLAY_SISDE_4P, PLAY_SISDE_PAIR, PREFECT, PRISON, RANDOM, RESTAURANT, ROADBLOCK,
     ROME, S_ASK_CARD, S_ASK_OTHER, S_ASK_PIECE, S_BASE, S_CARD_AT, S_GAME_I, S_DICE, S_DIE_I, S_DIE_N, S_DIE_SCRIPT, S_ERROR,
     S_FORBIDDEN, S_FROZEN, S_GM, S_HOLDER, S_LEN, S_LOC, S_MARK, S_MOVED_STATE, S_NO_AIR, S_PASS, S_RNG,
-    S_RNG_SIDE, S_SCRIPT, S_SCRIPT_I, S_SCRIPT_N, S_SD, S_SIDE, S_STATE_PIECE_FROZEN, S_SUPPLY, S_TRIGGER,
+    S_OPT, S_OPT_N, MAX_OPTIONS, S_RNG_SIDE, S_SCRIPT, S_SCRIPT_I, S_SCRIPT_N, S_SD, S_SIDE, S_STATE_PIECE_FROZEN, S_SUPPLY, S_TRIGGER,
     S_TYPE, SCRIPTED, SD_BASE, SD_CARDS_DRAWN, SD_CARDS_PLAYED, SD_LEN, SD_MARKERS_END, SD_PIECES_LOST,
     SD_SIDE_TURNS, SD_SPACES_END, SD_WON, SISDE, SISDE_DECK, SP_ARRESTS, SP_ELIMINATIONS, SP_HOLDS,
     SP_LANDINGS, SP_MARKERS_PLACED, SP_MARKERS_REMOVED, SP_TRIGGERS, SPECIAL_WEAPONS, SPY, STATE,
@@ -801,6 +801,64 @@ def move_piece(s, pt, sp, tr, p, steps, k):
     trace(tr, T_MOVE, p, end, steps + 100 * flew)
 
 
+@kernel(inline=True)
+def path_end(s, pt, p, steps, k):
+    air = 1 if (is_boss(p) or p == PREFECT) and s[S_NO_AIR] == 0 else 0
+    return pt[s[S_LOC + p], steps, air, 1 + 2 * k]
+
+
+@kernel(inline=True)
+def put_option(s, a, xa, b, xb):
+    n = s[S_OPT_N]
+    if n < MAX_OPTIONS:
+        at = S_OPT + 4 * n
+        s[at] = a
+        s[at + 1] = xa
+        s[at + 2] = b
+        s[at + 3] = xb
+        s[S_OPT_N] = n + 1
+
+
+@kernel
+def list_own_moves(s, pt, side, d1, d2):
+    """The options of a move, in the order of its option index, for a bot that reads
+    them (S_OPT: piece, end, second piece or -1, its end or -1)."""
+    first = 3 * side if side != STATE else PREFECT
+    last = first + 3 if side != STATE else N_PIECES
+    s[S_OPT_N] = 0
+    on_map = 0
+    for p in range(first, last):
+        if s[S_LOC + p] >= 0:
+            on_map += 1
+            for k in range(n_paths(s, pt, p, d1 + d2)):
+                put_option(s, p, path_end(s, pt, p, d1 + d2, k), -1, -1)
+    if on_map < 2:
+        return
+    for a in range(first, last):
+        if s[S_LOC + a] < 0:
+            continue
+        for b in range(first, last):
+            if b == a or s[S_LOC + b] < 0:
+                continue
+            for swap in range(2 if d1 != d2 else 1):
+                x = d1 if swap == 0 else d2
+                y = d2 if swap == 0 else d1
+                for ka in range(n_paths(s, pt, a, x)):
+                    for kb in range(n_paths(s, pt, b, y)):
+                        put_option(s, a, path_end(s, pt, a, x, ka), b, path_end(s, pt, b, y, kb))
+
+
+@kernel
+def list_state_moves(s, pt, d1, d2):
+    s[S_OPT_N] = 0
+    for v in range(2 if d1 != d2 else 1):
+        steps = d1 if v == 0 else d2
+        for p in range(PREFECT, N_PIECES):
+            if p != SISDE and s[S_LOC + p] >= 0:
+                for k in range(n_paths(s, pt, p, steps)):
+                    put_option(s, p, path_end(s, pt, p, steps, k), -1, -1)
+
+
 @kernel
 def own_move(g, s, pt, sp, cr, tr, side):
     """(c) and (d): one uniform-able option of the flat list (piece, sum, path) and
@@ -829,6 +887,8 @@ def own_move(g, s, pt, sp, cr, tr, side):
     if total == 0:
         trace(tr, T_PASS_MOVE, side, 0, 0)
         return
+    if g[G_KINDS + side] != RANDOM:
+        list_own_moves(s, pt, side, d1, d2)
     k = ask(g, s, tr, side, D_MOVE, total)
     for p in range(first, last):
         if s[S_LOC + p] >= 0:
@@ -873,6 +933,8 @@ def state_piece_move(g, s, pt, sp, cr, tr, side):
                 total += n_paths(s, pt, p, steps)
     if total == 0:
         return
+    if g[G_KINDS + side] != RANDOM:
+        list_state_moves(s, pt, d1, d2)
     k = ask(g, s, tr, side, D_STATE_MOVE, total)
     for v in range(2 if d1 != d2 else 1):
         steps = d1 if v == 0 else d2

@@ -116,8 +116,14 @@ YES_NO = (D_ARREST, D_HOLD, D_FORBID, D_SHOOT, D_RESIST)
 
 # bot kinds
 RANDOM = 0
+HUNTER, WARDEN = 1, 2  # the State's heuristic bots
+EXPANDER, RAIDER = 3, 4  # the families' heuristic bots
 SCRIPTED = 99  # tests: answers from the script in S_SCRIPT
 FIRST_HEURISTIC = 1
+
+# heuristic bot parameters (slots of a side's row; see registry.py for their meaning)
+P_GAIN, P_TAKE, P_LEADER, P_RISK, P_SHOOT, P_ENNA, P_STACK, P_PHONE = range(8)  # families
+P_ARREST, P_HOLD, P_MARKER, P_S_LEADER, P_S_RISK, P_CLUE, P_GUARD, P_S_PHONE = range(8)  # the State
 
 # ------------------------------------------------------------------ game array
 G_PLAYERS = 0
@@ -169,7 +175,14 @@ S_DIE_I = S_DIE_N + 1
 S_SCRIPT = S_DIE_I + 1  # SCRIPT_LEN answers
 SCRIPT_LEN = 64
 S_DIE_SCRIPT = S_SCRIPT + SCRIPT_LEN  # SCRIPT_LEN die faces; when used up, dice are random
-S_CARD_AT = S_DIE_SCRIPT + SCRIPT_LEN  # next free row of the chunk's cards buffer
+# the options of a move decision, written only for bots that read them (not the random
+# bot): per option (piece, end space, second piece or -1, its end space or -1), in the
+# order of the decision's option index; at most MAX_OPTIONS (a bot sees the first ones)
+MAX_OPTIONS = 1024
+S_OPT_N = S_DIE_SCRIPT + SCRIPT_LEN
+S_OPT = S_OPT_N + 1  # MAX_OPTIONS * 4
+S_SCORE = S_OPT + MAX_OPTIONS * 4  # MAX_OPTIONS: a bot's scratch (scores of the options)
+S_CARD_AT = S_SCORE + MAX_OPTIONS  # next free row of the chunk's cards buffer
 S_GAME_I = S_CARD_AT + 1  # row of the game in the chunk
 S_GM = S_GAME_I + 1  # GM_LEN: the games row being filled (S_GM ..: cleared for every game)
 

@@ -121,7 +121,7 @@ class MafiaMatch(PooledMatch):
             "variant": None,
             "roles": self.roles,
             "map": {"name": m.name, "source": m.source, "assumed": m.assumed, "sha256": m.digest(),
-                    "spaces": m.n_spaces},
+                    "spaces": m.n_spaces, "ring": list(m.ring), "bar": list(m.bar)},
             "data": [{"part": "map", "name": m.name, "source": m.source, "assumed": m.assumed,
                       "sha256": m.digest(), "detail": m.detail()},
                      {"part": "tables", "name": "returns table (RENTRÉES) and card windows",
@@ -210,6 +210,10 @@ class MafiaMatch(PooledMatch):
         })
         return {"games": games, "sides": sides, "cards": cards}
 
+    def chunk_extras(self, chunk: Chunk) -> dict[str, pd.DataFrame]:
+        """The chunk's space counts, for the report's statistics (written once, summed)."""
+        return {"spaces": self.spaces_table(chunk.spaces)}
+
     def final_tables(self, summary: Summary) -> dict[str, pd.DataFrame]:
         """The spaces table, summed over the whole run."""
         return {"spaces": self.spaces_table(summary.spaces)}
@@ -226,3 +230,105 @@ class MafiaMatch(PooledMatch):
         for i, name in enumerate(L.SP_COLUMNS):
             df[name] = counts[:, i]
         return df
+
+    # ------------------------------------------------------------------ replay
+
+    def replay(self, seed: int, index: int):
+        """Game ``index`` of a run with ``seed`` (the same streams), step by step in the
+        rulebook's words, ending with its table rows."""
+        from analyzer.games.protocol import Replay
+
+        tr = np.zeros(1 + 4 * TRACE_EVENTS, np.int64)
+        games = np.zeros((1, L.GM_LEN), np.int64)
+        sides = np.zeros((1, L.N_SIDES, L.SD_LEN), np.int64)
+        cards = np.zeros((4096, L.CR_LEN), np.int64)
+        spaces = np.zeros((self.map.n_spaces, L.SP_LEN), np.int64)
+        status = kernel.replay_game(self.game_array, self.path_table, seed, index, games, sides, cards, spaces, tr)
+        if status != 0:
+            self._bot_failed(status + (index << 32))
+        events = tr[1:1 + 4 * int(tr[0])].reshape(-1, 4)
+        steps = describe_events(self, events)
+        chunk = Chunk(index, 1, games, sides, cards, spaces)
+        return Replay(self.game, self.unit, index, seed, self.setup_lines(), steps, self.tables_of(chunk))
+
+
+TRACE_EVENTS = 200_000
+
+
+def describe_events(match: MafiaMatch, events: np.ndarray) -> list:
+    """ReplaySteps of a game's trace events (layout ``T_*``)."""
+    from analyzer.games.protocol import ReplayStep
+
+    names = [s.name for s in match.map.spaces]
+
+    def where(loc):
+        return names[loc] if loc >= 0 else L.BOX_NAMES[loc]
+
+    def seat(side):
+        return match.side_seat[side] + 1 if 0 <= side < L.N_SIDES else 0
+
+    def card(c):
+        if c == L.PLAY_SISDE_PAIR:
+            return "the two SISDE clues"
+        if c == L.PLAY_SISDE_4P:
+            return "the matching SISDE clue"
+        if c >= L.FIRST_SISDE:
+            return f"a SISDE clue ({L.FAMILIES[(c - L.FIRST_SISDE) // 2]})"
+        return L.CARD_NAMES[c].replace("_", " ")
+
+    steps = []
+    for code, a, b, c in events.tolist():
+        if code == L.T_BASE:
+            steps.append(ReplayStep("setup", f"{L.FAMILIES[a]} takes {names[b]} as base", seat(a)))
+        elif code == L.T_TURN:
+            steps.append(ReplayStep("turn", f"calendar turn {b + 1}: {L.SIDE_NAMES[a]}", seat(a)))
+        elif code == L.T_FROZEN:
+            steps.append(ReplayStep("turn", f"{L.SIDE_NAMES[a]} may not move this turn (commission)", seat(a)))
+        elif code == L.T_RETURN:
+            steps.append(ReplayStep("return", f"{L.PIECE_NAMES[a]} returns from the {L.BOX_NAMES[b]} to "
+                                              f"{names[c]}", seat(a // 3 if a < 12 else L.STATE)))
+        elif code == L.T_DICE:
+            steps.append(ReplayStep("dice", f"{L.SIDE_NAMES[a]} rolls {b} and {c}", seat(a)))
+        elif code == L.T_HELI:
+            steps.append(ReplayStep("dice", f"Heliborne operation: the dice become {b} and {c}", seat(a)))
+        elif code == L.T_AIR_CLOSED:
+            steps.append(ReplayStep("card", "the air link is closed this turn", seat(a)))
+        elif code == L.T_MOVE:
+            flew = " (by air)" if c >= 100 else ""
+            steps.append(ReplayStep("move", f"{L.PIECE_NAMES[a]} moves {c % 100} to {names[b]}{flew}",
+                                    seat(a // 3 if a < 12 else L.STATE)))
+        elif code == L.T_STATE_MOVE:
+            steps.append(ReplayStep("move", f"{L.SIDE_NAMES[a]} moves the {L.PIECE_NAMES[b]} by {c}", seat(a)))
+        elif code == L.T_PASS_MOVE:
+            steps.append(ReplayStep("move", f"{L.SIDE_NAMES[a]} has no piece on the map and passes", seat(a)))
+        elif code == L.T_TRIGGER:
+            if a < 0:
+                steps.append(ReplayStep("card", f"Anti-mafia operation: {names[b]} becomes a roadblock (1-2)"))
+            else:
+                steps.append(ReplayStep("field", f"{names[b]} ({L.SPACE_TYPES[c]}) goes off on "
+                                                 f"{L.PIECE_NAMES[a]}"))
+        elif code == L.T_BOX:
+            steps.append(ReplayStep("box", f"{L.PIECE_NAMES[a]} goes to the {L.BOX_NAMES[b]}"
+                                           + (f" from {names[c]}" if c >= 0 else "")))
+        elif code == L.T_MARKER_ON:
+            steps.append(ReplayStep("marker", f"{L.FAMILIES[a]} places a marker on "
+                                              f"{names[b]}", seat(a)))
+        elif code == L.T_MARKER_OFF:
+            steps.append(ReplayStep("marker", f"a {L.FAMILIES[a]} marker is taken off {names[b]}", seat(a)))
+        elif code == L.T_CARD:
+            steps.append(ReplayStep("card", f"{L.SIDE_NAMES[a]} plays {card(b)}", seat(a)))
+        elif code == L.T_DRAW:
+            steps.append(ReplayStep("card", f"{L.SIDE_NAMES[a]} draws {card(b)}", seat(a)))
+        elif code == L.T_GIVE_UP:
+            steps.append(ReplayStep("card", f"{L.SIDE_NAMES[a]} gives up {card(b)} at the leak", seat(a)))
+        elif code == L.T_SHOOTOUT:
+            steps.append(ReplayStep("shootout", f"{L.PIECE_NAMES[a]} starts a shootout with {L.PIECE_NAMES[b]}"))
+        elif code == L.T_FORBID:
+            steps.append(ReplayStep("decision", f"{L.PIECE_NAMES[a]} forbids {L.PIECE_NAMES[b]} every activity"))
+        elif code == L.T_ASK:
+            what, n = divmod(b, 10000)
+            steps.append(ReplayStep("decision", f"{L.SIDE_NAMES[a]} decides: {L.DECISIONS[what]}",
+                                    seat(a), tuple(str(i) for i in range(n)), c))
+        elif code == L.T_END:
+            steps.append(ReplayStep("end", f"the game ends after {b} calendar turns: {L.OUTCOMES[a]}"))
+    return steps
