@@ -408,8 +408,8 @@ def shootout(g, s, sp, cr, tr, a, b):
                 weapons_b = played
     da = 0 if sure_a else die(s)
     db = 0 if sure_b else die(s)
-    hit_a = sure_a or (da % 2 == 1) or (weapons_a and da >= 2)
-    hit_b = sure_b or (db % 2 == 1) or (weapons_b and db >= 2)
+    hit_a = sure_a or ((da >= 2) if weapons_a else (da % 2 == 1))  # with the card only a 1 misses
+    hit_b = sure_b or ((db >= 2) if weapons_b else (db % 2 == 1))
     if hit_a:
         send(g, s, sp, tr, b, CONTINENT)
     if hit_b:

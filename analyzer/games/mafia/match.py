@@ -73,6 +73,11 @@ class MafiaMatch(PooledMatch):
         self.game_array = pack_game(self.map, players, kinds, check=check, side_params=side_params)
         self.path_table = self.map.path_table()
 
+    @classmethod
+    def seat_roles(cls, players: int) -> list[str]:
+        """The role of each seat (for the engine's role-aware seating, once it lands)."""
+        return L.seat_roles(players)
+
     # ------------------------------------------------------------------ playing
 
     def warm_up(self) -> None:

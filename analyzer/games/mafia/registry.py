@@ -6,6 +6,8 @@ bot library), the roles of each built-in family are kept here by bot kind
 (``ROLES``, which a bot TOML file inherits from the family it names);
 ``roles_of`` reads the engine's field first when it exists. The match refuses a
 bot in a seat whose role it cannot play (``check_roles``), in one line."""
+import dataclasses
+
 from analyzer.engine.bots import BotFamily, BotRegistry
 from analyzer.errors import BotError
 from analyzer.games.mafia import layout as L
@@ -44,13 +46,21 @@ _STATE_PARAMS = {
 }
 
 
+_ENGINE_ROLES = "roles" in {f.name for f in dataclasses.fields(BotFamily)}  # the engine's field, once it lands
+
+
+def _family(name, kind, description, params=None):
+    extra = {"roles": ROLES[kind]} if _ENGINE_ROLES else {}
+    return BotFamily(name, kind, description, params or {}, **extra)
+
+
 def _bot(name, kind, description, table, **defaults):
-    return BotFamily(name, kind, description,
-                     {key: (slot, float(defaults[key]), text) for key, (slot, text) in table.items()})
+    return _family(name, kind, description,
+                   {key: (slot, float(defaults[key]), text) for key, (slot, text) in table.items()})
 
 
 _FAMILIES = {
-    "random": BotFamily(
+    "random": _family(
         "random", RANDOM,
         "the reference random bot of the rules page (every role): every choice uniform among the legal "
         "ones, each optional action with probability 1/2, each held card whose window opens with "

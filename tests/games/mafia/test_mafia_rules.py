@@ -230,6 +230,12 @@ def test_special_weapons_hit_on_two():
     assert t.plays() == [(BLACK, L.SPECIAL_WEAPONS)] and t.script_done()
 
 
+def test_with_special_weapons_a_one_misses():
+    t = alone(P1, picciotto(BLACK)).give(BLACK, L.SPECIAL_WEAPONS).put(picciotto(BLACK), BAGHERIA)
+    t.put(P1, BAGHERIA).answers(1, 1).dice(1, 4, 2).resolve(P1)  # black rolls 1: a miss with the card
+    assert t.where(P1) == BAGHERIA and t.where(picciotto(BLACK)) == BAGHERIA and t.script_done()
+
+
 def test_anti_gang_brigade_hits_without_rolling():
     t = alone(P1, CC1).give(STATE, L.ANTI_GANG).put(CC1, BAGHERIA).put(P1, BAGHERIA)
     t.answers(1, 1, 1).dice(2).resolve(P1)  # arrest, resist, the State plays the card; P1 rolls 2
