@@ -53,8 +53,7 @@ def _state_answer(res) -> str:
             r = row.iloc[0]
             fam = 1 - r.share
             parts.append(f"at {n} players the State wins {pct_ci(r.share, r.low, r.high)} of games, "
-                         f"the families together {pct(fam)}" + (" (a fair State would win about 1 in 5 at 5 "
-                                                               "players)" if n == 5 else ""))
+                         f"the families together {pct(fam)}")
     return "; ".join(parts) + "." if parts else "No games in this run."
 
 
