@@ -39,7 +39,8 @@ class Collect:
 
     def add(self, tables):
         for name, df in tables.items():
-            self.tables.setdefault(name, []).append(df)
+            if {"race", "game"} & set(df.columns):  # tables summed over the run are not rows per item
+                self.tables.setdefault(name, []).append(df)
 
 
 def run_digest(game: str, bots: list[str], count: int, seed: int = 7) -> str:

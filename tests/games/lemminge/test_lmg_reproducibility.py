@@ -45,7 +45,8 @@ def tables(threads, chunk):
 
     class Collect:
         def add(self, t):
-            parts.append({k: v for k, v in t.items()})
+            if "games" in t:  # a chunk's tables (the run's summed hexes come once more at the end)
+                parts.append({k: v for k, v in t.items()})
 
     result = simulate(match, 240, 5, threads=threads, chunk_size=chunk, progress=False, stats=Collect())
     out = {}
