@@ -6,7 +6,8 @@ hold fails loudly); the statistics' ``COLUMNS`` are checked against the specs
 (``check_columns``); the docs' tables of columns are rendered from them
 (``markdown``), and a test keeps the README and ``docs/`` in step.
 
-Dtypes: numpy names (``int8`` ... ``int64``, ``float64``, ``bool``) or
+Dtypes: numpy names (``int8`` ... ``int64``, ``float64``, ``bool``),
+``object`` (strings), pandas' nullable ``Int8`` ... (missing values allowed) or
 ``category`` (strings from a fixed list of categories). Integer columns are
 range-checked when they are cast: a number never lands in a column too narrow
 for it."""
@@ -60,9 +61,23 @@ class TableSpec:
                 out[col.name] = v
             elif col.dtype == "bool":
                 out[col.name] = np.asarray(v).astype(bool)
+            elif col.dtype == "object":  # strings
+                out[col.name] = np.asarray(v, dtype=object)
+            elif col.dtype[0] == "I":  # a nullable integer (pandas' Int8 ...): missing values stay missing
+                out[col.name] = _nullable(v, col.dtype, f"{self.name}.{col.name}")
             else:
                 out[col.name] = _cast(np.asarray(v), np.dtype(col.dtype), f"{self.name}.{col.name}")
         return pd.DataFrame(out)
+
+
+def _nullable(v, dtype: str, where: str):
+    import pandas as pd
+
+    arr = pd.array(v)
+    values = arr.dropna().to_numpy() if hasattr(arr, "dropna") else np.asarray(arr)
+    if len(values):
+        _cast(np.asarray(values, np.int64), np.dtype(dtype.lower()), where)
+    return pd.array(arr, dtype=dtype)
 
 
 def _cast(v: np.ndarray, dtype: np.dtype, where: str) -> np.ndarray:

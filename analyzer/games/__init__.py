@@ -12,7 +12,8 @@ from functools import cache
 from analyzer.errors import AnalyzerError
 from analyzer.games.protocol import PLAYER
 
-PACKAGES = ("analyzer.games.lemming_mafia", "analyzer.games.sau_mau_mau", "analyzer.games.lemminge")
+PACKAGES = ("analyzer.games.lemming_mafia", "analyzer.games.sau_mau_mau", "analyzer.games.lemminge",
+            "analyzer.games.mafia")
 
 
 @dataclass(frozen=True)

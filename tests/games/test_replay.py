@@ -16,6 +16,7 @@ CASES = [  # game, bots, index (runs of index + 40 items)
     ("sau-mau-mau", "backer,tempo,switcher,random", 18),
     ("lemminge", "random", 25),
     ("lemminge", "racer,convoy,blocker,random", 9),
+    ("mafia", "random", 40),
 ]
 
 
@@ -26,7 +27,8 @@ def test_replay_ends_with_the_rows_simulate_writes(tmp_path, capsys, game, bots,
     assert run(["simulate", game, "--bots", bots, "--races", index + 40, "--seed", 7, "--out", out,
                 "--threads", 2, "--no-progress"]) == 0
     capsys.readouterr()
-    match = info.load("match")(None, 4, seat_bots(parse_bot_list(bots), 4))
+    players = info.default_players
+    match = info.load("match")(None, players, seat_bots(parse_bot_list(bots), players))
     replayed = match.replay(7, index)
     id_column = "race" if info.unit == "races" else "game"
     assert replayed.steps, "a replay walks through the item"

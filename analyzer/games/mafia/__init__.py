@@ -1,0 +1,35 @@
+"""Mafia (Marco Donadoni, International Team): the State against the Families
+in Sicily, as ``shared/rules/mafia.md`` states it. The first game whose seats
+have roles: ``state`` and ``family``.
+
+The rules, jitted: ``kernel.py`` (the calendar, a side's turn, the activities
+of a moved piece), the reference random bot (``random_bot.py``), the heuristic
+bots (``bots.py``, named with their roles in ``registry.py``), the flat arrays
+(``layout.py``), the map file with its validation and the table of every move
+(``board.py``, the assumed default in ``data/``), and what the engine drives:
+``match.py`` (chunks of games, their tables), ``summary.py``, ``stats.py``.
+
+Where the rules page left something open, the decisions are listed in
+``docs/mafia.md``.
+"""
+from analyzer.games import BenchTable, GameInfo
+from analyzer.games.mafia.layout import MAX_PLAYERS, MIN_PLAYERS, ROLE_FAMILY, ROLE_STATE
+
+GAME = GameInfo(
+    name="mafia",
+    title="Mafia",
+    match="analyzer.games.mafia.match:MafiaMatch",
+    bots="analyzer.games.mafia.registry",
+    stats="analyzer.games.mafia.stats",
+    report="analyzer.games.mafia.report",
+    records="analyzer.games.mafia.records",
+    default_players=5,
+    default_bots=("random",),
+    unit="games",
+    player_counts=(MIN_PLAYERS, MAX_PLAYERS),
+    roles=(ROLE_STATE, ROLE_FAMILY),
+    board_help="map TOML file (spaces, ring, bar, bases)",
+    bench=(
+        BenchTable("random bots, 5 players", "random", (1_000_000, 100_000), 100_000, players=5),
+    ),
+)

@@ -1,0 +1,302 @@
+"""The heuristic bots of Mafia: one jitted ``decide_heuristic`` the kernel's
+``ask`` calls for every built-in bot kind but the reference random one.
+
+Every move option (the kernel lists them in ``S_OPT``) is scored by what a
+player weighs when a piece ends on a space: what the space may do to it (the
+trigger's chance times what the piece would cost), what the pieces there do to
+it, and what it does there (markers for a family; arrests, holds, marker
+removals, clues for the State); a move of two pieces scores the sum. The best
+option is taken, exact ties drawn uniformly (``rng.pick_best``). The parameters
+(``registry.py``) say how much each matters; the families of bots differ in
+their defaults:
+
+- State ``hunter``: goes after Picciotti and Bosses outside their cities, sends
+  the SISDE where the mafiosi are (clues), plays its cards when they bite;
+- State ``warden``: takes markers off the spaces of the family closest to winning;
+- family ``expander``: spreads markers over free spaces, keeps away from the
+  Prefect, the CCs, roadblocks and ambushes, never starts a shootout;
+- family ``raider``: takes the leading family's spaces, shoots its pieces when
+  the odds favour it (with Special weapons), times its cards.
+"""
+import numpy as np
+
+from analyzer.engine.jit import kernel
+from analyzer.engine.rng import pick_best
+from analyzer.games.mafia.layout import (
+    AIRPORT_BOMB, AMERICAN_BOSS, AMBUSH, ANTI_GANG, ANTI_MAFIA, ATI_STRIKE, BARRACKS, BOMB, CC1, CITY,
+    COMMISSION, D_ANTI_MAFIA_SPACE, D_ARREST, D_BASE, D_CARD, D_FORBID, D_GIVE_UP, D_HELI_DIE, D_HOLD,
+    D_MOVE, D_RESIST, D_SHOOT, D_STATE_MOVE, D_VISIT_SPACE, DECK_SIZE, EXPANDER, G_N_SPACES, G_OPEN,
+    G_PARAMS, GOV_PROTECTION, GOVERNMENT_FALLS, HELIBORNE, HIDEOUT, HUNTER, JUDICIARY, LAS_VEGAS,
+    MAX_OPTIONS, N_CARDS, N_FAMILIES, NOTABLE_PROTECTION, P_CLUE, P_ENNA, P_GAIN, P_GUARD, P_HOLD,
+    P_LEADER, P_MARKER, P_PHONE, P_RISK, P_S_LEADER, P_S_PHONE, P_S_RISK, P_SHOOT, P_STACK, P_TAKE,
+    P_ARREST, PARAM_UNIT, PARAMS_WIDTH, PREFECT, RAIDER, RESTAURANT, ROADBLOCK, S_ASK_CARD, S_ASK_OTHER,
+    S_ASK_PIECE, S_BASE, S_HOLDER, S_LOC, S_MARK, S_OPT, S_OPT_N, S_SCORE, S_SIDE, S_TRIGGER, S_TYPE,
+    SISDE, SPECIAL_WEAPONS, SPY, STATE, TELEPHONE, WARDEN, WIFE_CHEATS, WIRETAP,
+)
+
+SCALE = 1000.0  # scores are compared as whole thousandths
+
+
+@kernel(inline=True)
+def param(g, side, k):
+    return g[G_PARAMS + side * PARAMS_WIDTH + k] / PARAM_UNIT
+
+
+@kernel(inline=True)
+def chance(trigger):
+    """Share of die faces that set a space off."""
+    n = 0
+    for f in range(1, 7):
+        n += (trigger >> f) & 1
+    return n / 6.0
+
+
+@kernel
+def controls(g, s, f):
+    n = 0
+    for x in range(g[G_N_SPACES]):
+        n += s[S_MARK + 4 * x + f] > 0
+    return n
+
+
+@kernel
+def leader(g, s, f):
+    """The family other than ``f`` controlling most spaces (-1: none controls any)."""
+    best = -1
+    most = 0
+    for h in range(N_FAMILIES):
+        if h != f:
+            n = controls(g, s, h)
+            if n > most:
+                most = n
+                best = h
+    return best
+
+
+@kernel
+def owner_of(s, x):
+    for h in range(N_FAMILIES):
+        if s[S_MARK + 4 * x + h] > 0:
+            return h
+    return -1
+
+
+@kernel
+def family_value(g, s, side, p, x):
+    """What family ``side`` expects from its piece ``p`` ending on ``x``."""
+    boss = p % 3 == 0
+    worth = 3.0 if boss else 1.5  # what losing the piece costs (a Boss is also 1-2 purge points)
+    t = s[S_TYPE + x]
+    c = chance(s[S_TRIGGER + x])
+    risk = 0.0
+    if t == ROADBLOCK or t == AMBUSH or t == RESTAURANT:
+        risk += c * worth
+    elif boss and t == BOMB:
+        risk += c * worth
+    elif boss and t == COMMISSION:
+        risk += c * 1.0
+    in_base = x == s[S_BASE + side]
+    if s[S_LOC + PREFECT] == x and not (boss and in_base):
+        risk += worth
+    for cc in range(CC1, CC1 + 3):
+        if s[S_LOC + cc] == x and not (boss and in_base):
+            risk += 0.5 * worth
+    for h in range(N_FAMILIES):
+        if h != side:
+            if boss and s[S_LOC + 3 * h] == x:
+                risk += 0.25 * worth
+            if not boss and (s[S_LOC + 3 * h + 1] == x or s[S_LOC + 3 * h + 2] == x):
+                risk += 0.25 * worth
+    gain = 0.0
+    if t != CITY:
+        h = owner_of(s, x)
+        lead = leader(g, s, side)
+        if h == -1:
+            gain = param(g, side, P_GAIN)
+        elif h == side:
+            gain = param(g, side, P_STACK)
+        else:
+            gain = param(g, side, P_TAKE) + (param(g, side, P_LEADER) if h == lead else 0.0)
+            if s[S_MARK + 4 * x + h] == 1:
+                gain += param(g, side, P_GAIN)
+        if not boss:
+            gain *= 0.5
+    if boss and t == TELEPHONE:
+        gain += param(g, side, P_PHONE)
+    return gain - param(g, side, P_RISK) * risk
+
+
+FAMILY_STATE_WEIGHTS = np.array([1.0, 2.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.3])  # a family moving a State piece
+
+
+@kernel(inline=True)
+def weight(g, side, k, friend):
+    """A State-move weight: the State bot's parameter, or a fixed one for a family
+    moving a State piece (four players)."""
+    return param(g, side, k) if friend < 0 else FAMILY_STATE_WEIGHTS[k]
+
+
+@kernel
+def state_value(g, s, side, q, x, friend):
+    """What the State (or, with four players, family ``friend`` moving a State piece:
+    its own losses count against it) expects from State piece ``q`` ending on ``x``."""
+    t = s[S_TYPE + x]
+    c = chance(s[S_TRIGGER + x])
+    worth = 3.0 if q == PREFECT else 1.0
+    risk = 0.0
+    if t == AMBUSH or t == RESTAURANT or (q == PREFECT and t == BOMB):
+        risk += c * worth
+    if q == PREFECT and t == COMMISSION:
+        risk += c * 1.0
+    lead = leader(g, s, -1) if friend < 0 else leader(g, s, friend)
+    value = 0.0
+    if q == SISDE:
+        n = 0
+        for p in range(12):
+            n += s[S_LOC + p] == x
+        value += weight(g, side, P_CLUE, friend) * n
+    else:
+        share = 1.0 if q == PREFECT else 0.6
+        for h in range(N_FAMILIES):
+            sign = -1.0 if h == friend else 1.0
+            for p in range(3 * h + 1, 3 * h + 3):
+                if s[S_LOC + p] == x:
+                    value += sign * share * weight(g, side, P_ARREST, friend)
+            if s[S_LOC + 3 * h] == x and x != s[S_BASE + h]:
+                value += sign * share * weight(g, side, P_HOLD, friend)
+        h = owner_of(s, x)
+        if h >= 0:
+            sign = -1.0 if h == friend else 1.0
+            value += sign * (1.0 if q == PREFECT else 0.5) * (
+                weight(g, side, P_MARKER, friend) + (weight(g, side, P_S_LEADER, friend) if h == lead else 0.0))
+        if q == PREFECT and t == TELEPHONE:
+            value += weight(g, side, P_S_PHONE, friend)
+        if q != PREFECT and friend < 0:
+            # a CC guarding a space a family needs: next to the leader's markers
+            if lead >= 0 and s[S_MARK + 4 * x + lead] > 0:
+                value += weight(g, side, P_GUARD, friend)
+    return value - weight(g, side, P_S_RISK, friend) * risk
+
+
+@kernel
+def best_move(g, s, side, n, rng, state_piece):
+    """Index of the best of the ``n`` listed move options."""
+    m = min(n, MAX_OPTIONS, s[S_OPT_N])
+    if m <= 0:
+        return 0
+    for i in range(m):
+        at = S_OPT + 4 * i
+        v = 0.0
+        for k in range(2):
+            p = s[at + 2 * k]
+            if p < 0:
+                continue
+            x = s[at + 2 * k + 1]
+            if state_piece:
+                v += state_value(g, s, side, p, x, side)
+            elif side == STATE:
+                v += state_value(g, s, side, p, x, -1)
+            else:
+                v += family_value(g, s, side, p, x)
+        s[S_SCORE + i] = np.int64(v * SCALE)
+    k, _ = pick_best(s, S_SCORE, m, s, rng)
+    return k
+
+
+@kernel
+def family_card(g, s, side, kind, card):
+    """Whether a family plays a held card whose window is open."""
+    if card == SPY or card == WIFE_CHEATS:
+        return 0
+    return 1
+
+
+@kernel
+def state_card(g, s, card):
+    if card == HELIBORNE or card == GOVERNMENT_FALLS:
+        return 0
+    return 1
+
+
+@kernel
+def decide_heuristic(kind, what, n, side, g, s, rng):
+    """The answer of heuristic bot ``kind`` playing ``side`` (options 0 .. n-1)."""
+    family = kind == EXPANDER or kind == RAIDER
+    if what == D_MOVE:
+        return best_move(g, s, side, n, rng, False)
+    if what == D_STATE_MOVE:
+        return best_move(g, s, side, n, rng, True)
+    if what == D_BASE:
+        # Enna (the central city open to all) or the ring city open to the colour
+        want_enna = param(g, side, P_ENNA) > 0.5
+        k = 0
+        pick = 0
+        for x in range(g[G_N_SPACES]):
+            if (g[G_OPEN + x] >> side) & 1:
+                all_open = g[G_OPEN + x] == 0b1111
+                if all_open == want_enna:
+                    pick = k
+                k += 1
+        return pick
+    if what == D_CARD:
+        card = s[S_ASK_CARD]
+        if family:
+            return family_card(g, s, side, kind, card)
+        return state_card(g, s, card)
+    if what == D_SHOOT:
+        if not family:
+            return 0
+        target = s[S_ASK_PIECE]  # (S_ASK_OTHER: its own piece that would shoot)
+        lead = leader(g, s, side)
+        weapons = s[S_HOLDER + SPECIAL_WEAPONS] == side
+        want = param(g, side, P_SHOOT)
+        if target >= 0 and target < 12 and target // 3 == lead:
+            want += 0.5
+        if weapons:
+            want += 0.5
+        return 1 if want >= 1.0 else 0
+    if what == D_FORBID or what == D_RESIST:
+        return 1  # forbidding costs nothing; resisting beats Prison (the Continent returns on 5-6)
+    if what == D_ARREST or what == D_HOLD:
+        return 1
+    if what == D_GIVE_UP:
+        # the least useful card of the hand: the ones without effect, Spy, then the lowest id
+        k = 0
+        pick = 0
+        best = 99
+        for c in range(N_CARDS):
+            if s[S_HOLDER + c] == side:
+                rank = 0 if (c == WIFE_CHEATS or c == GOVERNMENT_FALLS) else (1 if c == SPY else 2)
+                if rank < best:
+                    best = rank
+                    pick = k
+                k += 1
+        return pick
+    if what == D_VISIT_SPACE:
+        # the controlled space with the fewest markers (the easiest to lose)
+        k = 0
+        pick = 0
+        fewest = 99
+        for x in range(g[G_N_SPACES]):
+            m = s[S_MARK + 4 * x + side]
+            if m > 0:
+                if m < fewest:
+                    fewest = m
+                    pick = k
+                k += 1
+        return pick
+    if what == D_ANTI_MAFIA_SPACE:
+        # the non-city space holding the most markers of the leading family
+        lead = leader(g, s, -1)
+        k = 0
+        pick = 0
+        most = -1
+        for x in range(g[G_N_SPACES]):
+            if s[S_TYPE + x] != CITY:
+                m = s[S_MARK + 4 * x + lead] if lead >= 0 else 0
+                if m > most:
+                    most = m
+                    pick = k
+                k += 1
+        return pick
+    return 0

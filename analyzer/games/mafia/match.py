@@ -1,0 +1,339 @@
+"""A Mafia match: the map and seated bots, ready to play chunks of games, turn
+them into tables and summarise them. Seats are in the order of their first turn
+in the calendar (5 players: red, black, State, orange, green; 4: red, black,
+orange, green; 3: red+orange, black+green, State) and each has a role
+(``roles``): ``state`` or ``family``."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from analyzer.engine.botspec import BotSpec
+from analyzer.engine.match import PooledMatch
+from analyzer.errors import AnalyzerError
+from analyzer.games.mafia import kernel
+from analyzer.games.mafia import layout as L
+from analyzer.games.mafia.board import load_map, pack_game
+from analyzer.games.mafia.records import TABLES as SPECS
+from analyzer.games.mafia.registry import REGISTRY
+from analyzer.games.mafia.summary import Summary
+
+if TYPE_CHECKING:  # pandas loads when tables are built, not for a plain run
+    import pandas as pd
+
+TABLES = tuple(SPECS)
+
+
+@dataclass
+class Chunk:
+    """Records of games ``first .. first+count-1`` (rows beyond ``count`` unused)."""
+    first: int
+    count: int
+    games: np.ndarray  # [n, GM_LEN]
+    sides: np.ndarray  # [n, N_SIDES, SD_LEN]
+    cards: np.ndarray  # [rows, CR_LEN]: one row per card played (the first games[:, GM_CARD_ROWS].sum())
+    spaces: np.ndarray  # [n_spaces, SP_LEN], summed over the chunk
+
+    @property
+    def capacity(self) -> int:
+        return self.games.shape[0]
+
+    def view(self) -> "Chunk":
+        n = self.count
+        rows = int(self.games[:n, L.GM_CARD_ROWS].sum())
+        return Chunk(self.first, n, self.games[:n], self.sides[:n], self.cards[:rows], self.spaces)
+
+
+class MafiaMatch(PooledMatch):
+    game = "mafia"
+    title = "Mafia"
+    unit = "games"
+    tables = TABLES
+    errors = L.ERRORS
+    variant = None
+
+    def __init__(self, board: str | None, players: int, bots: list[BotSpec], check: bool = False):
+        if not L.MIN_PLAYERS <= players <= L.MAX_PLAYERS:
+            raise AnalyzerError(f"--players must be {L.MIN_PLAYERS}-{L.MAX_PLAYERS} for Mafia, got {players}")
+        self.map = load_map(board)
+        super().__init__(REGISTRY, players, bots)
+        self.seat_sides = L.seat_sides(players)
+        kinds = [0] * L.N_SIDES
+        side_params = np.zeros((L.N_SIDES, L.PARAMS_WIDTH))
+        self.side_seat = [-1] * L.N_SIDES
+        for seat, sides in enumerate(self.seat_sides):
+            for side in sides:
+                kinds[side] = self.families[seat].kind
+                side_params[side] = self.params[seat, :L.PARAMS_WIDTH]
+                self.side_seat[side] = seat
+        self.sides_in_game = [side for side in range(L.N_SIDES) if self.side_seat[side] >= 0]
+        self.game_array = pack_game(self.map, players, kinds, check=check, side_params=side_params)
+        self.path_table = self.map.path_table()
+
+    @classmethod
+    def seat_roles(cls, players: int) -> list[str]:
+        """The role of each seat (for the engine's role-aware seating, once it lands)."""
+        return L.seat_roles(players)
+
+    # ------------------------------------------------------------------ playing
+
+    def warm_up(self) -> None:
+        """Compile (or load from cache) before timing or showing progress."""
+        self.release([self.play(0, 0, 1)])
+
+    def _new_chunk(self, capacity: int) -> Chunk:
+        return Chunk(0, 0, np.zeros((capacity, L.GM_LEN), np.int64),
+                     np.zeros((capacity, L.N_SIDES, L.SD_LEN), np.int64),
+                     np.zeros((capacity * L.CARD_ROWS_PER_GAME + 64, L.CR_LEN), np.int64),
+                     np.zeros((self.map.n_spaces, L.SP_LEN), np.int64))
+
+    def _play_into(self, chunk: Chunk, seed: int, first: int, count: int) -> int:
+        while True:
+            chunk.spaces[:] = 0
+            status = kernel.play_games(self.game_array, self.path_table, seed, first, count,
+                                       chunk.games, chunk.sides, chunk.cards, chunk.spaces)
+            if (status & 0xFFFFFFFF) >> 3 != L.ERROR_CARD_ROWS:
+                return status
+            chunk.cards = np.zeros((2 * chunk.cards.shape[0], L.CR_LEN), np.int64)  # play it again
+
+    def outcomes(self, chunk: Chunk) -> tuple[np.ndarray, np.ndarray]:
+        """Per game and seat: won, and the seat's score: spaces its families control
+        at the end (families), purge points doubled (the State)."""
+        c = chunk.view()
+        won = np.zeros((c.count, self.players), bool)
+        score = np.zeros((c.count, self.players), np.int64)
+        for seat, sides in enumerate(self.seat_sides):
+            for side in sides:
+                won[:, seat] |= c.sides[:, side, L.SD_WON] > 0
+                if side == L.STATE:
+                    score[:, seat] += c.games[:, L.GM_PURGE_HALVES]
+                else:
+                    score[:, seat] += c.sides[:, side, L.SD_SPACES_END]
+        return won, score
+
+    # ------------------------------------------------------------------ describing
+
+    def describe(self) -> dict:
+        m = self.map
+        return {
+            "game": self.game,
+            "title": self.title,
+            "unit": self.unit,
+            "players": self.players,
+            "variant": None,
+            "roles": self.roles,
+            "map": {"name": m.name, "source": m.source, "assumed": m.assumed, "sha256": m.digest(),
+                    "spaces": m.n_spaces, "ring": list(m.ring), "bar": list(m.bar)},
+            "data": [{"part": "map", "name": m.name, "source": m.source, "assumed": m.assumed,
+                      "sha256": m.digest(), "detail": m.detail()},
+                     {"part": "tables", "name": "returns table (RENTRÉES) and card windows",
+                      "source": m.source, "assumed": m.assumed, "sha256": m.digest(),
+                      "detail": "returns " + ", ".join(
+                          f"{box} {'-'.join(map(str, (f[0], f[-1]))) if len(f) > 1 else f[0]}"
+                          for box, f in zip(("Continent", "Prison", "Barracks"), m.returns))}],
+            "bots": self.bots_described(),
+        }
+
+    def setup_lines(self) -> list[str]:
+        m = self.map
+        tag = "ASSUMED reconstruction" if m.assumed else "user-supplied"
+        return [f"map: {m.name} ({tag}; {m.detail()}, sha {m.digest()})",
+                f"tables: returns (RENTRÉES) and encounters as the rules page reads them "
+                f"({'ASSUMED' if m.assumed else 'from the map file'}; the published tables are not public)"]
+
+    def new_summary(self) -> Summary:
+        return Summary(self.players, self.labels, self.roles, self.seat_sides, self.map)
+
+    # ------------------------------------------------------------------ tables
+
+    def space_categorical(self, ids: np.ndarray) -> pd.Categorical:
+        import pandas as pd
+
+        return pd.Categorical.from_codes(ids, [s.name for s in self.map.spaces])
+
+    def tables_of(self, chunk: Chunk) -> dict[str, pd.DataFrame]:
+        import pandas as pd
+
+        c = chunk.view()
+        n = c.count
+        g = c.games
+        game_ids = np.arange(c.first, c.first + n, dtype=np.int64)
+        won = g[:, L.GM_OUTCOME] - L.OUT_RED
+        family_won = (won >= 0) & (won < L.N_FAMILIES)
+        games = {
+            "game": game_ids,
+            "players": np.full(n, self.players, np.int8),
+            "calendar_turns": g[:, L.GM_CALENDAR_TURNS],
+            "side_turns": g[:, L.GM_SIDE_TURNS],
+            "outcome": pd.Categorical.from_codes(g[:, L.GM_OUTCOME], list(L.OUTCOMES)),
+            "purge_points": g[:, L.GM_PURGE_HALVES] / 2.0,
+            "markers_on_map": g[:, L.GM_MARKERS_ON_MAP],
+            "winner_spaces": pd.array(np.where(family_won, g[:, L.GM_WINNER_SPACES], 0), dtype="Int64"),
+        }
+        games["winner_spaces"][~family_won] = pd.NA
+        for name in ("shootouts", "arrests", "holds", "holds_roadblock", "eliminations", "commission_freezes",
+                     "restaurant_explosions", "air_moves", "drawn_usa", "drawn_rome", "drawn_sisde",
+                     "played_usa", "played_rome", "played_sisde", "given_up", "markers_placed",
+                     "markers_removed", "side_turns_frozen"):
+            games[name] = g[:, L.GM_COLUMNS.index(name)]
+        games = SPECS["games"].frame(games)
+
+        sides_in = np.array(self.sides_in_game)
+        k = len(sides_in)
+        sd = c.sides[:, sides_in, :].reshape(n * k, L.SD_LEN)
+        side_col = np.tile(sides_in, n)
+        seat0 = np.array(self.side_seat)[side_col]
+        base = sd[:, L.SD_BASE]
+        roles = np.array([self.roles[s] for s in seat0])
+        sides = SPECS["sides"].frame({
+            "game": np.repeat(game_ids, k),
+            "side": pd.Categorical.from_codes(side_col, list(L.SIDE_NAMES)),
+            "seat": (seat0 + 1),
+            "bot": self.seat_categorical(seat0),
+            "role": pd.Categorical(roles, categories=[L.ROLE_STATE, L.ROLE_FAMILY]),
+            "base": pd.Categorical.from_codes(np.where(side_col == L.STATE, -1, base),
+                                              [s.name for s in self.map.spaces]),
+            "won": sd[:, L.SD_WON],
+            "side_turns": sd[:, L.SD_SIDE_TURNS],
+            "markers_end": sd[:, L.SD_MARKERS_END],
+            "spaces_end": sd[:, L.SD_SPACES_END],
+            "pieces_lost": sd[:, L.SD_PIECES_LOST],
+            "cards_drawn": sd[:, L.SD_CARDS_DRAWN],
+            "cards_played": sd[:, L.SD_CARDS_PLAYED],
+        })
+        cr = c.cards
+        decks = np.where(cr[:, L.CR_CARD] >= L.PLAY_SISDE_PAIR, L.SISDE_DECK, cr[:, L.CR_CARD] // L.DECK_SIZE)
+        card_codes = np.array([L.CARD_CATEGORIES.index(name) if name else -1 for name in L.PLAYED_NAMES])
+        cards = SPECS["cards"].frame({
+            "game": c.first + cr[:, L.CR_GAME],
+            "calendar_turn": (cr[:, L.CR_PASS] + 1),
+            "side": pd.Categorical.from_codes(cr[:, L.CR_SIDE], list(L.SIDE_NAMES)),
+            "deck": pd.Categorical.from_codes(decks, list(L.DECKS)),
+            "card": pd.Categorical.from_codes(card_codes[cr[:, L.CR_CARD]], list(L.CARD_CATEGORIES)),
+        })
+        return {"games": games, "sides": sides, "cards": cards}
+
+    def chunk_extras(self, chunk: Chunk) -> dict[str, pd.DataFrame]:
+        """The chunk's space counts, for the report's statistics (written once, summed)."""
+        return {"spaces": self.spaces_table(chunk.spaces)}
+
+    def final_tables(self, summary: Summary) -> dict[str, pd.DataFrame]:
+        """The spaces table, summed over the whole run."""
+        return {"spaces": self.spaces_table(summary.spaces)}
+
+    def spaces_table(self, counts: np.ndarray) -> pd.DataFrame:
+        import pandas as pd
+
+        m = self.map
+        columns = {
+            "space": np.arange(m.n_spaces),
+            "name": [s.name for s in m.spaces],
+            "type": pd.Categorical.from_codes([s.type for s in m.spaces], list(L.SPACE_TYPES)),
+        }
+        for i, name in enumerate(L.SP_COLUMNS):
+            columns[name] = counts[:, i]
+        return SPECS["spaces"].frame(columns)
+
+    # ------------------------------------------------------------------ replay
+
+    def replay(self, seed: int, index: int):
+        """Game ``index`` of a run with ``seed`` (the same streams), step by step in the
+        rulebook's words, ending with its table rows."""
+        from analyzer.games.protocol import Replay
+
+        tr = np.zeros(1 + 4 * TRACE_EVENTS, np.int64)
+        games = np.zeros((1, L.GM_LEN), np.int64)
+        sides = np.zeros((1, L.N_SIDES, L.SD_LEN), np.int64)
+        cards = np.zeros((4096, L.CR_LEN), np.int64)
+        spaces = np.zeros((self.map.n_spaces, L.SP_LEN), np.int64)
+        status = kernel.replay_game(self.game_array, self.path_table, seed, index, games, sides, cards, spaces, tr)
+        if status != 0:
+            self._bot_failed(status + (index << 32))
+        events = tr[1:1 + 4 * int(tr[0])].reshape(-1, 4)
+        steps = describe_events(self, events)
+        chunk = Chunk(index, 1, games, sides, cards, spaces)
+        return Replay(self.game, self.unit, index, seed, self.setup_lines(), steps, self.tables_of(chunk))
+
+
+TRACE_EVENTS = 200_000
+
+
+def describe_events(match: MafiaMatch, events: np.ndarray) -> list:
+    """ReplaySteps of a game's trace events (layout ``T_*``)."""
+    from analyzer.games.protocol import ReplayStep
+
+    names = [s.name for s in match.map.spaces]
+
+    def where(loc):
+        return names[loc] if loc >= 0 else L.BOX_NAMES[loc]
+
+    def seat(side):
+        return match.side_seat[side] + 1 if 0 <= side < L.N_SIDES else 0
+
+    def card(c):
+        if c == L.PLAY_SISDE_PAIR:
+            return "the two SISDE clues"
+        if c == L.PLAY_SISDE_4P:
+            return "the matching SISDE clue"
+        if c >= L.FIRST_SISDE:
+            return f"a SISDE clue ({L.FAMILIES[(c - L.FIRST_SISDE) // 2]})"
+        return L.CARD_NAMES[c].replace("_", " ")
+
+    steps = []
+    for code, a, b, c in events.tolist():
+        if code == L.T_BASE:
+            steps.append(ReplayStep("setup", f"{L.FAMILIES[a]} takes {names[b]} as base", seat(a)))
+        elif code == L.T_TURN:
+            steps.append(ReplayStep("turn", f"calendar turn {b + 1}: {L.SIDE_NAMES[a]}", seat(a)))
+        elif code == L.T_FROZEN:
+            steps.append(ReplayStep("turn", f"{L.SIDE_NAMES[a]} may not move this turn (commission)", seat(a)))
+        elif code == L.T_RETURN:
+            steps.append(ReplayStep("return", f"{L.PIECE_NAMES[a]} returns from the {L.BOX_NAMES[b]} to "
+                                              f"{names[c]}", seat(a // 3 if a < 12 else L.STATE)))
+        elif code == L.T_DICE:
+            steps.append(ReplayStep("dice", f"{L.SIDE_NAMES[a]} rolls {b} and {c}", seat(a)))
+        elif code == L.T_HELI:
+            steps.append(ReplayStep("dice", f"Heliborne operation: the dice become {b} and {c}", seat(a)))
+        elif code == L.T_AIR_CLOSED:
+            steps.append(ReplayStep("card", "the air link is closed this turn", seat(a)))
+        elif code == L.T_MOVE:
+            flew = " (by air)" if c >= 100 else ""
+            steps.append(ReplayStep("move", f"{L.PIECE_NAMES[a]} moves {c % 100} to {names[b]}{flew}",
+                                    seat(a // 3 if a < 12 else L.STATE)))
+        elif code == L.T_STATE_MOVE:
+            steps.append(ReplayStep("move", f"{L.SIDE_NAMES[a]} moves the {L.PIECE_NAMES[b]} by {c}", seat(a)))
+        elif code == L.T_PASS_MOVE:
+            steps.append(ReplayStep("move", f"{L.SIDE_NAMES[a]} has no piece on the map and passes", seat(a)))
+        elif code == L.T_TRIGGER:
+            if a < 0:
+                steps.append(ReplayStep("card", f"Anti-mafia operation: {names[b]} becomes a roadblock (1-2)"))
+            else:
+                steps.append(ReplayStep("field", f"{names[b]} ({L.SPACE_TYPES[c]}) goes off on "
+                                                 f"{L.PIECE_NAMES[a]}"))
+        elif code == L.T_BOX:
+            steps.append(ReplayStep("box", f"{L.PIECE_NAMES[a]} goes to the {L.BOX_NAMES[b]}"
+                                           + (f" from {names[c]}" if c >= 0 else "")))
+        elif code == L.T_MARKER_ON:
+            steps.append(ReplayStep("marker", f"{L.FAMILIES[a]} places a marker on "
+                                              f"{names[b]}", seat(a)))
+        elif code == L.T_MARKER_OFF:
+            steps.append(ReplayStep("marker", f"a {L.FAMILIES[a]} marker is taken off {names[b]}", seat(a)))
+        elif code == L.T_CARD:
+            steps.append(ReplayStep("card", f"{L.SIDE_NAMES[a]} plays {card(b)}", seat(a)))
+        elif code == L.T_DRAW:
+            steps.append(ReplayStep("card", f"{L.SIDE_NAMES[a]} draws {card(b)}", seat(a)))
+        elif code == L.T_GIVE_UP:
+            steps.append(ReplayStep("card", f"{L.SIDE_NAMES[a]} gives up {card(b)} at the leak", seat(a)))
+        elif code == L.T_SHOOTOUT:
+            steps.append(ReplayStep("shootout", f"{L.PIECE_NAMES[a]} starts a shootout with {L.PIECE_NAMES[b]}"))
+        elif code == L.T_FORBID:
+            steps.append(ReplayStep("decision", f"{L.PIECE_NAMES[a]} forbids {L.PIECE_NAMES[b]} every activity"))
+        elif code == L.T_ASK:
+            what, n = divmod(b, 10000)
+            steps.append(ReplayStep("decision", f"{L.SIDE_NAMES[a]} decides: {L.DECISIONS[what]}",
+                                    seat(a), tuple(str(i) for i in range(n)), c))
+        elif code == L.T_END:
+            steps.append(ReplayStep("end", f"the game ends after {b} calendar turns: {L.OUTCOMES[a]}"))
+    return steps

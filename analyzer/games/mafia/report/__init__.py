@@ -1,0 +1,292 @@
+"""Mafia's balance report sections (the interface every game's report package
+offers ``analyzer/report/html.py``): ``FIGURES``, ``answers``, ``overview``,
+``key_tables``, ``FOOTNOTE`` and ``TABLE_DOCS``. Every answer says under which
+bots it holds and that the map and tables are the assumed ones."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from analyzer.games.mafia import layout as L
+from analyzer.games.mafia.stats import TABLE_DOCS
+from analyzer.report.html import table
+from analyzer.report.text import num, pct, pct_ci
+
+__all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS"]
+
+FOOTNOTE = ("A simulated unit is a game. Intervals are 95% Wilson intervals. The card values are observational "
+            "(win rate of the side in the games where it played the card against those where it did not): a "
+            "card is played when its window opens, which depends on how the game is going, so they are not "
+            "effects of the card. The map, the returns table and the encounters are the rules page's ASSUMED "
+            "reconstruction unless the run names another map.")
+
+FAMILY_COLORS = {"red": "#c0392b", "black": "#262626", "orange": "#e67e22", "green": "#2e8b57", "state": "#2c5aa0"}
+
+
+def _bots(manifest: dict) -> str:
+    bots = manifest.get("bots") or []
+    labels = sorted({b.get("bot", "?") for b in bots}) if isinstance(bots, list) else []
+    where = "assumed map and tables" if _assumed(manifest) else "the map of the run"
+    return f"(bots: {', '.join(labels) or 'as run'}; {where})"
+
+
+def _assumed(manifest: dict) -> bool:
+    data = manifest.get("data") or []
+    return any(d.get("assumed") for d in data) if isinstance(data, list) else True
+
+
+# ---------------------------------------------------------------------- answers
+
+def _state_answer(res) -> str:
+    o = res["outcomes"]
+    parts = []
+    for n in sorted(o["players"].unique()):
+        if n == 4:
+            row = o[(o.players == 4) & (o.outcome == "all_lose")]
+            if len(row):
+                r = row.iloc[0]
+                parts.append(f"at 4 players (no State player) everyone loses in {pct_ci(r.share, r.low, r.high)}")
+            continue
+        row = o[(o.players == n) & (o.outcome == "state")]
+        if len(row):
+            r = row.iloc[0]
+            fam = 1 - r.share
+            parts.append(f"at {n} players the State wins {pct_ci(r.share, r.low, r.high)} of games, "
+                         f"the families together {pct(fam)}")
+    return "; ".join(parts) + "." if parts else "No games in this run."
+
+
+def _first_mover(res) -> str:
+    r = res["roles"]
+    fam = r[r.role == L.ROLE_FAMILY]
+    parts = []
+    for n in sorted(fam["players"].unique()):
+        sub = fam[fam.players == n].groupby("side")[["n", "wins"]].sum()
+        order = [f for f in L.FAMILIES if f in sub.index]
+        rates = [f"{f} {pct(sub.loc[f, 'wins'] / sub.loc[f, 'n'])}" for f in order]
+        parts.append(f"at {n} players, in calendar order: " + ", ".join(rates))
+    if not parts:
+        return "No family seats in this run."
+    return "; ".join(parts) + " (red moves first, then black; orange and green after the State)."
+
+
+def _bases(res) -> str:
+    b = res["bases"]
+    if not len(b):
+        return "No family seats in this run."
+    parts = []
+    for (n, side), g in b.groupby(["players", "side"], sort=False):
+        best = g.sort_values("win_rate", ascending=False)
+        parts.append(f"{side} at {n} players: " + ", ".join(
+            f"{r.base} {pct(r.win_rate)} ({pct(r.share, 0)} of games)" for _, r in best.iterrows()))
+    return "; ".join(parts) + "."
+
+
+def _cards(res) -> str:
+    c = res["cards"]
+    c = c[c["games_without"] > 0]
+    if not len(c):
+        return "No cards were played in this run."
+    c = c.assign(absdiff=c["difference"].abs()).sort_values("absdiff", ascending=False).head(4)
+    return ("Largest differences in the playing side's win rate, with the card against without "
+            "(observational): " + "; ".join(
+                f"{r.card} at {r.players} players ({r.side_role}) {pct(r.win_with)} vs {pct(r.win_without)}"
+                for _, r in c.iterrows()) + ".")
+
+
+def _spaces(res) -> str:
+    s = res["spaces"]
+    if not len(s):
+        return "No space counts in this run."
+    top = s.sort_values("markers_placed", ascending=False).head(3)
+    removed = s.sort_values("markers_removed", ascending=False).head(3)
+    return ("Most markers are placed on " + ", ".join(f"{r['name']} ({int(r.markers_placed):,})"
+                                                      for _, r in top.iterrows())
+            + "; most are taken off on " + ", ".join(f"{r['name']} ({int(r.markers_removed):,})"
+                                                    for _, r in removed.iterrows()) + ".")
+
+
+def _length(res) -> str:
+    ln = res["length"]
+    parts = []
+    for n, g in ln.groupby("players"):
+        mean = (g.calendar_turns * g.games).sum() / g.games.sum()
+        parts.append(f"{num(mean, 1)} calendar turns at {n} players")
+    return ("Games last " + ", ".join(parts) + ".") if parts else "No games."
+
+
+def answers(res: dict, manifest: dict) -> list[tuple[str, str]]:
+    tail = " " + _bots(manifest)
+    return [
+        ("Is the State strong enough at 3 and 5 players?", _state_answer(res) + tail),
+        ("Does the family that moves first win more?", _first_mover(res) + tail),
+        ("Which base city should a family pick?", _bases(res) + tail),
+        ("Which cards decide games?", _cards(res) + tail),
+        ("Which spaces decide control?", _spaces(res) + tail),
+        ("How long are games?", _length(res) + tail),
+    ]
+
+
+def overview(res: dict) -> list[tuple[str, str]]:
+    ov = res["overview"]
+    out = []
+    for n, g in ov.groupby("players"):
+        v = dict(zip(g.metric, g.value))
+        out.append((f"{n} players: games", f"{int(v['games']):,}"))
+        out.append((f"{n} players: length", f"{num(v['calendar_turns_mean'], 1)} calendar turns"))
+        out.append((f"{n} players: per game", f"{num(v['shootouts_per_game'])} shootouts, "
+                                               f"{num(v['arrests_per_game'])} arrests, "
+                                               f"{num(v['holds_per_game'])} holds, "
+                                               f"{num(v['markers_placed_per_game'])} markers placed"))
+    return out
+
+
+def key_tables(res: dict) -> str:
+    out = ["<h3>Outcomes</h3>", table(["players", "outcome", "games", "share (95% CI)"],
+                                      [[r.players, r.outcome, f"{r.games:,}", pct_ci(r.share, r.low, r.high)]
+                                       for _, r in res["outcomes"].iterrows()], left=2)]
+    out += ["<h3>Sides</h3>", table(["players", "side", "role", "bot", "games", "win rate (95% CI)"],
+                                    [[r.players, r.side, r.role, r.bot, f"{r.n:,}",
+                                      pct_ci(r.win_rate, r.low, r.high)] for _, r in res["roles"].iterrows()],
+                                    left=4)]
+    out += ["<h3>Bases</h3>", table(["players", "family", "base", "share", "win rate (95% CI)"],
+                                    [[r.players, r.side, r.base, pct(r.share), pct_ci(r.win_rate, r.low, r.high)]
+                                     for _, r in res["bases"].iterrows()], left=3)]
+    c = res["cards"]
+    out += ["<h3>Cards (observational)</h3>", table(
+        ["players", "card", "played by", "plays", "win rate with (95% CI)", "without (95% CI)"],
+        [[r.players, r.card, r.side_role, f"{r.plays:,}", pct_ci(r.win_with, r.with_low, r.with_high),
+          pct_ci(r.win_without, r.without_low, r.without_high)] for _, r in c.iterrows()], left=3)]
+    return "".join(out)
+
+
+# ---------------------------------------------------------------------- figures
+
+def _figure(w, h, ncols=1):
+    from analyzer.report.figures import _figure as make
+    return make(w, h, ncols)
+
+
+def fig_outcomes(res, manifest):
+    o = res["outcomes"]
+    if not len(o):
+        return None
+    fig, ax = _figure(8, 4)
+    ns = sorted(o.players.unique())
+    names = [x for x in L.OUTCOMES if x in set(o.outcome)]
+    width = 0.8 / max(len(names), 1)
+    for i, name in enumerate(names):
+        sub = o[o.outcome == name].set_index("players").reindex(ns)
+        x = np.arange(len(ns)) + i * width
+        ax.bar(x, sub.share, width, yerr=[np.nan_to_num(sub.share - sub.low), np.nan_to_num(sub.high - sub.share)],
+               color=FAMILY_COLORS.get(name, "#9e9e9e"), label=name.replace("_", " "))
+    ax.set_xticks(np.arange(len(ns)) + 0.4 - width / 2, [f"{n} players" for n in ns])
+    ax.set_ylabel("share of games (95% CI)")
+    ax.legend(frameon=False, fontsize=8, ncols=4)
+    ax.set_title("Who wins: the State, each family, nobody")
+    return fig
+
+
+def fig_bases(res, manifest):
+    b = res["bases"]
+    if not len(b):
+        return None
+    fig, ax = _figure(8, 4)
+    labels = [f"{r.side} {r.base} ({r.players}p)" for _, r in b.iterrows()]
+    y = np.arange(len(b))
+    ax.barh(y, b.win_rate, xerr=[np.nan_to_num(b.win_rate - b.low), np.nan_to_num(b.high - b.win_rate)],
+            color=[FAMILY_COLORS.get(s, "#777") for s in b.side])
+    ax.set_yticks(y, labels, fontsize=7)
+    ax.set_xlabel("win rate (95% CI)")
+    ax.set_title("Base city and win rate")
+    return fig
+
+
+def fig_cards(res, manifest):
+    c = res["cards"]
+    c = c[c.games_without > 0]
+    if not len(c):
+        return None
+    fig, ax = _figure(8, max(3, 0.25 * len(c) + 1))
+    y = np.arange(len(c))
+    ax.barh(y, c["difference"], color=["#2a9d5c" if d > 0 else "#c0392b" for d in c["difference"]])
+    ax.set_yticks(y, [f"{r.card} ({r.players}p, {r.side_role})" for _, r in c.iterrows()], fontsize=7)
+    ax.axvline(0, color="#444", lw=0.8)
+    ax.set_xlabel("win rate with the card minus without (observational)")
+    ax.set_title("Cards and the games they come with")
+    return fig
+
+
+def fig_spaces(res, manifest):
+    """Sicily's spaces as the ring (a circle, clockwise) and the bar across it,
+    coloured by markers placed (left) and removed (right)."""
+    s = res["spaces"]
+    if not len(s):
+        return None
+    ring, bar = _ring_and_bar(manifest, len(s))
+    pos = {}
+    for i, x in enumerate(ring):
+        a = math.pi / 2 - 2 * math.pi * i / len(ring)
+        pos[x] = (math.cos(a), math.sin(a))
+    if bar:
+        (x0, y0), (x1, y1) = pos.get(bar[0], (0, 1)), pos.get(bar[-1], (0, -1))
+        for k, x in enumerate(bar[1:-1], 1):
+            t = k / (len(bar) - 1)
+            pos[x] = (x0 + t * (x1 - x0), y0 + t * (y1 - y0))
+    fig, axes = _figure(11, 5.5, ncols=2)
+    for ax, col, cmap in ((axes[0], "markers_placed", "Reds"), (axes[1], "markers_removed", "Blues")):
+        values = s.set_index("space")[col].astype(float)
+        vmax = max(values.max(), 1.0)
+        import matplotlib
+        cm = matplotlib.colormaps[cmap]
+        path = list(ring) + [ring[0]]
+        ax.plot([pos[x][0] for x in path], [pos[x][1] for x in path], color="#bbb", lw=1, zorder=1)
+        if bar:
+            ax.plot([pos[x][0] for x in bar], [pos[x][1] for x in bar], color="#bbb", lw=1, zorder=1)
+        for _, r in s.iterrows():
+            if r.space not in pos:
+                continue
+            px, py = pos[r.space]
+            ax.scatter([px], [py], s=260, color=cm(0.15 + 0.85 * values[r.space] / vmax), edgecolor="#555",
+                       zorder=2, marker="s" if r.type == "city" else "o")
+            ax.annotate(str(r["name"]), (px, py), fontsize=6, ha="center", va="bottom",
+                        xytext=(0, 9), textcoords="offset points")
+        ax.set_aspect("equal")
+        ax.axis("off")
+        ax.set_title(col.replace("_", " ") + " (darker: more)")
+    return fig
+
+
+def _ring_and_bar(manifest, n):
+    m = manifest.get("map") or {}
+    ring = m.get("ring") or list(range(min(n, 22)))
+    bar = m.get("bar") or ([2, 22, 23, 24, 25, 16] if n == 26 else [])
+    return ring, bar
+
+
+def fig_length(res, manifest):
+    ln = res["length"]
+    if not len(ln):
+        return None
+    fig, ax = _figure(8, 3.5)
+    for n, g in ln.groupby("players"):
+        ax.plot(g.calendar_turns, g.games / g.games.sum(), marker="o", ms=3, label=f"{n} players")
+    ax.set_xlabel("calendar turns (passes of the six-slot calendar)")
+    ax.set_ylabel("share of games")
+    ax.legend(frameon=False)
+    ax.set_title("Game length")
+    return fig
+
+
+def _take(text_fn):
+    return lambda res: text_fn(res)
+
+
+FIGURES = [
+    ("outcomes", "Outcomes by player count", fig_outcomes, _take(_state_answer)),
+    ("bases", "Base city choice", fig_bases, _take(_bases)),
+    ("cards", "Cards", fig_cards, _take(_cards)),
+    ("spaces", "Which spaces decide control", fig_spaces, _take(_spaces)),
+    ("length", "Game length", fig_length, _take(_length)),
+]
