@@ -201,8 +201,8 @@ def tournament(
 @app.command()
 def tune(
     game: str = typer.Argument(..., help=GAME_HELP),
-    bot: str = typer.Option(..., "--bot", help="the bot to tune and its starting point: timer, timer:late_bets=0 "
-                                                  "or a bot .toml file"),
+    bot: str = typer.Option(..., "--bot", help="the bot to tune and its starting point: timer, timer:late_bets=0, "
+                                                  "a bot .toml file or a user bot .py file"),
     against: str = typer.Option("random", "--against", help="the other seats: one bot, or one per other seat"),
     budget: int = typer.Option(200_000, help="races (or games) in all: the search and a fresh re-measure "
                                               "(a quarter)"),
@@ -229,13 +229,15 @@ def tune(
     (start,) = _one_bot(bot, "--bot")
     if out is not None and out.suffix != ".toml":
         raise AnalyzerError(f"--out must name a .toml file, got {out}")
+    if out is not None and start.name.endswith(".py"):
+        raise AnalyzerError("--out writes a bot .toml of a built-in bot; a user bot's tuned parameters are "
+                            "printed: give them as FILE.py:name=value")
     board_path = str(board) if board is not None else None
     field = parse_bot_list(against)
     for spec in dict.fromkeys([start, *field]):  # every bad bot fails before any race
         cls(board_path, players, [spec] * players)
-    family, base = _tunable(game, start)
-    space = search_space(bot_families(game)[family].defaults(), {**base, **dict(start.params)},
-                         parse_ranges(params))
+    family, base, defaults = _tunable(game, start)
+    space = search_space(defaults, {**base, **dict(start.params)}, parse_ranges(params))
     result = run(lambda table: cls(board_path, players, table), family, start, {**base, **dict(start.params)},
                  space, field, players, budget, seed, threads=threads, objective=objective,
                  on_generation=lambda g: typer.echo(
@@ -251,18 +253,24 @@ def tune(
         typer.echo(f"tuned bot: {out} (use it as --bots {out})")
 
 
-def _tunable(game: str, spec) -> tuple[str, dict[str, float]]:
-    """The built-in family behind a --bot and its parameter values before the spec's overrides."""
+def _tunable(game: str, spec) -> tuple[str, dict[str, float], dict[str, float]]:
+    """The family behind a --bot (a built-in one, or a user bot file), its parameter
+    values before the spec's overrides and the family's defaults."""
     from analyzer.games import registry
 
     families = registry(game).builtin
+    if spec.name.endswith(".py"):  # a user bot: its declared parameters
+        defaults = registry(game).resolve(spec).defaults()
+        if not defaults:
+            raise AnalyzerError(f"--bot {spec.name} declares no parameters to tune")
+        return spec.name, defaults, defaults
     if spec.name.endswith(".toml"):
         f = registry(game).read_bot_toml(spec.name)
-        return f.family, {**families[f.family].defaults(), **f.params}
+        return f.family, {**families[f.family].defaults(), **f.params}, families[f.family].defaults()
     if spec.name not in families:
-        raise AnalyzerError(f"--bot must be a built-in bot ({', '.join(families)}) or a bot .toml file, "
-                            f"got {spec.name!r}")
-    return spec.name, families[spec.name].defaults()
+        raise AnalyzerError(f"--bot must be a built-in bot ({', '.join(families)}), a bot .toml file or a "
+                            f"user bot .py file, got {spec.name!r}")
+    return spec.name, families[spec.name].defaults(), families[spec.name].defaults()
 
 
 def _one_bot(text: str, option: str):
@@ -297,7 +305,7 @@ def list_bots(game: str = typer.Argument(..., help="game: lemming-mafia")):
     typer.echo("\nA bot TOML file (a built-in bot with its own defaults, as 'analyzer tune --out' writes) "
                "is named by its path.")
     if bots.user_bots:
-        typer.echo("A user bot: a path to a .py file defining BOT = UserBot(...), e.g. sims/my_bot.py")
+        typer.echo(f"A user bot: a path to a .py file defining BOT = UserBot(...); its API: docs/bots-{game}.md")
 
 
 def render_header(match, result) -> str:

@@ -1,16 +1,14 @@
-"""The Lemming Mafia bots a user can name: ids, parameters, descriptions, and
-user bots loaded from Python files, and bot TOML files (a built-in family with
+"""The Lemming Mafia bots a user can name: ids, parameters, descriptions, user
+bots (Python files, loaded by engine/userbots.py from the view in view.py) and
+bot TOML files (a built-in family with
 its own defaults, e.g. written by `analyzer tune`)."""
 from __future__ import annotations
 
-import importlib.util
-import itertools
-from pathlib import Path
-
-from analyzer.engine.bots import BotFamily, BotRegistry, UserBot
-from analyzer.errors import BotError
+from analyzer.engine import userbots
+from analyzer.engine.bots import BotFamily, BotRegistry, UserBot  # noqa: F401  (UserBot: for bot files)
 from analyzer.games.lemming_mafia import bots as B
 from analyzer.games.lemming_mafia.lookahead import P_ROLLOUTS
+from analyzer.games.lemming_mafia.view import VIEW
 
 # parameters every heuristic bot shares: the race model
 _MODEL = {
@@ -65,43 +63,10 @@ _FAMILIES = {
         {"rollouts": (P_ROLLOUTS, 16.0, "rollouts per option of each decision")}),
 }
 
-USER_KIND_BASE = 100
-_user_kinds = itertools.count(USER_KIND_BASE)
+USER_KIND_BASE = userbots.USER_KIND_BASE
 
-
-_loaded: dict[Path, BotFamily] = {}
-
-
-def load_user_bot(path: str) -> BotFamily:
-    """A bot from a user's Python file, loaded once per process. The file defines
-    ``BOT = UserBot(...)`` (see ``sims/my_bot.py``); its ``decide`` is a numba
-    ``@njit`` function with the signature of ``bots.py``."""
-    p = Path(path)
-    if p.is_file() and p.resolve() in _loaded:
-        return _loaded[p.resolve()]
-    if not p.is_file():
-        raise BotError(f"bot file not found: {path}")
-    name = f"analyzer_user_bot_{p.stem}_{abs(hash(str(p.resolve())))}"
-    spec = importlib.util.spec_from_file_location(name, p)
-    module = importlib.util.module_from_spec(spec)
-    try:
-        spec.loader.exec_module(module)
-    except Exception as e:  # the user's code: report it in one line
-        raise BotError(f"bot file {path} failed to load: {type(e).__name__}: {e}") from None
-    bot = getattr(module, "BOT", None)
-    if not isinstance(bot, UserBot):
-        raise BotError(f"bot file {path} defines no BOT = UserBot(...)")
-    params = {}
-    for i, (key, (default, help_text)) in enumerate(bot.params.items()):
-        params[key] = (i, float(default), help_text)
-    if len(params) > B.N_PARAMS:
-        raise BotError(f"bot file {path}: at most {B.N_PARAMS} parameters")
-    family = BotFamily(bot.name, next(_user_kinds), bot.description, params, bot.decide, str(p))
-    _loaded[p.resolve()] = family
-    return family
-
-
-REGISTRY = BotRegistry(_FAMILIES, B.PARAMS_WIDTH, load_py=load_user_bot)
+# user bots: what they see is declared in view.py; engine/userbots.py loads them
+REGISTRY = BotRegistry(_FAMILIES, B.PARAMS_WIDTH, view=VIEW)
 BUILTIN = REGISTRY.builtin
 resolve = REGISTRY.resolve
 read_bot_toml = REGISTRY.read_bot_toml

@@ -133,7 +133,7 @@ def test_bots_lists_the_sau_mau_mau_bots(capsys):
     assert run(["bots", "sau-mau-mau"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("random: the reference random bot")
-    assert "UserBot" not in out
+    assert "A user bot: a path to a .py file defining BOT = UserBot(...); its API: docs/bots-sau-mau-mau.md" in out
 
 
 def test_tournament_rates_the_heuristic_bots_above_random(capsys, tmp_path):
