@@ -53,6 +53,11 @@ import numpy as np
 from analyzer.engine.bots import BotFamily, UserBot
 from analyzer.errors import BotError
 
+# The kernels are nogil; a user bot's object mode (a plain bot's call, a fast
+# bot's failure path) takes the GIL for its call, as it should: numba's warning
+# about it says nothing to a user.
+warnings.filterwarnings("ignore", message="Code running in object mode won't allow parallel")
+
 USER_KIND_BASE = 100  # bot kinds from here on are user bots in every game
 FAULT = 1 << 30  # the answer of a bot that failed: out of every decision's range
 VIEW_FIELDS = ("what", "seat", "n_options", "game", "state", "params")
@@ -435,11 +440,7 @@ def _plain_adapter(spec: ViewSpec, view_cls, fn, raw: bool, source: str):
         return answer
 
     from numba import njit, objmode
-    from numba.core.errors import NumbaWarning
 
-    # the kernels are nogil; object mode takes the GIL for the call, as it should
-    warnings.filterwarnings("ignore", message="Code running in object mode won't allow parallel",
-                            category=NumbaWarning)
     namespace = {"objmode": objmode, "call": call}
     exec(compile(_PLAIN, f"<adapter of {source}>", "exec"), namespace)
     return njit(namespace["adapter"])
@@ -740,12 +741,16 @@ def api_page(spec: ViewSpec) -> str:
         out += ["", spec.notes]
     out += ["", "## Plain and fast", "",
             "A plain bot runs as Python, called from the compiled core through numba's",
-            "object mode: about 2-3 microseconds a decision plus what the bot itself",
-            "takes (an accessor call costs about a microsecond as Python). An exception",
-            "in it ends the run with one line naming the bot file, the decision and the",
-            "exception.", "", _RESTRICTIONS.rstrip(), "",
-            "A user bot compiles once per run with the game's kernel (half a minute to",
-            "a minute; the built-in bots are compiled once per machine and cached)."]
+            "object mode: the call costs about 5 microseconds a decision, and each",
+            "accessor call about 0.6 (`uniform` and `draw` about 4); the example bots",
+            "take about 10 microseconds a decision more than their fast twins, so a",
+            "table with a plain bot plays some tens of times slower than with its fast",
+            "twin (the README has the figures). An exception in a plain bot ends the",
+            "run with one line naming the bot file, the decision and the exception.", "",
+            _RESTRICTIONS.rstrip(), "",
+            "A user bot compiles once per run with the game's kernel (minutes on a busy",
+            "machine; the built-in bots are compiled once per machine and cached). All",
+            "the user bots of a run share that one compile."]
     return "\n".join(out) + "\n"
 
 
