@@ -639,6 +639,25 @@ def user_kernel(game: str, with_decide, fallback):
     return _kernels[key]
 
 
+def warm_up(match) -> None:
+    """A match's first (compiling) play; a user bot that does not compile in the
+    kernel ends in one line naming its file (and is dropped from later kernels)."""
+    from numba.core.errors import NumbaError
+
+    try:
+        match.release([match.play(0, 0, 1)])
+    except NumbaError as e:
+        user = [f for f in match.families if f.decide is not None]
+        if not user:
+            raise  # a built-in kernel: a bug of ours, not bad input
+        forget(user)
+        reason = next((line.strip() for line in str(e).splitlines()
+                       if line.strip() and not line.startswith("Failed in")), "numba error")
+        raise BotError(f"user bot {', '.join(f.source for f in user)} does not compile in the kernel: "
+                       f"{reason} (fast bots: numbers and the view's accessors only, no new arrays; "
+                       f"see docs/bots-{match.game}.md)") from None
+
+
 def forget(families) -> None:
     """Drop user bots that did not compile in a kernel, so that the kernels of
     later matches in this process (which hold every loaded bot) do not fail too."""

@@ -12,7 +12,7 @@ import numpy as np
 from analyzer.engine import userbots
 from analyzer.engine.botspec import BotSpec
 from analyzer.engine.match import PooledMatch
-from analyzer.errors import AnalyzerError, BotError
+from analyzer.errors import AnalyzerError
 from analyzer.games.sau_mau_mau import kernel
 from analyzer.games.sau_mau_mau import layout as L
 from analyzer.games.sau_mau_mau.board import load_track
@@ -77,19 +77,7 @@ class SauMauMauMatch(PooledMatch):
 
     def warm_up(self) -> None:
         """Compile (or load from cache) before timing or showing progress."""
-        from numba.core.errors import NumbaError
-
-        try:
-            self.release([self.play(0, 0, 1)])
-        except NumbaError as e:
-            user = [f for f in self.families if f.decide is not None]
-            if not user:
-                raise  # the built-in kernel: a bug of ours, not bad input
-            userbots.forget(user)
-            reason = next((line.strip() for line in str(e).splitlines()
-                           if line.strip() and not line.startswith("Failed in")), "numba error")
-            raise BotError(f"user bot {', '.join(f.source for f in user)} does not compile in the "
-                           f"kernel: {reason} (see docs/bots-sau-mau-mau.md)") from None
+        userbots.warm_up(self)
 
     def _bot_failed(self, status: int) -> None:
         userbots.raise_fault(self, status)  # a user bot's failure, in one line naming its file

@@ -92,7 +92,7 @@ def test_same_seed_same_tables_whatever_threads_and_chunks(tmp_path, out_run):
     (["--bots", "favourite"], ["unknown bot 'favourite'"]),
     (["--bots", "random,random"], ["2 bots given for 4 players"]),
     (["--bots", "random:nerve=2"], ["has no parameter 'nerve'"]),
-    (["--bots", "./bot.py"], ["takes no user Python bots"]),
+    (["--bots", "./no-such-bot.py"], ["bot file not found: ./no-such-bot.py"]),
     (["--games", 0], ["--games must be at least 1"]),
 ])
 def test_bad_options(capsys, extra, needles):
