@@ -429,6 +429,9 @@ def _plain_adapter(spec: ViewSpec, view_cls, fn, raw: bool, source: str):
         except Exception as e:  # the user's code: one line, and the run ends
             _record(kind, seat, what, _exception_text(e, source))
             return FAULT
+        except SystemExit:
+            _record(kind, seat, what, "called sys.exit")
+            return FAULT
         if isinstance(answer, bool) or not isinstance(answer, (int, np.integer)):
             _record(kind, seat, what, f"returned {answer!r}, not an integer")
             return FAULT

@@ -144,3 +144,32 @@ def test_the_readme_bot_loads_and_answers_a_view(tmp_path):
     state[SMM.S_VIEW + SMM.OWN_BET_PIG] = -1
     view = smm_view.View(SMM.DECIDE_BET, 0, 0, np.zeros(SMM.G_LEN, np.int64), state, np.zeros(SMM.PARAMS_WIDTH))
     assert family.decide.user_py(view) == 1  # bets on the pig ahead
+
+
+@pytest.mark.parametrize("body, fast, line", [
+    ("def decide(view):\n    return 1 // (seat(view) - seat(view))\n", False,
+     "(seat 2, play decision): raised ZeroDivisionError at line 5: integer division or modulo by zero"),
+    ("import sys\ndef decide(view):\n    sys.exit(3)\n", False, "(seat 2, play decision): called sys.exit"),
+    ("def decide(view):\n    return n_options(view)\n", False,
+     "(seat 2, play decision): illegal choice 2: the options are 0-1, or -1"),
+    ("def decide(view):\n    return 'a'\n", False, "(seat 2, play decision): returned 'a', not an integer"),
+    ("@njit\ndef decide(view):\n    return position(view, 4)\n", True,
+     "(seat 2, play decision): raised IndexError at line 6: position(view, i): i outside 0-3"),
+    ("@njit\ndef decide(view):\n    return view.state[10 ** 6]\n", True,
+     "(seat 2, play decision): raised IndexError at line 6: index 1000000 is out of bounds"),
+])
+def test_a_failing_decision_answers_fault_and_records_one_line(tmp_path, body, fast, line):
+    """The adapter the kernel calls, called directly: a raise, an exit, an illegal
+    or non-integer answer and a bad index all answer FAULT (which every kernel
+    refuses) and leave one line naming the file and the decision."""
+    path = _write(tmp_path, "failing.py", "from analyzer.games.sau_mau_mau.view import *\n" + body
+                  + "BOT = UserBot('failing', decide, game='sau-mau-mau')\n")
+    family = registry("sau-mau-mau").resolve(BotSpec(str(path)))
+    assert family.decide.fast == fast
+    state = np.zeros(SMM.S_LEN, np.int64)
+    answer = userbots.decide_of(family)(SMM.DECIDE_PLAY, 1, family.kind, np.zeros(SMM.G_LEN, np.int64), state,
+                                        np.zeros(SMM.PARAMS_WIDTH), 2)
+    assert answer == userbots.FAULT
+    recorded = userbots.take_fault(family.kind)
+    assert recorded.startswith(f"user bot {path} ") and line in recorded, recorded
+    assert userbots.take_fault(family.kind) is None  # taken once
