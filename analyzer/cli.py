@@ -244,8 +244,8 @@ def tournament(
 @app.command()
 def tune(
     game: str = _game_argument(),
-    bot: str = typer.Option(..., "--bot", help="the bot to tune and its starting point: NAME, NAME:param=value "
-                                                  "or a bot .toml file"),
+    bot: str = typer.Option(..., "--bot", help="the bot to tune and its starting point: NAME, NAME:param=value, "
+                                                  "a bot .toml file or a user bot .py file"),
     field: Optional[str] = typer.Option(None, "--field", help="the other seats: one bot, or one per other seat "
                                                               "(default: random)"),
     against: Optional[str] = typer.Option(None, "--against", hidden=True, help="old name of --field"),
@@ -272,7 +272,7 @@ def tune(
     from analyzer.engine.progress import Progress
     from analyzer.engine.simulate import check_run_options
     from analyzer.engine.tune import parse_ranges, render, search_space, toml_text, tune as run
-    from analyzer.games import bot_families
+    from analyzer.games import registry
 
     info, cls, players, threads = _setup(game, players, threads)
     check_run_options(budget, seed, threads, 1, cls.unit)
@@ -280,6 +280,9 @@ def tune(
     option = "--save" if save is not None else "--out"
     save = _either(save, out, "--save", "--out")
     if save is not None:
+        if start.name.endswith(".py"):
+            raise AnalyzerError(f"{option} writes a bot .toml of a built-in bot; a user bot's tuned parameters "
+                                "are printed: give them as FILE.py:name=value")
         _check_writable_toml(save, option)  # before the search, not after it
     board_path = str(board) if board is not None else None
     field_specs = parse_bot_list(_either(field, against, "--field", "--against") or "random")
@@ -287,15 +290,15 @@ def tune(
     _check_bot(game, start, role)
     field_option = "--against" if against is not None else "--field"
     cls(board_path, players, seat_tables(start, field_specs, roles, role, field_option)[0][1])  # bad bots fail first
-    family, base = _tunable(game, start)
-    families = bot_families(game)
+    family, base, defaults = _tunable(game, start)
+    tuned = registry(game).resolve(start)  # the family with its parameter ranges (a user bot's own)
     ranges = parse_ranges(params)
-    steps = families[family].integer | {n for n, r in families[family].ranges.items() if r.integer}
-    space = search_space(families[family].defaults(), {**base, **dict(start.params)}, ranges, steps)
-    space = [p if (ranges or {}).get(p.name) else _within(p, families[family].range_of(p.name)) for p in space]
+    steps = tuned.integer | {n for n, r in tuned.ranges.items() if r.integer}
+    space = search_space(defaults, {**base, **dict(start.params)}, ranges, steps)
+    space = [p if (ranges or {}).get(p.name) else _within(p, tuned.range_of(p.name)) for p in space]
     for p in space:  # a range beyond what the bot takes would fail mid-search
         for end in (p.lo, p.hi):
-            families[family].check_value(p.name, end, "--params")
+            tuned.check_value(p.name, end, "--params")
     with Progress(budget, f"{info.title} tune ({info.unit})", enabled=progress) as bar:
         def on_generation(g):
             typer.echo(f"generation {g.index}: best candidate {g.best_win.diff * 100:+.2f} pp win rate, "
@@ -338,18 +341,24 @@ def _check_writable_toml(path: Path, option: str) -> None:
         raise AnalyzerError(f"cannot write {path}: {e.strerror or e}") from None
 
 
-def _tunable(game: str, spec) -> tuple[str, dict[str, float]]:
-    """The built-in family behind a --bot and its parameter values before the spec's overrides."""
+def _tunable(game: str, spec) -> tuple[str, dict[str, float], dict[str, float]]:
+    """The family behind a --bot (a built-in one, or a user bot file), its parameter
+    values before the spec's overrides and the family's defaults."""
     from analyzer.games import registry
 
     families = registry(game).builtin
+    if spec.name.endswith(".py"):  # a user bot: its declared parameters
+        defaults = registry(game).resolve(spec).defaults()
+        if not defaults:
+            raise AnalyzerError(f"--bot {spec.name} declares no parameters to tune")
+        return spec.name, defaults, defaults
     if spec.name.endswith(".toml"):
         f = registry(game).read_bot_toml(spec.name)
-        return f.family, {**families[f.family].defaults(), **f.params}
+        return f.family, {**families[f.family].defaults(), **f.params}, families[f.family].defaults()
     if spec.name not in families:
-        raise AnalyzerError(f"--bot must be a built-in bot ({', '.join(families)}) or a bot .toml file, "
-                            f"got {spec.name!r}")
-    return spec.name, families[spec.name].defaults()
+        raise AnalyzerError(f"--bot must be a built-in bot ({', '.join(families)}), a bot .toml file or a "
+                            f"user bot .py file, got {spec.name!r}")
+    return spec.name, families[spec.name].defaults(), families[spec.name].defaults()
 
 
 def _one_bot(text: str, option: str):
@@ -384,7 +393,7 @@ def list_bots(game: str = _game_argument()):
     typer.echo("\nA bot TOML file (a built-in bot with its own defaults, as 'analyzer tune --out' writes) "
                "is named by its path.")
     if bots.user_bots:
-        typer.echo("A user bot: a path to a .py file defining BOT = UserBot(...), e.g. sims/my_bot.py")
+        typer.echo(f"A user bot: a path to a .py file defining BOT = UserBot(...); its API: docs/bots-{game}.md")
 
 
 # Exit codes (documented in the README): 0 done, 1 the output could not be

@@ -1,4 +1,7 @@
-"""An example user bot for Lemming Mafia: the "underdog".
+"""An example user bot for Lemming Mafia in the older, raw form: the "underdog".
+The same bot over the view (plain Python, or fast with @njit) is
+sims/bots/lemming-mafia-underdog.py; write new bots that way
+(docs/bots-lemming-mafia.md). This form still loads.
 
 Run it with:  analyzer simulate lemming-mafia --bots sims/my_bot.py,random,random,random
 or with a parameter: --bots sims/my_bot.py:bet_chance=0.8,random,random,random

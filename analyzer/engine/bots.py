@@ -89,11 +89,20 @@ class BotFamily:
 
 @dataclass(frozen=True)
 class UserBot:
-    """What a user's bot file declares: ``BOT = UserBot(name, decide, ...)``."""
+    """What a user's bot file declares:
+    ``BOT = UserBot(name, decide, game=..., roles=(...), params={...}, description=...)``.
+
+    ``decide(view) -> int``, plain Python or numba ``@njit`` (see
+    ``analyzer/engine/userbots.py`` and ``docs/bots-<game>.md``); the older form
+    ``decide(what, seat, kind, game, state, params, n_options)`` over the raw
+    arrays still loads. ``game``: the game it plays (a bot for another game is
+    refused); ``roles``: the roles it can play (empty: every role of the game)."""
     name: str
     decide: object
     description: str = "a user bot"
     params: dict[str, tuple[float, str]] = field(default_factory=dict)  # name -> (default, help)
+    game: str | None = None
+    roles: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -182,10 +191,18 @@ class BotRegistry:
 
     _file_model = _LazyModel()
 
-    def __init__(self, builtin: dict[str, BotFamily], width: int, load_py=None):
+    def __init__(self, builtin: dict[str, BotFamily], width: int, load_py=None, view=None):
         self.width = width
         self.builtin = {name: dataclasses.replace(f, width=width) for name, f in builtin.items()}
-        self._load_py = load_py  # path -> BotFamily, for games whose kernel takes user bots
+        # user bots: a game declares what they see (an ``engine.userbots.ViewSpec``)
+        # and the generic loader does the rest; ``load_py`` (path -> BotFamily) is
+        # the older, game-written hook
+        self.view = view
+        if view is not None and load_py is None:
+            from analyzer.engine import userbots
+
+            load_py = userbots.loader(view, width)
+        self._load_py = load_py
 
     @property
     def user_bots(self) -> bool:

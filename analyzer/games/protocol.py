@@ -27,6 +27,22 @@ The pieces a game supplies (``GameInfo`` fields name the modules):
     ``TABLE_DOCS``, ``ID_COLUMNS`` and ``expected_rows(manifest)``.
 ``report``: package with the report's sections (see ``analyzer/report/html.py``:
     ``header``, ``overview``, ``answers``, ``FIGURES``, ``key_tables``...).
+
+User bots (``analyzer/engine/userbots.py``; Lemming Mafia and Sau Mau Mau do
+this). A game gets ``.py`` bots, plain Python and numba, by:
+- ``view.py``: ``VIEW = ViewSpec(...)`` naming the slots a deciding player may
+  read, its decisions with their options and answers, what stays hidden; then
+  ``globals().update(userbots.accessors(VIEW))`` and ``__all__ =
+  userbots.exported(VIEW) + [...]``; its ``REGISTRY`` is built with ``view=VIEW``
+  (``docs/bots-<game>.md`` is generated from it: ``python -m analyzer.engine.userbots``);
+- the kernel: every decision through one ``decide(what, seat, kind, game,
+  state, params, n_options)``; kinds >= ``USER_KIND_BASE`` answered by a
+  module-level ``decide`` swapped by ``with_decide`` (the module recompiled,
+  uncached), with a copy of the bot's parameter row; every answer range-checked
+  (``userbots.FAULT``, a failed bot's answer, is out of every range);
+- the match: ``userbots.user_kernel(game, kernel.with_decide, builtin_decide)``
+  when a seat holds a user bot, ``warm_up`` through ``userbots.warm_up(self)``
+  and ``_bot_failed`` calling ``userbots.raise_fault(self, status)`` first.
 """
 from __future__ import annotations
 

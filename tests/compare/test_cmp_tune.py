@@ -123,7 +123,7 @@ def test_cli(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv, needle", [
     (["--bot", "random"], "no parameters to tune"),
-    (["--bot", MY_BOT], "built-in bot"),
+    (["--bot", MY_BOT, "--out", "x.toml"], "a user bot's tuned parameters are printed"),
     (["--bot", "timer", "--params", "push"], "no parameter 'push'"),
     (["--bot", "timer", "--out", "x.txt"], "--out must name a .toml file"),
     (["--bot", "timer", "--against", "random,random"], "--against gives 2 bots"),

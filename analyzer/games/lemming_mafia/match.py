@@ -7,17 +7,17 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numba import njit
 
+from analyzer.engine import userbots
 from analyzer.engine.botspec import BotSpec
 from analyzer.engine.match import PooledMatch
-from analyzer.errors import AnalyzerError, BotError
+from analyzer.errors import AnalyzerError
 from analyzer.games.lemming_mafia import kernel
 from analyzer.games.lemming_mafia import layout as L
 from analyzer.games.lemming_mafia.board import check_players, load_setup, pack_game
 from analyzer.games.lemming_mafia.bots import PARAMS_WIDTH, decide_builtin
 from analyzer.games.lemming_mafia.records import TABLES as SPECS
-from analyzer.games.lemming_mafia.registry import REGISTRY, BotFamily
+from analyzer.games.lemming_mafia.registry import REGISTRY
 from analyzer.games.lemming_mafia.summary import Summary
 
 if TYPE_CHECKING:  # pandas loads when tables are built, not for a plain run
@@ -59,37 +59,6 @@ class Chunk:
                      self.bets[:n], self.fields)
 
 
-def _combine(families: list[BotFamily]):
-    """A ``decide`` that routes user bots' kinds to their functions and every other
-    kind to the built-in bots."""
-    decide = decide_builtin
-    for family in families:
-        if family.decide is None:
-            continue
-        decide = _route(family.kind, family.decide, decide)
-    return decide
-
-
-_user_kernels: dict = {}
-
-
-def _user_kernel(user: tuple[BotFamily, ...]):
-    """The kernel compiled around these user bots, once per process."""
-    key = tuple(sorted(f.kind for f in user))
-    if key not in _user_kernels:
-        _user_kernels[key] = kernel.with_decide(_combine(list(user)))
-    return _user_kernels[key]
-
-
-def _route(kind, user_decide, fallback):
-    @njit(nogil=True)
-    def routed(what, seat, k, game, state, params, n_options):
-        if k == kind:
-            return user_decide(what, seat, k, game, state, params, n_options)
-        return fallback(what, seat, k, game, state, params, n_options)
-    return routed
-
-
 class LemmingMafiaMatch(PooledMatch):
     game = "lemming-mafia"
     title = "Lemming Mafia"
@@ -107,8 +76,9 @@ class LemmingMafiaMatch(PooledMatch):
         super().__init__(REGISTRY, players, bots)
         kinds = [f.kind for f in self.families]
         self.game_array = pack_game(self.board, self.deck, kinds)
-        user = tuple(f for f in self.families if f.decide is not None)
-        self._play = _user_kernel(user) if user else kernel.play_races
+        user = any(f.decide is not None for f in self.families)
+        self._play = (userbots.user_kernel(self.game, kernel.with_decide, decide_builtin) if user
+                      else kernel.play_races)
 
     @property
     def variant(self) -> str | None:
@@ -120,18 +90,11 @@ class LemmingMafiaMatch(PooledMatch):
 
     def warm_up(self) -> None:
         """Compile (or load from cache) before timing or showing progress."""
-        from numba.core.errors import NumbaError
+        userbots.warm_up(self)
 
-        try:
-            self.release([self.play(0, 0, 1)])
-        except NumbaError as e:
-            user = [f for f in self.families if f.decide is not None]
-            if not user:
-                raise  # the built-in kernel: a bug of ours, not bad input
-            reason = next((line.strip() for line in str(e).splitlines()
-                           if line.strip() and not line.startswith("Failed in")), "numba error")
-            raise BotError(f"user bot {', '.join(f.source for f in user)} does not compile in the "
-                           f"kernel: {reason} (bots may not allocate arrays; see sims/my_bot.py)") from None
+    def _bot_failed(self, status: int) -> None:
+        userbots.raise_fault(self, status)  # a user bot's failure, in one line naming its file
+        super()._bot_failed(status)
 
     def _new_chunk(self, capacity: int) -> Chunk:
         return Chunk.empty(capacity, self.players, self.board.n_fields)

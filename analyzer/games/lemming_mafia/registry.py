@@ -1,18 +1,16 @@
-"""The Lemming Mafia bots a user can name: ids, parameters, descriptions, and
-user bots loaded from Python files, and bot TOML files (a built-in family with
+"""The Lemming Mafia bots a user can name: ids, parameters, descriptions, user
+bots (Python files, loaded by engine/userbots.py from the view in view.py) and
+bot TOML files (a built-in family with
 its own defaults, e.g. written by `analyzer tune`)."""
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
-import itertools
-import math
-from pathlib import Path
 
-from analyzer.engine.bots import BotFamily, BotRegistry, ParamRange, UserBot
-from analyzer.errors import BotError
+from analyzer.engine import userbots
+from analyzer.engine.bots import BotFamily, BotRegistry, ParamRange, UserBot  # noqa: F401  (UserBot: for bot files)
 from analyzer.games.lemming_mafia import bots as B
 from analyzer.games.lemming_mafia.lookahead import P_ROLLOUTS
+from analyzer.games.lemming_mafia.view import VIEW
 
 # parameters every heuristic bot shares: the race model
 _MODEL = {
@@ -97,69 +95,10 @@ _FAMILIES = {
 
 _FAMILIES = {name: _with_ranges(f) for name, f in _FAMILIES.items()}
 
-USER_KIND_BASE = 100
-_user_kinds = itertools.count(USER_KIND_BASE)
+USER_KIND_BASE = userbots.USER_KIND_BASE
 
-
-_loaded: dict[Path, BotFamily] = {}
-
-
-def _bounds_checked(decide, path: str):
-    """The user's ``decide`` compiled again with bounds checking: a read past an
-    array's end then raises IndexError (reported as the bot's fault, naming its
-    file) instead of reading another player's hidden cards or crashing the
-    process. The built-in bots are not checked: their indices are the kernel's."""
-    from numba import njit
-    from numba.core.registry import CPUDispatcher
-
-    if not isinstance(decide, CPUDispatcher):
-        raise BotError(f"bot file {path}: BOT's decide must be a numba @njit function")
-    return njit(nogil=True, boundscheck=True)(decide.py_func)
-
-
-def load_user_bot(path: str) -> BotFamily:
-    """A bot from a user's Python file, loaded once per process. The file defines
-    ``BOT = UserBot(...)`` (see ``sims/my_bot.py``); its ``decide`` is a numba
-    ``@njit`` function with the signature of ``bots.py``."""
-    p = Path(path)
-    if p.is_file() and p.resolve() in _loaded:
-        return _loaded[p.resolve()]
-    if not p.is_file():
-        raise BotError(f"bot file not found: {path}")
-    name = f"analyzer_user_bot_{p.stem}_{abs(hash(str(p.resolve())))}"
-    spec = importlib.util.spec_from_file_location(name, p)
-    module = importlib.util.module_from_spec(spec)
-    try:
-        spec.loader.exec_module(module)
-    except (Exception, SystemExit) as e:  # the user's code (sys.exit included): one line
-        raise BotError(f"bot file {path} failed to load: {type(e).__name__}: {e}") from None
-    bot = getattr(module, "BOT", None)
-    if not isinstance(bot, UserBot):
-        raise BotError(f"bot file {path} defines no BOT = UserBot(...)")
-    if not isinstance(bot.name, str) or not bot.name.strip() or any(c in bot.name for c in ",:"):
-        raise BotError(f"bot file {path}: BOT's name must be a non-empty string without ',' or ':', "
-                       f"got {bot.name!r}")
-    if not isinstance(bot.params, dict):
-        raise BotError(f"bot file {path}: BOT's params must be a dict name -> (default, help)")
-    params = {}
-    for i, (key, entry) in enumerate(bot.params.items()):
-        if not (isinstance(entry, tuple) and len(entry) == 2):
-            raise BotError(f"bot file {path}: parameter {key!r} must be declared as (default, help), "
-                           f"got {entry!r}")
-        default, help_text = entry
-        if isinstance(default, bool) or not isinstance(default, (int, float)) or not math.isfinite(default):
-            raise BotError(f"bot file {path}: the default of parameter {key!r} must be a number, "
-                           f"got {default!r}")
-        params[key] = (i, float(default), str(help_text))
-    if len(params) > B.N_PARAMS:
-        raise BotError(f"bot file {path}: at most {B.N_PARAMS} parameters")
-    family = BotFamily(bot.name, next(_user_kinds), bot.description, params,
-                       _bounds_checked(bot.decide, path), str(p))
-    _loaded[p.resolve()] = family
-    return family
-
-
-REGISTRY = BotRegistry(_FAMILIES, B.PARAMS_WIDTH, load_py=load_user_bot)
+# user bots: what they see is declared in view.py; engine/userbots.py loads them
+REGISTRY = BotRegistry(_FAMILIES, B.PARAMS_WIDTH, view=VIEW)
 BUILTIN = REGISTRY.builtin
 resolve = REGISTRY.resolve
 read_bot_toml = REGISTRY.read_bot_toml

@@ -13,12 +13,22 @@ A game's results depend only on (seed, game index): the shuffles of race r
 (0-3) come from lane 0 of stream ``index * 4 + r``, each player's own choices
 from lane 1 + seat of stream ``index`` (common random numbers: two bots compared
 in one seat see the same deals in every race).
+
+User bots (kinds >= USER_KIND_BASE) are answered by the module-level
+``decide`` (signature of ``bots.decide_heuristic``). Here it answers nothing,
+and everything is cached; ``with_decide`` compiles this same module again
+around another ``decide``, uncached so that it never overwrites the built-in
+cache (as in Lemming Mafia's kernel).
 """
+import itertools
+from pathlib import Path
+
 import numpy as np
 
 from analyzer.engine.jit import kernel
 from analyzer.engine.rng import seed_stream
 from analyzer.engine.trace import emit, payload
+from analyzer.engine.userbots import USER_KIND_BASE
 from analyzer.games.sau_mau_mau.bots import decide_heuristic
 from analyzer.games.sau_mau_mau.layout import (
     BET_LEN, DECIDE_BET, DECIDE_COLOR, DECIDE_FLAPI, DECIDE_PLAY, DECIDE_STEP, ERROR_BET,
@@ -40,8 +50,19 @@ from analyzer.games.sau_mau_mau.rules import (
 
 BAD_ANSWER = -99  # what an unknown bot kind or an exhausted script answers
 
+_USER_DECIDE = globals().get("_USER_DECIDE")  # set by with_decide() before it runs this file
+_CACHE = _USER_DECIDE is None
 
-@kernel
+
+@kernel(cache=_CACHE)
+def no_user_bot(what, seat, kind, game, state, params, n_options):
+    return BAD_ANSWER
+
+
+decide = no_user_bot if _USER_DECIDE is None else _USER_DECIDE
+
+
+@kernel(cache=_CACHE)
 def ask_bot(what, seat, kind, game, state, hidden, params, n_options):
     """A decision of any bot but the reference random one. It is shown ``state``
     with a copy of its own hidden row in ``S_VIEW``, never the other rows, and
@@ -58,11 +79,19 @@ def ask_bot(what, seat, kind, game, state, hidden, params, n_options):
         if i < hidden[H_SCRIPT_N]:
             hidden[H_SCRIPT_I] = i + 1
             answer = hidden[H_SCRIPT + i]
+    elif kind >= USER_KIND_BASE:
+        # a user bot gets a copy of its parameter row (the last row, see
+        # play_games): what it writes there is gone by its next decision, so
+        # nothing carries over between games and chunks
+        work = params.shape[0] - 1
+        for i in range(params.shape[1]):
+            params[work, i] = params[seat, i]
+        answer = decide(what, seat, kind, game, state, params[work], n_options)
     hidden[at + OWN_RNG] = state[S_VIEW + OWN_RNG]
     return answer
 
 
-@kernel(inline=True)
+@kernel(cache=_CACHE, inline=True)
 def ask(what, seat, game, state, hidden, params, n_options):
     """One decision of one player. The reference random bot is answered here
     directly from its own row (no copy: the hot path); other bots by ``ask_bot``."""
@@ -74,13 +103,13 @@ def ask(what, seat, game, state, hidden, params, n_options):
     return ask_bot(what, seat, kind, game, state, hidden, params, n_options)
 
 
-@kernel(inline=True)
+@kernel(cache=_CACHE, inline=True)
 def fail(state, error, seat):
     state[PUB_ERROR] = error * 8 + seat
     return BOT_ERROR
 
 
-@kernel(inline=True)
+@kernel(cache=_CACHE, inline=True)
 def take_penalty_steps(game, state, hidden, params, seat, steps):
     """For each card drawn as a +2 penalty the player may move any pig one space
     back (never behind start); it may stop early (answer -1). False on a bad answer."""
@@ -102,7 +131,7 @@ def take_penalty_steps(game, state, hidden, params, seat, steps):
     return True
 
 
-@kernel(inline=True)
+@kernel(cache=_CACHE, inline=True)
 def offer_bet(game, state, hidden, params, seat):
     """After a turn with at least one card drawn: bet, change the bet or pass."""
     pig = ask(DECIDE_BET, seat, game, state, hidden, params, 0)
@@ -116,7 +145,7 @@ def offer_bet(game, state, hidden, params, seat):
     return True
 
 
-@kernel(inline=True)
+@kernel(cache=_CACHE, inline=True)
 def take_turn(game, state, hidden, params, seat):
     """One turn that is not skipped: play a valid card or draw (the penalty
     under a +2), then the card's action or the penalty steps and the bet.
@@ -182,7 +211,7 @@ def take_turn(game, state, hidden, params, seat):
     return ends
 
 
-@kernel(inline=True)
+@kernel(cache=_CACHE, inline=True)
 def play_turn(game, state, hidden, params):
     """The turn of ``PUB_MOVER`` (counted even if skipped); the mover passes left."""
     seat = state[PUB_MOVER]
@@ -206,7 +235,7 @@ def play_turn(game, state, hidden, params):
     return result
 
 
-@kernel
+@kernel(cache=_CACHE)
 def one_turn(game, state, hidden, params):
     """``play_turn`` compiled on its own, for tests that drive single turns. Games
     do not call it: ``play_race`` inlines the turn, which saves passing four
@@ -215,7 +244,7 @@ def one_turn(game, state, hidden, params):
     return play_turn(game, state, hidden, params)
 
 
-@kernel
+@kernel(cache=_CACHE)
 def play_race(game, state, hidden, params, race, race_row, player_rows, bet_rows):
     """Race ``race`` (1-4) from the deal to the scores. Returns 0 or the error code."""
     setup_race(game, state, hidden, race)
@@ -233,7 +262,7 @@ def play_race(game, state, hidden, params, race, race_row, player_rows, bet_rows
     return 0
 
 
-@kernel
+@kernel(cache=_CACHE)
 def play_game(game, state, hidden, params, seed, index, race_rows, player_rows, bet_rows,
               game_rows):
     """Game ``index`` of ``seed``: four races, scores carried over. Returns 0 or
@@ -260,7 +289,7 @@ def play_game(game, state, hidden, params, seed, index, race_rows, player_rows, 
     return 0
 
 
-@kernel(allocates=True)
+@kernel(cache=_CACHE, allocates=True)
 def play_games(game, params, seed, first, count, races, players, bets, games):
     """Play games ``first .. first+count-1`` of ``seed`` into rows 0.. of the
     outputs; ``params``: float64 [players, PARAMS_WIDTH], each seat's bot
@@ -268,9 +297,10 @@ def play_games(game, params, seed, first, count, races, players, bets, games):
     bot answer (error = ERROR_* * 8 + seat). The game array and the parameters
     are copied first: threads running this side by side then share no array.
     The copy has room for every seat and slot, so that a short ``params``
-    (which ``run`` refuses) reads zeros rather than memory beyond it."""
+    (which ``run`` refuses) reads zeros rather than memory beyond it, and a
+    working row after the seats' for a user bot (see ask_bot)."""
     game = game.copy()
-    rows = np.zeros((MAX_PLAYERS, PARAMS_WIDTH), np.float64)
+    rows = np.zeros((MAX_PLAYERS + 1, PARAMS_WIDTH), np.float64)
     for seat in range(min(params.shape[0], MAX_PLAYERS)):
         for i in range(min(params.shape[1], PARAMS_WIDTH)):
             rows[seat, i] = params[seat, i]
@@ -282,6 +312,20 @@ def play_games(game, params, seed, first, count, races, players, bets, games):
         if error != 0:
             return error * (1 << 32) + first + i
     return 0
+
+
+_variants = itertools.count()
+
+
+def with_decide(user_decide):
+    """``play_games`` of this module compiled around ``user_decide``."""
+    namespace = {
+        "__name__": f"{__name__}_variant{next(_variants)}",
+        "__file__": __file__,
+        "_USER_DECIDE": user_decide,
+    }
+    exec(compile(Path(__file__).read_text(), __file__, "exec"), namespace)
+    return namespace["play_games"]
 
 
 # ------------------------------------------------------------------ Python side

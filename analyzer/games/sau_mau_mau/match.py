@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from analyzer.engine import userbots
 from analyzer.engine.botspec import BotSpec
 from analyzer.engine.match import PooledMatch
 from analyzer.errors import AnalyzerError
@@ -67,6 +68,9 @@ class SauMauMauMatch(PooledMatch):
         self.crown = self.track.crown_for(players)
         super().__init__(REGISTRY, players, bots)
         self.game_array = kernel.pack_game(self.crown, [f.kind for f in self.families])
+        user = any(f.decide is not None for f in self.families)
+        self._play = (userbots.user_kernel(self.game, kernel.with_decide, kernel.no_user_bot) if user
+                      else kernel.play_games)
 
     variant = None
 
@@ -74,14 +78,18 @@ class SauMauMauMatch(PooledMatch):
 
     def warm_up(self) -> None:
         """Compile (or load from cache) before timing or showing progress."""
-        self.release([self.play(0, 0, 1)])
+        userbots.warm_up(self)
+
+    def _bot_failed(self, status: int) -> None:
+        userbots.raise_fault(self, status)  # a user bot's failure, in one line naming its file
+        super()._bot_failed(status)
 
     def _new_chunk(self, capacity: int) -> Chunk:
         return Chunk(0, 0, *kernel.new_records(capacity, self.players))
 
     def _play_into(self, chunk: Chunk, seed: int, first: int, count: int) -> int:
-        return kernel.play_games(self.game_array, self.params, seed, first, count,
-                                 chunk.races, chunk.players, chunk.bets, chunk.games)
+        return self._play(self.game_array, self.params, seed, first, count,
+                          chunk.races, chunk.players, chunk.bets, chunk.games)
 
     def outcomes(self, chunk: Chunk) -> tuple[np.ndarray, np.ndarray]:
         """Per game and seat: won (shared wins count) and total points."""

@@ -1,4 +1,5 @@
-"""The Sau Mau Mau bots a user can name: kinds, parameters, descriptions, and
+"""The Sau Mau Mau bots a user can name: kinds, parameters, descriptions, user
+bots (Python files, loaded by engine/userbots.py from the view in view.py) and
 bot TOML files (a built-in family with its own defaults). The heuristic
 families share one model (bots.py) and every parameter of it; each family is
 its own set of defaults."""
@@ -8,6 +9,7 @@ from analyzer.games.sau_mau_mau.layout import (
     P_KEEP_SKIP, P_LAG, P_OUT_REACH, P_SHARPNESS, P_STEER, P_SWITCH_MARGIN, P_THREAT_CARDS,
     PARAMS_WIDTH, RANDOM, SWITCHER, TEMPO,
 )
+from analyzer.games.sau_mau_mau.view import VIEW
 
 _PARAMS = {  # name: (slot, help)
     "sharpness": (P_SHARPNESS, "how strongly the pig ahead is expected to win, per space of lead"),
@@ -85,7 +87,8 @@ _FAMILIES = {
         switch_margin=0.2, lag=0.0),
 }
 
-REGISTRY = BotRegistry(_FAMILIES, PARAMS_WIDTH)
+# user bots: what they see is declared in view.py; engine/userbots.py loads them
+REGISTRY = BotRegistry(_FAMILIES, PARAMS_WIDTH, view=VIEW)
 BUILTIN = REGISTRY.builtin
 resolve = REGISTRY.resolve
 read_bot_toml = REGISTRY.read_bot_toml

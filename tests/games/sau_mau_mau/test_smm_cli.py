@@ -92,7 +92,7 @@ def test_same_seed_same_tables_whatever_threads_and_chunks(tmp_path, out_run):
     (["--bots", "favourite"], ["unknown bot 'favourite'"]),
     (["--bots", "random,random"], ["2 bots given for 4 players"]),
     (["--bots", "random:nerve=2"], ["has no parameter 'nerve'"]),
-    (["--bots", "./bot.py"], ["takes no user Python bots"]),
+    (["--bots", "./no-such-bot.py"], ["bot file not found: ./no-such-bot.py"]),
     (["--games", 0], ["--games must be at least 1"]),
 ])
 def test_bad_options(capsys, extra, needles):
@@ -133,7 +133,7 @@ def test_bots_lists_the_sau_mau_mau_bots(capsys):
     assert run(["bots", "sau-mau-mau"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("random: the reference random bot")
-    assert "UserBot" not in out
+    assert "A user bot: a path to a .py file defining BOT = UserBot(...); its API: docs/bots-sau-mau-mau.md" in out
 
 
 def test_tournament_rates_the_heuristic_bots_above_random(capsys, tmp_path):

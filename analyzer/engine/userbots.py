@@ -1,0 +1,799 @@
+"""User bots for every game: a Python file defining ``BOT = UserBot(...)``,
+whose ``decide(view) -> choice`` is plain Python (to try an idea) or the same
+function with numba's ``@njit`` (to run it by the million). Knows no game.
+
+A game declares what its bots see in a :class:`ViewSpec` (its ``view.py``): the
+named fields of the flat arrays its kernel hands to ``decide``, the decision
+kinds with their options and answers, and what stays hidden. From the spec:
+
+- accessors (``position(view, color)``, ``options(view, i)``, ...): functions
+  that run as plain Python when a plain bot calls them and are compiled into a
+  fast bot (``numba.extending.register_jitable``), so both versions of a bot are
+  the same code. Each checks its index against its field's length;
+- ``describe(view)`` (also the view's ``repr``): the fields by name;
+- the bot API page ``docs/bots-<game>.md`` (:func:`api_page`, written by
+  ``python -m analyzer.engine.userbots``; a test checks it is current).
+
+The game's kernel asks every decision through one ``decide(what, seat, kind,
+game, state, params, n_options)``; bot kinds >= ``USER_KIND_BASE`` are answered
+by a module-level ``decide`` swapped by recompiling the kernel module (see
+``with_decide`` in ``analyzer/games/lemming_mafia/kernel.py``). For each user bot
+the loader builds an *adapter* with that signature:
+
+- plain bot: the adapter calls it through numba's object mode (``with
+  objmode``), the view's arrays handed over without a copy (about 2-3 us a
+  decision plus the bot's own Python);
+- fast bot: the adapter compiles ``decide.py_func`` again with
+  ``boundscheck=True`` (an index out of bounds raises instead of reading
+  another slot or crashing) and ``error_model="python"`` (a division by zero
+  raises), and calls it inside ``try``;
+- both check the answer against the decision's declared answers.
+
+A bot that raises, or answers outside its options, gets the answer ``FAULT``
+(out of range for every decision of every game, so the kernel stops with its
+error code) and a line saying what happened is recorded here; the match then
+ends the run with that line (:func:`raise_fault`), naming the bot file.
+"""
+from __future__ import annotations
+
+import collections
+import ctypes
+import importlib.util
+import inspect
+import itertools
+import sys
+import threading
+import traceback
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from analyzer.engine.bots import BotFamily, UserBot
+from analyzer.errors import BotError
+
+# The kernels are nogil; a user bot's object mode (a plain bot's call, a fast
+# bot's failure path) takes the GIL for its call, as it should: numba's warning
+# about it says nothing to a user.
+warnings.filterwarnings("ignore", message="Code running in object mode won't allow parallel")
+
+USER_KIND_BASE = 100  # bot kinds from here on are user bots in every game
+FAULT = 1 << 30  # the answer of a bot that failed: out of every decision's range
+VIEW_FIELDS = ("what", "seat", "n_options", "game", "state", "params")
+DECIDE_ARGS = ("what", "seat", "kind", "game", "state", "params", "n_options")
+
+# answers a decision takes (Decision.answer)
+INDEX = "index"  # an option: 0 .. n_options - 1
+INDEX_OR_PASS = "index_or_pass"  # an option, or -1
+VALUE = "value"  # a number lo .. hi (Decision.lo, Decision.hi)
+
+
+@dataclass(frozen=True)
+class Field:
+    """A named part of one of the arrays a bot receives.
+
+    ``array``: "state" (int64, what the deciding player may see), "game"
+    (int64, fixed for the run) or "params" (float64, the bot's own row);
+    ``at``: its first slot; ``length``: 1 for a single number (accessor
+    ``name(view)``), else the number of entries (accessor ``name(view, i)``,
+    ``i`` checked against it); ``index``: what ``i`` counts."""
+    name: str
+    array: str
+    at: int
+    length: int
+    meaning: str
+    index: str = ""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A decision kind: ``what`` (its number in the kernel), when it is asked,
+    its options (``options(view, i)`` for ``i < n_options(view)``) and the
+    answer it takes."""
+    what: int
+    name: str
+    asked: str
+    options: str
+    answer: str  # INDEX, INDEX_OR_PASS or VALUE
+    answer_text: str
+    lo: int = 0  # VALUE answers: lo .. hi
+    hi: int = 0
+
+
+@dataclass(frozen=True)
+class ViewSpec:
+    """What a game's bots see, declared once in the game's ``view.py``."""
+    game: str  # as on the command line
+    title: str
+    fields: tuple[Field, ...]
+    decisions: tuple[Decision, ...]
+    options_at: int  # state slot of option 0
+    options_cap: int
+    rng_at: int  # state slot of the deciding player's own random stream
+    n_params: int  # parameter slots a bot may declare
+    memory: int  # float64 slots after them a bot keeps between its decisions (0: none)
+    memory_text: str  # when that memory is cleared
+    hides: tuple[str, ...]  # what a bot does not see, in words
+    roles: tuple[str, ...] = ("player",)
+    functions: tuple = ()  # hand-written register_jitable helpers (documented by docstring)
+    constants: tuple[tuple[str, int, str], ...] = ()  # (name, value, meaning) a bot file may import
+    notes: str = ""  # game-specific remarks for the API page
+    example: str = ""  # path of an example bot (plain version)
+
+    def decision(self, what: int) -> Decision | None:
+        return next((d for d in self.decisions if d.what == what), None)
+
+
+# ------------------------------------------------------------------ accessors
+
+def _compile_source(source: str, name: str, namespace: dict):
+    exec(compile(source, f"<{name}>", "exec"), namespace)
+    return namespace[name]
+
+
+def _jitable(fn):
+    from numba.extending import register_jitable
+
+    return register_jitable(fn)
+
+
+def accessors(spec: ViewSpec) -> dict[str, object]:
+    """Every accessor of the spec by name, each callable from plain Python and
+    from numba: the fields', then the generic ones."""
+    out: dict[str, object] = {}
+    for f in spec.fields:
+        # int()/float(): a plain bot computes with Python numbers, whose
+        # division by zero raises as it does in a fast bot (numpy's warns)
+        cast = "float" if f.array == "params" else "int"
+        if f.length == 1:
+            src = (f"def {f.name}(view):\n"
+                   f"    return {cast}(view.{f.array}[{f.at}])\n")
+        else:
+            src = (f"def {f.name}(view, i):\n"
+                   f"    if i < 0 or i >= {f.length}:\n"
+                   f"        raise IndexError('{f.name}(view, i): i outside 0-{f.length - 1}')\n"
+                   f"    return {cast}(view.{f.array}[{f.at} + i])\n")
+        fn = _compile_source(src, f.name, {})
+        fn.__doc__ = f.meaning + (f" (i: {f.index})" if f.index else "")
+        out[f.name] = _jitable(fn)
+    generic = {
+        "decision": ("def decision(view):\n    return view.what\n",
+                     "the decision asked (its number: see the decisions below)"),
+        "seat": ("def seat(view):\n    return view.seat\n", "the deciding player's seat (0-based)"),
+        "n_options": ("def n_options(view):\n    return view.n_options\n",
+                      "how many options this decision has (0 where its answer is a value)"),
+        "options": ("def options(view, i):\n"
+                    "    if i < 0 or i >= view.n_options:\n"
+                    "        raise IndexError('options(view, i): i outside 0 .. n_options(view) - 1')\n"
+                    f"    return int(view.state[{spec.options_at} + i])\n",
+                    "option i of this decision (what it is: see the decision)"),
+        "param": (f"def param(view, i):\n"
+                  f"    if i < 0 or i >= {spec.n_params}:\n"
+                  f"        raise IndexError('param(view, i): i outside 0-{spec.n_params - 1}')\n"
+                  f"    return float(view.params[i])\n",
+                  "the bot's i-th declared parameter (in the order of UserBot.params)"),
+        "memory": (f"def memory(view, i):\n"
+                   f"    if i < 0 or i >= {spec.memory}:\n"
+                   f"        raise IndexError('memory(view, i): i outside the bot memory ({spec.memory} slots)')\n"
+                   f"    return float(view.params[{spec.n_params} + i])\n",
+                   f"slot i of the bot's own memory (float, {spec.memory} slots; {spec.memory_text})"),
+        "remember": (f"def remember(view, i, value):\n"
+                     f"    if i < 0 or i >= {spec.memory}:\n"
+                     f"        raise IndexError('remember(view, i, value): i outside the bot memory "
+                     f"({spec.memory} slots)')\n"
+                     f"    view.params[{spec.n_params} + i] = value\n",
+                     "store a number in slot i of the bot's memory"),
+        "uniform": (f"def uniform(view):\n    return _rng.uniform(view.state, {spec.rng_at})\n",
+                    "a uniform float in [0, 1) from the player's own random stream"),
+        "draw": (f"def draw(view, n):\n"
+                 f"    if n <= 0:\n"
+                 f"        raise ValueError('draw(view, n): n must be positive')\n"
+                 f"    return _rng.below(view.state, {spec.rng_at}, n)\n",
+                 "a uniform integer 0 .. n-1 from the player's own random stream"),
+    }
+    from analyzer.engine import rng as _rng
+
+    for name, (src, doc) in generic.items():
+        if name in out:
+            raise ValueError(f"view field {name!r} shadows a generic accessor")
+        fn = _compile_source(src, name, {"_rng": _rng})
+        fn.__doc__ = doc
+        out[name] = _jitable(fn)
+    for fn in spec.functions:
+        out[fn.__name__] = fn
+    for name, value, _ in spec.constants:
+        out[name] = value
+    return out
+
+
+def exported(spec: ViewSpec) -> list[str]:
+    """The names a game's view module exports (``from ...view import *``)."""
+    return ([f.name for f in spec.fields] + list(GENERIC_ACCESSORS) + [fn.__name__ for fn in spec.functions]
+            + [name for name, _, _ in spec.constants])
+
+
+GENERIC_ACCESSORS = ("decision", "seat", "n_options", "options", "param", "memory", "remember",
+                     "uniform", "draw")
+
+
+def _value_text(values) -> str:
+    values = [int(v) if float(v).is_integer() else float(v) for v in np.asarray(values).ravel()]
+    return str(values[0]) if len(values) == 1 else "[" + ", ".join(str(v) for v in values) + "]"
+
+
+def describe(spec: ViewSpec, view) -> str:
+    """The view in words: the decision, its options and every field by name."""
+    d = spec.decision(int(view.what))
+    lines = [f"{spec.title} view: decision {d.name if d else view.what} (seat {int(view.seat)}), "
+             f"options {_value_text(view.state[spec.options_at:spec.options_at + int(view.n_options)]) if view.n_options else '-'}"]
+    for f in spec.fields:
+        arr = getattr(view, f.array)
+        lines.append(f"  {f.name}: {_value_text(arr[f.at:f.at + f.length])}")
+    return "\n".join(lines)
+
+
+def view_class(spec: ViewSpec):
+    """The view type of a game: a namedtuple of (what, seat, n_options, game,
+    state, params), which numba passes as one value, printed by field name."""
+    base = collections.namedtuple(f"{spec.title.replace(' ', '')}View", VIEW_FIELDS)
+
+    def __repr__(self):
+        return describe(spec, self)
+
+    return type(base.__name__, (base,), {"__slots__": (), "__repr__": __repr__,
+                                         "describe": __repr__})
+
+
+# ------------------------------------------------------------------ faults
+
+_faults: dict[int, str] = {}
+_faults_lock = threading.Lock()
+_families: dict[int, BotFamily] = {}
+_specs: dict[int, ViewSpec] = {}
+
+
+def _record(kind: int, seat: int, what: int, text: str) -> None:
+    family = _families.get(kind)
+    spec = _specs.get(kind)
+    d = spec.decision(what) if spec else None
+    line = (f"user bot {family.source if family else kind} (seat {seat + 1}, "
+            f"{d.name if d else f'decision {what}'} decision): {text}")
+    with _faults_lock:
+        _faults.setdefault(kind, line)
+
+
+def _record_illegal(kind: int, seat: int, what: int, answer: int, n_options: int) -> None:
+    spec = _specs.get(kind)
+    d = spec.decision(what) if spec else None
+    _record(kind, seat, what, f"illegal choice {answer}: {_legal_text(d, n_options)}")
+
+
+def _legal_text(d: Decision | None, n: int) -> str:
+    if d is None:
+        return "not an answer of this decision"
+    if d.answer == INDEX:
+        return f"the options are 0-{n - 1}"
+    if d.answer == INDEX_OR_PASS:
+        return f"the options are 0-{n - 1}, or -1 ({d.answer_text})" if n else f"the only answer is -1"
+    return f"the answer is {d.lo} to {d.hi} ({d.answer_text})"
+
+
+def _legal(d: Decision | None, answer: int, n: int) -> bool:
+    if d is None:
+        return True
+    if d.answer == INDEX:
+        return 0 <= answer < n
+    if d.answer == INDEX_OR_PASS:
+        return -1 <= answer < n
+    return d.lo <= answer <= d.hi
+
+
+def _record_compiled_failure(kind: int, seat: int, what: int, g, ng, s, ns, p, np_, n_options):
+    """A compiled bot raised: run its Python source on copies of the view to say
+    what and where; if that does not raise (it drew from its stream first, say),
+    say what the compiled code can raise."""
+    game, state, params = _arrays(g, ng, s, ns, p, np_)
+    family = _families[kind]
+    user = family.decide.user_py
+    text = ("raised an exception in compiled code (an index out of bounds, an accessor's index "
+            "outside its field, or a division by zero)")
+    try:
+        view = family.decide.view_class(what, seat, n_options, game.copy(), state.copy(), params.copy())
+        user(*_call_args(family.decide.raw, view))
+    except Exception as e:  # the user's code: what it raised, in one line
+        text = _exception_text(e, family.source)
+    _record(kind, seat, what, text)
+
+
+def _exception_text(e: BaseException, source: str) -> str:
+    where = ""
+    try:
+        here = Path(source).resolve()
+        frames = [f for f in traceback.extract_tb(e.__traceback__) if Path(f.filename).resolve() == here]
+        if frames:
+            where = f" at line {frames[-1].lineno}"
+    except (OSError, ValueError):
+        pass
+    message = str(e).splitlines()[0] if str(e) else ""
+    return f"raised {type(e).__name__}{where}" + (f": {message}" if message else "")
+
+
+def _call_args(raw: bool, view):
+    if raw:
+        return (view.what, view.seat, 0, view.game, view.state, view.params, view.n_options)
+    return (view,)
+
+
+def take_fault(kind: int) -> str | None:
+    with _faults_lock:
+        return _faults.pop(kind, None)
+
+
+def raise_fault(match, status: int) -> None:
+    """If a user bot of ``match`` failed (the kernel returned ``status`` after its
+    FAULT answer, or after an answer the rules refuse), raise one line naming the
+    bot file; clears the recorded faults of its bots. Games' matches call this
+    first in ``_bot_failed``; a built-in bot's error is left to the match."""
+    code, index = divmod(int(status), 1 << 32)
+    error, seat = divmod(code, 8)
+    where = f"({match.unit.rstrip('s')} {index})"
+    lines = [line for f in match.families if f.decide is not None and (line := take_fault(f.kind))]
+    if lines:
+        raise BotError(f"{lines[0]} {where}")
+    if 0 <= seat < len(match.families) and match.families[seat].decide is not None:
+        family = match.families[seat]
+        raise BotError(f"user bot {family.source} (seat {seat + 1}) "
+                       f"{match.errors.get(error, 'failed')} {where}")
+
+
+# ------------------------------------------------------------------ adapters
+
+# Object mode boxes array arguments only where the whole call chain counts
+# references, and the kernels do not (engine/jit.py: ``_nrt=False``): the
+# adapter hands the arrays' addresses and lengths over instead, and Python
+# sees the same memory through numpy views of them (_arrays).
+_PLAIN = """
+def adapter(what, seat, kind, game, state, params, n_options):
+    g, s, p = game.ctypes.data, state.ctypes.data, params.ctypes.data
+    ng, ns, np_ = game.shape[0], state.shape[0], params.shape[0]
+    with objmode(answer="int64"):
+        answer = call(what, seat, kind, g, ng, s, ns, p, np_, n_options)
+    return answer
+"""
+
+_FAST = """
+def adapter(what, seat, kind, game, state, params, n_options):
+    failed = False
+    answer = 0
+    try:
+        answer = user({args})
+    except Exception:
+        failed = True
+    if failed:
+        g, s, p = game.ctypes.data, state.ctypes.data, params.ctypes.data
+        ng, ns, np_ = game.shape[0], state.shape[0], params.shape[0]
+        with objmode():
+            failure(kind, seat, what, g, ng, s, ns, p, np_, n_options)
+        return FAULT
+{checks}
+    return answer
+"""
+
+
+def _check_source(spec: ViewSpec) -> str:
+    """The fast adapter's answer checks, one branch per decision."""
+    lines = []
+    for d in spec.decisions:
+        if d.answer == INDEX:
+            bad = "answer < 0 or answer >= n_options"
+        elif d.answer == INDEX_OR_PASS:
+            bad = "answer < -1 or answer >= n_options"
+        else:
+            bad = f"answer < {d.lo} or answer > {d.hi}"
+        lines.append(f"    if what == {d.what} and ({bad}):\n"
+                     f"        with objmode():\n"
+                     f"            illegal(kind, seat, what, answer, n_options)\n"
+                     f"        return FAULT")
+    return "\n".join(lines)
+
+
+_views: dict[tuple[int, int, str], np.ndarray] = {}
+
+
+def _view_of(address: int, length: int, dtype: str) -> np.ndarray:
+    """A numpy array over ``length`` items at ``address`` (kernel memory, alive
+    during the call that hands it over); made once per buffer: a kernel keeps
+    its arrays for a whole chunk of races."""
+    key = (address, length, dtype)
+    arr = _views.get(key)
+    if arr is None:
+        if len(_views) > 4096:
+            _views.clear()
+        c_type = ctypes.c_int64 if dtype == "i8" else ctypes.c_double
+        arr = np.ctypeslib.as_array((c_type * length).from_address(address))
+        _views[key] = arr
+    return arr
+
+
+def _arrays(g: int, ng: int, s: int, ns: int, p: int, np_: int):
+    return _view_of(g, ng, "i8"), _view_of(s, ns, "i8"), _view_of(p, np_, "f8")
+
+
+def _plain_adapter(spec: ViewSpec, view_cls, fn, raw: bool, source: str):
+    def call(what, seat, kind, g, ng, s, ns, p, np_, n_options):
+        game, state, params = _arrays(g, ng, s, ns, p, np_)
+        view = view_cls(what, seat, n_options, game, state, params)
+        try:
+            answer = fn(*_call_args(raw, view))
+        except Exception as e:  # the user's code: one line, and the run ends
+            _record(kind, seat, what, _exception_text(e, source))
+            return FAULT
+        except SystemExit:
+            _record(kind, seat, what, "called sys.exit")
+            return FAULT
+        if isinstance(answer, bool) or not isinstance(answer, (int, np.integer)):
+            _record(kind, seat, what, f"returned {answer!r}, not an integer")
+            return FAULT
+        answer = int(answer)
+        d = spec.decision(what)
+        if not _legal(d, answer, n_options):
+            _record_illegal(kind, seat, what, answer, n_options)
+            return FAULT
+        return answer
+
+    from numba import njit, objmode
+
+    namespace = {"objmode": objmode, "call": call}
+    exec(compile(_PLAIN, f"<adapter of {source}>", "exec"), namespace)
+    return njit(namespace["adapter"])
+
+
+def _fast_adapter(spec: ViewSpec, view_cls, compiled, raw: bool, source: str):
+    from numba import njit, objmode
+
+    args = ("what, seat, kind, game, state, params, n_options" if raw
+            else "View(what, seat, n_options, game, state, params)")
+    namespace = {"objmode": objmode, "user": compiled, "View": view_cls, "FAULT": FAULT,
+                 "failure": _record_compiled_failure, "illegal": _record_illegal}
+    src = _FAST.format(args=args, checks=_check_source(spec))
+    exec(compile(src, f"<adapter of {source}>", "exec"), namespace)
+    return njit(nogil=True)(namespace["adapter"])
+
+
+class Adapter:
+    """A user bot's ``decide`` as the kernel calls it, and what made it."""
+
+    def __init__(self, jitted, user_py, view_cls, raw: bool, fast: bool):
+        self.jitted = jitted
+        self.user_py = user_py
+        self.view_class = view_cls
+        self.raw = raw
+        self.fast = fast
+
+
+def _signature(spec: ViewSpec):
+    from numba import types
+
+    i64 = types.int64
+    return (i64, i64, i64, types.int64[::1], types.int64[::1], types.float64[::1], i64)
+
+
+# ------------------------------------------------------------------ loading
+
+_kinds = itertools.count(USER_KIND_BASE)
+_loaded: dict[tuple[str, Path], BotFamily] = {}
+_by_game: dict[str, list[BotFamily]] = {}
+
+
+def loaded(game: str) -> list[BotFamily]:
+    """Every user bot of ``game`` loaded in this process, in load order: a game
+    compiles one kernel around all of them (one compile per process, not one
+    per table of a comparison or tournament)."""
+    return list(_by_game.get(game, ()))
+
+
+def _import(p: Path, path: str):
+    name = f"analyzer_user_bot_{p.stem.replace('-', '_')}_{abs(hash(str(p.resolve())))}"
+    spec = importlib.util.spec_from_file_location(name, p)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # numba resolves the bot's globals through its module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as e:  # the user's code: report it in one line
+        sys.modules.pop(name, None)
+        raise BotError(f"bot file {path} failed to load: {_exception_text(e, str(p))}") from None
+    except SystemExit:
+        sys.modules.pop(name, None)
+        raise BotError(f"bot file {path} failed to load: it called sys.exit") from None
+    return module
+
+
+def load(path: str, spec: ViewSpec, width: int) -> BotFamily:
+    """The bot family of a user's bot file for the game of ``spec``, loaded and
+    compiled once per process. ``width``: the game's parameter row length."""
+    p = Path(path)
+    if not p.is_file():
+        raise BotError(f"bot file not found: {path}")
+    key = (spec.game, p.resolve())
+    if key in _loaded:
+        return _loaded[key]
+    module = _import(p, path)
+    bot = getattr(module, "BOT", None)
+    if not isinstance(bot, UserBot):
+        raise BotError(f"bot file {path} defines no BOT = UserBot(name, decide, game=..., ...)")
+    from numba.core.dispatcher import Dispatcher
+
+    fast = isinstance(bot.decide, Dispatcher)
+    fn = bot.decide.py_func if fast else bot.decide
+    if not callable(fn):
+        raise BotError(f"bot file {path}: decide must be a function decide(view) -> choice")
+    try:
+        n_args = len(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        n_args = -1
+    raw = n_args == len(DECIDE_ARGS)  # the older form: decide over the raw arrays
+    if n_args != 1 and not raw:
+        raise BotError(f"bot file {path}: decide must take one argument, the view (decide(view) -> choice)")
+    if bot.game is None and not raw:
+        raise BotError(f"bot file {path}: UserBot needs game=... (this is a {spec.game!r} run)")
+    if bot.game is not None and bot.game != spec.game:
+        raise BotError(f"bot file {path} is a bot for {bot.game!r}, not {spec.game!r}")
+    roles = tuple(bot.roles) if bot.roles else spec.roles
+    unknown = [r for r in roles if r not in spec.roles]
+    if unknown:
+        raise BotError(f"bot file {path}: {spec.game} has no role {unknown[0]!r} "
+                       f"(its roles: {', '.join(spec.roles)})")
+    if len(bot.params) > spec.n_params:
+        raise BotError(f"bot file {path}: at most {spec.n_params} parameters for {spec.game}")
+    params = {}
+    for i, (name, value) in enumerate(bot.params.items()):
+        default, help_text = value if isinstance(value, tuple) else (value, "")
+        if isinstance(default, bool) or not isinstance(default, (int, float)) or not np.isfinite(default):
+            raise BotError(f"bot file {path}: parameter {name!r} needs a number as its default, "
+                           f"got {default!r}")
+        params[name] = (i, float(default), str(help_text))
+
+    view_cls = VIEWS.setdefault(spec.game, view_class(spec))
+    source = str(p)
+    with warnings.catch_warnings():
+        from numba.core.errors import NumbaError, NumbaWarning
+
+        warnings.simplefilter("ignore", NumbaWarning)
+        try:
+            if fast:
+                from numba import njit
+
+                compiled = njit(boundscheck=True, nogil=True, error_model="python")(fn)
+                jitted = _fast_adapter(spec, view_cls, compiled, raw, source)
+            else:
+                jitted = _plain_adapter(spec, view_cls, fn, raw, source)
+            jitted.compile(_signature(spec))
+            if fast:
+                returns = compiled.nopython_signatures[0].return_type
+                from numba import types
+
+                if not isinstance(returns, types.Integer):
+                    raise BotError(f"bot file {path}: decide returns {returns}, not an integer "
+                                   "(every path must return an int)")
+        except NumbaError as e:
+            reason = next((line.strip() for line in str(e).splitlines()
+                           if line.strip() and not line.startswith("Failed in")), "numba error")
+            raise BotError(f"user bot {path} does not compile: {reason} "
+                           f"(fast bots: numbers and the view's accessors only; see docs/bots-{spec.game}.md)"
+                           ) from None
+    kind = next(_kinds)
+    adapter = Adapter(jitted, fn, view_cls, raw, fast)
+    kwargs = {}
+    if "roles" in BotFamily.__dataclass_fields__:  # the Game protocol's roles, where the engine has them
+        kwargs["roles"] = roles
+    family = BotFamily(bot.name, kind, bot.description, params, adapter, source, **kwargs)
+    _families[kind] = family
+    _specs[kind] = spec
+    _loaded[key] = family
+    _by_game.setdefault(spec.game, []).append(family)
+    return family
+
+
+VIEWS: dict[str, object] = {}
+
+
+def loader(spec: ViewSpec, width: int):
+    """A game registry's ``load_py``: path -> BotFamily."""
+    def load_py(path: str) -> BotFamily:
+        return load(path, spec, width)
+    load_py.view = spec
+    return load_py
+
+
+def decide_of(family: BotFamily):
+    """The jitted ``decide`` a kernel calls for a user bot family."""
+    d = family.decide
+    return d.jitted if isinstance(d, Adapter) else d
+
+
+def _route(kind, user_decide, fallback):
+    from numba import njit
+
+    @njit(nogil=True)
+    def routed(what, seat, k, game, state, params, n_options):
+        if k == kind:
+            return user_decide(what, seat, k, game, state, params, n_options)
+        return fallback(what, seat, k, game, state, params, n_options)
+    return routed
+
+
+_kernels: dict = {}
+
+
+def user_kernel(game: str, with_decide, fallback):
+    """A game's kernel compiled (by its ``with_decide``) around a ``decide`` that
+    answers every user bot of ``game`` loaded so far, each by its kind, and
+    passes any other kind to ``fallback`` (the game's built-in bots). Once per
+    process and set of bots: the tables of a comparison or a tournament, whose
+    bots are all loaded before the first plays, share one compile."""
+    families = loaded(game)
+    key = (game, tuple(f.kind for f in families))
+    if key not in _kernels:
+        decide = fallback
+        for family in families:
+            decide = _route(family.kind, decide_of(family), decide)
+        _kernels[key] = with_decide(decide)
+    return _kernels[key]
+
+
+def warm_up(match) -> None:
+    """A match's first (compiling) play; a user bot that does not compile in the
+    kernel ends in one line naming its file (and is dropped from later kernels)."""
+    from numba.core.errors import NumbaError
+
+    try:
+        match.release([match.play(0, 0, 1)])
+    except NumbaError as e:
+        user = [f for f in match.families if f.decide is not None]
+        if not user:
+            raise  # a built-in kernel: a bug of ours, not bad input
+        forget(user)
+        reason = next((line.strip() for line in str(e).splitlines()
+                       if line.strip() and not line.startswith("Failed in")), "numba error")
+        raise BotError(f"user bot {', '.join(f.source for f in user)} does not compile in the kernel: "
+                       f"{reason} (fast bots: numbers and the view's accessors only, no new arrays; "
+                       f"see docs/bots-{match.game}.md)") from None
+
+
+def forget(families) -> None:
+    """Drop user bots that did not compile in a kernel, so that the kernels of
+    later matches in this process (which hold every loaded bot) do not fail too."""
+    kinds = {f.kind for f in families if f.decide is not None}
+    for game, items in _by_game.items():
+        _by_game[game] = [f for f in items if f.kind not in kinds]
+    for key in [k for k, f in _loaded.items() if f.kind in kinds]:
+        del _loaded[key]
+
+
+# ------------------------------------------------------------------ the API page
+
+_RESTRICTIONS = """\
+A fast bot is the plain bot with `@njit` (from numba) on `decide`. The loader
+compiles it again with `boundscheck=True` and `error_model="python"`, so an index
+out of bounds or a division by zero ends the run with one line naming the bot
+file, not with a crash. What compiles:
+
+- numbers (int, float, bool), local variables, `if`/`for`/`while`, `range`,
+  `min`/`max`/`abs`, the `math` module, and the accessors above;
+- your own helper functions, each with `@njit` too;
+- no lists, dicts, sets, strings or new arrays (`np.zeros` allocates: slow, and
+  not allowed in the kernel), no `print`, no globals that change (module-level
+  constants are frozen when the bot compiles), no classes;
+- keep memory between decisions with `remember(view, i, x)` / `memory(view, i)`
+  where the game has it; draw random numbers with `uniform(view)` and
+  `draw(view, n)` only (they use the player's own stream, so the plain and the
+  fast version of a bot draw the same numbers and give identical tables).
+"""
+
+
+def api_page(spec: ViewSpec) -> str:
+    """The bot API page of a game, generated from its spec (``docs/bots-<game>.md``)."""
+    acc = accessors(spec)
+    module = f"analyzer.games.{spec.game.replace('-', '_')}.view"
+    out = [f"# Your own {spec.title} bot: the bot API",
+           "",
+           f"<!-- generated from the view spec in {module.replace('.', '/')}.py by "
+           "`python -m analyzer.engine.userbots`; do not edit -->",
+           "",
+           "A bot is a Python file defining `BOT = UserBot(...)` around a function",
+           "`decide(view) -> int`, called for every decision of its player:",
+           "",
+           "```python",
+           "from analyzer.engine.bots import UserBot",
+           f"from {module} import *  # the accessors below",
+           "",
+           "def decide(view):",
+           "    ...  # read the view with the accessors, return the answer",
+           "",
+           f'BOT = UserBot("my-bot", decide, game="{spec.game}", roles=({", ".join(repr(r) for r in spec.roles)},),',
+           '              params={"boldness": (0.5, "what it means")}, description="...")',
+           "```",
+           "",
+           f"Run it with `analyzer simulate {spec.game} --bots my_bot.py,random,...` (parameters",
+           "as for built-in bots: `my_bot.py:boldness=0.8`); it works with `compare`,",
+           "`tournament`, `tune` (its declared parameters) and scenario files too.",
+           ""]
+    if spec.example:
+        out += [f"Example: `{spec.example}` (plain Python) and its fast twin "
+                f"`{spec.example.replace('.py', '-fast.py')}`.", ""]
+    out += ["`view` is one value: a named tuple of the arrays the kernel passes (`what`,",
+            "`seat`, `n_options`, `game`, `state`, `params`); `print(view)` shows every field by",
+            "name. Read it through the accessors, which check their index: the same",
+            "calls work in a plain and in a fast bot.", "",
+            "## Decisions", "",
+            "| decision | number | asked | options | answer |",
+            "|---|---|---|---|---|"]
+    for d in spec.decisions:
+        out.append(f"| {d.name} | {d.what} | {d.asked} | {d.options} | {d.answer_text} |")
+    out += ["", "An answer outside these ends the run with one line naming the bot file, the",
+            "decision and the answer.", "",
+            "## What the view holds", "",
+            "| accessor | meaning |", "|---|---|"]
+    for f in spec.fields:
+        call = f"{f.name}(view)" if f.length == 1 else f"{f.name}(view, i)"
+        index = f" `i`: {f.index}." if f.index else ""
+        out.append(f"| `{call}` | {f.meaning}.{index} |")
+    for name in GENERIC_ACCESSORS:
+        fn = acc[name]
+        sig = ", ".join(inspect.signature(fn).parameters)
+        if name in ("memory", "remember") and spec.memory == 0:
+            continue
+        out.append(f"| `{name}({sig})` | {fn.__doc__} |")
+    for fn in spec.functions:
+        sig = ", ".join(inspect.signature(fn).parameters)
+        doc = " ".join((fn.__doc__ or "").split())
+        out.append(f"| `{fn.__name__}({sig})` | {doc} |")
+    if spec.constants:
+        out += ["", "Names a bot file can import with the accessors:", "",
+                "| name | value | meaning |", "|---|---|---|"]
+        out += [f"| `{name}` | {value} | {text} |" for name, value, text in spec.constants]
+    out += ["", f"Parameters: up to {spec.n_params}, declared in `UserBot.params` as",
+            "`name: (default, help)`, read with `param(view, i)` in declaration order.",
+            (f"Memory: {spec.memory} float slots, {spec.memory_text}." if spec.memory
+             else "Memory: none; a bot keeps nothing between its decisions."), "",
+            "## What the view hides", ""]
+    out += [f"- {h}" for h in spec.hides]
+    if spec.notes:
+        out += ["", spec.notes]
+    out += ["", "## Plain and fast", "",
+            "A plain bot runs as Python, called from the compiled core through numba's",
+            "object mode: the call costs about 5 microseconds a decision, and each",
+            "accessor call about 0.6 (`uniform` and `draw` about 4); the example bots",
+            "take about 10 microseconds a decision more than their fast twins, so a",
+            "table with a plain bot plays some tens of times slower than with its fast",
+            "twin (the README has the figures). An exception in a plain bot ends the",
+            "run with one line naming the bot file, the decision and the exception.", "",
+            _RESTRICTIONS.rstrip(), "",
+            "A user bot compiles once per run with the game's kernel (minutes on a busy",
+            "machine; the built-in bots are compiled once per machine and cached). All",
+            "the user bots of a run share that one compile."]
+    return "\n".join(out) + "\n"
+
+
+def api_pages() -> dict[str, str]:
+    """``docs/bots-<game>.md`` for every game whose registry has a view."""
+    from analyzer import games
+
+    pages = {}
+    for game in games.names():
+        view = getattr(games.registry(game), "view", None)
+        if view is not None:
+            pages[f"docs/bots-{game}.md"] = api_page(view)
+    return pages
+
+
+def main() -> None:  # python -m analyzer.engine.userbots: write the API pages
+    root = Path(__file__).resolve().parents[2]
+    for name, text in api_pages().items():
+        (root / name).write_text(text, encoding="utf-8")
+        print(f"wrote {name}")
+
+
+if __name__ == "__main__":
+    main()

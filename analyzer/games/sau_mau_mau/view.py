@@ -1,0 +1,130 @@
+"""What a Sau Mau Mau user bot sees: the view spec, and from it the accessors
+a bot file imports (``from analyzer.games.sau_mau_mau.view import *``).
+
+The spec names the slots of ``layout.py`` a deciding player may read (the
+public race, its own row, the options); ``analyzer/engine/userbots.py`` makes
+the accessors, the view's printout and ``docs/bots-sau-mau-mau.md`` from it."""
+from numba.extending import register_jitable
+
+from analyzer.engine import userbots
+from analyzer.engine.userbots import INDEX, INDEX_OR_PASS, VALUE, Decision, Field, ViewSpec
+from analyzer.games.sau_mau_mau import layout as L
+from analyzer.games.sau_mau_mau import rules as _rules
+
+_PIG = "pig 0-3 (" + ", ".join(L.PIGS) + ")"
+_SEAT = "seat 0-4 (0-based; seats past the player count read 0)"
+
+
+@register_jitable
+def card_kind(card):
+    """the kind of a card id: 0 number, 1 X (skip), 2 +2, 3 Flapi, 4 Farmer"""
+    return _rules.card_kind(card)
+
+
+@register_jitable
+def card_color(card):
+    """the colour (pig 0-3) of a card id; a Flapi's printed colour; -1 for a Farmer"""
+    return _rules.card_color(card)
+
+
+@register_jitable
+def card_number(card):
+    """the number 1-6 of a number card, 0 for any other card"""
+    return _rules.card_number(card)
+
+
+@register_jitable
+def bet_value(rank):
+    """points of the rank-th (0-based) winning bet in queue order: 6, 4, 3, 2, 1, then 0"""
+    if rank == 0:
+        return 6
+    if rank == 1:
+        return 4
+    return max(0, 5 - rank)
+
+
+def _f(name, at, length, meaning, index=""):
+    return Field(name, "state", at, length, meaning, index)
+
+
+VIEW = ViewSpec(
+    game="sau-mau-mau",
+    title="Sau Mau Mau",
+    fields=(
+        _f("position", L.PUB_POS, L.N_PIGS, "the space a pig stands on (0: start)", _PIG),
+        _f("top", L.PUB_TOP, 1, "the card id on top of the discard pile"),
+        _f("need", L.PUB_NEED, 1, "the colour the next card must have (-1: any, after a Farmer turned up)"),
+        _f("penalty", L.PUB_PENALTY, 1, "cards the player must draw unless it plays a +2 (0: none)"),
+        _f("turn", L.PUB_TURN, 1, "player turns of the race so far, skipped ones included"),
+        _f("mover", L.PUB_MOVER, 1, "seat whose turn it is"),
+        _f("first", L.PUB_FIRST, 1, "seat that started this race"),
+        _f("n_players", L.PUB_N_PLAYERS, 1, "players at the table"),
+        _f("crown", L.PUB_CROWN, 1, "the space of the crown (a pig on it ends the race)"),
+        _f("hand_count", L.PUB_HAND_N, L.MAX_PLAYERS, "cards in a player's hand", _SEAT),
+        _f("pile_count", L.PUB_PILE_N, 1, "cards in the draw pile"),
+        _f("discard_count", L.PUB_DISCARD_N, 1, "cards in the discard pile"),
+        _f("queue_length", L.PUB_QUEUE_N, 1, "bets in the queue"),
+        _f("queue", L.PUB_QUEUE, L.MAX_PLAYERS,
+           "the seat of each bet in queue order (the first queue_length are used; the pigs lie face down)",
+           "queue place 0-4"),
+        _f("drawn", L.PUB_DRAWN, 1, "cards the mover drew this turn (a penalty included)"),
+        _f("score", L.PUB_SCORE, L.MAX_PLAYERS, "a player's points in this game before this race", _SEAT),
+        _f("race", L.PUB_RACE, 1, "the race of the game, 1-4"),
+        _f("steps", L.PUB_STEPS, 1, "penalty steps back left to take (step decision)"),
+        _f("hand", L.S_VIEW + L.OWN_HAND, L.N_CARDS,
+           "the card ids in this player's hand (the first hand_size are used)", "card 0-38"),
+        _f("hand_size", L.S_VIEW + L.OWN_HAND_N, 1, "cards in this player's hand"),
+        _f("bet_pig", L.S_VIEW + L.OWN_BET_PIG, 1, "the pig of this player's bet in the queue, -1 if none"),
+        _f("bet_turn", L.S_VIEW + L.OWN_BET_TURN, 1, "the turn this player's bet card was laid"),
+    ),
+    decisions=(
+        Decision(L.DECIDE_PLAY, "play", "at the start of every turn not skipped",
+                 "the valid cards in hand (card ids)", INDEX_OR_PASS,
+                 "an option index to play that card, or -1 to draw (the penalty, under a +2)"),
+        Decision(L.DECIDE_COLOR, "color", "it played a Farmer", "none", VALUE,
+                 "the colour 0-3 the next player must follow", lo=0, hi=L.N_PIGS - 1),
+        Decision(L.DECIDE_FLAPI, "flapi", "it played a Flapi and several pigs are tied last",
+                 "the tied last pigs", INDEX, "an option index: the pig that moves 3 spaces"),
+        Decision(L.DECIDE_STEP, "step", "for each card drawn as a +2 penalty (steps(view) left)",
+                 "the pigs off the start space", INDEX_OR_PASS,
+                 "an option index to move that pig one space back, or -1 to take no more steps"),
+        Decision(L.DECIDE_BET, "bet", "after a turn in which it drew", "none", VALUE,
+                 "a pig 0-3 to bet on (a change if it has a bet: to the back of the queue), or -1 to pass",
+                 lo=-1, hi=L.N_PIGS - 1),
+    ),
+    options_at=L.S_OPTIONS,
+    options_cap=L.N_CARDS,
+    rng_at=L.S_VIEW + L.OWN_RNG,
+    n_params=L.N_PARAMS,
+    memory=L.PARAMS_WIDTH - L.N_PARAMS,
+    memory_text="",
+    hides=(
+        "other players' hands (only how many cards: hand_count)",
+        "the pigs of other players' bets (face down: only the seats in queue order)",
+        "the order of the draw pile and the deck's random stream",
+        "other players' random streams",
+    ),
+    functions=(card_kind, card_color, card_number, bet_value),
+    constants=(
+        *((f"DECIDE_{d}", getattr(L, f"DECIDE_{d}"), f"the {d.lower()} decision")
+          for d in ("PLAY", "COLOR", "FLAPI", "STEP", "BET")),
+        *((p.upper(), i, f"pig {p}") for i, p in enumerate(L.PIGS)),
+        ("NUMBER", L.NUMBER, "card kind: a number card"),
+        ("SKIP", L.SKIP, "card kind: X (the next player skips)"),
+        ("PLUS2", L.PLUS2, "card kind: +2"),
+        ("FLAPI", L.FLAPI, "card kind: Flapi (the last pig moves 3)"),
+        ("FARMER", L.FARMER, "card kind: Farmer (names a colour)"),
+    ),
+    notes=("A game is four races; the view is the current race. A bot keeps nothing between "
+           "decisions: its parameter row is handed over as a copy each time."),
+    example="sims/bots/sau-mau-mau-greedy.py",
+)
+
+View = userbots.VIEWS.setdefault(VIEW.game, userbots.view_class(VIEW))
+globals().update(userbots.accessors(VIEW))
+__all__ = userbots.exported(VIEW) + ["View", "describe", "VIEW"]
+
+
+def describe(view) -> str:
+    """The view in words (what ``print(view)`` shows)."""
+    return userbots.describe(VIEW, view)
