@@ -15,9 +15,9 @@ from analyzer.report import text as T
 # bots have a palette of their own, away from the colours of game pieces
 BOT_COLORS = ["#34495e", "#d08c1f", "#2a9d8f", "#8d5a3b", "#6a6fd1", "#a3a33a", "#b5517a", "#3b7dbf",
               "#6b8e23", "#7f7f7f", "#c2703d", "#5e3c99"]
-# the salt of bot_color's hash: chosen so that the built-in bots of the shipped games
-# (tests/report/test_rep_figures.py checks it) get distinct colours
-COLOR_SALT = 73
+# the salt of bot_color's hash: chosen so that the built-in bots of each shipped game
+# get distinct colours (a report shows one game; tests/report/test_rep_figures.py checks it)
+COLOR_SALT = 113
 NEUTRAL = "#4a4a4a"
 GOOD, BAD, UNSURE = "#2a9d5c", "#c0392b", "#9e9e9e"
 DPI = 110

@@ -9,9 +9,10 @@ from analyzer.report.figures import BOT_COLORS, _figure, _pct_axis, bot_color, b
 
 
 def test_built_in_bots_have_distinct_fixed_colours():
-    labels = sorted({name for game in names() for name in bot_families(game)})
-    colours = [bot_color(b) for b in labels]
-    assert len(set(colours)) == len(labels) and set(colours) <= set(BOT_COLORS)
+    for game in names():  # a report shows one game's bots
+        labels = sorted(bot_families(game))
+        colours = [bot_color(b) for b in labels]
+        assert len(set(colours)) == len(labels) and set(colours) <= set(BOT_COLORS), game
     # the colour is the label's, not its place in a table
     a = bot_colors({"bots": pd.DataFrame({"bot": ["random", "timer"]})})
     b = bot_colors({"bots": pd.DataFrame({"bot": ["timer", "favourite", "random"]})})
