@@ -92,6 +92,10 @@ def _cache_dir(module: str) -> str | None:
 
 JIT_OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
 
+# bot kinds from here on are user bots, in every game: a kernel answers them with
+# its module-level ``decide``, swapped when the module is recompiled around them
+USER_KIND_BASE = 100
+
 # ``a[ix(i)]``: an index that cannot be negative, made unsigned. numba then skips
 # the wrap-around of negative indices, a compare and a select on the latency
 # chain of every load, which costs hot loops over flat arrays 10-15%. Never

@@ -16,8 +16,9 @@ kinds with their options and answers, and what stays hidden. From the spec:
 
 The game's kernel asks every decision through one ``decide(what, seat, kind,
 game, state, params, n_options)``; bot kinds >= ``USER_KIND_BASE`` are answered
-by a module-level ``decide`` swapped by recompiling the kernel module (see
-``with_decide`` in ``analyzer/games/lemming_mafia/kernel.py``). For each user bot
+by a module-level ``decide`` swapped by recompiling the kernel module (a
+game's ``kernel.with_decide``; ``analyzer/games/protocol.py`` lists what a game
+provides). For each user bot
 the loader builds an *adapter* with that signature:
 
 - plain bot: the adapter calls it through numba's object mode (``with
@@ -51,6 +52,7 @@ from pathlib import Path
 import numpy as np
 
 from analyzer.engine.bots import BotFamily, UserBot
+from analyzer.engine.jit import USER_KIND_BASE  # noqa: F401  (bot kinds from here on are user bots)
 from analyzer.errors import BotError
 
 # The kernels are nogil; a user bot's object mode (a plain bot's call, a fast
@@ -58,7 +60,6 @@ from analyzer.errors import BotError
 # about it says nothing to a user.
 warnings.filterwarnings("ignore", message="Code running in object mode won't allow parallel")
 
-USER_KIND_BASE = 100  # bot kinds from here on are user bots in every game
 FAULT = 1 << 30  # the answer of a bot that failed: out of every decision's range
 VIEW_FIELDS = ("what", "seat", "n_options", "game", "state", "params")
 DECIDE_ARGS = ("what", "seat", "kind", "game", "state", "params", "n_options")
@@ -505,7 +506,7 @@ def _import(p: Path, path: str):
         raise BotError(f"bot file {path} failed to load: {_exception_text(e, str(p))}") from None
     except SystemExit:
         sys.modules.pop(name, None)
-        raise BotError(f"bot file {path} failed to load: it called sys.exit") from None
+        raise BotError(f"bot file {path} failed to load: it called sys.exit (SystemExit)") from None
     return module
 
 
@@ -550,7 +551,7 @@ def load(path: str, spec: ViewSpec, width: int) -> BotFamily:
     for i, (name, value) in enumerate(bot.params.items()):
         default, help_text = value if isinstance(value, tuple) else (value, "")
         if isinstance(default, bool) or not isinstance(default, (int, float)) or not np.isfinite(default):
-            raise BotError(f"bot file {path}: parameter {name!r} needs a number as its default, "
+            raise BotError(f"bot file {path}: the default of parameter {name!r} must be a number, "
                            f"got {default!r}")
         params[name] = (i, float(default), str(help_text))
 

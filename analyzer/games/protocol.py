@@ -28,8 +28,7 @@ The pieces a game supplies (``GameInfo`` fields name the modules):
 ``report``: package with the report's sections (see ``analyzer/report/html.py``:
     ``header``, ``overview``, ``answers``, ``FIGURES``, ``key_tables``...).
 
-User bots (``analyzer/engine/userbots.py``; Lemming Mafia and Sau Mau Mau do
-this). A game gets ``.py`` bots, plain Python and numba, by:
+User bots (``analyzer/engine/userbots.py``). A game gets ``.py`` bots, plain Python and numba, by:
 - ``view.py``: ``VIEW = ViewSpec(...)`` naming the slots a deciding player may
   read, its decisions with their options and answers, what stays hidden; then
   ``globals().update(userbots.accessors(VIEW))`` and ``__all__ =

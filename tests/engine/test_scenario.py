@@ -16,9 +16,9 @@ def write(tmp_path, text):
     return path
 
 
-def test_the_default_scenario_runs_both_games():
+def test_the_default_scenario_runs_every_game():
     runs = load_scenarios(ROOT / "sims" / "default.toml")
-    assert [r.game for r in runs] == ["lemming-mafia", "lemming-mafia", "sau-mau-mau"]
+    assert [r.game for r in runs] == ["lemming-mafia", "lemming-mafia", "sau-mau-mau", "lemminge", "mafia"]
     assert runs[2].races == 200_000 and runs[2].players == 4 and runs[2].seed == 1
     assert all(r.report is not None for r in runs)
 

@@ -18,7 +18,7 @@ User bots (kinds >= USER_KIND_BASE) are answered by the module-level
 ``decide`` (signature of ``bots.decide_heuristic``). Here it answers nothing,
 and everything is cached; ``with_decide`` compiles this same module again
 around another ``decide``, uncached so that it never overwrites the built-in
-cache (as in Lemming Mafia's kernel).
+cache (the pattern every game's kernel follows, ``analyzer/games/protocol.py``).
 """
 import itertools
 from pathlib import Path
@@ -28,7 +28,7 @@ import numpy as np
 from analyzer.engine.jit import kernel
 from analyzer.engine.rng import seed_stream
 from analyzer.engine.trace import emit, payload
-from analyzer.engine.userbots import USER_KIND_BASE
+from analyzer.engine.jit import USER_KIND_BASE
 from analyzer.games.sau_mau_mau.bots import decide_heuristic
 from analyzer.games.sau_mau_mau.layout import (
     BET_LEN, DECIDE_BET, DECIDE_COLOR, DECIDE_FLAPI, DECIDE_PLAY, DECIDE_STEP, ERROR_BET,
