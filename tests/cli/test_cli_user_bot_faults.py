@@ -37,9 +37,11 @@ def test_a_user_bots_faults_are_one_line_naming_its_file(tmp_path, capsys):
 
     code, out, err = play(0)  # the control: the same bot without a fault plays
     assert code == 0 and "faulty:fault=0" in out, err
-    for fault, needle in ((1, "ValueError: my own bug"), (2, "IndexError")):
+    for fault, needles in ((1, ("ValueError", "my own bug")), (2, ("IndexError",))):
         code, out, err = play(fault)
         assert code == 2, err
         lines = err.strip().splitlines()
         assert len(lines) == 1 and "Traceback" not in err, err
-        assert lines[0].startswith(f"analyzer: error: user bot {bot} failed") and needle in lines[0], err
+        # the file, the seat and decision, the exception
+        assert lines[0].startswith(f"analyzer: error: user bot {bot} (seat 1, move decision)"), err
+        assert all(needle in lines[0] for needle in needles), err
