@@ -100,7 +100,7 @@ def _write(tmp_path, name, text):
     ("BOT = UserBot('b', lambda view: 0, game='sau-mau-mau', roles=('family',))\n",
      "sau-mau-mau has no role 'family'"),
     ("BOT = UserBot('b', lambda view: 0, game='sau-mau-mau', params={'p': ('x', 'help')})\n",
-     "parameter 'p' needs a number"),
+     "the default of parameter 'p' must be a number"),
     ("BOT = UserBot('b', lambda view: 0, game='sau-mau-mau', params={f'p{i}': (0, '') for i in range(14)})\n",
      "at most 13 parameters"),
     ("raise RuntimeError('oops')\n", "failed to load: raised RuntimeError at line 3: oops"),
