@@ -13,6 +13,7 @@
 """
 import ast
 import hashlib
+import itertools
 import os
 from functools import lru_cache
 from pathlib import Path
@@ -131,3 +132,32 @@ def kernel(fn=None, *, cache=True, allocates=False, inline=False):
             numba.config.CACHE_DIR = saved
 
     return compile_ if fn is None else compile_(fn)
+
+
+# ------------------------------------------------------------------ variants
+# A user bot is compiled into a game's kernel by running the kernel module's
+# source again as a new namespace whose ``_USER_DECIDE`` global is the bot's
+# ``decide`` (the module answers user-bot kinds with it). The variant's other
+# functions (a replay's single-game player) are found from its entry point.
+
+_variant_count = itertools.count()
+_variant_namespaces: dict[int, dict] = {}
+
+
+def recompiled(module, entry: str, user_decide):
+    """The function ``entry`` of ``module`` (a kernel module), from the module's
+    source run again with ``_USER_DECIDE = user_decide``; not cached, since a
+    user bot is new code each time."""
+    namespace = {"__name__": f"{module.__name__}_variant{next(_variant_count)}",
+                 "__file__": module.__file__, "_USER_DECIDE": user_decide}
+    exec(compile(Path(module.__file__).read_text(encoding="utf-8"), module.__file__, "exec"), namespace)
+    function = namespace[entry]
+    _variant_namespaces[id(function)] = namespace
+    return function
+
+
+def sibling(function, name: str, module):
+    """The function ``name`` compiled together with ``function``: ``module``'s
+    own when ``function`` is, a variant's when it came from :func:`recompiled`."""
+    namespace = _variant_namespaces.get(id(function))
+    return getattr(module, name) if namespace is None else namespace[name]

@@ -2,6 +2,8 @@
 same options: its table rows are the rows ``simulate --out`` wrote for I, for
 every game and several tables of bots; the text walks through the item and the
 timeline page is written."""
+from pathlib import Path
+
 import pandas as pd
 import pytest
 
@@ -9,6 +11,7 @@ from analyzer.engine.botspec import parse_bot_list, seat_bots
 from analyzer.games import game_info
 from tests.cli_support import run
 
+ROOT = Path(__file__).resolve().parents[2]
 CASES = [  # game, bots, index (runs of index + 40 items)
     ("lemming-mafia", "random", 123),
     ("lemming-mafia", "favourite,timer,contractor,random", 77),
@@ -17,10 +20,12 @@ CASES = [  # game, bots, index (runs of index + 40 items)
     ("lemminge", "random", 25),
     ("lemminge", "racer,convoy,blocker,random", 9),
     ("mafia", "random", 40),
+    # a user bot's kernel variant replays too (its single-game player, not the built-in one)
+    ("sau-mau-mau", f"{ROOT}/sims/bots/sau-mau-mau-greedy.py,random,random,random", 4),
 ]
 
 
-@pytest.mark.parametrize("game,bots,index", CASES, ids=[f"{g}-{b.split(',')[0]}" for g, b, _ in CASES])
+@pytest.mark.parametrize("game,bots,index", CASES, ids=[f"{g}-{Path(b.split(',')[0]).stem}" for g, b, _ in CASES])
 def test_replay_ends_with_the_rows_simulate_writes(tmp_path, capsys, game, bots, index):
     info = game_info(game)
     out = tmp_path / "run"

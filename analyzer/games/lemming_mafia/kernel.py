@@ -7,12 +7,11 @@ cached. ``with_decide`` compiles this same module again around another
 ``decide`` is a global, not an argument, because a jitted function passed as an
 argument keeps a kernel from being cached.
 """
-import itertools
-from pathlib import Path
+import sys
 
 import numpy as np
 
-from analyzer.engine.jit import ix, kernel
+from analyzer.engine.jit import ix, kernel, recompiled
 from analyzer.engine.rng import seed_stream
 from analyzer.engine.trace import emit, payload
 from analyzer.games.lemming_mafia.bots import LOOKAHEAD, RANDOM, decide_builtin
@@ -219,29 +218,7 @@ def play_races(game, params, seed, first, count, races, players, contracts, bets
     return 0
 
 
-_variants = itertools.count()
-
-
 def with_decide(user_decide):
     """``play_races`` of this module compiled around ``user_decide`` (its
-    ``play_race``, for replays, is the attribute ``play_race`` of the result's
-    namespace: ``variant_namespace(play_races)``)."""
-    namespace = {
-        "__name__": f"{__name__}_variant{next(_variants)}",
-        "__file__": __file__,
-        "_USER_DECIDE": user_decide,
-    }
-    exec(compile(Path(__file__).read_text(), __file__, "exec"), namespace)
-    _variant_namespaces[id(namespace["play_races"])] = namespace
-    return namespace["play_races"]
-
-
-_variant_namespaces: dict[int, dict] = {}
-
-
-def play_race_of(play_races_function):
-    """The single-race function compiled with ``play_races_function`` (this
-    module's, or a user-bot variant's): what a replay calls."""
-    if play_races_function is play_races:
-        return play_race
-    return _variant_namespaces[id(play_races_function)]["play_race"]
+    ``play_race``, for replays: ``jit.sibling(that, "play_race", kernel)``)."""
+    return recompiled(sys.modules[__name__], "play_races", user_decide)

@@ -20,12 +20,11 @@ and everything is cached; ``with_decide`` compiles this same module again
 around another ``decide``, uncached so that it never overwrites the built-in
 cache (the pattern every game's kernel follows, ``analyzer/games/protocol.py``).
 """
-import itertools
-from pathlib import Path
+import sys
 
 import numpy as np
 
-from analyzer.engine.jit import kernel
+from analyzer.engine.jit import kernel, recompiled
 from analyzer.engine.rng import seed_stream
 from analyzer.engine.trace import emit, payload
 from analyzer.engine.jit import USER_KIND_BASE
@@ -314,18 +313,10 @@ def play_games(game, params, seed, first, count, races, players, bets, games):
     return 0
 
 
-_variants = itertools.count()
-
-
 def with_decide(user_decide):
-    """``play_games`` of this module compiled around ``user_decide``."""
-    namespace = {
-        "__name__": f"{__name__}_variant{next(_variants)}",
-        "__file__": __file__,
-        "_USER_DECIDE": user_decide,
-    }
-    exec(compile(Path(__file__).read_text(), __file__, "exec"), namespace)
-    return namespace["play_games"]
+    """``play_games`` of this module compiled around ``user_decide`` (its
+    ``play_game``, for replays: ``jit.sibling(that, "play_game", kernel)``)."""
+    return recompiled(sys.modules[__name__], "play_games", user_decide)
 
 
 # ------------------------------------------------------------------ Python side
