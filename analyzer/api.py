@@ -95,6 +95,21 @@ def _path(value, option: str) -> Path | None:
     return Path(value)
 
 
+def cluster_session(cluster):
+    """A context giving the cluster session for ``cluster``: None (play in this
+    process), an open session (kept open), or an address to connect to (and
+    disconnect from on leaving)."""
+    import contextlib
+
+    if cluster is None:
+        return contextlib.nullcontext(None)
+    if not isinstance(cluster, str):
+        return contextlib.nullcontext(cluster)
+    from analyzer.engine.cluster import check_address, connect
+
+    return connect(check_address(cluster))
+
+
 # ------------------------------------------------------------------ reports
 
 REPORT_FILE_SUFFIXES = (".csv", ".png")  # what a report writes into its _files/ folder
@@ -237,13 +252,15 @@ class Run:
 def simulate(game: str, races: int | None = None, *, games: int | None = None, bots: BotList | None = None,
              players: int | None = None, board=None, seed: int = 1, threads: int | None = None,
              out=None, report=None, tables: bool = True, progress: bool | None = None,
-             chunk: int | None = None) -> Run:
+             chunk: int | None = None, cluster=None) -> Run:
     """Play ``races`` races or ``games`` games (the game's unit; either name
     works) between ``bots`` (one for every seat, or one per
     seat: a comma string or a list) and return the ``Run``. ``out``: also write
     the Parquet tables and manifest there; ``report``: write the balance report;
     ``tables``: keep the tables in memory (``run.tables``; for long runs write
-    them with ``out`` instead)."""
+    them with ``out`` instead); ``cluster``: play on a Dask cluster,
+    ``"tcp://HOST:PORT"`` or ``"local:N"`` (or a session of ``cluster_session``),
+    with the same results."""
     from analyzer.engine.botspec import parse_bot_list, seat_bots
     from analyzer.engine.simulate import DEFAULT_CHUNK, simulate as run_simulation
 
@@ -268,11 +285,13 @@ def simulate(game: str, races: int | None = None, *, games: int | None = None, b
         check_report_path(report_path)
         stats = new_stats(match.game)
     collector = _Collector(stats) if tables else stats
-    result = run_simulation(match, count, seed, threads=threads, chunk_size=chunk, out_dir=out,
-                            progress=progress, stats=collector)
+    with cluster_session(cluster) as session:
+        result = run_simulation(match, count, seed, threads=threads, chunk_size=chunk, out_dir=out,
+                                progress=progress, stats=collector, cluster=session)
+    where = (f"{result.manifest['threads']} threads" if "cluster" not in result.manifest else
+             "{workers} cluster workers, {threads} threads at {address}".format(**result.manifest["cluster"]))
     lines = [render_header(match, result), result.summary.render(),
-             f"speed: {result.rate:,.0f} {match.unit}/s ({result.seconds:.2f} s on "
-             f"{result.manifest['threads']} threads)"]
+             f"speed: {result.rate:,.0f} {match.unit}/s ({result.seconds:.2f} s on {where})"]
     if out is not None:
         lines.append(f"tables: {out}/ ({', '.join(match.tables)}.parquet, manifest.json)")
     run = Run(match.game, result.summary, result.manifest, result.seconds, out, "\n".join(lines),

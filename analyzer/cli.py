@@ -88,6 +88,14 @@ def _progress_option():
     return typer.Option(None, "--progress/--no-progress", help=PROGRESS_HELP)
 
 
+CLUSTER_HELP = ("play on a Dask cluster: tcp://HOST:PORT of a running scheduler, or local:N for N worker "
+                "processes on this machine (default: this process's threads); the same results")
+
+
+def _cluster_option():
+    return typer.Option(None, "--cluster", metavar="ADDRESS", help=CLUSTER_HELP)
+
+
 def _either(new, old, name: str, old_name: str):
     """An option and its hidden old name: the value given, refusing both at once."""
     if new is not None and old is not None and new != old:
@@ -111,17 +119,21 @@ def simulate(
     report: Optional[Path] = typer.Option(None, help="write the balance report (HTML, figures, CSV) to this path"),
     chunk: int = typer.Option(1 << 16, hidden=True, help="races per chunk"),
     progress: Optional[bool] = _progress_option(),
+    cluster: Optional[str] = _cluster_option(),
 ):
     """Play many races (or games) between bots and print a summary."""
-    run_simulation(game, board, players, bots, races, seed, threads, out, report, chunk, progress)
+    from analyzer.api import cluster_session
+
+    with cluster_session(cluster) as session:
+        run_simulation(game, board, players, bots, races, seed, threads, out, report, chunk, progress, session)
 
 
 def run_simulation(game, board, players, bots, races, seed, threads, out, report, chunk=1 << 16,
-                   progress=None) -> None:
+                   progress=None, cluster=None) -> None:
     from analyzer import api
 
     run = api.simulate(game, races, bots=bots, players=players, board=board, seed=seed, threads=threads,
-                       out=out, report=report, tables=False, progress=progress, chunk=chunk)
+                       out=out, report=report, tables=False, progress=progress, chunk=chunk, cluster=cluster)
     typer.echo(run.text)
 
 
@@ -153,15 +165,18 @@ def report_command(
 
 @app.command("run")
 def run_scenario(scenario: Path = typer.Argument(..., help="a scenario file, e.g. sims/default.toml"),
-                 progress: Optional[bool] = _progress_option()):
+                 progress: Optional[bool] = _progress_option(), cluster: Optional[str] = _cluster_option()):
     """Run a scenario file (TOML: game, board, players, bots, races or games, seed, report, out; paths relative to the file)."""
+    from analyzer.api import cluster_session
     from analyzer.scenario import load_scenarios
 
-    for item in load_scenarios(scenario):
-        if item.title:
-            typer.echo(f"== {item.title}")
-        run_simulation(item.game, item.board, item.players, item.bots, item.races, item.seed,
-                       item.threads, item.out, item.report, progress=progress)
+    items = load_scenarios(scenario)
+    with cluster_session(cluster) as session:  # one connection for every simulation of the file
+        for item in items:
+            if item.title:
+                typer.echo(f"== {item.title}")
+            run_simulation(item.game, item.board, item.players, item.bots, item.races, item.seed,
+                           item.threads, item.out, item.report, progress=progress, cluster=session)
 
 
 @app.command()
