@@ -16,12 +16,14 @@ or ``local:N`` for a ``LocalCluster`` of N single-threaded worker processes.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import os
+import pickle
 import re
-import time
+import threading
 import uuid
-from collections import deque
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,7 +32,7 @@ import numpy as np
 import analyzer
 from analyzer.errors import AnalyzerError
 
-CONNECT_SECONDS = 5  # an unreachable scheduler fails after this long
+CONNECT_SECONDS = 4  # an unreachable scheduler fails after this long
 WORKERS_SECONDS = 30  # a scheduler without workers: how long to wait for one
 MAX_LOCAL_WORKERS = 256
 TASKS_PER_THREAD = 4  # at least this many tasks per worker thread, for balance
@@ -93,18 +95,40 @@ class Session:
     workers: int
     _matches: dict = field(default_factory=dict)
 
-    def scatter(self, match):
-        """The match on every worker (once per session), as a future."""
+    def send(self, match) -> tuple[str, bytes]:
+        """The match as (token, pickled bytes), every task's first argument;
+        its kernels are loaded on every worker before any timing starts. Not
+        scattered: data held only by a worker dies with it, and a task run
+        again elsewhere must find its match."""
         key = id(match)
         if key not in self._matches:
-            future = self.client.scatter(match, broadcast=True, hash=False)
-            # load the kernels on every worker before any timing starts
-            warm = [self.client.submit(_warm_up, future, analyzer.__version__, workers=[w], pure=False,
+            payload = pickle.dumps(match, protocol=pickle.HIGHEST_PROTOCOL)
+            sent = (hashlib.sha256(payload).hexdigest()[:16], payload)
+            warm = [self.client.submit(_warm_up, sent, analyzer.__version__, workers=[w], pure=False,
                                        allow_other_workers=True)
                     for w in self.client.scheduler_info()["workers"]]
             _gather(self.client, warm)
-            self._matches[key] = (match, future)  # the match is kept, so its id stays unique
+            self._matches[key] = (match, sent)  # the match is kept, so its id stays unique
         return self._matches[key][1]
+
+
+_MATCHES: OrderedDict = OrderedDict()  # on a worker: token -> match, the latest few
+_KEEP_MATCHES = 8
+_MATCHES_LOCK = threading.Lock()
+
+
+def _match_of(sent: tuple[str, bytes]):
+    """The worker's copy of a sent match: unpickled once per process and kept,
+    with its buffer pool, for the tasks that follow."""
+    token, payload = sent
+    with _MATCHES_LOCK:
+        match = _MATCHES.get(token)
+        if match is None:
+            match = _MATCHES[token] = pickle.loads(payload)
+            while len(_MATCHES) > _KEEP_MATCHES:
+                _MATCHES.popitem(last=False)
+        _MATCHES.move_to_end(token)
+        return match
 
 
 def _gather(client, futures) -> list:
@@ -153,9 +177,9 @@ def connect(address: str):
                 local.close(timeout=CONNECT_SECONDS)
 
 
-def _warm_up(match, client_version: str) -> None:
+def _warm_up(sent, client_version: str) -> None:
     _check_version(client_version)
-    match.warm_up()
+    _match_of(sent).warm_up()
 
 
 # ------------------------------------------------------------------ tasks
@@ -167,11 +191,12 @@ class TaskResult:
     shipped: list  # per piece: its tables and chunk extras, when the client keeps them
 
 
-def play_task(match, client_version: str, seed: int, first: int, count: int, piece: int,
+def play_task(sent, client_version: str, seed: int, first: int, count: int, piece: int,
               part_dir: str | None, ship_tables: bool) -> TaskResult:
-    """Play items ``first .. first+count-1`` in pieces of at most ``piece``
-    (bounded buffers). Runs on a worker."""
+    """Play items ``first .. first+count-1`` of the sent match in pieces of at
+    most ``piece`` (bounded buffers). Runs on a worker."""
     _check_version(client_version)
+    match = _match_of(sent)
     summary = match.new_summary()
     parts, shipped = [], []
     match.reserve(min(piece, count))
@@ -236,7 +261,7 @@ def run_on_cluster(session: Session, match, total: int, seed: int, *, chunk_size
     runner's chunk callback would)."""
     if match.user_sources:
         raise AnalyzerError("user Python bots cannot be sent to cluster workers yet; run them without --cluster")
-    future = session.scatter(match)
+    sent = session.send(match)
     size = max(1, min(chunk_size, -(-total // (TASKS_PER_THREAD * session.threads))))
     part_dir = None
     if writer is not None:
@@ -253,7 +278,7 @@ def run_on_cluster(session: Session, match, total: int, seed: int, *, chunk_size
         if first is None:
             return False
         count = min(size, total - first)
-        in_flight.append((count, client.submit(play_task, future, analyzer.__version__, seed, first, count,
+        in_flight.append((count, client.submit(play_task, sent, analyzer.__version__, seed, first, count,
                                                chunk_size, part_dir, on_tables is not None, pure=False)))
         return True
 
