@@ -381,7 +381,8 @@ def _check_bot(game: str, spec, role: str) -> None:
 def compare(game: str, bot: str, vs: str, *, field: BotList = "random", players: int | None = None,
             board=None, races: int | None = None, games: int | None = None, seed: int = 1,
             threads: int | None = None, sprt: tuple[float, float] | None = None, alpha: float = 0.05,
-            beta: float = 0.05, progress: bool | None = None, role: str | None = None) -> Comparison:
+            beta: float = 0.05, progress: bool | None = None, role: str | None = None,
+            cluster=None) -> Comparison:
     """Bot A (``bot``) against bot B (``vs``) on the same deals and dice, seats
     rotated (among the seats of ``role``, in a game of roles), the other seats
     taken by ``field``; ``sprt=(d0, d1)`` stops as soon as a sequential test
@@ -413,8 +414,9 @@ def compare(game: str, bot: str, vs: str, *, field: BotList = "random", players:
     total = -(-count // places) * places * 2
     with Progress(total, f"{info.title} compare ({info.unit} per arm x 2)", enabled=progress) as bar:
         counter = _ArmCounter(bar)
-        result = run(lambda table: cls(board_path, players, table), a, b, fill, players, count, seed,
-                     threads=threads, sprt=test, progress=counter, roles=roles, role=role)
+        with cluster_session(cluster) as session:
+            result = run(lambda table: cls(board_path, players, table), a, b, fill, players, count, seed,
+                         threads=threads, sprt=test, progress=counter, roles=roles, role=role, cluster=session)
     return Comparison(result, render(result))
 
 
@@ -466,7 +468,7 @@ class Tournament:
 def tournament(game: str, bots: BotList, *, players: int | None = None, board=None, races: int | None = None,
                games: int | None = None, seed: int = 1, threads: int | None = None,
                gauntlet: str | None = None, report=None, progress: bool | None = None,
-               role: str | None = None, field: BotList | None = None) -> Tournament:
+               role: str | None = None, field: BotList | None = None, cluster=None) -> Tournament:
     """Every table of distinct bots from ``bots``, each in every seat rotation on
     the same deals; Bradley-Terry ratings with intervals. ``gauntlet``: one bot
     at every table against a field of the others. In a game of roles the bots
@@ -499,8 +501,10 @@ def tournament(game: str, bots: BotList, *, players: int | None = None, board=No
         cls(board_path, players, [fill.get(s, spec) for s in range(players)])
     with Progress(planned_races(len(specs), roles.count(role), count, hero),
                   f"{info.title} tournament ({info.unit})", enabled=progress) as bar:
-        result = run(lambda table: cls(board_path, players, table), specs, players, count, seed,
-                     threads=threads, gauntlet=hero, progress=bar, roles=roles, role=role, field=field_specs)
+        with cluster_session(cluster) as session:
+            result = run(lambda table: cls(board_path, players, table), specs, players, count, seed,
+                         threads=threads, gauntlet=hero, progress=bar, roles=roles, role=role, field=field_specs,
+                         cluster=session)
     cup = Tournament(result, render(result))
     if report_path is not None:
         cup.text += f"\nreport: {cup.report(report_path)}"

@@ -219,6 +219,7 @@ def compare(
     beta: float = typer.Option(0.05, help="SPRT: chance of accepting D0 when D1 holds"),
     progress: Optional[bool] = _progress_option(),
     role: Optional[str] = typer.Option(None, help=ROLE_HELP),
+    cluster: Optional[str] = _cluster_option(),
 ):
     """Paired comparison of bot A against bot B: same deals and dice, seats rotated."""
     from analyzer import api
@@ -226,7 +227,7 @@ def compare(
     test = _two_floats(sprt, "--sprt") if sprt is not None else None
     result = api.compare(game, bot, vs, field=field, players=players, board=board, races=races, seed=seed,
                          threads=threads, sprt=test, alpha=alpha, beta=beta, progress=progress,
-                         role=role)
+                         role=role, cluster=cluster)
     typer.echo(result.text)
 
 
@@ -246,13 +247,14 @@ def tournament(
     role: Optional[str] = typer.Option(None, help=ROLE_HELP),
     field: Optional[str] = typer.Option(
         None, help="games with roles: the bots of the seats of other roles (one, or one per such seat)"),
+    cluster: Optional[str] = _cluster_option(),
 ):
     """Round robin (or gauntlet) between bots on every table and seat rotation: ratings with intervals."""
     from analyzer import api
 
     result = api.tournament(game, bots, players=players, board=board, races=races, seed=seed, threads=threads,
                             gauntlet=gauntlet, report=report, progress=progress, role=role,
-                            field=field)
+                            field=field, cluster=cluster)
     typer.echo(result.text)
 
 
@@ -279,8 +281,10 @@ def tune(
     out: Optional[Path] = typer.Option(None, "--out", hidden=True, help="old name of --save"),
     progress: Optional[bool] = _progress_option(),
     role: Optional[str] = typer.Option(None, help=ROLE_HELP),
+    cluster: Optional[str] = _cluster_option(),
 ):
     """Tune a bot's parameters against a field (cross-entropy search on common races), then re-measure."""
+    from analyzer import api
     from analyzer.api import _check_bot, _seat_role, _setup
     from analyzer.engine.botspec import parse_bot_list
     from analyzer.engine.seating import seat_tables
@@ -318,11 +322,11 @@ def tune(
         def on_generation(g):
             typer.echo(f"generation {g.index}: best candidate {g.best_win.diff * 100:+.2f} pp win rate, "
                        f"{g.best_score.diff:+.3f} mean score against the start", err=True)
-        with bar.phase("searching"):
+        with bar.phase("searching"), api.cluster_session(cluster) as session:
             result = run(lambda table: cls(board_path, players, table), family, start,
                          {**base, **dict(start.params)}, space, field_specs, players, budget, seed,
                          threads=threads, objective=objective, on_generation=on_generation,
-                         roles=roles, role=role)
+                         roles=roles, role=role, cluster=session)
         bar.advance(budget)
     typer.echo(render(result))
     if save is not None:

@@ -95,21 +95,22 @@ class Session:
     workers: int
     _matches: dict = field(default_factory=dict)
 
-    def send(self, match) -> tuple[str, bytes]:
+    def send(self, match, warm: bool = False) -> tuple[str, bytes]:
         """The match as (token, pickled bytes), every task's first argument;
-        its kernels are loaded on every worker before any timing starts. Not
-        scattered: data held only by a worker dies with it, and a task run
-        again elsewhere must find its match."""
+        ``warm``: its kernels are loaded on every worker now (before a run is
+        timed). Not scattered: data held only by a worker dies with it, and a
+        task run again elsewhere must find its match."""
         key = id(match)
         if key not in self._matches:
             payload = pickle.dumps(match, protocol=pickle.HIGHEST_PROTOCOL)
-            sent = (hashlib.sha256(payload).hexdigest()[:16], payload)
-            warm = [self.client.submit(_warm_up, sent, analyzer.__version__, workers=[w], pure=False,
-                                       allow_other_workers=True)
-                    for w in self.client.scheduler_info()["workers"]]
-            _gather(self.client, warm)
-            self._matches[key] = (match, sent)  # the match is kept, so its id stays unique
-        return self._matches[key][1]
+            self._matches[key] = (match, (hashlib.sha256(payload).hexdigest()[:16], payload))
+            # (the match is kept, so its id stays unique)
+        sent = self._matches[key][1]
+        if warm:
+            _gather(self.client, [self.client.submit(_warm_up, sent, analyzer.__version__, workers=[w],
+                                                     pure=False, allow_other_workers=True)
+                                  for w in self.client.scheduler_info()["workers"]])
+        return sent
 
 
 _MATCHES: OrderedDict = OrderedDict()  # on a worker: token -> match, the latest few
@@ -186,6 +187,7 @@ def _warm_up(sent, client_version: str) -> None:
 
 @dataclass
 class TaskResult:
+    count: int  # items played
     summary: object  # the range's summary (a fresh one, added to)
     parts: list  # (table, path) written into the part directory, in order
     shipped: list  # per piece: its tables and chunk extras, when the client keeps them
@@ -214,7 +216,7 @@ def play_task(sent, client_version: str, seed: int, first: int, count: int, piec
                 shipped.append({**tables, **match.chunk_extras(chunk)})
                 continue
         match.release([chunk])
-    return TaskResult(summary, parts, shipped)
+    return TaskResult(count, summary, parts, shipped)
 
 
 def _write_part(part_dir: Path, table: str, first: int, df) -> str:
@@ -253,51 +255,96 @@ def merge_summaries(total, part, fresh) -> None:
             setattr(total, key, value)
 
 
+def _ordered(session: Session, tasks, window: int | None = None):
+    """Submit ``(fn, *args)`` from ``tasks`` with at most ``window`` in flight
+    and yield their results in submission order; leaving early (an error,
+    Ctrl-C) cancels what is still in flight."""
+    client = session.client
+    window = window or max(2, 3 * session.threads)
+    in_flight: deque = deque()
+    tasks = iter(tasks)
+
+    def submit() -> None:
+        task = next(tasks, None)
+        if task is not None:
+            in_flight.append(client.submit(*task, pure=False))
+
+    try:
+        for _ in range(window):
+            submit()
+        while in_flight:
+            result = in_flight.popleft().result()
+            submit()
+            yield result
+    finally:
+        if in_flight:
+            with contextlib.suppress(Exception):
+                client.cancel(list(in_flight), force=True)
+
+
+def task_size(session: Session, total: int, chunk_size: int) -> int:
+    """Items per task: at most ``chunk_size``, and small enough that every
+    worker thread gets several tasks (the results do not depend on it)."""
+    return max(1, min(chunk_size, -(-total // (TASKS_PER_THREAD * session.threads))))
+
+
+def _check_sendable(match) -> None:
+    if match.user_sources:
+        raise AnalyzerError("user Python bots cannot be sent to cluster workers yet; run them without --cluster")
+
+
 def run_on_cluster(session: Session, match, total: int, seed: int, *, chunk_size: int, summary,
                    writer=None, on_tables=None, progress=None) -> None:
     """Play items ``0 .. total-1`` of ``match`` on the cluster into ``summary``
     (a fresh one); with ``writer``, the tables are appended in item order;
     ``on_tables(dict)`` gets each piece's tables in item order (as the local
     runner's chunk callback would)."""
-    if match.user_sources:
-        raise AnalyzerError("user Python bots cannot be sent to cluster workers yet; run them without --cluster")
+    _check_sendable(match)
     sent = session.send(match)
-    size = max(1, min(chunk_size, -(-total // (TASKS_PER_THREAD * session.threads))))
+    size = task_size(session, total, chunk_size)
     part_dir = None
     if writer is not None:
         writer.part_dir.mkdir()
         part_dir = str(writer.part_dir)
     fresh = match.new_summary()
-    window = max(2, 3 * session.threads)
-    in_flight: deque = deque()
-    ranges = iter(range(0, total, size))
-    client = session.client
+    tasks = ((play_task, sent, analyzer.__version__, seed, first, min(size, total - first), chunk_size, part_dir,
+              on_tables is not None) for first in range(0, total, size))
+    for result in _ordered(session, tasks):
+        merge_summaries(summary, result.summary, fresh)
+        for name, path in result.parts:
+            writer.append_part(name, Path(path))
+        if on_tables is not None:
+            for tables in result.shipped:
+                on_tables(tables)
+        if progress is not None:
+            progress.advance(result.count)
 
-    def submit() -> bool:
-        first = next(ranges, None)
-        if first is None:
-            return False
-        count = min(size, total - first)
-        in_flight.append((count, client.submit(play_task, sent, analyzer.__version__, seed, first, count,
-                                               chunk_size, part_dir, on_tables is not None, pure=False)))
-        return True
 
-    try:
-        while len(in_flight) < window and submit():
-            pass
-        while in_flight:
-            count, task = in_flight.popleft()
-            result = task.result()
-            submit()
-            merge_summaries(summary, result.summary, fresh)
-            for name, path in result.parts:
-                writer.append_part(name, Path(path))
-            if on_tables is not None:
-                for tables in result.shipped:
-                    on_tables(tables)
-            del result
-            if progress is not None:
-                progress.advance(count)
-    except BaseException:
-        client.cancel([t for _, t in in_flight], force=True)
-        raise
+def outcomes_task(sent, client_version: str, seed: int, first: int, count: int, piece: int):
+    """Per item of ``first .. first+count-1`` and seat: ``(won, score)``, as
+    ``match.outcomes`` gives them, the pieces joined. Runs on a worker."""
+    _check_version(client_version)
+    match = _match_of(sent)
+    match.reserve(min(piece, count))
+    won, score = [], []
+    for start in range(first, first + count, piece):
+        chunk = match.play(seed, start, min(piece, first + count - start))
+        w, s = match.outcomes(chunk)
+        won.append(np.array(w, copy=True))
+        score.append(np.array(s, copy=True))
+        match.release([chunk])
+    return np.concatenate(won), np.concatenate(score)
+
+
+def stream_outcomes(session: Session, match, seed: int, first: int, total: int, chunk_size: int):
+    """Yield ``(start, won, score)`` for items ``first .. first+total-1`` of
+    ``match``, in order, ``start`` counted from ``first`` (what compare,
+    tournament and tune read of a race: ``match.outcomes``)."""
+    _check_sendable(match)
+    sent = session.send(match)
+    size = task_size(session, total, chunk_size)
+    starts = range(0, total, size)
+    tasks = ((outcomes_task, sent, analyzer.__version__, seed, first + start, min(size, total - start), chunk_size)
+             for start in starts)
+    for start, (won, score) in zip(starts, _ordered(session, tasks)):
+        yield start, won, score

@@ -109,7 +109,7 @@ def simulate(match, races: int, seed: int, *, threads: int | None = None,
             manifest["cluster"] = {"address": cluster.address, "workers": cluster.workers,
                                    "threads": cluster.threads}
             with bar.phase("loading the compiled core on the workers"):
-                cluster.send(match)
+                cluster.send(match, warm=True)
             start = time.perf_counter()
             run_on_cluster(cluster, match, races, seed, chunk_size=chunk_size, summary=summary, writer=writer,
                            on_tables=None if stats is None else stats.add, progress=bar)

@@ -160,3 +160,26 @@ def test_a_worker_of_another_version_is_refused():
         check_versions({"tcp://10.0.0.1:1": analyzer.__version__, "tcp://10.0.0.2:1": "0.0.1"})
     with pytest.raises(AnalyzerError, match="a cluster worker runs analyzer .*, this client 0.0.1"):
         play_task(None, "0.0.1", 1, 0, 1, 1, None, False)
+
+
+@pytest.mark.slow
+def test_compare_tournament_and_tune_give_the_local_numbers_on_a_cluster(scheduler):
+    address = scheduler[0]
+    duel = dict(races=1200, seed=4, threads=2)
+    assert api.compare("lemming-mafia", "favourite", "timer", cluster=address, **duel).text == \
+        api.compare("lemming-mafia", "favourite", "timer", **duel).text
+    cup = dict(games=300, seed=4, threads=2)
+    assert api.tournament("sau-mau-mau", "backer,tempo,random", cluster=address, **cup).text == \
+        api.tournament("sau-mau-mau", "backer,tempo,random", **cup).text
+
+
+@pytest.mark.slow
+def test_tune_gives_the_local_result_on_a_cluster(scheduler, capsys):
+    from tests.cli_support import run
+
+    argv = ["tune", "lemming-mafia", "--bot", "timer", "--budget", "3000", "--params", "late_bets", "--seed", "4",
+            "--threads", "2", "--no-progress"]
+    assert run(argv) == 0
+    here = capsys.readouterr().out
+    assert run(argv + ["--cluster", scheduler[0]]) == 0
+    assert capsys.readouterr().out == here
