@@ -179,6 +179,28 @@ def run_scenario(scenario: Path = typer.Argument(..., help="a scenario file, e.g
                            item.threads, item.out, item.report, progress=progress, cluster=session)
 
 
+@app.command("sweep")
+def sweep_command(sweep_file: Path = typer.Argument(..., help="a sweep file, e.g. sims/sweep-getaways.toml"),
+                  resume: bool = typer.Option(False, "--resume", help="skip the cells already finished in the "
+                                                                       "output directory"),
+                  threads: Optional[int] = typer.Option(None, help=THREADS_HELP),
+                  progress: Optional[bool] = _progress_option(), cluster: Optional[str] = _cluster_option()):
+    """Run a grid of simulations of one game (players, bots, bot parameters, boards, seeds): sweep.parquet,
+    one row per cell, checkpointed cell by cell; and the sweep report."""
+    from analyzer.sweep import SWEEP_TABLE, load_sweep, run_sweep
+
+    sweep = load_sweep(sweep_file)
+
+    def on_cell(cell, row):
+        typer.echo(f"cell {cell.index + 1}/{len(sweep.cells)}: players {cell.players}, board {cell.board}, "
+                   f"bots {cell.bots}, seed {cell.seed}" + "".join(f", {k} {v:g}" for k, v in cell.params))
+
+    run_sweep(sweep, resume=resume, threads=threads, cluster=cluster, progress=progress, on_cell=on_cell)
+    typer.echo(f"sweep: {sweep.out / SWEEP_TABLE} ({len(sweep.cells)} cells)")
+    if sweep.report is not None:
+        typer.echo(f"report: {sweep.report}")
+
+
 @app.command()
 def replay(
     game: str = _game_argument(),
