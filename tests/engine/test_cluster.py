@@ -183,3 +183,14 @@ def test_tune_gives_the_local_result_on_a_cluster(scheduler, capsys):
     here = capsys.readouterr().out
     assert run(argv + ["--cluster", scheduler[0]]) == 0
     assert capsys.readouterr().out == here
+
+
+@pytest.mark.slow
+def test_a_sweep_on_a_cluster_gives_the_local_table(scheduler, tmp_path):
+    from analyzer.sweep import SWEEP_TABLE, load_sweep, run_sweep
+    from tests.engine.test_sweep import sweep_file
+
+    run_sweep(load_sweep(sweep_file(tmp_path, "here", name="here.toml")), threads=2, progress=False)
+    run_sweep(load_sweep(sweep_file(tmp_path, "there", name="there.toml")), cluster=scheduler[0], progress=False)
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "here" / SWEEP_TABLE),
+                                  pd.read_parquet(tmp_path / "there" / SWEEP_TABLE), check_exact=True)
