@@ -186,9 +186,12 @@ def load_sweep(path) -> Sweep:
         cell_params = tuple(zip(names, (float(v) for v in values)))
         cells.append(Cell(i, n, board, _with_params(bots, dict(cell_params)), seed, cell_params))
     count = f.games if f.games is not None else f.races if f.races is not None else 10_000
-    out = path.parent / f.out if f.out else path.parent / "runs" / path.stem
+    def relative(value: str) -> Path:
+        return Path(os.path.normpath(path.parent / value))
+
+    out = relative(f.out) if f.out else relative(f"runs/{path.stem}")
     sweep = Sweep(path, f.title or path.stem, f.game, count, cells, out,
-                  path.parent / f.report if f.report else None, names)
+                  relative(f.report) if f.report else None, names)
     cls = info.load("match")
     for cell in cells:  # every board and bot is checked before any cell runs
         board = sweep.board_path(cell)

@@ -55,6 +55,13 @@ def check_address(address) -> str:
                         f"(N worker processes on this machine), got {address!r}")
 
 
+class ClusterError(AnalyzerError):
+    """The cluster could not finish the work (the scheduler went away, a task
+    killed its workers again and again): the input was fine. Exit code 1."""
+
+    exit_code = 1
+
+
 def worker_version() -> str:
     """The analyzer version a worker runs (compared with the client's)."""
     return analyzer.__version__
@@ -273,7 +280,13 @@ def _ordered(session: Session, tasks, window: int | None = None):
         for _ in range(window):
             submit()
         while in_flight:
-            result = in_flight.popleft().result()
+            try:
+                result = in_flight.popleft().result()
+            except (AnalyzerError, KeyboardInterrupt):
+                raise  # a task's own one-line error (a bot's fault, another version), or Ctrl-C
+            except Exception as e:  # distributed's: a lost scheduler, a task that killed its workers
+                raise ClusterError(f"the cluster at {session.address} failed: {type(e).__name__}: "
+                                   f"{_first_line(e)}") from None
             submit()
             yield result
     finally:

@@ -54,7 +54,10 @@ def _line_figure(df, metric: str, x: str, group: list[str]):
 
 
 def _heat_figure(df, metric: str, rows: str, cols: str):
+    import pandas as pd
+
     table = df.pivot_table(index=rows, columns=cols, values=metric, aggfunc="mean")
+    table = table.reindex(index=pd.unique(df[rows]), columns=pd.unique(df[cols]))  # the file's order
     fig, ax = _figure(6.0, 0.5 + 0.45 * len(table.index) + 1.5)
     im = ax.imshow(table.to_numpy(dtype=float), aspect="auto", cmap="viridis")
     ax.set_xticks(range(len(table.columns)), [str(c) for c in table.columns], fontsize=7)
@@ -72,6 +75,8 @@ def write_sweep_report(df, title: str, out: Path) -> Path:
     """The report of a sweep table at ``out`` (HTML); figures in ``out``'s ``_files`` folder."""
     folder = files_dir(out)
     folder.mkdir(parents=True, exist_ok=True)
+    for old in [*folder.glob("line-*.png"), *folder.glob("heat-*.png")]:
+        old.unlink()  # a previous sweep's figures this one may not draw again
     axes = swept(df)
     from pandas.api.types import is_numeric_dtype
 
