@@ -380,12 +380,12 @@ def _check_bot(game: str, spec, role: str) -> None:
 
 def compare(game: str, bot: str, vs: str, *, field: BotList = "random", players: int | None = None,
             board=None, races: int | None = None, games: int | None = None, seed: int = 1,
-            threads: int | None = None, sprt: tuple[float, float] | None = None, alpha: float = 0.05,
+            threads: int | None = None, sprt: tuple[float, float] | str | None = None, alpha: float = 0.05,
             beta: float = 0.05, progress: bool | None = None, role: str | None = None,
             cluster=None) -> Comparison:
     """Bot A (``bot``) against bot B (``vs``) on the same deals and dice, seats
     rotated (among the seats of ``role``, in a game of roles), the other seats
-    taken by ``field``; ``sprt=(d0, d1)`` stops as soon as a sequential test
+    taken by ``field``; ``sprt=(d0, d1)`` (or ``"D0,D1"``) stops as soon as a sequential test
     decides between those win-rate differences A - B, in percentage points."""
     from analyzer.engine.botspec import parse_bot_list
     from analyzer.engine.compare import Sprt, compare as run, render
@@ -401,7 +401,7 @@ def compare(game: str, bot: str, vs: str, *, field: BotList = "random", players:
     test = None
     if sprt is not None:
         try:
-            d0, d1 = (float(x) for x in sprt)
+            d0, d1 = (float(x) for x in (sprt.split(",") if isinstance(sprt, str) else sprt))
         except (TypeError, ValueError):
             raise AnalyzerError(f"--sprt takes two numbers D0,D1, got {sprt!r}") from None
         test = Sprt.from_pp(d0, d1, alpha=alpha, beta=beta)

@@ -246,9 +246,8 @@ def compare(
     """Paired comparison of bot A against bot B: same deals and dice, seats rotated."""
     from analyzer import api
 
-    test = _two_floats(sprt, "--sprt") if sprt is not None else None
     result = api.compare(game, bot, vs, field=field, players=players, board=board, races=races, seed=seed,
-                         threads=threads, sprt=test, alpha=alpha, beta=beta, progress=progress,
+                         threads=threads, sprt=sprt, alpha=alpha, beta=beta, progress=progress,
                          role=role, cluster=cluster)
     typer.echo(result.text)
 
@@ -307,7 +306,7 @@ def tune(
 ):
     """Tune a bot's parameters against a field (cross-entropy search on common races), then re-measure."""
     from analyzer import api
-    from analyzer.api import _check_bot, _seat_role, _setup
+    from analyzer.api import _check_bot, _one_bot, _seat_role, _setup
     from analyzer.engine.botspec import parse_bot_list
     from analyzer.engine.seating import seat_tables
     from analyzer.engine.progress import Progress
@@ -317,7 +316,7 @@ def tune(
 
     info, cls, players, threads = _setup(game, players, threads)
     check_run_options(budget, seed, threads, 1, cls.unit)
-    (start,) = _one_bot(bot, "--bot")
+    start = _one_bot(bot, "--bot")
     option = "--save" if save is not None else "--out"
     save = _either(save, out, "--save", "--out")
     if save is not None:
@@ -400,25 +399,6 @@ def _tunable(game: str, spec) -> tuple[str, dict[str, float], dict[str, float]]:
         raise AnalyzerError(f"--bot must be a built-in bot ({', '.join(families)}), a bot .toml file or a "
                             f"user bot .py file, got {spec.name!r}")
     return spec.name, families[spec.name].defaults(), families[spec.name].defaults()
-
-
-def _one_bot(text: str, option: str):
-    from analyzer.engine.botspec import parse_bot_list
-
-    specs = parse_bot_list(text)
-    if len(specs) != 1:
-        raise AnalyzerError(f"{option} takes one bot, got {len(specs)}")
-    return specs
-
-
-def _two_floats(text: str, option: str) -> tuple[float, float]:
-    parts = text.split(",")
-    try:
-        if len(parts) != 2:
-            raise ValueError
-        return float(parts[0]), float(parts[1])
-    except ValueError:
-        raise AnalyzerError(f"{option} takes two numbers D0,D1, got {text!r}") from None
 
 
 @app.command("bots")

@@ -17,8 +17,11 @@ def start_long_run(tmp_path: Path) -> subprocess.Popen:
     argv = [sys.executable, "-m", "analyzer", "simulate", "lemming-mafia", "--races", "100000000",
             "--bots", "random", "--out", str(tmp_path / "run"), "--threads", "1", "--no-progress"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # As from a terminal: a test session started in the background by a
+    # non-interactive shell (`make test &`, a CI script) has SIGINT ignored,
+    # and a child inherits that, so Ctrl-C would never reach the run.
     return subprocess.Popen(argv, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def wait_for_tables(tmp_path: Path, proc: subprocess.Popen, timeout: float = 300) -> None:

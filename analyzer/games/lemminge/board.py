@@ -24,20 +24,19 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from typing import Annotated
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
+from pydantic import Field
 
-from analyzer.engine.datafile import content_digest, read_toml
+from analyzer.engine.datafile import FileModel, content_digest, read_toml, validate
 from analyzer.errors import InputFileError
 from analyzer.games.lemminge.layout import (
     HEX_LETTERS, MAX_CARD_VALUE, MAX_CELLS, MAX_PLAYERS, MAX_TILES, MAX_VALUES, MIN_PLAYERS,
     N_DIRECTIONS, N_TERRAINS, OFF, START, FINISH, START_HANDS, TERRAIN_OF_LETTER,
 )
-
-KEYS = {"map": {"name", "assumed", "grid", "note"}, "cards": {"values"}, "tiles": {"per_terrain", "meadow"}}
-
 
 def default_map_path() -> Path:
     return Path(str(resources.files("analyzer.games.lemminge") / "data" / "assumed-default.toml"))
@@ -138,77 +137,76 @@ class Map:
 
 
 def _fail(where: str, text: str):
-    raise InputFileError(f"{where}: {text}")
+    raise InputFileError(f"map file {where}: {text}")
 
 
-def _int(where, table, key, value, low, high):
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        _fail(where, f"[{table}] {key} must be a whole number {low}-{high}, got {value!r}")
-    return value
+# ------------------------------------------------------------------ file models
+# The map file validated (analyzer.engine.datafile): unknown tables and keys,
+# wrong types and out-of-range numbers are one line naming the file and the key;
+# what needs the whole map (letters, row lengths, a reachable finish) follows.
+
+class _MapTable(FileModel):
+    name: str | None = None
+    note: str | None = None
+    assumed: bool = False
+    grid: str
+
+
+class _CardsTable(FileModel):
+    values: list[Annotated[int, Field(ge=0, le=MAX_CARD_VALUE)]] = Field(min_length=2, max_length=MAX_VALUES)
+
+
+class _TilesTable(FileModel):
+    per_terrain: int = Field(ge=0, le=MAX_TILES)
+    meadow: int = Field(ge=0, le=MAX_TILES)
+
+
+class _MapFile(FileModel):
+    map: _MapTable
+    cards: _CardsTable
+    tiles: _TilesTable
 
 
 def parse_map(data: dict, where: str) -> Map:
-    unknown = sorted(set(data) - set(KEYS))
-    if unknown:
-        _fail(where, f"unknown table [{unknown[0]}] (tables: [map], [cards], [tiles])")
-    for table, keys in KEYS.items():
-        if not isinstance(data.get(table), dict):
-            _fail(where, f"no [{table}] table")
-        extra = sorted(set(data[table]) - keys)
-        if extra:
-            _fail(where, f"unknown key {extra[0]!r} in [{table}] (keys: {', '.join(sorted(keys))})")
-    m = data["map"]
-    name = m.get("name", Path(where).stem)
-    if not isinstance(name, str):
-        _fail(where, "[map] name must be a string")
-    assumed = m.get("assumed", False)
-    if not isinstance(assumed, bool):
-        _fail(where, "[map] assumed must be true or false")
-    grid = m.get("grid")
-    if not isinstance(grid, str):
-        _fail(where, "[map] grid must be a string, one line per row")
-    rows = [line.strip() for line in grid.strip("\n").split("\n")]
+    f = validate(_MapFile, data, where, "map file")
+    name = f.map.name if f.map.name is not None else Path(where).stem
+    rows = [line.strip() for line in f.map.grid.strip("\n").split("\n")]
     while rows and not rows[-1]:
         rows.pop()
     if not rows or not rows[0]:
-        _fail(where, "[map] grid is empty")
+        _fail(where, "map.grid: the grid is empty")
     for y, row in enumerate(rows):
         for x, ch in enumerate(row):
             if ch not in HEX_LETTERS:
-                _fail(where, f"row {y + 1}, column {x + 1}: unknown letter {ch!r} "
+                _fail(where, f"map.grid: row {y + 1}, column {x + 1}: unknown letter {ch!r} "
                              f"(letters: {' '.join(HEX_LETTERS)})")
         if len(row) != len(rows[0]):
-            _fail(where, f"row {y + 1} has {len(row)} hexes, row 1 has {len(rows[0])}: rows must have the same length")
+            _fail(where, f"map.grid: row {y + 1} has {len(row)} hexes, row 1 has {len(rows[0])}: rows must "
+                         "have the same length")
     if len(rows) * len(rows[0]) > MAX_CELLS:
-        _fail(where, f"the grid has {len(rows)} x {len(rows[0])} hexes, at most {MAX_CELLS} are supported")
+        _fail(where, f"map.grid: the grid has {len(rows)} x {len(rows[0])} hexes, at most {MAX_CELLS} are "
+                     "supported")
     text = "".join(rows)
     if "A" not in text:
-        _fail(where, "the grid has no start hex (A)")
+        _fail(where, "map.grid: the grid has no start hex (A)")
     if "Z" not in text:
-        _fail(where, "the grid has no finish hex (Z)")
-    values = data["cards"].get("values")
-    if not isinstance(values, list) or not 2 <= len(values) <= MAX_VALUES:
-        _fail(where, f"[cards] values must be a list of 2-{MAX_VALUES} card values (one terrain's cards)")
-    for v in values:
-        _int(where, "cards", "values", v, 0, MAX_CARD_VALUE)
+        _fail(where, "map.grid: the grid has no finish hex (Z)")
+    values = f.cards.values
     if 2 not in values:
-        _fail(where, "[cards] values has no 2: one 2 of each terrain starts its column")
+        _fail(where, "cards.values: no 2: one 2 of each terrain starts its column")
     if max(values) == 0:
-        _fail(where, "[cards] values are all 0: no card could move a lemming")
+        _fail(where, "cards.values: all 0: no card could move a lemming")
     deal = sum(START_HANDS[MAX_PLAYERS])
     if N_TERRAINS * (len(values) - 1) < deal:
-        _fail(where, f"[cards] {len(values)} cards per terrain leave {N_TERRAINS * (len(values) - 1)} to draw, "
-                     f"fewer than the {deal} dealt to {MAX_PLAYERS} players")
-    t = data["tiles"]
-    per_terrain = _int(where, "tiles", "per_terrain", t.get("per_terrain"), 0, MAX_TILES)
-    meadow = _int(where, "tiles", "meadow", t.get("meadow"), 0, MAX_TILES)
-    board = Map(name, assumed, where, tuple(rows), tuple(values), per_terrain, meadow)
+        _fail(where, f"cards.values: {len(values)} cards per terrain leave {N_TERRAINS * (len(values) - 1)} to "
+                     f"draw, fewer than the {deal} dealt to {MAX_PLAYERS} players")
+    board = Map(name, f.map.assumed, where, tuple(rows), tuple(values), f.tiles.per_terrain, f.tiles.meadow)
     dist = board.distances()
     starts = [c for c in range(board.n_cells) if board.letter(c) == "A"]
     if all(dist[c] < 0 for c in starts):
         c = starts[0]
-        _fail(where, f"row {c // board.width + 1}, column {c % board.width + 1}: no finish hex (Z) can be "
-                     "reached from the start (A)")
+        _fail(where, f"map.grid: row {c // board.width + 1}, column {c % board.width + 1}: no finish hex (Z) "
+                     "can be reached from the start (A)")
     return board
 
 

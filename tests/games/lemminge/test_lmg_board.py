@@ -39,12 +39,17 @@ def test_a_copy_of_the_default_is_assumed(tmp_path):
 
 
 @pytest.mark.parametrize("change, needle", [
-    (("[tiles]", "[tile]"), "unknown table [tile]"),
-    (("meadow = 6", "meadow = 6\nextra = 1"), "unknown key 'extra' in [tiles]"),
-    (("per_terrain = 3", "per_terrain = 99"), "per_terrain must be a whole number 0-50"),
+    (("[tiles]", "[tile]"), "unknown table 'tile'"),
+    (("meadow = 6", "meadow = 6\nextra = 1"), "tiles: unknown key 'extra'"),
+    (("per_terrain = 3", "per_terrain = 99"), "tiles.per_terrain: input should be less than or equal to 50, got 99"),
+    (("per_terrain = 3", "per_terrain = 3.0"), "tiles.per_terrain: input should be a valid integer, got 3.0"),
     (("values = [4, 3, 3, 2, 2, 2, 1, 1, 1, 0, 0]", "values = [4, 3, 3, 2, 2, 2, 1, 1, 1, 0, 10]"),
-     "values must be a whole number 0-9"),
-    (("assumed = true", 'assumed = "yes"'), "assumed must be true or false"),
+     "cards.value 11: input should be less than or equal to 9, got 10"),
+    (("values = [4, 3, 3, 2, 2, 2, 1, 1, 1, 0, 0]", "values = [2]"),
+     "cards.values: list should have at least 2 items"),
+    (("assumed = true", 'assumed = "yes"'), "map.assumed: input should be a valid boolean, got 'yes'"),
+    ((".AA..", ".BB.."), "map.grid: row 5, column 2: unknown letter 'B'"),
+    ((".AA..", "....."), "map.grid: the grid has no start hex (A)"),
 ])
 def test_bad_files_are_refused_in_one_line(tmp_path, change, needle):
     p = tmp_path / "m.toml"

@@ -101,7 +101,7 @@ def test_bad_input_is_one_line(capsys, tmp_path):
     assert_usage_error(capsys, sim("--board", bad), "bad.toml", "no finish hex (Z)")
     bad.write_text('[map]\ngrid = """\nAMMZ\n"""\n[cards]\nvalues = [4, 3, 1]\n'
                    '[tiles]\nper_terrain = 3\nmeadow = 6\n')
-    assert_usage_error(capsys, sim("--board", bad), "bad.toml", "values has no 2")
+    assert_usage_error(capsys, sim("--board", bad), "bad.toml", "cards.values: no 2")
     bad.write_text('[map]\ngrid = """\nAMMZ\n"""\n[cards]\nvalues = [2, 1, 0]\n'
                    '[tiles]\nper_terrain = 3\nmeadow = 6\n')
     assert_usage_error(capsys, sim("--board", bad), "bad.toml", "fewer than the 20 dealt")
