@@ -194,3 +194,36 @@ def test_a_sweep_on_a_cluster_gives_the_local_table(scheduler, tmp_path):
     run_sweep(load_sweep(sweep_file(tmp_path, "there", name="there.toml")), cluster=scheduler[0], progress=False)
     pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "here" / SWEEP_TABLE),
                                   pd.read_parquet(tmp_path / "there" / SWEEP_TABLE), check_exact=True)
+
+
+def test_a_failure_of_the_cluster_itself_is_one_line():
+    """What distributed raises when the cluster cannot finish (a lost scheduler, a
+    task that killed its workers) becomes one line, exit 1; a task's own
+    one-line error (a bot's fault) passes through as it is."""
+    from analyzer.engine.cluster import ClusterError, Session, _ordered
+    from analyzer.errors import BotError
+
+    class Failing:
+        def __init__(self, error):
+            self.error = error
+
+        def result(self):
+            raise self.error
+
+    class Client:
+        cancelled = []
+
+        def submit(self, error, pure):
+            return Failing(error)
+
+        def cancel(self, futures, force):
+            self.cancelled += futures
+
+    session = Session(Client(), "tcp://10.0.0.1:8786", 2, 2)
+    with pytest.raises(ClusterError, match=r"^the cluster at tcp://10\.0\.0\.1:8786 failed: "
+                                           r"RuntimeError: scheduler gone$") as caught:
+        list(_ordered(session, [(RuntimeError("scheduler gone\nmore"),)] * 3))
+    assert caught.value.exit_code == 1
+    assert len(session.client.cancelled) == 2  # what was still in flight
+    with pytest.raises(BotError, match="seat 2"):
+        list(_ordered(session, [(BotError("bot 'x' in seat 2 failed"),)]))
