@@ -95,6 +95,21 @@ def _path(value, option: str) -> Path | None:
     return Path(value)
 
 
+def cluster_session(cluster):
+    """A context giving the cluster session for ``cluster``: None (play in this
+    process), an open session (kept open), or an address to connect to (and
+    disconnect from on leaving)."""
+    import contextlib
+
+    if cluster is None:
+        return contextlib.nullcontext(None)
+    if not isinstance(cluster, str):
+        return contextlib.nullcontext(cluster)
+    from analyzer.engine.cluster import check_address, connect
+
+    return connect(check_address(cluster))
+
+
 # ------------------------------------------------------------------ reports
 
 REPORT_FILE_SUFFIXES = (".csv", ".png")  # what a report writes into its _files/ folder
@@ -237,13 +252,15 @@ class Run:
 def simulate(game: str, races: int | None = None, *, games: int | None = None, bots: BotList | None = None,
              players: int | None = None, board=None, seed: int = 1, threads: int | None = None,
              out=None, report=None, tables: bool = True, progress: bool | None = None,
-             chunk: int | None = None) -> Run:
+             chunk: int | None = None, cluster=None) -> Run:
     """Play ``races`` races or ``games`` games (the game's unit; either name
     works) between ``bots`` (one for every seat, or one per
     seat: a comma string or a list) and return the ``Run``. ``out``: also write
     the Parquet tables and manifest there; ``report``: write the balance report;
     ``tables``: keep the tables in memory (``run.tables``; for long runs write
-    them with ``out`` instead)."""
+    them with ``out`` instead); ``cluster``: play on a Dask cluster,
+    ``"tcp://HOST:PORT"`` or ``"local:N"`` (or a session of ``cluster_session``),
+    with the same results."""
     from analyzer.engine.botspec import parse_bot_list, seat_bots
     from analyzer.engine.simulate import DEFAULT_CHUNK, simulate as run_simulation
 
@@ -268,11 +285,13 @@ def simulate(game: str, races: int | None = None, *, games: int | None = None, b
         check_report_path(report_path)
         stats = new_stats(match.game)
     collector = _Collector(stats) if tables else stats
-    result = run_simulation(match, count, seed, threads=threads, chunk_size=chunk, out_dir=out,
-                            progress=progress, stats=collector)
+    with cluster_session(cluster) as session:
+        result = run_simulation(match, count, seed, threads=threads, chunk_size=chunk, out_dir=out,
+                                progress=progress, stats=collector, cluster=session)
+    where = (f"{result.manifest['threads']} threads" if "cluster" not in result.manifest else
+             "{workers} cluster workers, {threads} threads at {address}".format(**result.manifest["cluster"]))
     lines = [render_header(match, result), result.summary.render(),
-             f"speed: {result.rate:,.0f} {match.unit}/s ({result.seconds:.2f} s on "
-             f"{result.manifest['threads']} threads)"]
+             f"speed: {result.rate:,.0f} {match.unit}/s ({result.seconds:.2f} s on {where})"]
     if out is not None:
         lines.append(f"tables: {out}/ ({', '.join(match.tables)}.parquet, manifest.json)")
     run = Run(match.game, result.summary, result.manifest, result.seconds, out, "\n".join(lines),
@@ -362,7 +381,8 @@ def _check_bot(game: str, spec, role: str) -> None:
 def compare(game: str, bot: str, vs: str, *, field: BotList = "random", players: int | None = None,
             board=None, races: int | None = None, games: int | None = None, seed: int = 1,
             threads: int | None = None, sprt: tuple[float, float] | str | None = None, alpha: float = 0.05,
-            beta: float = 0.05, progress: bool | None = None, role: str | None = None) -> Comparison:
+            beta: float = 0.05, progress: bool | None = None, role: str | None = None,
+            cluster=None) -> Comparison:
     """Bot A (``bot``) against bot B (``vs``) on the same deals and dice, seats
     rotated (among the seats of ``role``, in a game of roles), the other seats
     taken by ``field``; ``sprt=(d0, d1)`` (or ``"D0,D1"``) stops as soon as a sequential test
@@ -394,8 +414,9 @@ def compare(game: str, bot: str, vs: str, *, field: BotList = "random", players:
     total = -(-count // places) * places * 2
     with Progress(total, f"{info.title} compare ({info.unit} per arm x 2)", enabled=progress) as bar:
         counter = _ArmCounter(bar)
-        result = run(lambda table: cls(board_path, players, table), a, b, fill, players, count, seed,
-                     threads=threads, sprt=test, progress=counter, roles=roles, role=role)
+        with cluster_session(cluster) as session:
+            result = run(lambda table: cls(board_path, players, table), a, b, fill, players, count, seed,
+                         threads=threads, sprt=test, progress=counter, roles=roles, role=role, cluster=session)
     return Comparison(result, render(result))
 
 
@@ -447,7 +468,7 @@ class Tournament:
 def tournament(game: str, bots: BotList, *, players: int | None = None, board=None, races: int | None = None,
                games: int | None = None, seed: int = 1, threads: int | None = None,
                gauntlet: str | None = None, report=None, progress: bool | None = None,
-               role: str | None = None, field: BotList | None = None) -> Tournament:
+               role: str | None = None, field: BotList | None = None, cluster=None) -> Tournament:
     """Every table of distinct bots from ``bots``, each in every seat rotation on
     the same deals; Bradley-Terry ratings with intervals. ``gauntlet``: one bot
     at every table against a field of the others. In a game of roles the bots
@@ -480,8 +501,10 @@ def tournament(game: str, bots: BotList, *, players: int | None = None, board=No
         cls(board_path, players, [fill.get(s, spec) for s in range(players)])
     with Progress(planned_races(len(specs), roles.count(role), count, hero),
                   f"{info.title} tournament ({info.unit})", enabled=progress) as bar:
-        result = run(lambda table: cls(board_path, players, table), specs, players, count, seed,
-                     threads=threads, gauntlet=hero, progress=bar, roles=roles, role=role, field=field_specs)
+        with cluster_session(cluster) as session:
+            result = run(lambda table: cls(board_path, players, table), specs, players, count, seed,
+                         threads=threads, gauntlet=hero, progress=bar, roles=roles, role=role, field=field_specs,
+                         cluster=session)
     cup = Tournament(result, render(result))
     if report_path is not None:
         cup.text += f"\nreport: {cup.report(report_path)}"

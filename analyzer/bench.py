@@ -43,8 +43,10 @@ RACES = {
     "report_memory": (10_000_000, 500_000),
     "compare": (1_000_000, 100_000),
     "lookahead": (2_000, 300),
+    "cluster": (5_000_000, 500_000),
 }
 TARGET_REPORT = 60.0         # seconds for simulate + report of 1M races, less than
+TARGET_CLUSTER = 0.85        # share of the in-process races/s a local:2 cluster reaches, at least
 TARGET_COMPARE = 30.0        # seconds for a 1M-race paired comparison, less than
 TARGET_STARTUP = 3.0         # seconds, less than
 TARGET_MEMORY = 1.5e9        # bytes of max RSS, less than
@@ -271,6 +273,22 @@ def measure_compare(races: int) -> list[Row]:
                 f"< {target:.0f} s", r.seconds < target, f"{2 * races / r.seconds:,.0f} races/s" + note(r))]
 
 
+def measure_cluster(races: int) -> list[Row]:
+    """The default table in-process, then on a LocalCluster of 2 worker processes
+    (--cluster local:2): the races/s of the tool's speed line (the simulation
+    loop: the cluster's start-up and the workers' kernel loading are outside it)."""
+    here = timed_simulation(None, races)
+    there = timed_simulation(None, races, "--cluster", "local:2")
+    if not here.tool_rate or not there.tool_rate:
+        return [Row(f"--cluster local:2, {races:,} races", "failed", "", False,
+                    (there.stderr or here.stderr).strip()[-200:])]
+    share = there.tool_rate / here.tool_rate
+    return [Row(f"--cluster local:2 vs in-process, {races:,} races", f"{share:.0%}",
+                f">= {TARGET_CLUSTER:.0%}", share >= TARGET_CLUSTER,
+                f"{there.tool_rate:,.0f} against {here.tool_rate:,.0f} races/s; cluster wall {there.seconds:.1f} s "
+                f"(start-up included), in-process {here.seconds:.1f} s" + note(here) + note(there))]
+
+
 def measure_lookahead(races: int) -> list[Row]:
     """CPU time per decision of each game's slow bot (``GameInfo.bench_cost_bot``,
     default parameters) against random bots."""
@@ -326,6 +344,7 @@ MEASURES = {
     "compare": lambda quick: measure_compare(RACES["compare"][quick]),
     "lookahead": lambda quick: measure_lookahead(RACES["lookahead"][quick]),
     "sprt": lambda quick: measure_sprt(200 if quick else 1000),
+    "cluster": lambda quick: measure_cluster(RACES["cluster"][quick]),
 }
 
 

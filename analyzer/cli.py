@@ -88,6 +88,14 @@ def _progress_option():
     return typer.Option(None, "--progress/--no-progress", help=PROGRESS_HELP)
 
 
+CLUSTER_HELP = ("play on a Dask cluster: tcp://HOST:PORT of a running scheduler, or local:N for N worker "
+                "processes on this machine (default: this process's threads); the same results")
+
+
+def _cluster_option():
+    return typer.Option(None, "--cluster", metavar="ADDRESS", help=CLUSTER_HELP)
+
+
 def _either(new, old, name: str, old_name: str):
     """An option and its hidden old name: the value given, refusing both at once."""
     if new is not None and old is not None and new != old:
@@ -111,17 +119,21 @@ def simulate(
     report: Optional[Path] = typer.Option(None, help="write the balance report (HTML, figures, CSV) to this path"),
     chunk: int = typer.Option(1 << 16, hidden=True, help="races per chunk"),
     progress: Optional[bool] = _progress_option(),
+    cluster: Optional[str] = _cluster_option(),
 ):
     """Play many races (or games) between bots and print a summary."""
-    run_simulation(game, board, players, bots, races, seed, threads, out, report, chunk, progress)
+    from analyzer.api import cluster_session
+
+    with cluster_session(cluster) as session:
+        run_simulation(game, board, players, bots, races, seed, threads, out, report, chunk, progress, session)
 
 
 def run_simulation(game, board, players, bots, races, seed, threads, out, report, chunk=1 << 16,
-                   progress=None) -> None:
+                   progress=None, cluster=None) -> None:
     from analyzer import api
 
     run = api.simulate(game, races, bots=bots, players=players, board=board, seed=seed, threads=threads,
-                       out=out, report=report, tables=False, progress=progress, chunk=chunk)
+                       out=out, report=report, tables=False, progress=progress, chunk=chunk, cluster=cluster)
     typer.echo(run.text)
 
 
@@ -153,15 +165,40 @@ def report_command(
 
 @app.command("run")
 def run_scenario(scenario: Path = typer.Argument(..., help="a scenario file, e.g. sims/default.toml"),
-                 progress: Optional[bool] = _progress_option()):
+                 progress: Optional[bool] = _progress_option(), cluster: Optional[str] = _cluster_option()):
     """Run a scenario file (TOML: game, board, players, bots, races or games, seed, report, out; paths relative to the file)."""
+    from analyzer.api import cluster_session
     from analyzer.scenario import load_scenarios
 
-    for item in load_scenarios(scenario):
-        if item.title:
-            typer.echo(f"== {item.title}")
-        run_simulation(item.game, item.board, item.players, item.bots, item.races, item.seed,
-                       item.threads, item.out, item.report, progress=progress)
+    items = load_scenarios(scenario)
+    with cluster_session(cluster) as session:  # one connection for every simulation of the file
+        for item in items:
+            if item.title:
+                typer.echo(f"== {item.title}")
+            run_simulation(item.game, item.board, item.players, item.bots, item.races, item.seed,
+                           item.threads, item.out, item.report, progress=progress, cluster=session)
+
+
+@app.command("sweep")
+def sweep_command(sweep_file: Path = typer.Argument(..., help="a sweep file, e.g. sims/sweep-getaways.toml"),
+                  resume: bool = typer.Option(False, "--resume", help="skip the cells already finished in the "
+                                                                       "output directory"),
+                  threads: Optional[int] = typer.Option(None, help=THREADS_HELP),
+                  progress: Optional[bool] = _progress_option(), cluster: Optional[str] = _cluster_option()):
+    """Run a grid of simulations of one game (players, bots, bot parameters, boards, seeds): sweep.parquet,
+    one row per cell, checkpointed cell by cell; and the sweep report."""
+    from analyzer.sweep import SWEEP_TABLE, load_sweep, run_sweep
+
+    sweep = load_sweep(sweep_file)
+
+    def on_cell(cell, row):
+        typer.echo(f"cell {cell.index + 1}/{len(sweep.cells)}: players {cell.players}, board {cell.board}, "
+                   f"bots {cell.bots}, seed {cell.seed}" + "".join(f", {k} {v:g}" for k, v in cell.params))
+
+    run_sweep(sweep, resume=resume, threads=threads, cluster=cluster, progress=progress, on_cell=on_cell)
+    typer.echo(f"sweep: {sweep.out / SWEEP_TABLE} ({len(sweep.cells)} cells)")
+    if sweep.report is not None:
+        typer.echo(f"report: {sweep.report}")
 
 
 @app.command()
@@ -204,13 +241,14 @@ def compare(
     beta: float = typer.Option(0.05, help="SPRT: chance of accepting D0 when D1 holds"),
     progress: Optional[bool] = _progress_option(),
     role: Optional[str] = typer.Option(None, help=ROLE_HELP),
+    cluster: Optional[str] = _cluster_option(),
 ):
     """Paired comparison of bot A against bot B: same deals and dice, seats rotated."""
     from analyzer import api
 
     result = api.compare(game, bot, vs, field=field, players=players, board=board, races=races, seed=seed,
                          threads=threads, sprt=sprt, alpha=alpha, beta=beta, progress=progress,
-                         role=role)
+                         role=role, cluster=cluster)
     typer.echo(result.text)
 
 
@@ -230,13 +268,14 @@ def tournament(
     role: Optional[str] = typer.Option(None, help=ROLE_HELP),
     field: Optional[str] = typer.Option(
         None, help="games with roles: the bots of the seats of other roles (one, or one per such seat)"),
+    cluster: Optional[str] = _cluster_option(),
 ):
     """Round robin (or gauntlet) between bots on every table and seat rotation: ratings with intervals."""
     from analyzer import api
 
     result = api.tournament(game, bots, players=players, board=board, races=races, seed=seed, threads=threads,
                             gauntlet=gauntlet, report=report, progress=progress, role=role,
-                            field=field)
+                            field=field, cluster=cluster)
     typer.echo(result.text)
 
 
@@ -263,8 +302,10 @@ def tune(
     out: Optional[Path] = typer.Option(None, "--out", hidden=True, help="old name of --save"),
     progress: Optional[bool] = _progress_option(),
     role: Optional[str] = typer.Option(None, help=ROLE_HELP),
+    cluster: Optional[str] = _cluster_option(),
 ):
     """Tune a bot's parameters against a field (cross-entropy search on common races), then re-measure."""
+    from analyzer import api
     from analyzer.api import _check_bot, _one_bot, _seat_role, _setup
     from analyzer.engine.botspec import parse_bot_list
     from analyzer.engine.seating import seat_tables
@@ -302,11 +343,11 @@ def tune(
         def on_generation(g):
             typer.echo(f"generation {g.index}: best candidate {g.best_win.diff * 100:+.2f} pp win rate, "
                        f"{g.best_score.diff:+.3f} mean score against the start", err=True)
-        with bar.phase("searching"):
+        with bar.phase("searching"), api.cluster_session(cluster) as session:
             result = run(lambda table: cls(board_path, players, table), family, start,
                          {**base, **dict(start.params)}, space, field_specs, players, budget, seed,
                          threads=threads, objective=objective, on_generation=on_generation,
-                         roles=roles, role=role)
+                         roles=roles, role=role, cluster=session)
         bar.advance(budget)
     typer.echo(render(result))
     if save is not None:

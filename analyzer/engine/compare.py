@@ -214,17 +214,19 @@ def seatings(a: BotSpec, b: BotSpec, fill: list[BotSpec], roles: list[str],
 def compare(make_match: Callable[[list[BotSpec]], object], a: BotSpec, b: BotSpec,
             fill: list[BotSpec], players: int, races: int, seed: int, *, threads: int,
             chunk_size: int = 1 << 14, sprt: Sprt | None = None, progress=None,
-            roles: list[str] | None = None, role: str = PLAYER) -> CompareResult:
+            roles: list[str] | None = None, role: str = PLAYER, cluster=None) -> CompareResult:
     """Play ``races`` races per arm (split evenly over the seats of ``role``) or
     until the SPRT decides; returns the paired statistics. ``roles``: each seat's
-    role (default: one role, every seat)."""
+    role (default: one role, every seat). ``cluster``: a ``cluster.Session``
+    whose workers play the races (the same numbers)."""
     roles = roles if roles is not None else [PLAYER] * players
     tables = seatings(a, b, fill, roles, role)
     seats = [seat for seat, _, _ in tables]
     arms = [(make_match(ta), make_match(tb)) for _, ta, tb in tables]
     for match_a, match_b in arms:
-        match_a.warm_up()
-        match_b.warm_up()
+        if cluster is None:  # on a cluster the workers load the kernels
+            match_a.warm_up()
+            match_b.warm_up()
     per_seat = -(-races // len(seats))
     if sprt is not None:  # look every sprt.look races per arm, as the test's error rates assume
         chunk_size = max(1, sprt.look // len(seats))
@@ -252,6 +254,13 @@ def compare(make_match: Callable[[list[BotSpec]], object], a: BotSpec, b: BotSpe
                     score.add(score_a[:, seat], score_b[:, seat])
                     seat_stats[k].add(won_a[:, seat], won_b[:, seat])
 
+            if cluster is not None:
+                from analyzer.engine.cluster import stream_outcomes
+
+                arm_a, arm_b = ([(w, sc) for _, w, sc in stream_outcomes(cluster, m, seed, first, step, step)]
+                                for m in (match_a, match_b))
+                on_chunk(0, step, [(a_out, b_out) for a_out, b_out in zip(arm_a, arm_b)])
+                continue
             for ma in (match_a, match_b):
                 ma.reserve(-(-step // threads))
             run_chunks(lambda s, c: play(first + s, c), step, chunk_size=step, threads=threads,

@@ -37,6 +37,25 @@ class PooledMatch:
         self._pool: queue.SimpleQueue = queue.SimpleQueue()
         self._capacity = 0
 
+    # ------------------------------------------------------------------ pickling
+
+    def __getstate__(self) -> dict:
+        """What a cluster worker receives (``engine/cluster.py``): the board, deck
+        and bot parameters as data; compiled kernels by their module and name,
+        so a worker loads them from its numba cache rather than from pickled code;
+        no buffers (each process has its own pool)."""
+        state = dict(self.__dict__)
+        state.pop("_pool", None)
+        state["_capacity"] = 0
+        for key, value in state.items():
+            if hasattr(value, "py_func"):  # a numba dispatcher
+                state[key] = _KernelByName.of(value)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update({k: v.resolve() if isinstance(v, _KernelByName) else v for k, v in state.items()})
+        self._pool = queue.SimpleQueue()
+
     @staticmethod
     def _label(spec: BotSpec, family) -> str:
         if family.decide is None:
@@ -137,3 +156,26 @@ class PooledMatch:
     def final_tables(self, summary) -> dict[str, pd.DataFrame]:
         """Tables written once at the end of a run (none by default)."""
         return {}
+
+
+class _KernelByName:
+    """A module-level compiled kernel, named rather than pickled."""
+
+    def __init__(self, module: str, name: str):
+        self.module, self.name = module, name
+
+    @classmethod
+    def of(cls, dispatcher) -> "_KernelByName":
+        import importlib
+
+        module, name = dispatcher.py_func.__module__, dispatcher.py_func.__name__
+        if getattr(importlib.import_module(module), name, None) is not dispatcher:
+            # a kernel recompiled for a user bot lives in no module a worker can import
+            raise BotError("user Python bots cannot be sent to cluster workers yet; "
+                           "run them without --cluster")
+        return cls(module, name)
+
+    def resolve(self):
+        import importlib
+
+        return getattr(importlib.import_module(self.module), self.name)

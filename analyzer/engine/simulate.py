@@ -79,10 +79,12 @@ def versions() -> dict:
 
 def simulate(match, races: int, seed: int, *, threads: int | None = None,
              chunk_size: int = DEFAULT_CHUNK, out_dir: Path | None = None,
-             progress: bool | None = None, stats=None) -> RunResult:
+             progress: bool | None = None, stats=None, cluster=None) -> RunResult:
     """Play ``races`` races (or games: the match's ``unit``) of ``match``;
     summarise them, and stream their tables to ``out_dir`` and/or into the
-    aggregator ``stats`` (for reports)."""
+    aggregator ``stats`` (for reports). ``cluster``: a ``cluster.Session``
+    whose workers play the races instead of this process's threads (the
+    same results)."""
     threads = default_threads() if threads is None else threads
     check_run_options(races, seed, threads, chunk_size, match.unit)
     writer = None
@@ -94,11 +96,6 @@ def simulate(match, races: int, seed: int, *, threads: int | None = None,
         if writer is not None:
             stack.enter_context(writer)  # an interrupted or failed run leaves nothing behind
         bar = stack.enter_context(Progress(races, f"{match.title} ({match.unit})", enabled=progress))
-        # compiled (or loaded from the cache) off the main thread, so Ctrl-C stops
-        # even a user bot stuck in an endless loop during its warm-up race
-        with bar.phase("compiling" if match.user_sources else "loading the compiled core"):
-            interruptible(match.warm_up)
-        match.reserve(-(-min(chunk_size, races) // threads))
         summary = match.new_summary()
         manifest = {
             "game": match.game, "unit": match.unit, match.unit: races, "seed": seed, "threads": threads,
@@ -106,35 +103,61 @@ def simulate(match, races: int, seed: int, *, threads: int | None = None,
             "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             **match.describe(),
         }
+        if cluster is not None:
+            from analyzer.engine.cluster import run_on_cluster  # dask loads only for a cluster run
 
-        def on_chunk(first, count, parts):
-            for part in parts:
-                summary.add(part)
-                if writer is None and stats is None:
-                    continue
-                tables = match.tables_of(part)
-                if writer is not None:
-                    for name, df in tables.items():
-                        writer.write(name, df)
-                if stats is not None:
-                    stats.add({**tables, **match.chunk_extras(part)})
-            match.release(parts)  # after the tables are built: the buffers get reused
-
-        def play(first, count):
-            return match.play(seed, first, count)
-
-        # small chunks first, then chunks of about a quarter second (at most
-        # chunk_size): progress moves often whatever the game's speed
-        start = time.perf_counter()
-        run_chunks(play, races, chunk_size=chunk_size, threads=threads, on_chunk=on_chunk, progress=bar,
-                   first_chunk=min(chunk_size, 256 * threads))
-        if writer is not None:
-            for name, df in match.final_tables(summary).items():
-                writer.write(name, df)
-            manifest["summary"] = summary.as_dict()
-            writer.finish(manifest)
+            manifest["cluster"] = {"address": cluster.address, "workers": cluster.workers,
+                                   "threads": cluster.threads}
+            with bar.phase("loading the compiled core on the workers"):
+                cluster.send(match, warm=True)
+            start = time.perf_counter()
+            run_on_cluster(cluster, match, races, seed, chunk_size=chunk_size, summary=summary, writer=writer,
+                           on_tables=None if stats is None else stats.add, progress=bar)
+        else:
+            start = _play_here(match, races, seed, threads, chunk_size, summary, writer, stats, bar)
+        _finish(match, summary, writer, manifest)
     seconds = time.perf_counter() - start
     if stats is not None:  # the tables known only at the end (e.g. counts per board field) go to the report too
         stats.add(match.final_tables(summary))
     manifest.setdefault("summary", summary.as_dict())
     return RunResult(summary, seconds, manifest)
+
+
+def _finish(match, summary, writer, manifest) -> None:
+    if writer is not None:
+        for name, df in match.final_tables(summary).items():
+            writer.write(name, df)
+        manifest["summary"] = summary.as_dict()
+        writer.finish(manifest)
+
+
+def _play_here(match, races, seed, threads, chunk_size, summary, writer, stats, bar) -> float:
+    """Play the run on this process's threads; returns when play started."""
+    # compiled (or loaded from the cache) off the main thread, so Ctrl-C stops
+    # even a user bot stuck in an endless loop during its warm-up race
+    with bar.phase("compiling" if match.user_sources else "loading the compiled core"):
+        interruptible(match.warm_up)
+    match.reserve(-(-min(chunk_size, races) // threads))
+
+    def on_chunk(first, count, parts):
+        for part in parts:
+            summary.add(part)
+            if writer is None and stats is None:
+                continue
+            tables = match.tables_of(part)
+            if writer is not None:
+                for name, df in tables.items():
+                    writer.write(name, df)
+            if stats is not None:
+                stats.add({**tables, **match.chunk_extras(part)})
+        match.release(parts)  # after the tables are built: the buffers get reused
+
+    def play(first, count):
+        return match.play(seed, first, count)
+
+    # small chunks first, then chunks of about a quarter second (at most
+    # chunk_size): progress moves often whatever the game's speed
+    start = time.perf_counter()
+    run_chunks(play, races, chunk_size=chunk_size, threads=threads, on_chunk=on_chunk, progress=bar,
+               first_chunk=min(chunk_size, 256 * threads))
+    return start

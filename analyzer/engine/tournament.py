@@ -137,12 +137,13 @@ def labels_of(specs: list[BotSpec], families: list[str]) -> list[str]:
 def tournament(make_match: Callable[[list[BotSpec]], object], specs: list[BotSpec], players: int,
                races: int, seed: int, *, threads: int, gauntlet: int | None = None,
                chunk_size: int = 1 << 14, progress=None, roles: list[str] | None = None,
-               role: str = PLAYER, field: list[BotSpec] | None = None) -> TournamentResult:
+               role: str = PLAYER, field: list[BotSpec] | None = None, cluster=None) -> TournamentResult:
     """Play about ``races`` races spread evenly over every table and rotation.
 
     The bots play the seats of ``role`` (every seat when the game has one role)
     and rotate among them; ``field`` fills the seats of other roles (one bot, or
-    one per such seat in seat order)."""
+    one per such seat in seat order). ``cluster``: a ``cluster.Session``
+    whose workers play the races (the same numbers)."""
     if len(specs) < 2:
         raise AnalyzerError(f"a tournament needs at least 2 bots, got {len(specs)}")
     if len(set(specs)) != len(specs):
@@ -166,7 +167,8 @@ def tournament(make_match: Callable[[list[BotSpec]], object], specs: list[BotSpe
             for s, bot in zip(others, fill):
                 full[s] = bot
             match = make_match(full)
-            match.warm_up()  # compiles once; a table with a user bot may need its own kernel
+            if cluster is None:  # on a cluster the workers load the kernels
+                match.warm_up()  # compiles once; a table with a user bot may need its own kernel
             setup = setup or {**match.describe(), "title": getattr(match, "title", "")}
             for seat, b in zip(places, seating):
                 if params[b] is None:
@@ -188,8 +190,14 @@ def tournament(make_match: Callable[[list[BotSpec]], object], specs: list[BotSpe
                         bots.add(b, won[:, seat], score[:, seat])
                         seats.add(seat, won[:, seat], score[:, seat])
 
-            match.reserve(-(-min(chunk_size, deals) // threads))
-            run_chunks(play, deals, chunk_size=chunk_size, threads=threads, on_chunk=on_chunk)
+            if cluster is not None:
+                from analyzer.engine.cluster import stream_outcomes
+
+                for start, won, score in stream_outcomes(cluster, match, seed, t * deals, deals, chunk_size):
+                    on_chunk(start, len(won), [(start, (won, score))])
+            else:
+                match.reserve(-(-min(chunk_size, deals) // threads))
+                run_chunks(play, deals, chunk_size=chunk_size, threads=threads, on_chunk=on_chunk)
             if progress is not None:
                 progress.advance(deals)
     mode = "round robin" if gauntlet is None else f"gauntlet: {labels_of(specs, families)[gauntlet]}"

@@ -183,6 +183,9 @@ class _Shifted:
     def __getattr__(self, name):
         return getattr(self._m, name)
 
+    def __reduce__(self):  # sent to cluster workers as the match and its offset
+        return _Shifted, (self._m, self._offset)
+
 
 def fill_field(field_specs: list[BotSpec], players: int) -> list[BotSpec]:
     if len(field_specs) == 1:
@@ -194,7 +197,8 @@ def fill_field(field_specs: list[BotSpec], players: int) -> list[BotSpec]:
 
 
 def _evaluate(make_match, specs: list[BotSpec], fill: list[BotSpec], roles: list[str], role: str,
-              first: int, per_seat: int, seed: int, threads: int) -> list[tuple[np.ndarray, np.ndarray]]:
+              first: int, per_seat: int, seed: int, threads: int,
+              cluster=None) -> list[tuple[np.ndarray, np.ndarray]]:
     """(won, score) of each candidate over the same races: ``per_seat`` races in
     each seat of ``role`` (the k-th of them: race indices ``first + k * per_seat + i``),
     the same for every candidate."""
@@ -203,6 +207,13 @@ def _evaluate(make_match, specs: list[BotSpec], fill: list[BotSpec], roles: list
         won, score = [], []
         for k, (seat, table) in enumerate(seat_tables(spec, fill, roles, role, "--against")):
             match = make_match(table)
+            if cluster is not None:  # the workers load the kernels
+                from analyzer.engine.cluster import stream_outcomes
+
+                for _, w, s in stream_outcomes(cluster, match, seed, first + k * per_seat, per_seat, per_seat):
+                    won.append(w[:, seat])
+                    score.append(s[:, seat])
+                continue
             match.warm_up()
             parts_all = []
 
@@ -239,7 +250,7 @@ def plan(budget: int, players: int, dims: int) -> tuple[int, int, int, int]:
 def tune(make_match: Callable[[list[BotSpec]], object], family: str, start: BotSpec, start_values: dict[str, float],
          space: list[Param], field_specs: list[BotSpec], players: int, budget: int, seed: int, *,
          threads: int, objective: str = "win", on_generation: Callable[[Generation], None] | None = None,
-         roles: list[str] | None = None, role: str = PLAYER) -> TuneResult:
+         roles: list[str] | None = None, role: str = PLAYER, cluster=None) -> TuneResult:
     """Tune ``space`` of the bot ``start`` (whose full parameter values are
     ``start_values``) against ``field_specs``, rotating it among the seats of
     ``role`` (``roles``: each seat's; default one role); see the module docstring."""
@@ -274,7 +285,7 @@ def tune(make_match: Callable[[list[BotSpec]], object], family: str, start: BotS
         units = [start_unit, mu.copy()] + list(np.clip(samples, 0, 1))
         cands = [(start, {p.name: p.start for p in space})] + [spec_of(u) for u in units[1:]]
         results = _evaluate(make_match, [c for c, _ in cands], fill, roles, role, first, per // places,
-                            seed, threads)
+                            seed, threads, cluster)
         base_win, base_score = results[0]
         wins, scores = [], []
         for won, score in results:
@@ -303,7 +314,7 @@ def tune(make_match: Callable[[list[BotSpec]], object], family: str, start: BotS
     short = list({spec: (spec, values) for spec, values in short if spec != start}.values())
     per_short = max(places, remeasure // (len(short) + 1) // places * places)
     results = _evaluate(make_match, [start] + [c for c, _ in short], fill, roles, role, FRESH_OFFSET,
-                        per_short // places, seed, threads)
+                        per_short // places, seed, threads, cluster)
     shortlist = []
     for (spec, values), (won, score) in zip(short, results[1:]):
         w, sc = PairedStat(), PairedStat()
@@ -317,7 +328,8 @@ def tune(make_match: Callable[[list[BotSpec]], object], family: str, start: BotS
     else:
         winner, winner_values = start, {p.name: p.start for p in space}
     fresh = compare(lambda table: _Shifted(make_match(table), 2 * FRESH_OFFSET), winner, start, fill, players,
-                    max(places, remeasure // 2 // places * places), seed, threads=threads, roles=roles, role=role)
+                    max(places, remeasure // 2 // places * places), seed, threads=threads, roles=roles, role=role,
+                    cluster=cluster)
     return TuneResult(family, start, winner, {**start_values, **winner_values}, space, [s.label for s in fill],
                       players, seed, objective, budget, k, history, fresh, search_races, shortlist,
                       per_short * (len(short) + 1))

@@ -155,6 +155,28 @@ class RunWriter:
             raise _write_error(self.out_dir, e) from None
         self.rows[table] += len(df)
 
+    def append_part(self, table: str, path: Path) -> None:
+        """Append the rows of a Parquet part (written by a cluster worker into
+        ``part_dir``) to ``table``, then delete the part: parts are appended in
+        chunk order, so the table is the one a local run writes."""
+        self._check_table(table)
+        try:
+            data = pq.read_table(path)
+            if data.num_rows:
+                self._write(table, data)
+            else:
+                self._declared.setdefault(table, data.schema)
+            os.unlink(path)
+        except OSError as e:
+            raise _write_error(self.out_dir, e) from None
+        self.rows[table] += data.num_rows
+
+    @property
+    def part_dir(self) -> Path:
+        """Where cluster workers put their parts: inside the hidden partial
+        directory, so an interrupted run removes them with it."""
+        return self.partial_dir / ".parts"
+
     def _write(self, table: str, data: pa.Table) -> None:
         writer = self._writers.get(table)
         if writer is None:
@@ -174,6 +196,8 @@ class RunWriter:
         if self._finished:
             raise RuntimeError("RunWriter.finish() called twice")
         try:
+            if self.part_dir.exists():
+                shutil.rmtree(self.part_dir)  # every part has been appended
             self._close_writers()
             for table in self.tables:
                 if self.rows[table] == 0 and table in self._declared:

@@ -1,0 +1,325 @@
+"""Sweeps: a grid of runs over one game (``analyzer sweep FILE.toml``). Knows no game.
+
+    game = "GAME"
+    races = 20000                 # per cell (or games = ...)
+    seed = 1                      # when the grid has no seeds
+    bots = "BOT"                  # when the grid has no bots: one bot for every seat, or one per seat
+    out = "../runs/my-sweep"      # checkpoints and sweep.parquet (default: runs/<file stem> beside the file)
+    report = "../reports/my-sweep.html"   # optional: the sweep report
+
+    [grid]                        # every combination is a cell; each list needs at least one value
+    players = [3, 4, 5]
+    boards = ["default", "boards/variant.toml"]   # "default": the game's own
+    bots = ["BOT", "OTHER"]
+    seeds = [1, 2]
+    [grid.params]                 # a bot parameter, set on every seat running that bot
+    "BOT.param" = [0.5, 1.0]
+
+Each cell is a run (``simulate``); its row in ``sweep.parquet``: the cell's
+settings, every number of the run's summary (win rate per seat with its
+interval, mean scores, length, the game's headline balance numbers), and win
+rate per bot (seats pooled) with its interval. A finished cell is
+checkpointed in ``OUT/cells/`` at once; ``--resume`` skips the cells found
+there (same settings, same version), so an interrupted sweep loses no
+finished cell. The whole file is checked, and every cell's board and bots
+built, before any cell runs.
+"""
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field, StrictFloat, StrictInt, StrictStr, field_validator, model_validator
+
+import analyzer
+from analyzer.engine.datafile import FileModel, read_toml, validate
+from analyzer.engine.simulate import MAX_COUNT, MAX_PLAYERS, MAX_SEED
+from analyzer.errors import AnalyzerError, InputFileError
+
+DEFAULT_BOARD = "default"
+SWEEP_TABLE = "sweep.parquet"
+SWEEP_MANIFEST = "sweep.json"
+CELLS = "cells"
+MAX_CELLS = 10_000
+
+
+class _Grid(FileModel):
+    players: list[StrictInt] | None = Field(default=None, min_length=1)
+    boards: list[StrictStr] | None = Field(default=None, min_length=1)
+    bots: list[StrictStr] | None = Field(default=None, min_length=1)
+    seeds: list[StrictInt] | None = Field(default=None, min_length=1)
+    params: dict[StrictStr, list[StrictInt | StrictFloat]] | None = None
+
+    @field_validator("players")
+    @classmethod
+    def _players(cls, v):
+        if v is not None and not all(1 <= p <= MAX_PLAYERS for p in v):
+            raise ValueError(f"player counts are 1 to {MAX_PLAYERS}")
+        return v
+
+    @field_validator("seeds")
+    @classmethod
+    def _seeds(cls, v):
+        if v is not None and not all(0 <= s <= MAX_SEED for s in v):
+            raise ValueError(f"seeds are 0 to {MAX_SEED}")
+        return v
+
+    @field_validator("params")
+    @classmethod
+    def _params(cls, v):
+        for key, values in (v or {}).items():
+            bot, _, name = key.partition(".")
+            if not bot or not name:
+                raise ValueError(f"a parameter is named BOT.PARAM, got {key!r}")
+            if not values:
+                raise ValueError(f"{key}: the list of values is empty")
+        return v
+
+    @model_validator(mode="after")
+    def _not_empty(self):
+        if not any(getattr(self, k) for k in ("players", "boards", "bots", "seeds", "params")):
+            raise ValueError("the grid is empty: give at least one of players, boards, bots, seeds, params")
+        return self
+
+
+class _SweepFile(FileModel):
+    title: StrictStr | None = None
+    game: Any = Field(default=None, validate_default=True)
+    races: StrictInt | None = Field(default=None, ge=1, le=MAX_COUNT)
+    games: StrictInt | None = Field(default=None, ge=1, le=MAX_COUNT)
+    seed: StrictInt = Field(default=1, ge=0, le=MAX_SEED)
+    players: StrictInt | None = Field(default=None, ge=1, le=MAX_PLAYERS)
+    board: StrictStr | None = None
+    bots: StrictStr | None = None
+    out: StrictStr | None = None
+    report: StrictStr | None = None
+    grid: _Grid
+
+    @field_validator("game")
+    @classmethod
+    def _game(cls, game):
+        from analyzer.games import names
+
+        if game is None:
+            raise ValueError("no game given")
+        if game not in names():
+            raise ValueError(f"unknown game {game!r} (known: {', '.join(names())})")
+        return game
+
+    @model_validator(mode="after")
+    def _one_count(self):
+        if self.races is not None and self.games is not None:
+            raise ValueError("give races or games, not both")
+        return self
+
+
+@dataclass(frozen=True)
+class Cell:
+    index: int
+    players: int
+    board: str  # as written in the file ("default" for the game's own)
+    bots: str  # the bot list with the grid's parameters applied
+    seed: int
+    params: tuple[tuple[str, float], ...]  # the grid's parameter values of this cell
+
+    def key(self, game: str, count: int) -> str:
+        text = json.dumps([game, count, self.players, self.board, self.bots, self.seed, list(self.params),
+                           analyzer.__version__])
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@dataclass
+class Sweep:
+    path: Path
+    title: str
+    game: str
+    count: int
+    cells: list[Cell]
+    out: Path
+    report: Path | None
+    param_names: list[str]
+
+    def board_path(self, cell: Cell) -> Path | None:
+        return None if cell.board == DEFAULT_BOARD else self.path.parent / cell.board
+
+
+def _with_params(bots: str, params: dict[str, float]) -> str:
+    """``bots`` with ``BOT.param=value`` set on every seat running BOT."""
+    seats = bots.split(",")
+    for key, value in params.items():
+        bot, _, name = key.partition(".")
+        for i, seat in enumerate(seats):
+            if seat.split(":")[0].strip() == bot:
+                seats[i] = f"{seat}:{name}={value:g}"
+    return ",".join(seats)
+
+
+def load_sweep(path) -> Sweep:
+    """The sweep file, validated, with every cell's board and bots built once
+    (so a bad cell is refused before any cell runs)."""
+    from analyzer.engine.botspec import parse_bot_list, seat_bots
+    from analyzer.games import game_info
+
+    path = Path(path)
+    f = validate(_SweepFile, read_toml(path, "sweep file"), path, "sweep file")
+    info = game_info(f.game)
+    g = f.grid
+    players = g.players or [f.players or info.default_players]
+    boards = g.boards or [f.board or DEFAULT_BOARD]
+    seeds = g.seeds or [f.seed]
+    bot_lists = g.bots or [f.bots]
+    params = g.params or {}
+    names = list(params)
+    combos = list(itertools.product(players, boards, bot_lists, seeds,
+                                    itertools.product(*params.values()) if params else [()]))
+    if len(combos) > MAX_CELLS:
+        raise InputFileError(f"sweep file {path}: {len(combos):,} cells; at most {MAX_CELLS:,}")
+    cells = []
+    for i, (n, board, bots, seed, values) in enumerate(combos):
+        bots = bots if bots is not None else info.default_bot_list(n)
+        cell_params = tuple(zip(names, (float(v) for v in values)))
+        cells.append(Cell(i, n, board, _with_params(bots, dict(cell_params)), seed, cell_params))
+    count = f.games if f.games is not None else f.races if f.races is not None else 10_000
+    def relative(value: str) -> Path:
+        return Path(os.path.normpath(path.parent / value))
+
+    out = relative(f.out) if f.out else relative(f"runs/{path.stem}")
+    sweep = Sweep(path, f.title or path.stem, f.game, count, cells, out,
+                  relative(f.report) if f.report else None, names)
+    cls = info.load("match")
+    for cell in cells:  # every board and bot is checked before any cell runs
+        board = sweep.board_path(cell)
+        try:
+            cls(str(board) if board is not None else None, cell.players,
+                seat_bots(parse_bot_list(cell.bots), cell.players))
+        except AnalyzerError as e:
+            raise type(e)(f"sweep file {path}, cell {cell.index + 1} (players {cell.players}, board "
+                          f"{cell.board}, bots {cell.bots}, seed {cell.seed}): {e}") from None
+    return sweep
+
+
+# ------------------------------------------------------------------ running
+
+def _flatten(prefix: str, value, row: dict) -> None:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _flatten(f"{prefix}.{k}" if prefix else str(k), v, row)
+    elif isinstance(value, bool):
+        row[prefix] = bool(value)
+    elif isinstance(value, (int, float)) or hasattr(value, "dtype"):
+        row[prefix] = float(value) if not isinstance(value, int) else value
+
+
+def cell_row(sweep: Sweep, cell: Cell, run) -> dict:
+    """The cell's settings and every number of its run's summary."""
+    from analyzer.stats.intervals import wilson
+    import numpy as np
+
+    m = run.manifest
+    data = {d["part"]: d for d in m.get("data", [])}
+    row: dict = {"cell": cell.index, "game": sweep.game, "unit": m["unit"], "count": m[m["unit"]],
+                 "players": cell.players, "board": cell.board, "bots": cell.bots, "seed": cell.seed}
+    for part, d in data.items():
+        row[f"{part}_name"] = d["name"]
+        row[f"{part}_assumed"] = bool(d["assumed"])
+        row[f"{part}_sha256"] = d["sha256"]
+    for name, value in cell.params:
+        row[f"param.{name}"] = value
+    summary = run.summary.as_dict()
+    seats = summary.pop("seats", [])
+    n = m[m["unit"]]
+    for seat in seats:
+        for k, v in seat.items():
+            if k not in ("seat", "bot") and isinstance(v, (int, float)) and not isinstance(v, bool):
+                row[f"seat{seat['seat']}.{k}"] = float(v)
+        row[f"seat{seat['seat']}.bot"] = seat["bot"]
+    wins: dict[str, list[int]] = {}
+    for seat in seats:  # per bot, its seats pooled: wins over seat-games
+        w = wins.setdefault(seat["bot"], [0, 0])
+        w[0] += int(round(seat["win_rate"] * n))
+        w[1] += n
+    for bot, (k, trials) in wins.items():
+        low, high = wilson(np.array([k]), trials)
+        row[f"bot.{bot}.win_rate"] = k / trials
+        row[f"bot.{bot}.win_low"] = float(low[0])
+        row[f"bot.{bot}.win_high"] = float(high[0])
+    _flatten("", summary, row)
+    return row
+
+
+def _check_out(out: Path, resume: bool) -> None:
+    if out.exists() and any(out.iterdir()):
+        if not (out / SWEEP_MANIFEST).is_file():
+            raise AnalyzerError(f"{out} is a directory with other files in it and no sweep manifest; "
+                                "choose an empty or new directory")
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.parent / f".{path.name}.tmp-{os.getpid()}"
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def write_table(out: Path, rows: list[dict]) -> Path:
+    import pandas as pd
+
+    df = pd.DataFrame(sorted(rows, key=lambda r: r["cell"]))
+    tmp = out / f".{SWEEP_TABLE}.tmp-{os.getpid()}"
+    df.to_parquet(tmp, index=False)
+    os.replace(tmp, out / SWEEP_TABLE)
+    return out / SWEEP_TABLE
+
+
+def run_sweep(sweep: Sweep, *, resume: bool = False, threads: int | None = None, cluster=None,
+              progress: bool | None = None, on_cell=None) -> list[dict]:
+    """Run every cell not yet checkpointed; returns the rows, in cell order.
+    ``on_cell(cell, row)`` follows each finished cell."""
+    from analyzer import api
+
+    out = sweep.out
+    _check_out(out, resume)
+    cells_dir = out / CELLS
+    if not resume and cells_dir.exists():
+        shutil.rmtree(cells_dir)
+    try:
+        cells_dir.mkdir(parents=True, exist_ok=True)
+        _write_atomic(out / SWEEP_MANIFEST, json.dumps(
+            {"written_by": "analyzer", "sweep": str(sweep.path), "game": sweep.game, "cells": len(sweep.cells),
+             "version": analyzer.__version__}, indent=2) + "\n")
+    except OSError as e:
+        raise AnalyzerError(f"cannot write to {out}: {e.strerror or e}") from None
+    rows = []
+    with api.cluster_session(cluster) as session:
+        for cell in sweep.cells:
+            checkpoint = cells_dir / f"cell-{cell.index:05d}.json"
+            key = cell.key(sweep.game, sweep.count)
+            if resume and checkpoint.is_file():
+                try:
+                    saved = json.loads(checkpoint.read_text(encoding="utf-8"))
+                except (OSError, ValueError):
+                    saved = {}
+                if saved.get("key") == key:
+                    rows.append(saved["row"])
+                    continue
+            board = sweep.board_path(cell)
+            run = api.simulate(sweep.game, sweep.count, bots=cell.bots, players=cell.players, board=board,
+                               seed=cell.seed, threads=threads, tables=False, progress=progress, cluster=session)
+            row = json.loads(json.dumps(cell_row(sweep, cell, run)))  # as a resumed sweep reads it back
+            _write_atomic(checkpoint, json.dumps({"key": key, "row": row}) + "\n")
+            rows.append(row)
+            if on_cell is not None:
+                on_cell(cell, row)
+    write_table(out, rows)
+    if sweep.report is not None:
+        import pandas as pd
+
+        from analyzer.report.sweep import write_sweep_report
+
+        write_sweep_report(pd.DataFrame(rows), sweep.title, sweep.report)
+    return rows
