@@ -71,24 +71,23 @@ def test_plain_and_fast_give_identical_tables(bots, tmp_path, capsys):
         code = run(["simulate", "mafia", "--players", 5, "--bots", table, "--games", 120, "--seed", 5,
                     "--threads", threads, "--chunk", 40, "--out", out, "--no-progress"])
         assert code == 0, capsys.readouterr().err
-        sides = pd.read_parquet(out / "sides.parquet")
-        assert list(sides.bot.unique())[:3] == [f"squatter{version}:caution=2", "random",
-                                                f"purger{version}:markers=1"]
+        seated = pd.read_parquet(out / "sides.parquet").groupby("seat").bot.first()
+        assert list(seated[[1, 2, 3]]) == [f"squatter{version}:caution=2", "random", f"purger{version}:markers=1"]
         tables[version] = _tables(out)
     assert set(tables[""]) == {"games", "sides", "cards", "spaces"}
     for name, frame in tables[""].items():
         pd.testing.assert_frame_equal(frame, tables["-fast"][name], check_categorical=False)
     sides = tables[""]["sides"]
-    # the squatter spreads markers far more than the random family beside it (same dice, 120 games)
-    mean = sides.groupby("seat").markers_end.mean()
-    assert mean[1] > mean[2] + 0.5, mean
+    # the squatter ends with more spaces than the random family beside it (same dice, 120 games)
+    mean = sides.groupby("seat").spaces_end.mean()
+    assert mean[1] > mean[2], mean
     assert tables[""]["games"].arrests.sum() > 0
 
 
 def test_compare_plain_against_fast_is_exactly_even(bots, capsys):
     """Same decisions on the same games: the paired difference is exactly zero."""
     assert run(["compare", "mafia", "--players", 3, "--bot", bots["squatter"], "--vs", bots["squatter-fast"],
-                "--field", "warden", "--games", 20, "--threads", 1, "--no-progress"]) == 0
+                "--field", "random", "--games", 20, "--threads", 1, "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert "+0.00 pp (+0.00 to +0.00)" in out
 
