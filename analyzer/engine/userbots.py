@@ -779,11 +779,12 @@ def api_page(spec: ViewSpec) -> str:
 
 def api_pages() -> dict[str, str]:
     """``docs/bots-<game>.md`` for every game whose registry has a view."""
-    from analyzer import games
+    # the registry module itself: ``analyzer.games`` can be the API's games() function
+    from analyzer.games import names, registry
 
     pages = {}
-    for game in games.names():
-        view = getattr(games.registry(game), "view", None)
+    for game in names():
+        view = getattr(registry(game), "view", None)
         if view is not None:
             pages[f"docs/bots-{game}.md"] = api_page(view)
     return pages

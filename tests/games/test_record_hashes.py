@@ -57,6 +57,10 @@ CASES = {
     ("sau-mau-mau", "random"): (["random"] * 4, 1000, "53f1a69dfae01e73"),
     ("sau-mau-mau", "mixed"): (["backer", "tempo", "switcher", "random"], 1000, "406ac3fc0a6a92a1"),
     ("sau-mau-mau", "heuristic"): (["backer", "tempo", "switcher", "backer"], 1000, "d499307ef917ac77"),
+    ("mafia", "random"): (["random"] * 5, 2000, "d4803faf0d50fc26"),
+    ("mafia", "mixed"): (["expander", "raider", "hunter", "expander", "random"], 2000, "0339618d955eb034"),
+    ("mafia", "four"): (["expander", "raider", "raider", "expander"], 2000, "29a78a4ab780abee"),
+    ("mafia", "three"): (["raider", "expander", "warden"], 2000, "41c29be8a81facf9"),
 }
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from analyzer.engine.datafile import content_digest, read_toml
+from analyzer.engine.jit import USER_KIND_BASE
 from analyzer.errors import InputFileError
 from analyzer.games.mafia import layout as L
 
@@ -347,7 +348,10 @@ def pack_game(m: MafiaMap, players: int, side_kinds, check: bool = False, side_p
         if side_params is not None:
             row = np.asarray(side_params[side], np.float64)[:L.PARAMS_WIDTH]
             at = L.G_PARAMS + side * L.PARAMS_WIDTH
-            g[at:at + len(row)] = np.round(row * L.PARAM_UNIT).astype(np.int64)
+            if side_kinds[side] >= USER_KIND_BASE:  # a user bot reads its parameters as float64, exactly
+                g[at:at + len(row)] = np.ascontiguousarray(row).view(np.int64)
+            else:
+                g[at:at + len(row)] = np.round(row * L.PARAM_UNIT).astype(np.int64)
     for s in m.spaces:
         g[L.G_AIRPORT + s.id] = int(s.airport)
         g[L.G_TYPE + s.id] = s.type

@@ -17,14 +17,26 @@ A game's results depend only on (seed, game index): the dice and the decks
 draw from lane 0 of stream ``index``, each side's own choices from lane
 1 + side (common random numbers: two bots compared in one seat see the same
 dice). Every decision of a bot goes through ``ask``.
+
+User bots (kinds >= USER_KIND_BASE) are answered by the module-level ``decide``
+(the signature of ``engine/userbots.py``), handed a view of what their side may
+see (``ask_user``, layout ``V_*``, named in ``view.py``). Here ``decide``
+answers nothing and the user-bot path is compiled out (``_USER`` is a constant),
+and everything is cached; ``with_decide`` compiles this same module again
+around another ``decide``, uncached so that it never overwrites the built-in
+cache (the pattern every game's kernel follows, ``analyzer/games/protocol.py``).
 """
+import itertools
+from pathlib import Path
+
 import numpy as np
 
-from analyzer.engine.jit import kernel
+from analyzer.engine.jit import USER_KIND_BASE, kernel
 from analyzer.engine.rng import below, seed_stream
 from analyzer.games.mafia.bots import decide_heuristic
 from analyzer.games.mafia.layout import (
     AIRPORT_BOMB, AMBUSH, AMERICAN_BOSS, ANTI_GANG, ANTI_MAFIA, ANTI_MAFIA_TRIGGER, ATI_STRIKE, BARRACKS, BOMB,
+    G_PARAMS, G_SEAT, PARAMS_WIDTH,
     CC1, CITY, COMMISSION, CONTINENT, CR_CARD, CR_GAME, CR_PASS, CR_SIDE, D_ANTI_MAFIA_SPACE, D_ARREST,
     D_BASE, D_CARD, D_FORBID, D_GIVE_UP, D_HELI_DIE, D_HOLD, D_MOVE, D_RESIST, D_SHOOT, D_STATE_MOVE,
     D_VISIT_SPACE, DECK_SIZE, ERROR_ANSWER, ERROR_CARD_ROWS, ERROR_INVARIANT, FIRST_HEURISTIC, FIRST_SISDE,
@@ -46,7 +58,12 @@ from analyzer.games.mafia.layout import (
     T_HELI, T_MARKER_OFF, T_MARKER_ON, T_MOVE, T_PASS_MOVE, T_RETURN, T_SHOOTOUT, T_STATE_MOVE, T_TRIGGER,
     T_TURN, TELEPHONE, USA, WIRETAP,
 )
+from analyzer.games.mafia import layout as L
 from analyzer.games.mafia.random_bot import decide_random
+
+_USER_DECIDE = globals().get("_USER_DECIDE")  # set by with_decide() before it runs this file
+_CACHE = _USER_DECIDE is None
+_USER = not _CACHE  # a compile-time constant: the built-in kernel has no user-bot path at all
 
 CALENDAR = np.array([0, 1, STATE, 2, 3, STATE], np.int64)
 MARKERS = 8
@@ -54,7 +71,7 @@ MARKERS = 8
 
 # ====================================================================== small helpers
 
-@kernel
+@kernel(cache=_CACHE)
 def trace_put(tr, code, a, b, c):
     n = tr[0]
     at = 1 + 4 * n
@@ -66,7 +83,7 @@ def trace_put(tr, code, a, b, c):
         tr[0] = n + 1
 
 
-@kernel(inline=True)
+@kernel(cache=_CACHE, inline=True)
 def trace(tr, code, a, b, c):
     """Append an event to the replay trace (a buffer of length 0 in normal runs:
     then this is one compare)."""
@@ -74,22 +91,22 @@ def trace(tr, code, a, b, c):
         trace_put(tr, code, a, b, c)
 
 
-@kernel(inline=True)
+@kernel(cache=_CACHE, inline=True)
 def owner(p):
     return p // 3 if p < 12 else STATE
 
 
-@kernel(inline=True)
+@kernel(cache=_CACHE, inline=True)
 def is_boss(p):
     return p < 12 and p % 3 == 0
 
 
-@kernel(inline=True)
+@kernel(cache=_CACHE, inline=True)
 def is_picciotto(p):
     return p < 12 and p % 3 != 0
 
 
-@kernel(inline=True)
+@kernel(cache=_CACHE, inline=True)
 def die(s):
     """One die: from the test script while it lasts, else from the dice stream."""
     i = s[S_DIE_I]
@@ -99,7 +116,7 @@ def die(s):
     return 1 + below(s, S_RNG, 6)
 
 
-@kernel(inline=True)
+@kernel(cache=_CACHE, inline=True)
 def ask(g, s, tr, side, what, n):
     """One decision of the bot playing ``side``: an option 0 .. n-1 (for yes/no
     decisions and cards n = 2 and 1 means yes). A single option is taken
@@ -112,7 +129,106 @@ def ask(g, s, tr, side, what, n):
     return ask_bot(g, s, tr, side, what, n)
 
 
-@kernel
+@kernel(cache=_CACHE)
+def no_user_bot(what, seat, kind, game, state, params, n_options):
+    return -1
+
+
+decide = no_user_bot if _USER_DECIDE is None else _USER_DECIDE
+
+
+@kernel(cache=_CACHE)
+def ask_user(g, s, side, what, n, kind):
+    """A user bot's decision for ``side``. It is handed a copy of what the side may
+    see (layout ``V_*``, at ``S_VIEW``: the map, the pieces, the markers, its own
+    hand and the counts of the others', the options of this decision) and a float64
+    view of its row of ``S_USER`` (its parameters, then its memory, which stays for
+    the game); its own random stream is copied back after."""
+    v = L.S_VIEW
+    s[v + L.V_SIDE] = side
+    s[v + L.V_TURN_SIDE] = s[S_SIDE]
+    s[v + L.V_PASS] = s[S_PASS]
+    s[v + L.V_DICE] = s[S_DICE]
+    s[v + L.V_DICE + 1] = s[S_DICE + 1]
+    s[v + L.V_ASK_PIECE] = s[S_ASK_PIECE]
+    s[v + L.V_ASK_OTHER] = s[S_ASK_OTHER]
+    s[v + L.V_ASK_CARD] = s[S_ASK_CARD]
+    s[v + L.V_NO_AIR] = s[S_NO_AIR]
+    s[v + L.V_STATE_PIECE_FROZEN] = s[S_STATE_PIECE_FROZEN]
+    s[v + L.V_MOVED_STATE] = s[S_MOVED_STATE]
+    s[v + L.V_RNG] = s[S_RNG_SIDE + side]
+    for p in range(N_PIECES):
+        s[v + L.V_LOC + p] = s[S_LOC + p]
+    for f in range(N_FAMILIES):
+        s[v + L.V_BASE + f] = s[S_BASE + f]
+        s[v + L.V_SUPPLY + f] = s[S_SUPPLY + f]
+    for i in range(N_SIDES):
+        s[v + L.V_FROZEN + i] = s[S_FROZEN + i]
+        s[v + L.V_HAND_COUNT + i] = 0
+    for d in range(3):
+        s[v + L.V_DECK_COUNT + d] = 0
+    for c in range(N_CARDS):
+        h = s[S_HOLDER + c]
+        s[v + L.V_HAND + c] = 1 if h == side else 0
+        if h >= 0:
+            s[v + L.V_HAND_COUNT + h] += 1
+        else:
+            s[v + L.V_DECK_COUNT + c // DECK_SIZE] += 1
+    n_spaces = g[G_N_SPACES]
+    for x in range(n_spaces):
+        s[v + L.V_TYPE + x] = s[S_TYPE + x]
+        s[v + L.V_TRIGGER + x] = s[S_TRIGGER + x]
+        for f in range(N_FAMILIES):
+            s[v + L.V_MARK + 4 * x + f] = s[S_MARK + 4 * x + f]
+    # the options, in the order of the decision's option index (as the kernel counts them)
+    o = v + L.V_OPTIONS
+    m = min(n, MAX_OPTIONS)
+    if what == D_MOVE or what == D_STATE_MOVE:
+        m = min(m, s[S_OPT_N])  # a bot sees the listed moves only
+        for i in range(m):
+            s[o + i] = s[S_OPT + 4 * i]
+            for k in range(4):
+                s[v + L.V_MOVES + 4 * i + k] = s[S_OPT + 4 * i + k]
+    elif what == D_BASE:
+        k = 0
+        for x in range(n_spaces):
+            if (g[G_OPEN + x] >> side) & 1 and k < m:
+                s[o + k] = x
+                k += 1
+    elif what == D_GIVE_UP:
+        k = 0
+        for c in range(DECK_SIZE if side == STATE else 0, N_CARDS if side == STATE else DECK_SIZE):
+            if s[S_HOLDER + c] == side and k < m:
+                s[o + k] = c
+                k += 1
+    elif what == D_VISIT_SPACE:
+        k = 0
+        for x in range(n_spaces):
+            if s[S_MARK + 4 * x + side] > 0 and k < m:
+                s[o + k] = x
+                k += 1
+    elif what == D_ANTI_MAFIA_SPACE:
+        k = 0
+        for x in range(n_spaces):
+            if s[S_TYPE + x] != CITY and k < m:
+                s[o + k] = x
+                k += 1
+    elif what == D_HELI_DIE:
+        for i in range(m):
+            s[o + i] = s[S_ASK_PIECE] + i
+    else:  # yes/no decisions and cards: 0 no, 1 yes
+        for i in range(m):
+            s[o + i] = i
+    at = L.S_USER + side * L.USER_WIDTH
+    for k in range(L.N_PARAMS):  # the parameters as the match packed them (float64 bits)
+        s[at + k] = g[G_PARAMS + side * PARAMS_WIDTH + k]
+    answer = decide(what, g[G_SEAT + side], kind, g, s[v:v + L.V_LEN],
+                    s[at:at + L.USER_WIDTH].view(np.float64), m)
+    s[S_RNG_SIDE + side] = s[v + L.V_RNG]
+    return answer
+
+
+@kernel(cache=_CACHE)
 def ask_bot(g, s, tr, side, what, n):
     """A decision of any bot. Bots see the state array (the kernel keeps nothing
     hidden from them but the order of the decks, which lives in the dice
@@ -127,6 +243,8 @@ def ask_bot(g, s, tr, side, what, n):
         if s[S_SCRIPT_I] < s[S_SCRIPT_N]:
             answer = s[S_SCRIPT + s[S_SCRIPT_I]]
             s[S_SCRIPT_I] += 1
+    elif _USER and kind >= USER_KIND_BASE:
+        answer = ask_user(g, s, side, what, n, kind)
     elif kind >= FIRST_HEURISTIC:
         answer = decide_heuristic(kind, what, n, side, g, s, rng)
     else:
@@ -139,14 +257,14 @@ def ask_bot(g, s, tr, side, what, n):
     return answer
 
 
-@kernel(inline=True)
+@kernel(cache=_CACHE, inline=True)
 def state_decider(g, s):
     """Who takes the State's decisions and holds its cards: the State, or with four
     players the family whose turn it is (its temporary ROME and SISDE cards)."""
     return s[S_SIDE] if g[G_PLAYERS] == 4 else STATE
 
 
-@kernel
+@kernel(cache=_CACHE)
 def purge_halves(s):
     """The State's purge points, doubled: 2 per Boss in Prison, 1 per Boss in the
     Barracks, 1/2 per Picciotto in Prison."""
@@ -160,7 +278,7 @@ def purge_halves(s):
     return total
 
 
-@kernel
+@kernel(cache=_CACHE)
 def controlled(g, s, f):
     n = 0
     for x in range(g[G_N_SPACES]):
@@ -170,12 +288,12 @@ def controlled(g, s, f):
 
 # ====================================================================== cards
 
-@kernel(inline=True)
+@kernel(cache=_CACHE, inline=True)
 def holds(s, side, card):
     return s[S_HOLDER + card] == side
 
 
-@kernel
+@kernel(cache=_CACHE)
 def draw(s, tr, side, deck):
     """Draw the top card of a deck for ``side``. Every return reshuffles the deck,
     so its top card is uniform among the cards in it. An empty deck gives nothing (-1)."""
@@ -198,7 +316,7 @@ def draw(s, tr, side, deck):
     return -1
 
 
-@kernel
+@kernel(cache=_CACHE)
 def record_play(s, cr, side, code, deck, cards):
     """A card play for cards.parquet and the counters (``cards``: how many cards it
     counts: a SISDE pair 2)."""
@@ -216,7 +334,7 @@ def record_play(s, cr, side, code, deck, cards):
     s[S_SD + side * SD_LEN + SD_CARDS_PLAYED] += cards
 
 
-@kernel(inline=True)
+@kernel(cache=_CACHE, inline=True)
 def offer(g, s, cr, tr, side, card):
     """The window of ``card`` is open for ``side``: if it holds the card, its bot
     decides whether to play it. A played card goes back into its deck."""
@@ -225,7 +343,7 @@ def offer(g, s, cr, tr, side, card):
     return offer_held(g, s, cr, tr, side, card)
 
 
-@kernel
+@kernel(cache=_CACHE)
 def offer_held(g, s, cr, tr, side, card):
     s[S_ASK_CARD] = card
     if ask(g, s, tr, side, D_CARD, 2) != 1:
@@ -236,7 +354,7 @@ def offer_held(g, s, cr, tr, side, card):
     return True
 
 
-@kernel
+@kernel(cache=_CACHE)
 def return_hand(s, side, deck):
     """Every card of ``deck`` that ``side`` holds goes back into the deck."""
     for c in range(deck * DECK_SIZE, deck * DECK_SIZE + DECK_SIZE):
@@ -246,7 +364,7 @@ def return_hand(s, side, deck):
 
 # ====================================================================== boxes and markers
 
-@kernel
+@kernel(cache=_CACHE)
 def send(g, s, sp, tr, p, box):
     """Piece ``p`` leaves the map for a box (or moves from the Barracks to Prison)."""
     x = s[S_LOC + p]
@@ -273,7 +391,7 @@ def send(g, s, sp, tr, p, box):
             sp[x, SP_HOLDS] += 1
 
 
-@kernel
+@kernel(cache=_CACHE)
 def remove_marker(s, sp, tr, x):
     """Remove one marker from space ``x`` (a space holds one family's markers at most).
     True if there was one."""
@@ -288,7 +406,7 @@ def remove_marker(s, sp, tr, x):
     return False
 
 
-@kernel
+@kernel(cache=_CACHE)
 def add_marker(s, sp, tr, f, x):
     if s[S_SUPPLY + f] > 0:
         s[S_SUPPLY + f] -= 1
@@ -298,7 +416,7 @@ def add_marker(s, sp, tr, f, x):
         trace(tr, T_MARKER_ON, f, x, 0)
 
 
-@kernel
+@kernel(cache=_CACHE)
 def place_marker(s, sp, tr, f, x):
     """The marker rule: never on a city; another family's markers lose one; if
     none of theirs is left, one of ``f``'s own comes from its supply."""
@@ -317,7 +435,7 @@ def place_marker(s, sp, tr, f, x):
         add_marker(s, sp, tr, f, x)
 
 
-@kernel
+@kernel(cache=_CACHE)
 def has_markers(s, x):
     for f in range(N_FAMILIES):
         if s[S_MARK + 4 * x + f] > 0:
@@ -327,7 +445,7 @@ def has_markers(s, x):
 
 # ====================================================================== State actions
 
-@kernel
+@kernel(cache=_CACHE)
 def state_event(g, s, tr, p):
     """Four players: the State piece a family moved did something in (d) 2 or 3:
     the family draws a ROME card it may play this turn."""
@@ -335,13 +453,13 @@ def state_event(g, s, tr, p):
         draw(s, tr, s[S_SIDE], ROME)
 
 
-@kernel
+@kernel(cache=_CACHE)
 def arrest(g, s, sp, tr, q, by):
     send(g, s, sp, tr, q, PRISON)
     state_event(g, s, tr, by)
 
 
-@kernel
+@kernel(cache=_CACHE)
 def hold_boss(g, s, sp, cr, tr, b, by):
     """``by`` (the Prefect, a CC, or -1 for a roadblock) holds Boss ``b``: the Barracks,
     which the State may turn into an arrest with the two SISDE clues of its colour;
@@ -362,7 +480,7 @@ def hold_boss(g, s, sp, cr, tr, b, by):
         sisde_pair(g, s, sp, cr, tr, b)
 
 
-@kernel
+@kernel(cache=_CACHE)
 def sisde_pair(g, s, sp, cr, tr, b):
     """The window of the two clues of Boss ``b``'s colour (it is in the Barracks)."""
     c = FIRST_SISDE + 2 * owner(b)
@@ -377,7 +495,7 @@ def sisde_pair(g, s, sp, cr, tr, b):
             send(g, s, sp, tr, b, PRISON)
 
 
-@kernel
+@kernel(cache=_CACHE)
 def shootout(g, s, sp, cr, tr, a, b):
     """``a`` starts a shootout with ``b``: each side may first play its card (the
     starter first), then both roll; an odd die hits (2-6 with Special weapons; a
@@ -416,7 +534,7 @@ def shootout(g, s, sp, cr, tr, a, b):
         send(g, s, sp, tr, a, CONTINENT)
 
 
-@kernel
+@kernel(cache=_CACHE)
 def cc_arrests(g, s, sp, cr, tr, cc, q):
     """A CC may arrest Picciotto ``q`` (the State decides); ``q`` may resist by a
     shootout, after which it is arrested if both live."""
@@ -434,7 +552,7 @@ def cc_arrests(g, s, sp, cr, tr, cc, q):
     arrest(g, s, sp, tr, q, cc)
 
 
-@kernel
+@kernel(cache=_CACHE)
 def state_holds_boss(g, s, sp, cr, tr, by, b):
     """The Prefect (always) or a CC (if the State decides) holds Boss ``b`` in its
     space; in ``b``'s own base city only with Hideout found (a CC: the State first
@@ -458,7 +576,7 @@ def state_holds_boss(g, s, sp, cr, tr, by, b):
 
 # ====================================================================== (d) activities
 
-@kernel
+@kernel(cache=_CACHE)
 def space_acts(g, s, sp, cr, tr, p, x):
     """(d) 1: the space acts on the moved piece (its owner rolls where a trigger is named)."""
     t = s[S_TYPE + x]
@@ -521,7 +639,7 @@ def space_acts(g, s, sp, cr, tr, p, x):
                     k -= 1
 
 
-@kernel
+@kernel(cache=_CACHE)
 def others_act_on_picciotto(g, s, sp, cr, tr, p, x):
     """(d) 2 for a moved Picciotto: Las Vegas killer, the Prefect's arrest, each CC,
     each Boss of another family (forbid), each Picciotto of another family (shootout)."""
@@ -561,7 +679,7 @@ def others_act_on_picciotto(g, s, sp, cr, tr, p, x):
                     shootout(g, s, sp, cr, tr, q, p)
 
 
-@kernel
+@kernel(cache=_CACHE)
 def others_act_on_boss(g, s, sp, cr, tr, p, x):
     """(d) 2 for a moved Boss: the Prefect holds it, each CC may (in its own base
     city only with Hideout found), then each Boss of another family may shoot."""
@@ -583,7 +701,7 @@ def others_act_on_boss(g, s, sp, cr, tr, p, x):
                 shootout(g, s, sp, cr, tr, 3 * h, p)
 
 
-@kernel
+@kernel(cache=_CACHE)
 def others_act_on_prefect(g, s, sp, cr, tr, x):
     """(d) 2 for an arriving Prefect: a family with a Picciotto in X may play
     Las Vegas killer; the shooter is uniform among its Picciotti there."""
@@ -603,7 +721,7 @@ def others_act_on_prefect(g, s, sp, cr, tr, x):
             return
 
 
-@kernel
+@kernel(cache=_CACHE)
 def prefect_acts(g, s, sp, cr, tr, x):
     """(d) 3 for the Prefect: arrests every Picciotto (each may first play Las Vegas
     killer), holds every Boss, removes one marker, telephones ROME."""
@@ -632,7 +750,7 @@ def prefect_acts(g, s, sp, cr, tr, x):
             draw(s, tr, STATE, ROME)
 
 
-@kernel
+@kernel(cache=_CACHE)
 def cc_acts(g, s, sp, cr, tr, cc, x):
     """(d) 3 for a CC: may arrest each Picciotto and hold each Boss, then on an
     even die removes one marker."""
@@ -652,7 +770,7 @@ def cc_acts(g, s, sp, cr, tr, cc, x):
         state_event(g, s, tr, cc)
 
 
-@kernel
+@kernel(cache=_CACHE)
 def boss_acts(g, s, sp, cr, tr, p, x):
     """(d) 3 for a Boss: may shoot each Boss of another family, telephones the USA
     (unless the State plays Wiretap), then places a marker."""
@@ -677,7 +795,7 @@ def boss_acts(g, s, sp, cr, tr, p, x):
     place_marker(s, sp, tr, f, x)
 
 
-@kernel
+@kernel(cache=_CACHE)
 def picciotto_acts(g, s, sp, cr, tr, p, x):
     """(d) 3 for a Picciotto: may shoot each Picciotto of another family, then on an
     even die places a marker."""
@@ -697,7 +815,7 @@ def picciotto_acts(g, s, sp, cr, tr, p, x):
         place_marker(s, sp, tr, f, x)
 
 
-@kernel
+@kernel(cache=_CACHE)
 def resolve(g, s, sp, cr, tr, p):
     """(d) for the moved piece ``p`` in its end space, if it is still on the map."""
     x = s[S_LOC + p]
@@ -734,12 +852,12 @@ def resolve(g, s, sp, cr, tr, p):
 
 # ====================================================================== (a) returns
 
-@kernel
+@kernel(cache=_CACHE)
 def home_of(g, s, p):
     return s[S_BASE + owner(p)] if p < 12 else g[G_STATE_RETURN]
 
 
-@kernel
+@kernel(cache=_CACHE)
 def try_return(g, s, cr, tr, p, box):
     """One piece in a box tries to come back: a protection card frees it without a
     roll, else one die against the RENTRÉES table; after a successful Prison roll
@@ -764,7 +882,7 @@ def try_return(g, s, cr, tr, p, box):
         trace(tr, T_RETURN, p, box, s[S_LOC + p])
 
 
-@kernel
+@kernel(cache=_CACHE)
 def returns(g, s, cr, tr, side):
     """(a) Continent first, then Prison, then the Barracks; pieces in their fixed
     order. With four players a family's turn also brings back State pieces."""
@@ -782,13 +900,13 @@ def returns(g, s, cr, tr, side):
 
 # ====================================================================== (b, c) movement
 
-@kernel(inline=True)
+@kernel(cache=_CACHE, inline=True)
 def n_paths(s, pt, p, steps):
     air = 1 if (is_boss(p) or p == PREFECT) and s[S_NO_AIR] == 0 else 0
     return pt[s[S_LOC + p], steps, air, 0]
 
 
-@kernel
+@kernel(cache=_CACHE)
 def move_piece(s, pt, sp, tr, p, steps, k):
     """Move ``p`` along its ``k``-th path of ``steps`` steps."""
     air = 1 if (is_boss(p) or p == PREFECT) and s[S_NO_AIR] == 0 else 0
@@ -801,13 +919,13 @@ def move_piece(s, pt, sp, tr, p, steps, k):
     trace(tr, T_MOVE, p, end, steps + 100 * flew)
 
 
-@kernel(inline=True)
+@kernel(cache=_CACHE, inline=True)
 def path_end(s, pt, p, steps, k):
     air = 1 if (is_boss(p) or p == PREFECT) and s[S_NO_AIR] == 0 else 0
     return pt[s[S_LOC + p], steps, air, 1 + 2 * k]
 
 
-@kernel(inline=True)
+@kernel(cache=_CACHE, inline=True)
 def put_option(s, a, xa, b, xb):
     n = s[S_OPT_N]
     if n < MAX_OPTIONS:
@@ -819,7 +937,7 @@ def put_option(s, a, xa, b, xb):
         s[S_OPT_N] = n + 1
 
 
-@kernel
+@kernel(cache=_CACHE)
 def list_own_moves(s, pt, side, d1, d2):
     """The options of a move, in the order of its option index, for a bot that reads
     them (S_OPT: piece, end, second piece or -1, its end or -1)."""
@@ -848,7 +966,7 @@ def list_own_moves(s, pt, side, d1, d2):
                         put_option(s, a, path_end(s, pt, a, x, ka), b, path_end(s, pt, b, y, kb))
 
 
-@kernel
+@kernel(cache=_CACHE)
 def list_state_moves(s, pt, d1, d2):
     s[S_OPT_N] = 0
     for v in range(2 if d1 != d2 else 1):
@@ -859,7 +977,7 @@ def list_state_moves(s, pt, d1, d2):
                     put_option(s, p, path_end(s, pt, p, steps, k), -1, -1)
 
 
-@kernel
+@kernel(cache=_CACHE)
 def own_move(g, s, pt, sp, cr, tr, side):
     """(c) and (d): one uniform-able option of the flat list (piece, sum, path) and
     (first piece, its die, path, second piece, other die, path), then the
@@ -918,7 +1036,7 @@ def own_move(g, s, pt, sp, cr, tr, side):
                 k -= na * nb
 
 
-@kernel
+@kernel(cache=_CACHE)
 def state_piece_move(g, s, pt, sp, cr, tr, side):
     """Four players: after its activities the family moves the Prefect or a CC by
     one of its dice (doubles: one value) and takes every State decision of its
@@ -952,7 +1070,7 @@ def state_piece_move(g, s, pt, sp, cr, tr, side):
                 k -= n
 
 
-@kernel
+@kernel(cache=_CACHE)
 def anti_mafia_window(g, s, cr, tr, side):
     """Anti-mafia operation: a space that is not a city becomes a roadblock (1-2)."""
     if s[S_HOLDER + ANTI_MAFIA] != side:
@@ -973,7 +1091,7 @@ def anti_mafia_window(g, s, cr, tr, side):
             k -= 1
 
 
-@kernel
+@kernel(cache=_CACHE)
 def boss_visit_window(g, s, sp, cr, tr, f):
     """American boss visit: one more marker on a space the family controls."""
     if s[S_HOLDER + AMERICAN_BOSS] != f or s[S_SUPPLY + f] == 0:
@@ -994,7 +1112,7 @@ def boss_visit_window(g, s, sp, cr, tr, f):
 
 # ====================================================================== a side's turn
 
-@kernel
+@kernel(cache=_CACHE)
 def take_turn(g, s, pt, sp, cr, tr, side):
     """A side's turn: (a) returns; (b) two dice; (c) move; (d) activities. A frozen
     side does (a) only."""
@@ -1077,7 +1195,7 @@ def take_turn(g, s, pt, sp, cr, tr, side):
 
 # ====================================================================== the game
 
-@kernel
+@kernel(cache=_CACHE)
 def check_invariants(g, s):
     """Pieces on the map or in a box; 8 markers per family over map and supply, one
     family per space; every card in its deck or in a hand that may hold it."""
@@ -1109,7 +1227,7 @@ def check_invariants(g, s):
     return True
 
 
-@kernel
+@kernel(cache=_CACHE)
 def setup(g, s, sp, tr):
     """Bases (each family in calendar order picks among the cities open to it),
     the State's pieces, decks, supplies."""
@@ -1148,14 +1266,14 @@ def setup(g, s, sp, tr):
         s[S_LOC + CC1 + i] = g[G_CC_START + i]
 
 
-@kernel
+@kernel(cache=_CACHE)
 def play_game(g, s, pt, sp, cr, tr):
     """A game: the setup, then the calendar. Returns the error code (0: fine)."""
     setup(g, s, sp, tr)
     return calendar(g, s, pt, sp, cr, tr)
 
 
-@kernel
+@kernel(cache=_CACHE)
 def calendar(g, s, pt, sp, cr, tr):
     """The calendar until a side wins at the start of its turn, everyone loses
     (four players) or MAX_PASSES passes end (a draw). The outcome and counters
@@ -1207,17 +1325,20 @@ def calendar(g, s, pt, sp, cr, tr):
     return s[S_ERROR]
 
 
-@kernel
+@kernel(cache=_CACHE)
 def start_game(s, seed, index):
     """Clear the state's counters and point its streams at game ``index``."""
     for i in range(S_GM, S_LEN):
         s[i] = 0
+    if _USER:  # user bots' parameters and memory (the built-in kernel has none)
+        for i in range(L.S_USER, L.S_USER + N_SIDES * L.USER_WIDTH):
+            s[i] = 0
     seed_stream(s, S_RNG, seed, index, 0)
     for side in range(N_SIDES):
         seed_stream(s, S_RNG_SIDE + side, seed, index, 1 + side)
 
 
-@kernel(allocates=True)
+@kernel(cache=_CACHE, allocates=True)
 def play_games(g, pt, seed, first, count, games, sides, cards, spaces):
     """Games ``first .. first+count-1`` into the record arrays; the status (0: fine,
     else error * 8 + side + (game index << 32))."""
@@ -1238,7 +1359,7 @@ def play_games(g, pt, seed, first, count, games, sides, cards, spaces):
     return 0
 
 
-@kernel(allocates=True)
+@kernel(cache=_CACHE, allocates=True)
 def replay_game(g, pt, seed, index, games, sides, cards, spaces, tr):
     """Game ``index`` alone, its events appended to ``tr`` (the same streams as in a run)."""
     s = np.zeros(S_LEN, np.int64)
@@ -1250,3 +1371,30 @@ def replay_game(g, pt, seed, index, games, sides, cards, spaces, tr):
         for k in range(SD_LEN):
             sides[0, side, k] = s[S_SD + side * SD_LEN + k]
     return status
+
+
+_variants = itertools.count()
+
+
+def with_decide(user_decide):
+    """``play_games`` of this module compiled around ``user_decide`` (its
+    ``replay_game``, for replays: ``replay_game_of(play_games)``)."""
+    namespace = {
+        "__name__": f"{__name__}_variant{next(_variants)}",
+        "__file__": __file__,
+        "_USER_DECIDE": user_decide,
+    }
+    exec(compile(Path(__file__).read_text(), __file__, "exec"), namespace)
+    _variant_namespaces[id(namespace["play_games"])] = namespace
+    return namespace["play_games"]
+
+
+_variant_namespaces: dict[int, dict] = {}
+
+
+def replay_game_of(play_games_function):
+    """The single-game replay compiled with ``play_games_function`` (this
+    module's, or a user-bot variant's)."""
+    if play_games_function is play_games:
+        return replay_game
+    return _variant_namespaces[id(play_games_function)]["replay_game"]

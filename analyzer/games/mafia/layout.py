@@ -146,6 +146,36 @@ PARAMS_WIDTH = 8
 PARAM_UNIT = 1_000_000  # a parameter p is stored as round(p * PARAM_UNIT)
 G_LEN = G_PARAMS + N_SIDES * PARAMS_WIDTH
 
+# ------------------------------------------------------------------ a user bot's view
+MAX_OPTIONS = 1024  # move options listed for a bot (S_OPT below; a bot sees the first ones)
+# The state array a user bot's decide receives (view.py names these slots): a copy
+# of what the deciding side may see, made for each of its decisions. Offsets in
+# that array; it lives in the state array at S_VIEW.
+V_SIDE = 0  # the side deciding (0-3 a family, 4 the State)
+V_TURN_SIDE = 1  # the side whose turn it is
+V_PASS = 2  # calendar turn, 0-based
+V_DICE = 3  # 2: this turn's roll
+V_ASK_PIECE = 5  # what the decision is about (see the decisions)
+V_ASK_OTHER = 6
+V_ASK_CARD = 7
+V_NO_AIR = 8  # 1: the air link is closed this turn
+V_STATE_PIECE_FROZEN = 9  # four players: the next family turn moves no State piece
+V_MOVED_STATE = 10  # four players: the State piece the family moved, resolving (-1: none)
+V_RNG = 11  # the deciding side's own random stream (copied back after the decision)
+V_LOC = 12  # N_PIECES: space or box of each piece
+V_BASE = V_LOC + N_PIECES  # N_FAMILIES
+V_SUPPLY = V_BASE + N_FAMILIES  # N_FAMILIES: markers left in each family's supply
+V_FROZEN = V_SUPPLY + N_FAMILIES  # N_SIDES
+V_HAND = V_FROZEN + N_SIDES  # N_CARDS: 1 if the deciding side holds the card
+V_HAND_COUNT = V_HAND + N_CARDS  # N_SIDES: cards each side holds
+V_DECK_COUNT = V_HAND_COUNT + N_SIDES  # 3: cards left in each deck
+V_TYPE = V_DECK_COUNT + 3  # MAX_SPACES: current space types
+V_TRIGGER = V_TYPE + MAX_SPACES  # MAX_SPACES: current trigger faces (bit f: face f)
+V_MARK = V_TRIGGER + MAX_SPACES  # MAX_SPACES * 4: markers of family f on space x at V_MARK + 4x + f
+V_OPTIONS = V_MARK + MAX_SPACES * N_FAMILIES  # MAX_OPTIONS: what option i is (see the decisions)
+V_MOVES = V_OPTIONS + MAX_OPTIONS  # MAX_OPTIONS * 4: a move option's (piece, end, piece or -1, end or -1)
+V_LEN = V_MOVES + MAX_OPTIONS * 4
+
 # ------------------------------------------------------------------ state array
 S_LOC = 0  # N_PIECES: space or box of each piece
 S_BASE = S_LOC + N_PIECES  # N_FAMILIES: base city of each family
@@ -178,11 +208,17 @@ S_DIE_SCRIPT = S_SCRIPT + SCRIPT_LEN  # SCRIPT_LEN die faces; when used up, dice
 # the options of a move decision, written only for bots that read them (not the random
 # bot): per option (piece, end space, second piece or -1, its end space or -1), in the
 # order of the decision's option index; at most MAX_OPTIONS (a bot sees the first ones)
-MAX_OPTIONS = 1024
 S_OPT_N = S_DIE_SCRIPT + SCRIPT_LEN
 S_OPT = S_OPT_N + 1  # MAX_OPTIONS * 4
 S_SCORE = S_OPT + MAX_OPTIONS * 4  # MAX_OPTIONS: a bot's scratch (scores of the options)
-S_CARD_AT = S_SCORE + MAX_OPTIONS  # next free row of the chunk's cards buffer
+# user bots (view.py): per side, its parameters then its memory, as float64 bits (the
+# kernel hands them over as a float64 view of these slots; cleared at every game start)
+S_USER = S_SCORE + MAX_OPTIONS  # N_SIDES * USER_WIDTH
+N_PARAMS = PARAMS_WIDTH  # parameters a user bot may declare
+USER_MEMORY = 16  # float slots a user bot keeps between its decisions in a game
+USER_WIDTH = N_PARAMS + USER_MEMORY
+S_VIEW = S_USER + N_SIDES * USER_WIDTH  # V_LEN: the view a user bot is handed (V_* below)
+S_CARD_AT = S_VIEW + V_LEN  # next free row of the chunk's cards buffer
 S_GAME_I = S_CARD_AT + 1  # row of the game in the chunk
 S_GM = S_GAME_I + 1  # GM_LEN: the games row being filled (S_GM ..: cleared for every game)
 

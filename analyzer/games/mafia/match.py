@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from analyzer.engine import userbots
 from analyzer.engine.botspec import BotSpec
 from analyzer.engine.match import PooledMatch
 from analyzer.errors import AnalyzerError
@@ -71,6 +72,9 @@ class MafiaMatch(PooledMatch):
         self.sides_in_game = [side for side in range(L.N_SIDES) if self.side_seat[side] >= 0]
         self.game_array = pack_game(self.map, players, kinds, check=check, side_params=side_params)
         self.path_table = self.map.path_table()
+        user = any(f.decide is not None for f in self.families)
+        self._play = (userbots.user_kernel(self.game, kernel.with_decide, kernel.no_user_bot) if user
+                      else kernel.play_games)
 
     @classmethod
     def seat_roles(cls, players: int) -> list[str]:
@@ -81,7 +85,15 @@ class MafiaMatch(PooledMatch):
 
     def warm_up(self) -> None:
         """Compile (or load from cache) before timing or showing progress."""
-        self.release([self.play(0, 0, 1)])
+        userbots.warm_up(self)
+
+    def _bot_failed(self, status: int) -> None:
+        """The kernel names the side that failed; the engine's messages name the seat."""
+        code, index = divmod(int(status), 1 << 32)
+        error, side = divmod(code, 8)
+        status = (index << 32) + error * 8 + max(self.side_seat[side] if side < L.N_SIDES else 0, 0)
+        userbots.raise_fault(self, status)  # a user bot's failure, in one line naming its file
+        super()._bot_failed(status)
 
     def _new_chunk(self, capacity: int) -> Chunk:
         return Chunk(0, 0, np.zeros((capacity, L.GM_LEN), np.int64),
@@ -92,7 +104,7 @@ class MafiaMatch(PooledMatch):
     def _play_into(self, chunk: Chunk, seed: int, first: int, count: int) -> int:
         while True:
             chunk.spaces[:] = 0
-            status = kernel.play_games(self.game_array, self.path_table, seed, first, count,
+            status = self._play(self.game_array, self.path_table, seed, first, count,
                                        chunk.games, chunk.sides, chunk.cards, chunk.spaces)
             if (status & 0xFFFFFFFF) >> 3 != L.ERROR_CARD_ROWS:
                 return status
@@ -248,7 +260,7 @@ class MafiaMatch(PooledMatch):
         sides = np.zeros((1, L.N_SIDES, L.SD_LEN), np.int64)
         cards = np.zeros((4096, L.CR_LEN), np.int64)
         spaces = np.zeros((self.map.n_spaces, L.SP_LEN), np.int64)
-        status = kernel.replay_game(self.game_array, self.path_table, seed, index, games, sides, cards, spaces, tr)
+        status = kernel.replay_game_of(self._play)(self.game_array, self.path_table, seed, index, games, sides, cards, spaces, tr)
         if status != 0:
             self._bot_failed(status + (index << 32))
         events = tr[1:1 + 4 * int(tr[0])].reshape(-1, 4)

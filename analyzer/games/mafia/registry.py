@@ -1,12 +1,15 @@
 """The Mafia bots a user can name, the roles each can play (``state``,
 ``family``: ``BotFamily.roles``, which a bot TOML file inherits from the family
-it names), and bot TOML files (a built-in family with its own defaults). The
-engine's match refuses a bot in a seat whose role it cannot play, in one line."""
+it names), user bots (Python files, loaded by engine/userbots.py from the view in
+view.py; ``UserBot.roles`` says which roles a file plays) and bot TOML files (a
+built-in family with its own defaults). The engine's match refuses a bot in a
+seat whose role it cannot play, in one line."""
 from analyzer.engine.bots import BotFamily, BotRegistry
 from analyzer.games.mafia import layout as L
 from analyzer.games.mafia.layout import (
     EXPANDER, HUNTER, PARAMS_WIDTH, RAIDER, RANDOM, ROLE_FAMILY, ROLE_STATE, WARDEN,
 )
+from analyzer.games.mafia.view import VIEW
 
 ROLES: dict[int, tuple[str, ...]] = {  # bot kind -> roles it can play
     RANDOM: (ROLE_STATE, ROLE_FAMILY),
@@ -77,6 +80,6 @@ _FAMILIES = {
         gain=1.0, take=2.0, leader=2.0, risk=0.7, shoot=0.5, enna=0.0, stack=0.2, phone=0.5),
 }
 
-REGISTRY = BotRegistry(_FAMILIES, PARAMS_WIDTH)
+REGISTRY = BotRegistry(_FAMILIES, PARAMS_WIDTH, view=VIEW)
 BUILTIN = REGISTRY.builtin
 resolve = REGISTRY.resolve

@@ -77,3 +77,20 @@ def test_a_bot_is_refused_in_a_role_it_cannot_play(capsys):
     # five players: seat 3 is the State's, the expander plays families only
     assert_usage_error(capsys, ["simulate", "mafia", "--players", 5, "--bots", "expander", "--games", 10],
                        "bot 'expander' cannot play seat 3: that seat's role is state")
+
+
+def test_tournament_rates_the_bots_of_one_role_against_a_field_of_the_other(capsys):
+    """Three players: the family bots take the two family seats (every pair, both
+    rotations), the warden the State's seat; a State bot among them is refused."""
+    assert run(["tournament", "mafia", "--players", 3, "--bots", "expander,raider,random", "--role", "family",
+                "--field", "warden", "--games", 600, "--threads", 1, "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "3 bots" in out and "3 tables x 2 seat rotations" in out, out
+    rows = {line.split()[0]: line for line in out.splitlines() if line.split() and
+            line.split()[0] in ("expander", "raider", "random")}
+    assert set(rows) == {"expander", "raider", "random"} and "warden" not in rows
+    elo = {bot: float(line.split()[1]) for bot, line in rows.items()}
+    assert elo["expander"] > elo["random"] and elo["raider"] > elo["random"]
+    assert_usage_error(capsys, ["tournament", "mafia", "--players", 3, "--bots", "expander,hunter",
+                                "--role", "family", "--field", "warden", "--games", 60],
+                       "bot 'hunter' cannot play the family seats; it plays state")
