@@ -26,12 +26,11 @@ and everything is cached; ``with_decide`` compiles this same module again
 around another ``decide``, uncached so that it never overwrites the built-in
 cache (the pattern every game's kernel follows, ``analyzer/games/protocol.py``).
 """
-import itertools
-from pathlib import Path
+import sys
 
 import numpy as np
 
-from analyzer.engine.jit import USER_KIND_BASE, kernel
+from analyzer.engine.jit import USER_KIND_BASE, kernel, recompiled
 from analyzer.engine.rng import below, seed_stream
 from analyzer.games.mafia.bots import decide_heuristic
 from analyzer.games.mafia.layout import (
@@ -1373,28 +1372,7 @@ def replay_game(g, pt, seed, index, games, sides, cards, spaces, tr):
     return status
 
 
-_variants = itertools.count()
-
-
 def with_decide(user_decide):
     """``play_games`` of this module compiled around ``user_decide`` (its
-    ``replay_game``, for replays: ``replay_game_of(play_games)``)."""
-    namespace = {
-        "__name__": f"{__name__}_variant{next(_variants)}",
-        "__file__": __file__,
-        "_USER_DECIDE": user_decide,
-    }
-    exec(compile(Path(__file__).read_text(), __file__, "exec"), namespace)
-    _variant_namespaces[id(namespace["play_games"])] = namespace
-    return namespace["play_games"]
-
-
-_variant_namespaces: dict[int, dict] = {}
-
-
-def replay_game_of(play_games_function):
-    """The single-game replay compiled with ``play_games_function`` (this
-    module's, or a user-bot variant's)."""
-    if play_games_function is play_games:
-        return replay_game
-    return _variant_namespaces[id(play_games_function)]["replay_game"]
+    ``replay_game``, for replays: ``jit.sibling(that, "replay_game", kernel)``)."""
+    return recompiled(sys.modules[__name__], "play_games", user_decide)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from analyzer.engine import userbots
+from analyzer.engine.jit import sibling
 from analyzer.engine.botspec import BotSpec
 from analyzer.engine.match import PooledMatch
 from analyzer.errors import AnalyzerError
@@ -260,7 +261,7 @@ class MafiaMatch(PooledMatch):
         sides = np.zeros((1, L.N_SIDES, L.SD_LEN), np.int64)
         cards = np.zeros((4096, L.CR_LEN), np.int64)
         spaces = np.zeros((self.map.n_spaces, L.SP_LEN), np.int64)
-        status = kernel.replay_game_of(self._play)(self.game_array, self.path_table, seed, index, games, sides, cards, spaces, tr)
+        status = sibling(self._play, "replay_game", kernel)(self.game_array, self.path_table, seed, index, games, sides, cards, spaces, tr)
         if status != 0:
             self._bot_failed(status + (index << 32))
         events = tr[1:1 + 4 * int(tr[0])].reshape(-1, 4)
