@@ -57,6 +57,9 @@ CASES = {
     ("sau-mau-mau", "random"): (["random"] * 4, 1000, "53f1a69dfae01e73"),
     ("sau-mau-mau", "mixed"): (["backer", "tempo", "switcher", "random"], 1000, "406ac3fc0a6a92a1"),
     ("sau-mau-mau", "heuristic"): (["backer", "tempo", "switcher", "backer"], 1000, "d499307ef917ac77"),
+    ("lemminge", "random"): (["random"] * 4, 600, "74f701981149adf8"),
+    ("lemminge", "mixed"): (["racer", "convoy", "blocker", "random"], 300, "66f1167475e3cd9c"),
+    ("lemminge", "heuristic"): (["racer", "convoy", "blocker", "racer"], 300, "503dc62fbdf55c8f"),
 }
 
 
