@@ -3,7 +3,8 @@ their plain and fast versions play, compare and give identical tables; a bot
 that raises, answers outside its options, indexes out of bounds or discards
 cards it does not hold ends the run in one line naming its file. Every bot of
 this module is loaded before the first match, so they all share one compiled
-kernel (a compile costs one to two minutes)."""
+kernel (a compile costs two to three CPU minutes: the tests that play are in
+the slow tier; the view's own test compiles no kernel)."""
 from pathlib import Path
 
 import pandas as pd
@@ -101,6 +102,7 @@ def _tables(out: Path) -> dict[str, pd.DataFrame]:
             for f in sorted(out.glob("*.parquet"))}
 
 
+@pytest.mark.slow  # plays through the module's one user-bot kernel
 @pytest.mark.parametrize("example, spec", [("sprinter", ":refill_below=5"), ("pusher", ":push=2")])
 def test_plain_and_fast_give_identical_tables(bots, tmp_path, capsys, example, spec):
     tables = {}
@@ -122,6 +124,7 @@ def test_plain_and_fast_give_identical_tables(bots, tmp_path, capsys, example, s
         assert mine.pushes_made.sum() > 0  # it walks into lemmings
 
 
+@pytest.mark.slow  # plays through the module's one user-bot kernel
 def test_compare_plain_against_fast_is_exactly_even(bots, capsys):
     """Same decisions on the same games: the paired difference is exactly zero."""
     assert run(["compare", "lemminge", "--bot", bots["sprinter"], "--vs", bots["sprinter-fast"],
@@ -130,6 +133,7 @@ def test_compare_plain_against_fast_is_exactly_even(bots, capsys):
     assert "+0.00 pp (+0.00 to +0.00)" in out
 
 
+@pytest.mark.slow  # plays through the module's one user-bot kernel
 @pytest.mark.parametrize("bot, needles", [
     ("raises", ("raises.py", "(seat 2, action decision)", "raised ZeroDivisionError at line")),
     ("illegal", ("illegal.py", "(seat 2, action decision)", "illegal choice", "the options are 0-")),
@@ -142,6 +146,7 @@ def test_a_failing_bot_ends_the_run_in_one_line(bots, capsys, bot, needles):
                        "user bot", *needles)
 
 
+@pytest.mark.slow  # plays through the module's one user-bot kernel
 def test_a_scenario_file_runs_a_user_bot(bots, tmp_path, capsys):
     scenario = tmp_path / "mine.toml"
     scenario.write_text(f'game = "lemminge"\nplayers = 3\nbots = "{bots["pusher-fast"]},random,convoy"\n'
