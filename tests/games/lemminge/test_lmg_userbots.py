@@ -153,3 +153,12 @@ def test_a_scenario_file_runs_a_user_bot(bots, tmp_path, capsys):
                         f'games = 30\nseed = 3\nthreads = 1\n')
     assert run(["run", scenario]) == 0
     assert "pusher-fast" in capsys.readouterr().out
+
+
+@pytest.mark.slow  # plays through the module's one user-bot kernel
+def test_replay_shows_a_user_bots_game_turn_by_turn(bots, capsys):
+    assert run(["replay", "lemminge", "--bots", f"{bots['sprinter-fast']},random,random", "--players", 3,
+                "--game", 2]) == 0
+    out = capsys.readouterr().out
+    assert "turn 1: seat 1 (sprinter-fast)" in out
+    assert "seat 1 plays" in out  # its cards, decided in the user kernel
