@@ -154,7 +154,7 @@ def weight_after(race, params, pig, moved, spaces, spent):
     return race.weight[pig]
 
 
-@kernel
+@kernel(inline=True)
 def bet_worth(race, state, params, moved, spaces, spent):
     """Expected bet points once pig ``moved`` has gone ``spaces`` on: its bet's
     chance times the worth of its place; without a bet, the best bet it could
@@ -239,19 +239,27 @@ def outcome(race, state, params, moved, spaces, spent, cards):
     return bet_worth(race, state, params, moved, spaces, spent) + hand_worth(params, cards)
 
 
-@kernel
-def steer_gain(race, state, params, color, moved, spaces, spent):
-    """What leaving ``color`` to the next player is worth: it must follow that
-    colour, and a number card of it moves that pig (on average MEAN_NUMBER)."""
+@kernel(inline=True)
+def steer_on(race, state, params, moved, spaces, spent, after):
+    """What leaving the colour of pig ``moved`` to the next player is worth once
+    that pig has gone ``spaces`` on (``after``: the bet's worth then): the next
+    player must follow that colour, and a number card of it moves the pig (on
+    average MEAN_NUMBER)."""
     if params[P_STEER] == 0.0:
         return 0.0
-    if color == moved:
-        gain = (bet_worth(race, state, params, moved, spaces + MEAN_NUMBER, spent)
-                - bet_worth(race, state, params, moved, spaces, spent))
-    else:
-        gain = (bet_worth(race, state, params, color, MEAN_NUMBER, 0.0)
-                - bet_worth(race, state, params, NO_PIG, 0.0, 0.0))
-    return params[P_STEER] * gain
+    return params[P_STEER] * (bet_worth(race, state, params, moved, spaces + MEAN_NUMBER, spent) - after)
+
+
+@kernel
+def steer_table(race, state, params):
+    """What leaving each colour is worth when no pig of that colour moved (the
+    steer of an X, a +2, a Farmer or a Flapi moving another pig): its pig goes
+    MEAN_NUMBER on from where it stands. Once per decision, as a tuple of four."""
+    if params[P_STEER] == 0.0:
+        return (0.0, 0.0, 0.0, 0.0)
+    now = bet_worth(race, state, params, NO_PIG, 0.0, 0.0)
+    return (steer_on(race, state, params, 0, 0.0, 0.0, now), steer_on(race, state, params, 1, 0.0, 0.0, now),
+            steer_on(race, state, params, 2, 0.0, 0.0, now), steer_on(race, state, params, 3, 0.0, 0.0, now))
 
 
 @kernel(inline=True)
@@ -265,7 +273,7 @@ def next_may_go_out(state, params, seat):
 # ------------------------------------------------------------------ choices
 
 @kernel
-def name_color(race, state, params):
+def name_color(state, steers):
     """The Farmer's colour: the one whose pig the next player best moves for
     this player; between equals, the colour it holds most of (to follow it when
     the colour comes back). Returns (colour, steer gain)."""
@@ -274,7 +282,7 @@ def name_color(race, state, params):
     pick = 0
     ties = 0
     for color in range(N_PIGS):
-        gain = steer_gain(race, state, params, color, NO_PIG, 0.0, 0.0)
+        gain = steers[color]
         held = 0
         for i in range(state[_OWN + OWN_HAND_N]):
             card = state[_OWN + OWN_HAND + i]
@@ -376,12 +384,12 @@ def draw_value(race, state, params, cards, rush):
     return worth + gain + hand_worth(params, cards + drawn)
 
 
-@kernel
-def play_value(race, state, params, seat, card, cards):
+@kernel(inline=True)
+def play_value(race, steers, state, params, seat, card, cards):
     """Expected points of playing ``card`` from a hand of ``cards``: the race
     after its move (or what it scores if it ends the race), the colour it
-    leaves, and for the special cards what they are worth kept or blocking.
-    Returns (points, whether it ends the race)."""
+    leaves (``steers``: see steer_table), and for the special cards what they
+    are worth kept or blocking. Returns (points, whether it ends the race)."""
     kind = card_kind(card)
     left = cards - 1
     moved = NO_PIG
@@ -394,14 +402,18 @@ def play_value(race, state, params, seat, card, cards):
     elif kind == FLAPI:
         moved, _ = best_last_pig(race, state, params, left)
         spaces = FLAPI_SPACES
-    value = outcome(race, state, params, moved, spaces, spent, left)
     if race_ends(state, moved, spaces, left):
-        return value, True
+        return ending_points(race, state, moved, spaces, left == 0), True
+    after = bet_worth(race, state, params, moved, spaces, spent)
+    value = after + hand_worth(params, left)
+    color = card_color(card)
     if kind == FARMER:
-        _, gain = name_color(race, state, params)
+        _, gain = name_color(state, steers)
         value += gain
+    elif color == moved:
+        value += steer_on(race, state, params, moved, spaces, spent, after)
     else:
-        value += steer_gain(race, state, params, card_color(card), moved, spaces, spent)
+        value += steers[color]
     if kind == FLAPI or kind == FARMER:
         value -= params[P_KEEP_GREEN]
     elif kind == PLUS2 or kind == SKIP:
@@ -423,12 +435,17 @@ def choose_play(race, state, params, seat, n_options):
     if n_options == 0:
         return -1
     cards = state[_OWN + OWN_HAND_N]
+    steers = (0.0, 0.0, 0.0, 0.0)
+    for i in range(n_options):
+        if card_kind(state[S_OPTIONS + i]) != NUMBER:
+            steers = steer_table(race, state, params)
+            break
     best = WORST
     pick = 0
     ties = 0
     can_end = False
     for i in range(n_options):
-        value, ends = play_value(race, state, params, seat, state[S_OPTIONS + i], cards)
+        value, ends = play_value(race, steers, state, params, seat, state[S_OPTIONS + i], cards)
         can_end = can_end or ends
         take, ties = prefer(value, best, ties, state)
         if take:
@@ -467,7 +484,7 @@ def decide_heuristic(what, seat, kind, game, state, params, n_options):
     if what == DECIDE_PLAY:
         return choose_play(race, state, params, seat, n_options)
     if what == DECIDE_COLOR:
-        color, _ = name_color(race, state, params)
+        color, _ = name_color(state, steer_table(race, state, params))
         return color
     if what == DECIDE_FLAPI:
         pig, _ = best_last_pig(race, state, params, state[_OWN + OWN_HAND_N])
