@@ -547,6 +547,14 @@ TABLE_DOCS = {
     "contracts": "per contract: fulfilment, discard rate, mean payoff when kept, what discarded cards "
                  "would have paid and the gain of discarding (minus that), value of holding to the end",
     "contracts_by_bot": "the contract table per bot",
+    "intervention_contracts": "intervention: per bot, contract and race stage (the leader's share of the track "
+                              "at the boss round), the gain in the seat's score of discarding the card there "
+                              "rather than holding it to the end, on the same races (paired 95% t interval; "
+                              "the unpaired one beside it), and the hindsight gain of the same discards",
+    "intervention_own_discards": "intervention: the discards the bots chose themselves, their gain by "
+                                 "intervention against the hindsight figure",
+    "intervention_bets": "intervention: per bot and race stage, the gain in score and win rate of betting the "
+                         "leader's card at a bookmaker round rather than holding it then, on the same races",
     "race_length": "histogram of race length in moves",
     "eliminations": "histogram of eliminated lemmings per race",
     "finish": "how races end: a lemming in the water or the last one standing",
