@@ -36,6 +36,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from analyzer.engine.jit import sibling
 from analyzer.games.lemming_mafia import kernel
 from analyzer.games.lemming_mafia import layout as L
 from analyzer.stats.intervals import clustered_mean_ci, mean_ci, paired_diff_ci
@@ -63,7 +64,7 @@ class Forcer:
         self.params = np.zeros((match.params.shape[0] + 1, match.params.shape[1]), np.float64)
         self.params[:-1] = match.params  # the working row after the seats' rows, as play_races makes it
         self.chunk = match._new_chunk(1)
-        self.play_race = kernel.play_race_of(match._play)
+        self.play_race = sibling(match._play, "play_race", kernel)  # a user bot's variant too
         self.n_sections = len(match.board.sections)
 
     def play(self, seed: int, index: int, what: int, seat: int, round_: int, mode: int = 0,
