@@ -52,9 +52,7 @@ def search(game, state, lemming, source, terrain, movement, out, keep):
         for level in range(min(keep, movement + 1)):
             state[ix(out + level)] = 0
         return 0
-    for c in range(game[G_N_CELLS]):
-        state[COST + c] = INF
-    n = 0
+    n = 0  # COST is INF everywhere on entry (clear_costs) and left so on return
     if source == AT_START:
         best = game[G_START_DIST]
         for k in range(game[G_N_START]):
@@ -73,7 +71,7 @@ def search(game, state, lemming, source, terrain, movement, out, keep):
         if level > top:  # nothing left to find: the answer stays
             for rest in range(level, min(keep, movement + 1)):
                 state[ix(out + rest)] = best
-            return best
+            break
         while start < n and state[ix(COST + state[ix(QUEUE + start)])] < level:
             start += 1  # costs only fall: a cell below this level is never seen again
         i = start
@@ -104,7 +102,17 @@ def search(game, state, lemming, source, terrain, movement, out, keep):
                     top = max(top, nc)
         if level < keep:
             state[ix(out + level)] = best
+    for j in range(n):
+        state[ix(COST + state[ix(QUEUE + j)])] = INF
     return best
+
+
+@kernel
+def clear_costs(game, state):
+    """COST to INF on every cell, once per decision: each search then resets
+    only the cells it reached (far fewer than the map's)."""
+    for c in range(game[G_N_CELLS]):
+        state[COST + c] = INF
 
 
 @kernel
@@ -352,6 +360,8 @@ def choose_tile(game, state, seat, params, n_options):
 @kernel
 def decide_heuristic(what, seat, kind, game, state, params, n_options):
     """A heuristic bot's answer (all families: they differ in ``params``)."""
+    if what != DECIDE_DISCARD:
+        clear_costs(game, state)
     if what == DECIDE_ACTION:
         return choose_action(game, state, seat, params, n_options)
     if what == DECIDE_DISCARD:
