@@ -187,12 +187,15 @@ def note(r: Run) -> str:
     return "; sources changed during the run (no recompile seen)" if r.sources_changed else ""
 
 
-def rate_row(name: str, r: Run, races: int, target: float | None, unit: str = "races") -> Row:
+def rate_row(name: str, r: Run, races: int, target: float | None, unit: str = "races",
+             model: float | None = None) -> Row:
     rate = races / r.seconds
     tool = r.tool_rate
     detail = f"{races:,} {unit} in {r.seconds:.2f} s ({r.outside_loop:.2f} s outside the loop)"
     if tool:
         detail += f"; tool's speed: line {tool:,.0f}/s; {r.cores:.1f} cores busy"
+    if model:
+        detail += f"; cost model {model:,.0f}/s (docs/performance.md)"
     return Row(name, f"{rate:,.0f} {unit}/s", f">= {target:,.0f}" if target else "",
                rate >= target if target else None, detail + note(r))
 
@@ -210,7 +213,8 @@ def measure_throughput(quick: bool, only_game: str | None = None) -> list[Row]:
             count = table.counts[quick]
             extra = ("--players", str(table.players)) if table.players else ()
             r = timed_simulation(table.bots, count, *extra, game=info.name)
-            rows.append(rate_row(f"{info.name} {table.label}", r, count, table.target, info.unit))
+            rows.append(rate_row(f"{info.name} {table.label}", r, count, table.target, info.unit,
+                                 table.model))
     return rows
 
 

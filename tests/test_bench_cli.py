@@ -25,3 +25,10 @@ def test_every_game_declares_a_timed_random_table():
     its random table with a target."""
     for info in infos():
         assert any(t.bots == "random" and t.target for t in info.bench), info.name
+
+
+def test_a_throughput_row_shows_the_cost_model_estimate():
+    """A game's table that declares the cost model's estimate gets it beside its figure."""
+    run = bench.Run(["analyzer"], 2.0, 0, 4.0, 0, "speed: 1,000 games/s (1.00 s on 2 threads)\n", "")
+    assert "cost model 40,000/s" in bench.rate_row("t", run, 1000, None, "games", model=40_000).detail
+    assert "cost model" not in bench.rate_row("t", run, 1000, None, "games").detail

@@ -24,6 +24,7 @@ class BenchTable:
     counts: tuple[int, int]  # races or games: full run, --quick
     target: float | None = None  # races or games per second, at least
     players: int | None = None  # None: the game's default
+    model: float | None = None  # the cost model's estimate, per second on 2 threads (docs/performance.md)
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,10 @@ The pieces a game supplies (``GameInfo`` fields name the modules):
     ``merge(other)``, ``result()``), ``COLUMNS`` (table -> columns it reads),
     ``TABLE_DOCS``, ``ID_COLUMNS`` and ``expected_rows(manifest)``.
 ``report``: package with the report's sections (see ``analyzer/report/html.py``:
-    ``header``, ``overview``, ``answers``, ``FIGURES``, ``key_tables``...).
+    ``header``, ``overview``, ``answers``, ``FIGURES``, ``key_tables``...; optionally
+    ``interventions(manifest) -> (tables, played)``: result tables of causal
+    experiments replaying the run's items, merged into the report's tables, and a
+    dict saying what was played, put in the manifest as ``interventions``).
 
 User bots (``analyzer/engine/userbots.py``). A game gets ``.py`` bots, plain Python and numba, by:
 - ``view.py``: ``VIEW = ViewSpec(...)`` naming the slots a deciding player may

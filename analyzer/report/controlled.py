@@ -47,13 +47,33 @@ def _board_path(manifest: dict):
     return str(first.get("source"))
 
 
+def match_of(manifest: dict, labels: list[str]):
+    """The run's game, board, deck and player count with the bots ``labels`` (one a
+    seat), as ``(match, "")``, or ``(None, why not)`` when the run's data files cannot
+    be rebuilt as they were (moved, changed) or the run merges several runs."""
+    from analyzer.engine.botspec import parse_bot_list
+    from analyzer.errors import AnalyzerError
+    from analyzer.games import game_info
+
+    if manifest.get("runs"):
+        return None, "the report merges several runs"
+    board = _board_path(manifest)
+    if board is not None and not Path(board).is_file():
+        return None, f"the board file {board} of the run is not there any more"
+    try:
+        match = game_info(str(manifest.get("game"))).load("match")(
+            board, manifest.get("players"), [spec for label in labels for spec in parse_bot_list(label)])
+    except AnalyzerError as e:
+        return None, str(e)
+    if [d.get("sha256") for d in match.describe()["data"]] != [d.get("sha256") for d in manifest.get("data", [])]:
+        return None, "the board or deck file changed since the run"
+    return match, ""
+
+
 def controlled_runs(manifest: dict, main_result: dict | None = None, threads: int | None = None,
                     max_units: int = CONTROLLED_MAX) -> Controlled:
     """Play one controlled table per bot of the run (see the module docstring)."""
-    from analyzer.engine.botspec import parse_bot_list
     from analyzer.engine.simulate import simulate
-    from analyzer.errors import AnalyzerError
-    from analyzer.games import game_info
     from analyzer.stats import new_stats
 
     game, unit = str(manifest.get("game")), str(manifest.get("unit", "races"))
@@ -68,18 +88,14 @@ def controlled_runs(manifest: dict, main_result: dict | None = None, threads: in
     board = _board_path(manifest)
     if board is not None and not Path(board).is_file():
         return Controlled({}, {}, f"no controlled tables: the board file {board} of the run is not there any more")
-    cls = game_info(game).load("match")
     tables, played = {}, {}
     for label in bots:
         if len(bots) == 1 and main_result is not None:  # the run is its own controlled table
             tables[label], played[label] = main_result, int(manifest.get(unit, 0))
             continue
-        try:
-            match = cls(board, players, parse_bot_list(label) * players)
-        except AnalyzerError as e:
-            return Controlled({}, {}, f"no controlled tables: {e}")
-        if [d.get("sha256") for d in match.describe()["data"]] != [d.get("sha256") for d in manifest.get("data", [])]:
-            return Controlled({}, {}, "no controlled tables: the board or deck file changed since the run")
+        match, why = match_of(manifest, [label] * players)
+        if match is None:
+            return Controlled({}, {}, f"no controlled tables: {why}")
         stats = new_stats(game)
         simulate(match, units, int(seed), threads=threads, progress=False, stats=stats)
         tables[label], played[label] = stats.result(), units

@@ -236,13 +236,19 @@ def write_report(stats_result: dict[str, pd.DataFrame], manifest: dict, out_path
     out_path, folder = output_paths(out_path, "report.html")
     if min_effect is not None:
         manifest = {**manifest, "min_effect": float(min_effect)}
+    res = stats_result
     if isinstance(controlled, str) and controlled == "auto":
         controlled = controlled_runs(manifest, stats_result)
+        if hasattr(sections, "interventions"):
+            # a game's causal answers: its races replayed with one decision forced each way;
+            # their tables join the result tables and what was played joins the manifest
+            extra, played = sections.interventions(manifest)
+            res, manifest = {**stats_result, **extra}, {**manifest, "interventions": played}
     elif controlled is None:
         controlled = Controlled({}, {}, "no controlled tables were asked for")
-    figures = render_all(sections.FIGURES, stats_result, manifest)
-    page = render_html(stats_result, manifest, sections, figures, folder.name, controlled)
-    tables = dict(stats_result)
+    figures = render_all(sections.FIGURES, res, manifest)
+    page = render_html(res, manifest, sections, figures, folder.name, controlled)
+    tables = dict(res)
     for label, res in controlled.tables.items():
         if res is not stats_result:  # each controlled table's answers' inputs, as CSV too
             for name in ("lemmings", "pigs", "seat_advantage", "win_patterns", "contracts", "queue_position"):

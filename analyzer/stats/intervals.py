@@ -124,3 +124,27 @@ def paired_diff_ci(diffs, z=None, axis=0):
         std = np.std(d, axis=axis, ddof=1) if n > 1 else np.full_like(mean, np.nan)
     low, high = mean_ci(mean, std, n, z)
     return _out(np.asarray(mean)), low, high
+
+
+def clustered_mean_ci(values, clusters):
+    """Mean of ``values`` whose units come in clusters (``clusters``: the cluster id
+    of each, e.g. its race), with a cluster-robust t interval: ``(mean, low, high)``.
+
+    With ``C`` clusters and ``r_c`` the sum over cluster c of ``values - mean``,
+
+        var(mean) = C / (C - 1) * Σ r_c² / n²,   half = t(0.975, C - 1) * sqrt(var)
+
+    which is the plain t interval's (up to the factor C/(C-1) against n/(n-1)) when
+    every cluster holds one unit. Fewer than two clusters give nan bounds."""
+    v = np.asarray(values, np.float64)
+    _, cid = np.unique(np.asarray(clusters), return_inverse=True)
+    n = len(v)
+    if n == 0:
+        return np.nan, np.nan, np.nan
+    mean = float(v.mean())
+    r = np.bincount(cid, weights=v - mean)
+    C = len(r)
+    if C < 2:
+        return mean, np.nan, np.nan
+    half = float(t_quantile(0.975, C - 1)) * np.sqrt(C / (C - 1) * float((r * r).sum())) / n
+    return mean, mean - half, mean + half

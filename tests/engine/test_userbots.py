@@ -23,7 +23,8 @@ def test_the_bot_api_pages_are_generated_from_the_view_specs():
     """docs/bots-<game>.md is what its spec generates (regenerate with
     ``python -m analyzer.engine.userbots``), one page per game with a view."""
     pages = userbots.api_pages()
-    assert set(pages) == {"docs/bots-lemming-mafia.md", "docs/bots-sau-mau-mau.md", "docs/bots-mafia.md"}
+    assert set(pages) == {"docs/bots-lemming-mafia.md", "docs/bots-sau-mau-mau.md", "docs/bots-mafia.md",
+                          "docs/bots-lemminge.md"}
     for name, text in pages.items():
         assert (ROOT / name).read_text(encoding="utf-8") == text, f"{name} is stale"
     page = pages["docs/bots-sau-mau-mau.md"]

@@ -22,7 +22,9 @@ LM_MANIFEST = {"game": "lemming-mafia", "unit": "races", "races": 3, "players": 
 # question -> a word its method must name
 LM_METHODS = {
     "When should I bet on the leader?": "hindsight",
+    "Does betting on the leader now pay, or holding the card? (intervention)": "common random numbers",
     "Which contracts should I throw away?": "holding each card to the end",
+    "Does discarding a contract pay? (intervention)": "common random numbers",
     "Is the first seat favoured?": "Cochran's Q",
     "How much does skill matter against luck?": "paired by race",
     "Are the lemming colours balanced?": "chi-square",

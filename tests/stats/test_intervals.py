@@ -3,7 +3,7 @@ import math
 import numpy as np
 import pytest
 
-from analyzer.stats.intervals import clustered_rate, mean_ci, paired_diff_ci, wilson
+from analyzer.stats.intervals import clustered_mean_ci, clustered_rate, mean_ci, paired_diff_ci, wilson
 
 
 def hand_wilson(k, n, z=1.959963984540054):
@@ -110,3 +110,15 @@ def test_clustered_rate_covers_correlated_seats():
     wl, wh = wilson(y.sum(1), m.sum(1))
     assert np.mean((wl <= 0.5) & (0.5 <= wh)) < 0.95 - tolerance
     assert np.all((high - low) > (wh - wl))
+
+
+def test_clustered_mean_is_the_t_interval_for_clusters_of_one_and_wider_for_copies():
+    d = np.array([1.0, -2.0, 3.0, 0.5, 2.0, -1.0, 4.0, 0.0])
+    mean, low, high = clustered_mean_ci(d, np.arange(len(d)))
+    _, pl, ph = paired_diff_ci(d)
+    # C/(C-1) over n² against 1/(n(n-1)): the same variance when every cluster holds one unit
+    assert mean == d.mean() and np.allclose((low, high), (pl, ph))
+    # each value twice in its own cluster: no more information, the same interval
+    _, cl, ch = clustered_mean_ci(np.repeat(d, 2), np.repeat(np.arange(len(d)), 2))
+    assert np.allclose((cl, ch), (pl, ph))
+    assert (ch - cl) > 1.3 * (paired_diff_ci(np.repeat(d, 2))[2] - paired_diff_ci(np.repeat(d, 2))[1])

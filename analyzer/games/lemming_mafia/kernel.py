@@ -19,14 +19,16 @@ from analyzer.games.lemming_mafia.random_bot import decide_random
 from analyzer.games.lemming_mafia.layout import (
     DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, DERIVED_AT, ERROR_BET,
     ERROR_DISCARD, ERROR_FIELD, ERROR_MOVE, EV_END, EV_FIELD, EV_LAND, EV_ROLL, EV_ROUND,
-    EV_WATER, FIELD_LEN, FINISH_WATER, G_H_ANSWERS_AT, G_TRACE_AT,
+    EV_WATER, F_BOT_ANSWER, F_COUNT, F_LEADER, F_LEADER_STEP, F_MODE, F_REACHED, F_ROUND, F_SEAT,
+    F_SLOT, F_TURN, F_WHAT, FIELD_LEN, FINISH_WATER, FORCE_BET_LEADER, FORCE_DISCARD, FORCE_HOLD,
+    G_FORCE_AT, G_H_ANSWERS_AT, G_TRACE_AT,
     G_H_COUNT_AT, G_H_LEN, G_N_FIELDS, G_N_PLAYERS, G_S_LEN, N_LEMMINGS, N_PARAMS, OWN_DECISIONS, OWN_RNG,
-    OWN_VIEW_LEN, PUB_ERROR, PUB_MOVER, PUB_MOVING, PUB_POS, PUB_RNG, PUB_TURN, PUB_WATER_FROM,
+    OWN_HAND, OWN_HELD, OWN_VIEW_LEN, PUB_ERROR, PUB_MOVER, PUB_OUT, PUB_MOVING, PUB_POS, PUB_RNG, PUB_TURN, PUB_WATER_FROM,
     RACE_FINISH, RACE_TURNS, RACE_WINNER_FIELD, S_OPTIONS, S_VIEW,
 )
 from analyzer.games.lemming_mafia.rules import (
     NEEDS_BETS, NEEDS_DISCARDS, NO_WINNER, apply_bets, apply_discards, bot_kind, deal,
-    own_at, reach_water, resolve_landing, roll_candidates, score_race, target_fields,
+    own_at, reach_water, sections_passed, resolve_landing, roll_candidates, score_race, target_fields,
 )
 
 BOT_ERROR = -2  # a move ended by an invalid bot answer (see PUB_ERROR)
@@ -82,6 +84,8 @@ def decision_round(what, game, state, hidden, params):
     answers = game[G_H_ANSWERS_AT]
     for seat in range(game[G_N_PLAYERS]):
         hidden[ix(answers + seat)] = ask(what, seat, game, state, hidden, params, 0)
+    if game[G_FORCE_AT] != 0:
+        force_round(what, game, state, hidden)
     if game[G_TRACE_AT] != 0:
         payload(hidden, emit(hidden, game[G_TRACE_AT], EV_ROUND, -1, what, 0, 0), hidden, answers,
                 game[G_N_PLAYERS])
@@ -95,6 +99,51 @@ def decision_round(what, game, state, hidden, params):
         state[PUB_ERROR] = error * 8 + bad
         return False
     return True
+
+
+@kernel(cache=_CACHE)
+def force_round(what, game, state, hidden):
+    """An intervention (``intervene.py``): at the chosen round of kind ``what``,
+    replace the chosen seat's answer, after every bot was asked (so each bot's own
+    stream advances as in the unforced race: the two arms of an intervention stay
+    on common random numbers), and note what the bot had answered and where the
+    race stood. Not called in ordinary runs (no forcing region)."""
+    at = game[G_FORCE_AT]
+    if hidden[ix(at + F_WHAT)] != what:
+        return
+    count = hidden[ix(at + F_COUNT)] + 1
+    hidden[ix(at + F_COUNT)] = count
+    target = hidden[ix(at + F_ROUND)]
+    mode = hidden[ix(at + F_MODE)]
+    seat = hidden[ix(at + F_SEAT)]
+    answer = game[G_H_ANSWERS_AT] + seat
+    if target == 0 or count < target:
+        return
+    if count > target:  # a held card stays held to the end
+        if (mode == FORCE_HOLD) & (hidden[ix(at + F_REACHED)] == 1) & (hidden[ix(answer)] == hidden[ix(at + F_SLOT)]):
+            hidden[ix(answer)] = -1
+        return
+    bot = hidden[ix(answer)]
+    leader = 0
+    for lem in range(1, N_LEMMINGS):
+        if state[ix(PUB_OUT + lem)] == 0 and (state[ix(PUB_OUT + leader)] != 0
+                                              or state[ix(PUB_POS + lem)] > state[ix(PUB_POS + leader)]):
+            leader = lem
+    hidden[ix(at + F_BOT_ANSWER)] = bot
+    hidden[ix(at + F_TURN)] = state[PUB_TURN]
+    hidden[ix(at + F_LEADER)] = leader
+    hidden[ix(at + F_LEADER_STEP)] = sections_passed(game, state[ix(PUB_POS + leader)])
+    own = own_at(game, seat)
+    if what == DECIDE_BET:
+        applies = hidden[ix(own + OWN_HAND + leader)] == 1
+        forced = leader if mode == FORCE_BET_LEADER else -1
+    else:
+        slot = hidden[ix(at + F_SLOT)]
+        applies = hidden[ix(own + OWN_HELD + slot)] == 1
+        forced = slot if mode == FORCE_DISCARD else (-1 if bot == slot else bot)
+    hidden[ix(at + F_REACHED)] = 1 if applies else 2
+    if applies:
+        hidden[ix(answer)] = forced
 
 
 @kernel(cache=_CACHE, inline=True)

@@ -60,7 +60,8 @@ G_S_LEN = 19  # state: S_OCCUPANT + fields, then the bots' work area
 G_S_WORK_AT = 20  # where the work area starts (= the length of a race's state)
 G_PROGRESS_AT = 21  # fields + 3: sections behind a lemming at position p, at p + 2
 G_TRACE_AT = 22  # hidden: where a replay's event trace starts (0: no trace; engine/trace.py)
-G_HEADER = 23
+G_FORCE_AT = 23  # hidden: where an intervention's forcing region starts (0: none; F_* below)
+G_HEADER = 24
 
 # lemming positions: a field index, or one of these
 START = -1
@@ -153,6 +154,25 @@ ERRORS = {
     ERROR_BET: "bet a card it does not hold",
     ERROR_DISCARD: "discarded a contract it does not hold",
 }
+
+# an intervention's forcing region in ``hidden`` (``intervene.py``): one seat's answer at
+# the n-th round of one kind is forced; only an intervention allocates it (G_FORCE_AT)
+F_WHAT = 0  # DECIDE_BET or DECIDE_DISCARD
+F_SEAT = 1  # the seat whose answer is forced
+F_ROUND = 2  # the round of that kind (1-based) where it is forced; 0: count the rounds only
+F_MODE = 3  # FORCE_* below
+F_SLOT = 4  # FORCE_DISCARD / FORCE_HOLD: the contract slot
+F_COUNT = 5  # out: rounds of that kind so far
+F_REACHED = 6  # out: 1 forced, 2 the round came but the forcing did not apply, 0 never came
+F_BOT_ANSWER = 7  # out: what the seat's bot answered at that round (before forcing)
+F_TURN = 8  # out: the move number of that round
+F_LEADER = 9  # out: the leading lemming then
+F_LEADER_STEP = 10  # out: sections the leader had crossed then
+F_LEN = 11
+FORCE_BET_LEADER = 1  # bet the leading lemming's card now (applies if the seat holds it)
+FORCE_PASS = 2  # bet nothing now (applies under the same condition)
+FORCE_DISCARD = 3  # discard the slot now (applies if it is held)
+FORCE_HOLD = 4  # keep the slot to the end: never discarded from this round on (idem)
 
 # finish kinds
 FINISH_WATER, FINISH_LAST_STANDING = 0, 1

@@ -93,6 +93,11 @@ class LemmingMafiaStats:
         # and discarded, for race-clustered intervals of the per-card shares (CLUSTER_SUMS)
         self.contract_labels = Labels()
         self.h_contract_races = Hist(("contract", "sum"))
+        # the same per seat (SEAT_SUMS) and per pair of seats (PAIR_SUMS: sums over races of the
+        # products of two seats' per-race counts), so that any set of seats (a bot's) gets its
+        # race-clustered interval: its per-race total squared is the sum over its pairs
+        self.h_contract_seats = Hist(("contract", "sum", "seat"))
+        self.h_contract_pairs = Hist(("contract", "sum", "seat", "other"))
         self.contract_rows = GroupRows("race")  # rows of races a chunk edge may have cut
         # bets
         self.h_bets = Hist(("seat", "order", "place", "stage", "paid"))
@@ -142,14 +147,17 @@ class LemmingMafiaStats:
         self.h_contracts.add(ints(df, "seat"), card, bools(df, "discarded"),
                              bools(df, "fulfilled"), ints(df, "payoff"))
         self._count_contract_races(self.contract_rows.add(
-            pd.DataFrame({"race": ints(df, "race"), "card": card, "f": bools(df, "fulfilled"),
-                          "d": bools(df, "discarded")})), self.h_contract_races)
+            pd.DataFrame({"race": ints(df, "race"), "seat": ints(df, "seat"), "card": card,
+                          "f": bools(df, "fulfilled"), "d": bools(df, "discarded")})),
+            self.h_contract_races, self.h_contract_seats, self.h_contract_pairs)
 
-    def _count_contract_races(self, rows: pd.DataFrame, into: Hist) -> None:
+    def _count_contract_races(self, rows: pd.DataFrame, into: Hist, seats: Hist, pairs: Hist) -> None:
         """Per contract and race (whole races only): cards dealt n, fulfilled f, discarded d,
-        summed as CLUSTER_SUMS into ``into``."""
+        summed as CLUSTER_SUMS into ``into``; per seat and pair of seats into ``seats`` and
+        ``pairs`` (SEAT_SUMS, PAIR_SUMS)."""
         if rows is None or not len(rows):
             return
+        self._count_contract_seats(rows, seats, pairs)
         label = np.array([self.contract_labels.code_of(_contract_name(*self.cards[int(c)][:2]))
                           for c in rows["card"].to_numpy()], np.int64)
         per = rows.assign(label=label, n=1).groupby(["race", "label"], sort=False)[["n", "f", "d"]].sum()
@@ -159,6 +167,25 @@ class LemmingMafiaStats:
         ids = np.unique(lab)
         block = np.stack([sums[lab == i].sum(axis=0) for i in ids])
         into.add_counts(block, [ids, np.arange(len(CLUSTER_SUMS))])
+
+    def _count_contract_seats(self, rows: pd.DataFrame, seats: Hist, pairs: Hist) -> None:
+        label = np.array([self.contract_labels.code_of(_contract_name(*self.cards[int(c)][:2]))
+                          for c in rows["card"].to_numpy()], np.int64)
+        seat = rows["seat"].to_numpy(np.int64)
+        group, first = pd.factorize(pd.MultiIndex.from_arrays([rows["race"].to_numpy(), label]))
+        lab = np.asarray(first.get_level_values(1), np.int64)
+        width = int(seat.max()) + 1
+        per = np.zeros((len(first), 3, width), np.int64)  # [race and contract, n/f/d, seat]
+        for k, v in enumerate((np.ones(len(rows), np.int64), rows["f"].to_numpy(np.int64),
+                               rows["d"].to_numpy(np.int64))):
+            np.add.at(per[:, k], (group, seat), v)
+        seat_ids = np.arange(width)
+        for code in np.unique(lab):
+            x = per[lab == code]  # [races, n/f/d, seat]
+            n, f, d = x[:, 0], x[:, 1], x[:, 2]
+            seats.add_counts(x.sum(axis=0)[None], [np.array([code]), np.arange(len(SEAT_SUMS)), seat_ids])
+            block = np.stack([n.T @ n, f.T @ f, f.T @ n, d.T @ d, d.T @ n])  # PAIR_SUMS
+            pairs.add_counts(block[None], [np.array([code]), np.arange(len(PAIR_SUMS)), seat_ids, seat_ids])
 
     def _add_bets(self, df: pd.DataFrame) -> None:
         turn = ints(df, "turn")
@@ -191,8 +218,10 @@ class LemmingMafiaStats:
         for name in ("h_turns", "h_elim", "h_tiebreak", "h_winners", "h_contracts", "h_bets",
                      "h_bet_turn", "field_counts"):
             getattr(self, name).merge(getattr(other, name))
-        self.h_contract_races.merge(other.h_contract_races,
-                                    {"contract": self.contract_labels.remap(other.contract_labels)})
+        contract = {"contract": self.contract_labels.remap(other.contract_labels)}
+        self.h_contract_races.merge(other.h_contract_races, contract)
+        self.h_contract_seats.merge(other.h_contract_seats, contract)
+        self.h_contract_pairs.merge(other.h_contract_pairs, contract)
         self.contract_rows.merge(other.contract_rows)
         self.h_finish.merge(other.h_finish, finishes)
         for name in ("h_winner", "h_place", "h_concrete"):
@@ -357,7 +386,9 @@ class LemmingMafiaStats:
         h = self.h_contracts
         # the held-back races are complete now: count them into a copy (result() changes nothing)
         self._contract_sums = self.h_contract_races.copy()
-        self._count_contract_races(self.contract_rows.held(), self._contract_sums)
+        self._seat_sums, self._pair_sums = self.h_contract_seats.copy(), self.h_contract_pairs.copy()
+        self._count_contract_races(self.contract_rows.held(), self._contract_sums, self._seat_sums,
+                                   self._pair_sums)
         cols = ["contract", "kind", "colors", "points", "cards", "dealt", "fulfil_rate", "fulfil_low",
                 "fulfil_high", "kept", "kept_payoff", "kept_payoff_low", "kept_payoff_high",
                 "discarded", "discard_rate", "discard_low", "discard_high", "discarded_would_pay",
@@ -375,7 +406,7 @@ class LemmingMafiaStats:
             kind, colors, pts = self.cards[int(c)]
             labels.setdefault((kind, colors, pts), []).append(i)
 
-        def rows_for(block, clustered: bool):  # block: [card, discarded, fulfilled, payoff]
+        def rows_for(block, seats):  # block: [card, discarded, fulfilled, payoff]; seats: whose cards
             out = []
             for (kind, colors, pts), idx in labels.items():
                 b = block[idx].sum(axis=0)  # [discarded, fulfilled, payoff]
@@ -395,8 +426,8 @@ class LemmingMafiaStats:
                 fr = rate(fulfilled, dealt)
                 dr = rate(discarded, dealt)
                 name = _contract_name(kind, colors)
-                if clustered:  # the cards of one contract dealt in one race are not independent
-                    fr, dr = self._clustered_contract(name, fr), self._clustered_contract(name, dr, "d")
+                # the cards of one contract dealt in one race are not independent
+                fr, dr = self._clustered_contract(name, fr, "f", seats), self._clustered_contract(name, dr, "d", seats)
                 kp = hist_mean(b[0].sum(axis=0), payoff)
                 dw = cf(int(cell[1, 0]), int(cell[1, 1]))
                 hv = cf(int(cell[:, 0].sum()), int(cell[:, 1].sum()))
@@ -414,23 +445,31 @@ class LemmingMafiaStats:
             return [{k: (np.asarray(v).item() if isinstance(v, np.ndarray) else v) for k, v in r.items()}
                     for r in out]
 
-        overall = pd.DataFrame(rows_for(counts.sum(axis=0), True), columns=cols)
-        by_bot = []
         seat_vals = h.values("seat")
+        overall = pd.DataFrame(rows_for(counts.sum(axis=0), [int(s) for s in seat_vals]), columns=cols)
+        by_bot = []
         for b in ctx["bots"]:
             label = ctx["labels"][b]
             sel = [i for i, s in enumerate(seat_vals) if ctx["seat_bot"].get(int(s)) == label]
             if sel:
-                by_bot += [{"bot": label, **r} for r in rows_for(counts[sel].sum(axis=0), False)]
+                by_bot += [{"bot": label, **r} for r in rows_for(counts[sel].sum(axis=0),
+                                                                 [int(seat_vals[i]) for i in sel])]
         return overall, pd.DataFrame(by_bot, columns=["bot"] + cols)
 
-    def _clustered_contract(self, name: str, plain: dict, which: str = "f") -> dict:
-        """``plain`` (a ``rate`` of the per-card share) with its interval clustered by race."""
+    def _clustered_contract(self, name: str, plain: dict, which: str, seats: list[int]) -> dict:
+        """``plain`` (a ``rate`` of the per-card share of the cards dealt to ``seats``) with its
+        interval clustered by race: a race's total over those seats, squared, is the sum of
+        its pairs of seats. The clusters counted are the races that dealt the contract to
+        anyone (a race without one of the seats' cards adds nothing to the spread)."""
         code = self.contract_labels._code.get(name)
         if code is None:
             return plain
-        s = dict(zip(CLUSTER_SUMS, self._contract_sums.take(contract=[code], sum=np.arange(len(CLUSTER_SUMS)))[0]))
-        r, low, high = clustered_rate(s["races"], s[which], s["n"], s[which * 2], s["nn"], s[which + "n"])
+        races = self._contract_sums.take(contract=[code], sum=[CLUSTER_SUMS.index("races")])[0, 0]
+        lin = dict(zip(SEAT_SUMS, self._seat_sums.take(contract=[code], sum=np.arange(len(SEAT_SUMS)),
+                                                        seat=seats)[0].sum(axis=-1)))
+        pair = dict(zip(PAIR_SUMS, self._pair_sums.take(contract=[code], sum=np.arange(len(PAIR_SUMS)), seat=seats,
+                                                        other=seats)[0].sum(axis=(-2, -1))))
+        r, low, high = clustered_rate(races, lin[which], lin["n"], pair[which * 2], pair["nn"], pair[which + "n"])
         return {"rate": plain["rate"], "low": low, "high": high}
 
     # race -------------------------------------------------------------------
@@ -495,6 +534,8 @@ class LemmingMafiaStats:
 
 
 CLUSTER_SUMS = ("races", "n", "nn", "f", "ff", "fn", "d", "dd", "dn")
+SEAT_SUMS = ("n", "f", "d")
+PAIR_SUMS = ("nn", "ff", "fn", "dd", "dn")
 
 
 CONTRACT_WORDS = {  # kind -> its condition in words (rules page), {0} and {1} its colours
@@ -547,6 +588,14 @@ TABLE_DOCS = {
     "contracts": "per contract: fulfilment, discard rate, mean payoff when kept, what discarded cards "
                  "would have paid and the gain of discarding (minus that), value of holding to the end",
     "contracts_by_bot": "the contract table per bot",
+    "intervention_contracts": "intervention: per bot, contract and race stage (the leader's share of the track "
+                              "at the boss round), the gain in the seat's score of discarding the card there "
+                              "rather than holding it to the end, on the same races (paired 95% t interval; "
+                              "the unpaired one beside it), and the hindsight gain of the same discards",
+    "intervention_own_discards": "intervention: the discards the bots chose themselves, their gain by "
+                                 "intervention against the hindsight figure",
+    "intervention_bets": "intervention: per bot and race stage, the gain in score and win rate of betting the "
+                         "leader's card at a bookmaker round rather than holding it then, on the same races",
     "race_length": "histogram of race length in moves",
     "eliminations": "histogram of eliminated lemmings per race",
     "finish": "how races end: a lemming in the water or the last one standing",

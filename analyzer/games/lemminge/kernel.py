@@ -15,10 +15,20 @@ bot given by its kind (``game``) and its parameter row (``params``, float64
 A game's results depend only on (seed, game index): the shuffles come from lane
 0 of the game's stream, each player's own choices from lane 1 + seat (common
 random numbers: two bots compared in one seat see the same deals).
+
+User bots (kinds >= USER_KIND_BASE) are answered by the module-level
+``decide`` (signature of ``bots.decide_heuristic``), shown their options one
+word each in ``S_USER_OPTIONS`` (``user_options``; ``view.py`` says what a
+user bot sees). Here it answers nothing, and everything is cached;
+``with_decide`` compiles this same module again around another ``decide``,
+uncached so that it never overwrites the built-in cache (the pattern every
+game's kernel follows, ``analyzer/games/protocol.py``).
 """
+import sys
+
 import numpy as np
 
-from analyzer.engine.jit import ix, kernel
+from analyzer.engine.jit import USER_KIND_BASE, ix, kernel, recompiled
 from analyzer.engine.rng import seed_stream
 from analyzer.games.lemminge.bots import decide_heuristic
 from analyzer.games.lemminge.layout import (
@@ -30,11 +40,12 @@ from analyzer.games.lemminge.layout import (
     HOME, HX_LEN, HX_TILES, LAST_HEURISTIC, LEMMINGS, MAX_PLAYERS, MAX_TURNS, MIN_PLAYERS,
     MV_COLSUM, MV_DIST_AFTER, MV_DIST_BEFORE, MV_GAME, MV_LEMMING, MV_LEN, MV_MOVEMENT,
     MV_NEW_COLUMN, MV_PUSHES, MV_SEAT, MV_SETBACK, MV_STEPS, MV_TERRAIN, MV_TURN, MV_VALUE, OPT_COST,
-    OPT_WIDTH, OWN_HAND, OWN_HAND_N, OWN_LEN, OWN_RNG, PARAMS_WIDTH, PL_FINISHED, PL_HAND_START,
+    OPT_TARGET, OPT_WIDTH, OWN_HAND, OWN_HAND_N, OWN_LEN, OWN_RNG, PARAMS_WIDTH, PL_FINISHED, PL_HAND_START,
     PL_LEN, PL_MOVES, PL_NEW_COLUMNS, PL_PUSHES_MADE, PL_REFILLS, PL_STEPS, PL_TILES_PLACED,
     PL_WON, PUB_CUR_DIST, PUB_ERROR, PUB_HAND_N, PUB_LEMMING, PUB_MOVEMENT, PUB_MOVER,
     PUB_N_OPTIONS, PUB_N_PLAYERS, PUB_POS, PUB_RESHUFFLES, PUB_SETBACK, PUB_TERRAIN, PUB_TILE_KIND, PUB_TURN,
-    PUB_WINNER, RANDOM, S_LEN, SCRIPT_BY_VALUE, S_MINCOST, S_OPTIONS, S_VIEW, SCRIPTED,
+    PUB_WINNER, RANDOM, S_LEN, SCRIPT_BY_VALUE, S_MINCOST, S_OPTIONS, S_USER_OPTIONS, S_VIEW,
+    SCRIPTED,
 )
 from analyzer.games.lemminge.random_bot import decide_random, refills_anyway
 from analyzer.games.lemminge.rules import (
@@ -46,8 +57,39 @@ from analyzer.games.lemminge.rules import (
 BAD_ANSWER = -99  # what an unknown bot kind or an exhausted script answers
 TURN_ON = 0
 
+_USER_DECIDE = globals().get("_USER_DECIDE")  # set by with_decide() before it runs this file
+_CACHE = _USER_DECIDE is None
 
-@kernel
+
+@kernel(cache=_CACHE)
+def no_user_bot(what, seat, kind, game, state, params, n_options):
+    return BAD_ANSWER
+
+
+decide = no_user_bot if _USER_DECIDE is None else _USER_DECIDE
+
+
+@kernel(cache=_CACHE)
+def user_options(game, state, what, n_options):
+    """A user bot's options, one word each in S_USER_OPTIONS: the cards that
+    allow a step (action; the kernel lists hand positions), the hand's cards
+    (discard), the tile hexes (tile), the lemmings (lemming), the step targets
+    (step). The built-in bots read the kernel's own lists, so this costs them nothing."""
+    for i in range(n_options):
+        if what == DECIDE_ACTION:
+            v = state[ix(S_VIEW + OWN_HAND + state[ix(S_OPTIONS + i)])]
+        elif what == DECIDE_DISCARD:
+            v = state[ix(S_VIEW + OWN_HAND + i)]
+        elif what == DECIDE_TILE:
+            v = game[ix(G_TILE_CELLS + i)]
+        elif what == DECIDE_STEP:
+            v = state[ix(S_OPTIONS + i * OPT_WIDTH + OPT_TARGET)]
+        else:
+            v = state[ix(S_OPTIONS + i)]
+        state[ix(S_USER_OPTIONS + i)] = v
+
+
+@kernel(cache=_CACHE)
 def scripted_option(game, state, hidden, seat, what, value, n_options):
     """The index of the option whose value is ``value`` (tests' scripts), or BAD_ANSWER."""
     if what == DECIDE_TILE:
@@ -67,7 +109,7 @@ def scripted_option(game, state, hidden, seat, what, value, n_options):
     return BAD_ANSWER
 
 
-@kernel
+@kernel(cache=_CACHE)
 def ask_bot(what, seat, kind, game, state, hidden, params, n_options):
     """A decision of any bot but the reference random one. It is shown ``state``
     with a copy of its own hand row in ``S_VIEW``, never the other hands, and its
@@ -85,11 +127,20 @@ def ask_bot(what, seat, kind, game, state, hidden, params, n_options):
             answer = hidden[H_SCRIPT + i]
             if answer >= SCRIPT_BY_VALUE:
                 answer = scripted_option(game, state, hidden, seat, what, answer - SCRIPT_BY_VALUE, n_options)
+    elif kind >= USER_KIND_BASE:
+        user_options(game, state, what, n_options)
+        # a user bot gets a copy of its parameter row (the last row, see
+        # play_games): what it writes there is gone by its next decision, so
+        # nothing carries over between games and chunks
+        work = params.shape[0] - 1
+        for i in range(params.shape[1]):
+            params[work, i] = params[seat, i]
+        answer = decide(what, seat, kind, game, state, params[work], n_options)
     hidden[at + OWN_RNG] = state[S_VIEW + OWN_RNG]
     return answer
 
 
-@kernel(inline=True)
+@kernel(cache=_CACHE, inline=True)
 def ask(what, seat, game, state, hidden, params, n_options, trace):
     """One decision of one player; the options are in state[S_OPTIONS...]. The
     reference random bot is answered here directly from its own row (no copy:
@@ -104,13 +155,13 @@ def ask(what, seat, game, state, hidden, params, n_options, trace):
     return answer
 
 
-@kernel(inline=True)
+@kernel(cache=_CACHE, inline=True)
 def fail(state, error, seat):
     state[PUB_ERROR] = error * 8 + seat
     return BOT_ERROR
 
 
-@kernel
+@kernel(cache=_CACHE)
 def trace_options(game, state, hidden, seat, what, n, trace):
     """The options of a decision into the trace (replays only)."""
     for i in range(n):
@@ -126,7 +177,7 @@ def trace_options(game, state, hidden, seat, what, n, trace):
         trace_event(trace, EV_OPTION, seat, what, value, 0, 0)
 
 
-@kernel
+@kernel(cache=_CACHE)
 def walk(game, state, hidden, params, seat, lemming, terrain, movement, player_rows, hexes, trace):
     """The lemming walks step by step until its bot stops, no step is left or
     the movement is spent. Returns (steps, pushes, winner or -1) or BOT_ERROR."""
@@ -165,7 +216,7 @@ def walk(game, state, hidden, params, seat, lemming, terrain, movement, player_r
     return steps, pushes, winner
 
 
-@kernel
+@kernel(cache=_CACHE)
 def choose_card(game, state, hidden, params, seat, trace):
     """The cards of the hand that allow a step (judged before any bonus tile)
     are the options; the answer is one of them or -1 to refill."""
@@ -183,7 +234,7 @@ def choose_card(game, state, hidden, params, seat, trace):
     return ask(DECIDE_ACTION, seat, game, state, hidden, params, n, trace)
 
 
-@kernel
+@kernel(cache=_CACHE)
 def take_turn(game, state, hidden, params, seat, game_index, player_rows, moves, counts, hexes, trace):
     """One turn of ``seat``: refill, or play a card (with its bonus tile) and
     walk one lemming. Returns the winning seat, -1 (the game goes on) or BOT_ERROR."""
@@ -274,7 +325,7 @@ def take_turn(game, state, hidden, params, seat, game_index, player_rows, moves,
     return winner
 
 
-@kernel
+@kernel(cache=_CACHE)
 def play_game(game, state, hidden, params, seed, index, game_index, game_row, player_rows, moves, counts,
               hexes, trace):
     """Game ``index`` of ``seed`` from the deal to the winner (or the turn cap).
@@ -322,15 +373,16 @@ def play_game(game, state, hidden, params, seed, index, game_index, game_row, pl
     return 0
 
 
-@kernel(allocates=True)
+@kernel(cache=_CACHE, allocates=True)
 def play_games(game, params, seed, first, count, games, players, moves, counts, hexes, trace):
     """Play games ``first .. first+count-1`` of ``seed`` into rows 0.. of the
     outputs (``players`` rows zeroed here, ``hexes`` summed onto). Returns 0, or
     ``error * 2**32 + index`` for the first invalid bot answer (error =
     ERROR_* * 8 + seat). The game array and the parameters are copied first:
-    threads running this side by side then share no array."""
+    threads running this side by side then share no array; the copy has a
+    working row after the seats' for a user bot (see ask_bot)."""
     game = game.copy()
-    rows = np.zeros((MAX_PLAYERS, PARAMS_WIDTH), np.float64)
+    rows = np.zeros((MAX_PLAYERS + 1, PARAMS_WIDTH), np.float64)
     for seat in range(min(params.shape[0], MAX_PLAYERS)):
         for i in range(min(params.shape[1], PARAMS_WIDTH)):
             rows[seat, i] = params[seat, i]
@@ -349,7 +401,7 @@ def play_games(game, params, seed, first, count, games, players, moves, counts, 
     return 0
 
 
-@kernel
+@kernel(cache=_CACHE)
 def one_turn(game, state, hidden, params, seat, player_rows, moves, counts, hexes, trace):
     """``take_turn`` of ``seat`` with the turn counted, for tests that drive single turns."""
     state[PUB_MOVER] = seat
@@ -357,13 +409,18 @@ def one_turn(game, state, hidden, params, seat, player_rows, moves, counts, hexe
     return take_turn(game, state, hidden, params, seat, 0, player_rows, moves, counts, hexes, trace)
 
 
-@kernel
+@kernel(cache=_CACHE)
 def new_game(game, state, hidden, seed, index, trace):
     """Deal game ``index`` of ``seed`` into ``state`` and ``hidden`` (tests)."""
     seed_stream(hidden, H_RNG, seed, index, 0)
     for seat in range(game[G_N_PLAYERS]):
         seed_stream(hidden, own_at(seat) + OWN_RNG, seed, index, 1 + seat)
     setup_game(game, state, hidden, trace)
+
+
+def with_decide(user_decide):
+    """``play_games`` of this module compiled around ``user_decide``."""
+    return recompiled(sys.modules[__name__], "play_games", user_decide)
 
 
 # ------------------------------------------------------------------ Python side

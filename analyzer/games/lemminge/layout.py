@@ -158,7 +158,11 @@ S_VIEW = PUB_LEN  # OWN_VIEW_LEN: the deciding player's hand (OWN_HAND, OWN_HAND
 S_MINCOST = S_VIEW + 8  # N_TERRAINS: cheapest step of the mover's lemmings per card terrain
 S_OPTIONS = S_VIEW + 16  # MAX_OPTIONS * OPT_WIDTH
 S_SCRATCH = S_OPTIONS + MAX_OPTIONS * OPT_WIDTH  # 4 * MAX_CELLS: bots' scratch
-S_LEN = S_SCRATCH + 4 * MAX_CELLS
+# MAX_CELLS: a user bot's options, one word each (view.py): the cards (action,
+# discard), the tile hexes (tile), the lemmings (lemming), the target hexes
+# (step; the rest of each step stays in S_OPTIONS). Written for user bots only.
+S_USER_OPTIONS = S_SCRATCH + 4 * MAX_CELLS
+S_LEN = S_USER_OPTIONS + MAX_CELLS
 
 # ------------------------------------------------------------------ hidden array
 OWN_HAND = 0  # HAND_SIZE cards (positions 0 .. OWN_HAND_N-1)

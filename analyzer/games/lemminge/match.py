@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from analyzer.engine import userbots
 from analyzer.engine.botspec import BotSpec
 from analyzer.engine.match import PooledMatch
 from analyzer.errors import AnalyzerError
@@ -69,12 +70,19 @@ class LemmingeMatch(PooledMatch):
         super().__init__(REGISTRY, players, bots)
         self.game_array = kernel.pack_game(self.map, [f.kind for f in self.families], check=check)
         self.n_cells = self.map.n_cells
+        user = any(f.decide is not None for f in self.families)
+        self._play = (userbots.user_kernel(self.game, kernel.with_decide, kernel.no_user_bot) if user
+                      else kernel.play_games)
 
     # ------------------------------------------------------------------ playing
 
     def warm_up(self) -> None:
         """Compile (or load from cache) before timing or showing progress."""
-        self.release([self.play(0, 0, 1)])
+        userbots.warm_up(self)
+
+    def _bot_failed(self, status: int) -> None:
+        userbots.raise_fault(self, status)  # a user bot's failure, in one line naming its file
+        super()._bot_failed(status)
 
     def _new_chunk(self, capacity: int) -> Chunk:
         games, players, _, counts, hexes = kernel.new_records(capacity, self.players, self.n_cells, 0)
@@ -83,7 +91,7 @@ class LemmingeMatch(PooledMatch):
     def _play_into(self, chunk: Chunk, seed: int, first: int, count: int) -> int:
         chunk.hexes[:] = 0
         chunk.seed = seed
-        return kernel.play_games(self.game_array, self.params, seed, first, count, chunk.games,
+        return self._play(self.game_array, self.params, seed, first, count, chunk.games,
                                  chunk.players, NO_MOVES, chunk.counts, chunk.hexes, kernel.NO_TRACE)
 
     def outcomes(self, chunk: Chunk) -> tuple[np.ndarray, np.ndarray]:
@@ -99,7 +107,7 @@ class LemmingeMatch(PooledMatch):
             cap = n * L.MOVES_PER_GAME * 3
             while True:
                 games, players, moves, counts, hexes = kernel.new_records(n, self.players, self.n_cells, cap)
-                status = kernel.play_games(self.game_array, self.params, seed, start, n, games, players, moves,
+                status = self._play(self.game_array, self.params, seed, start, n, games, players, moves,
                                            counts, hexes, kernel.NO_TRACE)
                 if status != 0:
                     self._bot_failed(status)
@@ -122,7 +130,7 @@ class LemmingeMatch(PooledMatch):
             trace[0] = 1
             games, players, moves, counts, hexes = kernel.new_records(1, self.players, self.n_cells,
                                                                       4 * L.MAX_TURNS)
-            status = kernel.play_games(self.game_array, self.params, seed, index, 1, games, players, moves, counts,
+            status = self._play(self.game_array, self.params, seed, index, 1, games, players, moves, counts,
                                        hexes, trace)
             if status != 0:
                 self._bot_failed(status)

@@ -1,4 +1,5 @@
-"""The Lemminge bots a user can name: kinds, parameters, descriptions, and bot
+"""The Lemminge bots a user can name: kinds, parameters, descriptions, user
+bots (Python files, loaded by engine/userbots.py from the view in view.py) and bot
 TOML files (a built-in family with its own defaults). The heuristic families
 share one model (bots.py) and every parameter of it; each family is its own
 set of defaults."""
@@ -7,6 +8,7 @@ from analyzer.games.lemminge.layout import (
     BLOCKER, CONVOY, P_BLOCK, P_HAND_RESERVE, P_KEEP, P_LEAD, P_OWN_PUSH, P_PUSH, P_REFILL_BELOW,
     P_TILE_GAIN, PARAMS_WIDTH, RACER, RANDOM,
 )
+from analyzer.games.lemminge.view import VIEW
 
 _PARAMS = {  # name: (slot, help)
     "lead": (P_LEAD, "weight of moving its leading lemming (+) or its trailing one (-): a move's "
@@ -52,6 +54,7 @@ _FAMILIES = {
         lead=0.3, push=1.5, block=2.0, tile_gain=0.5),
 }
 
-REGISTRY = BotRegistry(_FAMILIES, PARAMS_WIDTH)
+# user bots: what they see is declared in view.py; engine/userbots.py loads them
+REGISTRY = BotRegistry(_FAMILIES, PARAMS_WIDTH, view=VIEW)
 BUILTIN = REGISTRY.builtin
 resolve = REGISTRY.resolve

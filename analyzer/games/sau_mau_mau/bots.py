@@ -40,6 +40,7 @@ back), ``block`` (an X or +2 on a player about to go out); a bet change must
 gain ``switch_margin`` and its new pig lead the old by ``lag`` spaces.
 """
 import math
+from collections import namedtuple
 
 from analyzer.engine import rng
 from analyzer.engine.jit import kernel
@@ -76,26 +77,20 @@ def prefer(value, best, ties, state):
 
 # ------------------------------------------------------------------ the model
 
-@kernel(inline=True)
-def hand_spaces(state, pig):
-    """Spaces this player's own number cards can still move ``pig``."""
-    spaces = 0
-    for i in range(state[_OWN + OWN_HAND_N]):
-        card = state[_OWN + OWN_HAND + i]
-        if card_kind(card) == NUMBER and card_color(card) == pig:
-            spaces += card_number(card)
-    return spaces
+# What every option of one decision is weighed against, read once per decision
+# (``read_race``) and passed to the evaluations below: an option changes one
+# pig's space at most, so only that pig's weight is computed again. Fields:
+# ``pos``, ``hand`` (the spaces this player's own number cards can still move
+# each pig) and ``weight`` per pig, as floats; ``total``: the sum of the
+# weights; ``slot``: what a bet on the winning pig pays in this player's place
+# in the queue (its bet's place, or the back of the queue without a bet).
+Race = namedtuple("Race", ["pos", "hand", "weight", "total", "slot"])
 
 
 @kernel(inline=True)
-def win_weight(state, params, pig, moved, spaces, spent):
-    """Unnormalised chance that ``pig`` wins once pig ``moved`` has gone
-    ``spaces`` on, ``spent`` of them with a card from this player's hand."""
-    pos = float(state[PUB_POS + pig])
-    own = float(hand_spaces(state, pig))
-    if pig == moved:
-        pos += spaces
-        own -= spent
+def pig_weight(params, pos, own):
+    """Unnormalised chance that a pig on space ``pos`` wins, ``own`` of the spaces
+    ahead being ones this player's hand can still move it."""
     return math.exp(params[P_SHARPNESS] * pos + params[P_HAND_WEIGHT] * own)
 
 
@@ -122,24 +117,67 @@ def bets_ahead(state, seat):
     return n
 
 
-@kernel
-def bet_worth(state, params, seat, moved, spaces, spent):
+@kernel(inline=True)
+def read_race(state, params, seat):
+    """The ``Race`` this player sees now (one pass over its hand, four weights)."""
+    # the spaces of each pig's number cards, 16 bits a pig, summed without a
+    # branch on the card (which colour comes next in a hand is noise to the
+    # branch predictor; a mispredicted branch costs more than this arithmetic)
+    packed = 0
+    for i in range(state[_OWN + OWN_HAND_N]):
+        card = state[_OWN + OWN_HAND + i]
+        number = card_number(card)  # 0 unless a number card
+        packed += number << (16 * ((card // 6) & 3))
+    h0 = packed & 0xFFFF
+    h1 = (packed >> 16) & 0xFFFF
+    h2 = (packed >> 32) & 0xFFFF
+    h3 = (packed >> 48) & 0xFFFF
+    pos = (float(state[PUB_POS]), float(state[PUB_POS + 1]), float(state[PUB_POS + 2]),
+           float(state[PUB_POS + 3]))
+    hand = (float(h0), float(h1), float(h2), float(h3))
+    weight = (pig_weight(params, pos[0], hand[0]), pig_weight(params, pos[1], hand[1]),
+              pig_weight(params, pos[2], hand[2]), pig_weight(params, pos[3], hand[3]))
+    total = 0.0
+    for pig in range(N_PIGS):
+        total += weight[pig]
+    return Race(pos, hand, weight, total, slot_worth(params, bets_ahead(state, seat)))
+
+
+@kernel(inline=True)
+def weight_after(race, params, pig, moved, spaces, spent):
+    """The weight of ``pig`` once pig ``moved`` has gone ``spaces`` on, ``spent``
+    of them with a card from this player's hand."""
+    if pig == moved:
+        return pig_weight(params, race.pos[pig] + spaces, race.hand[pig] - spent)
+    return race.weight[pig]
+
+
+@kernel(inline=True)
+def bet_worth(race, state, params, moved, spaces, spent):
     """Expected bet points once pig ``moved`` has gone ``spaces`` on: its bet's
     chance times the worth of its place; without a bet, the best bet it could
     lay now (it will, at its next draw)."""
     bet = state[_OWN + OWN_BET_PIG]
-    total = 0.0
-    mine = 0.0
-    best = 0.0
-    for pig in range(N_PIGS):
-        w = win_weight(state, params, pig, moved, spaces, spent)
-        total += w
-        if pig == bet:
-            mine = w
-        best = max(best, w)
+    if moved == NO_PIG:
+        total = race.total
+        mine = race.weight[bet] if bet >= 0 else 0.0
+        best = 0.0
+        if bet < 0:
+            for pig in range(N_PIGS):
+                best = max(best, race.weight[pig])
+    else:
+        total = 0.0
+        mine = 0.0
+        best = 0.0
+        for pig in range(N_PIGS):
+            w = weight_after(race, params, pig, moved, spaces, spent)
+            total += w
+            if pig == bet:
+                mine = w
+            best = max(best, w)
     if bet >= 0:
-        return mine / total * slot_worth(params, bets_ahead(state, seat))
-    return best / total * slot_worth(params, state[PUB_QUEUE_N])
+        return mine / total * race.slot
+    return best / total * race.slot
 
 
 @kernel(inline=True)
@@ -158,7 +196,7 @@ def reaches_crown(state, moved, spaces):
 
 
 @kernel
-def ending_points(state, params, seat, moved, spaces, last_card):
+def ending_points(race, state, moved, spaces, last_card):
     """Points this player scores when the race ends with pig ``moved`` gone
     ``spaces`` on: the crown (if it got there), the last card, its bet if its
     pig is among the winners."""
@@ -180,7 +218,7 @@ def ending_points(state, params, seat, moved, spaces, last_card):
         points += HAND_POINTS
     bet = state[_OWN + OWN_BET_PIG]
     if bet >= 0 and (winners >> bet) & 1:
-        points += slot_worth(params, bets_ahead(state, seat))
+        points += race.slot
     return points
 
 
@@ -190,28 +228,36 @@ def race_ends(state, moved, spaces, cards):
 
 
 @kernel
-def outcome(state, params, seat, moved, spaces, spent, cards):
+def outcome(race, state, params, moved, spaces, spent, cards):
     """Expected points once pig ``moved`` has gone ``spaces`` on (``spent`` of
     them from the hand) and this player holds ``cards`` cards: what it scores at
     once if that ends the race, else the worth of its bet and its hand."""
     if race_ends(state, moved, spaces, cards):
-        return ending_points(state, params, seat, moved, spaces, cards == 0)
-    return bet_worth(state, params, seat, moved, spaces, spent) + hand_worth(params, cards)
+        return ending_points(race, state, moved, spaces, cards == 0)
+    return bet_worth(race, state, params, moved, spaces, spent) + hand_worth(params, cards)
+
+
+@kernel(inline=True)
+def steer_on(race, state, params, moved, spaces, spent, after):
+    """What leaving the colour of pig ``moved`` to the next player is worth once
+    that pig has gone ``spaces`` on (``after``: the bet's worth then): the next
+    player must follow that colour, and a number card of it moves the pig (on
+    average MEAN_NUMBER)."""
+    if params[P_STEER] == 0.0:
+        return 0.0
+    return params[P_STEER] * (bet_worth(race, state, params, moved, spaces + MEAN_NUMBER, spent) - after)
 
 
 @kernel
-def steer_gain(state, params, seat, color, moved, spaces, spent):
-    """What leaving ``color`` to the next player is worth: it must follow that
-    colour, and a number card of it moves that pig (on average MEAN_NUMBER)."""
+def steer_table(race, state, params):
+    """What leaving each colour is worth when no pig of that colour moved (the
+    steer of an X, a +2, a Farmer or a Flapi moving another pig): its pig goes
+    MEAN_NUMBER on from where it stands. Once per decision, as a tuple of four."""
     if params[P_STEER] == 0.0:
-        return 0.0
-    if color == moved:
-        gain = (bet_worth(state, params, seat, moved, spaces + MEAN_NUMBER, spent)
-                - bet_worth(state, params, seat, moved, spaces, spent))
-    else:
-        gain = (bet_worth(state, params, seat, color, MEAN_NUMBER, 0.0)
-                - bet_worth(state, params, seat, NO_PIG, 0.0, 0.0))
-    return params[P_STEER] * gain
+        return (0.0, 0.0, 0.0, 0.0)
+    now = bet_worth(race, state, params, NO_PIG, 0.0, 0.0)
+    return (steer_on(race, state, params, 0, 0.0, 0.0, now), steer_on(race, state, params, 1, 0.0, 0.0, now),
+            steer_on(race, state, params, 2, 0.0, 0.0, now), steer_on(race, state, params, 3, 0.0, 0.0, now))
 
 
 @kernel(inline=True)
@@ -225,7 +271,7 @@ def next_may_go_out(state, params, seat):
 # ------------------------------------------------------------------ choices
 
 @kernel
-def name_color(state, params, seat):
+def name_color(state, steers):
     """The Farmer's colour: the one whose pig the next player best moves for
     this player; between equals, the colour it holds most of (to follow it when
     the colour comes back). Returns (colour, steer gain)."""
@@ -234,7 +280,7 @@ def name_color(state, params, seat):
     pick = 0
     ties = 0
     for color in range(N_PIGS):
-        gain = steer_gain(state, params, seat, color, NO_PIG, 0.0, 0.0)
+        gain = steers[color]
         held = 0
         for i in range(state[_OWN + OWN_HAND_N]):
             card = state[_OWN + OWN_HAND + i]
@@ -250,7 +296,7 @@ def name_color(state, params, seat):
 
 
 @kernel
-def best_last_pig(state, params, seat, cards):
+def best_last_pig(race, state, params, cards):
     """The pig a Flapi should move among those furthest behind, and the
     expected points after it (``cards``: the hand once the Flapi is played)."""
     low = state[PUB_POS]
@@ -261,7 +307,7 @@ def best_last_pig(state, params, seat, cards):
     ties = 0
     for pig in range(N_PIGS):
         if state[PUB_POS + pig] == low:
-            value = outcome(state, params, seat, pig, FLAPI_SPACES, 0.0, cards)
+            value = outcome(race, state, params, pig, FLAPI_SPACES, 0.0, cards)
             take, ties = prefer(value, best, ties, state)
             if take:
                 best = value
@@ -270,7 +316,7 @@ def best_last_pig(state, params, seat, cards):
 
 
 @kernel
-def bet_choice(state, params, seat):
+def bet_choice(race, state, params):
     """The pig to bet on now (-1: leave the queue as it is) and the expected
     points that gains. A first bet goes on the likeliest pig and gains
     ``bet_rush`` (laid now rather than at a later draw); a change goes to the
@@ -282,17 +328,14 @@ def bet_choice(state, params, seat):
         pick = 0
         ties = 0
         for pig in range(N_PIGS):
-            weight = win_weight(state, params, pig, NO_PIG, 0.0, 0.0)
+            weight = race.weight[pig]
             take, ties = prefer(weight, best, ties, state)
             if take:
                 best = weight
                 pick = pig
         return pick, params[P_BET_RUSH]
-    total = 0.0
-    for pig in range(N_PIGS):
-        total += win_weight(state, params, pig, NO_PIG, 0.0, 0.0)
-    keep = (win_weight(state, params, bet, NO_PIG, 0.0, 0.0) / total
-            * slot_worth(params, bets_ahead(state, seat)))
+    total = race.total
+    keep = race.weight[bet] / total * race.slot
     back = slot_worth(params, state[PUB_QUEUE_N] - 1)
     best = WORST
     pick = -1
@@ -300,7 +343,7 @@ def bet_choice(state, params, seat):
     for pig in range(N_PIGS):
         if pig == bet or state[PUB_POS + pig] - state[PUB_POS + bet] < params[P_LAG]:
             continue
-        value = win_weight(state, params, pig, NO_PIG, 0.0, 0.0) / total * back
+        value = race.weight[pig] / total * back
         take, ties = prefer(value, best, ties, state)
         if take:
             best = value
@@ -318,7 +361,7 @@ def drawable(state):
 
 
 @kernel
-def draw_value(state, params, seat, cards, rush):
+def draw_value(race, state, params, cards, rush):
     """Expected points of drawing: one card, or the whole pending +2 penalty
     with as many steps back (spent here on the pig whose retreat helps most);
     then the bet it may lay or change (a first bet gains ``bet_rush`` if
@@ -328,23 +371,23 @@ def draw_value(state, params, seat, cards, rush):
     drawn = min(penalty if penalty > 0 else 1, drawable(state))
     if drawn == 0:
         return WORST
-    worth = bet_worth(state, params, seat, NO_PIG, 0.0, 0.0)
+    worth = bet_worth(race, state, params, NO_PIG, 0.0, 0.0)
     if penalty > 0:
         for pig in range(N_PIGS):
             back = -float(min(drawn, state[PUB_POS + pig]))
-            worth = max(worth, bet_worth(state, params, seat, pig, back, 0.0))
-    _, gain = bet_choice(state, params, seat)
+            worth = max(worth, bet_worth(race, state, params, pig, back, 0.0))
+    _, gain = bet_choice(race, state, params)
     if state[_OWN + OWN_BET_PIG] < 0 and not rush:
         gain = 0.0
     return worth + gain + hand_worth(params, cards + drawn)
 
 
-@kernel
-def play_value(state, params, seat, card, cards):
+@kernel(inline=True)
+def play_value(race, steers, state, params, seat, card, cards):
     """Expected points of playing ``card`` from a hand of ``cards``: the race
     after its move (or what it scores if it ends the race), the colour it
-    leaves, and for the special cards what they are worth kept or blocking.
-    Returns (points, whether it ends the race)."""
+    leaves (``steers``: see steer_table), and for the special cards what they
+    are worth kept or blocking. Returns (points, whether it ends the race)."""
     kind = card_kind(card)
     left = cards - 1
     moved = NO_PIG
@@ -355,16 +398,20 @@ def play_value(state, params, seat, card, cards):
         spaces = float(card_number(card))
         spent = spaces
     elif kind == FLAPI:
-        moved, _ = best_last_pig(state, params, seat, left)
+        moved, _ = best_last_pig(race, state, params, left)
         spaces = FLAPI_SPACES
-    value = outcome(state, params, seat, moved, spaces, spent, left)
     if race_ends(state, moved, spaces, left):
-        return value, True
+        return ending_points(race, state, moved, spaces, left == 0), True
+    after = bet_worth(race, state, params, moved, spaces, spent)
+    value = after + hand_worth(params, left)
+    color = card_color(card)
     if kind == FARMER:
-        _, gain = name_color(state, params, seat)
+        _, gain = name_color(state, steers)
         value += gain
+    elif color == moved:
+        value += steer_on(race, state, params, moved, spaces, spent, after)
     else:
-        value += steer_gain(state, params, seat, card_color(card), moved, spaces, spent)
+        value += steers[color]
     if kind == FLAPI or kind == FARMER:
         value -= params[P_KEEP_GREEN]
     elif kind == PLUS2 or kind == SKIP:
@@ -379,19 +426,24 @@ def play_value(state, params, seat, card, cards):
 
 
 @kernel
-def choose_play(state, params, seat, n_options):
+def choose_play(race, state, params, seat, n_options):
     """The card to play, or -1 to draw. The rush for a first bet is a taste for
     betting early, not points: it never outweighs a card that ends the race.
     A race that has stalled (see STALL_ROUNDS) gets no more draws by choice."""
     if n_options == 0:
         return -1
     cards = state[_OWN + OWN_HAND_N]
+    steers = (0.0, 0.0, 0.0, 0.0)
+    for i in range(n_options):
+        if card_kind(state[S_OPTIONS + i]) != NUMBER:
+            steers = steer_table(race, state, params)
+            break
     best = WORST
     pick = 0
     ties = 0
     can_end = False
     for i in range(n_options):
-        value, ends = play_value(state, params, seat, state[S_OPTIONS + i], cards)
+        value, ends = play_value(race, steers, state, params, seat, state[S_OPTIONS + i], cards)
         can_end = can_end or ends
         take, ties = prefer(value, best, ties, state)
         if take:
@@ -399,21 +451,21 @@ def choose_play(state, params, seat, n_options):
             pick = i
     if state[PUB_TURN] >= STALL_ROUNDS * state[PUB_N_PLAYERS]:
         return pick
-    if draw_value(state, params, seat, cards, not can_end) > best:
+    if draw_value(race, state, params, cards, not can_end) > best:
         return -1
     return pick
 
 
 @kernel
-def choose_step(state, params, seat, n_options):
+def choose_step(race, state, params, n_options):
     """One penalty step back: the pig whose retreat raises its bet's worth
     most; -1 once no retreat does."""
-    now = bet_worth(state, params, seat, NO_PIG, 0.0, 0.0)
+    now = bet_worth(race, state, params, NO_PIG, 0.0, 0.0)
     best = now
     pick = -1
     ties = 0
     for i in range(n_options):
-        value = bet_worth(state, params, seat, state[S_OPTIONS + i], -1.0, 0.0)
+        value = bet_worth(race, state, params, state[S_OPTIONS + i], -1.0, 0.0)
         if value > now:
             take, ties = prefer(value, best, ties, state)
             if take:
@@ -424,21 +476,23 @@ def choose_step(state, params, seat, n_options):
 
 @kernel
 def decide_heuristic(what, seat, kind, game, state, params, n_options):
-    """The answer of a heuristic bot (the families differ only in ``params``)."""
+    """The answer of a heuristic bot (the families differ only in ``params``).
+    The race is read once (``read_race``), whatever the options."""
+    race = read_race(state, params, seat)
     if what == DECIDE_PLAY:
-        return choose_play(state, params, seat, n_options)
+        return choose_play(race, state, params, seat, n_options)
     if what == DECIDE_COLOR:
-        color, _ = name_color(state, params, seat)
+        color, _ = name_color(state, steer_table(race, state, params))
         return color
     if what == DECIDE_FLAPI:
-        pig, _ = best_last_pig(state, params, seat, state[_OWN + OWN_HAND_N])
+        pig, _ = best_last_pig(race, state, params, state[_OWN + OWN_HAND_N])
         for i in range(n_options):
             if state[S_OPTIONS + i] == pig:
                 return i
         return 0
     if what == DECIDE_STEP:
-        return choose_step(state, params, seat, n_options)
+        return choose_step(race, state, params, n_options)
     if what == DECIDE_BET:
-        pig, _ = bet_choice(state, params, seat)
+        pig, _ = bet_choice(race, state, params)
         return pig
     return -1

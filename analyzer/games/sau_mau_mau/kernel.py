@@ -8,6 +8,7 @@ float64 [players, PARAMS_WIDTH]), into record arrays (layout.py columns):
 - ``players`` [count, 4, players, PL_LEN]
 - ``bets``    [count, 4, players, BET_LEN] (each player's bet in the final queue)
 - ``games``   [count, players, GM_LEN]
+- ``events``  [count, 4, EVENTS_CAP, BE_LEN] int32 (every bet card laid, in order)
 
 A game's results depend only on (seed, game index): the shuffles of race r
 (0-3) come from lane 0 of stream ``index * 4 + r``, each player's own choices
@@ -30,7 +31,7 @@ from analyzer.engine.trace import emit, payload
 from analyzer.engine.jit import USER_KIND_BASE
 from analyzer.games.sau_mau_mau.bots import decide_heuristic
 from analyzer.games.sau_mau_mau.layout import (
-    BET_LEN, DECIDE_BET, DECIDE_COLOR, DECIDE_FLAPI, DECIDE_PLAY, DECIDE_STEP, ERROR_BET,
+    BE_LEN, BET_LEN, DECIDE_BET, EVENTS_CAP, DECIDE_COLOR, DECIDE_FLAPI, DECIDE_PLAY, DECIDE_STEP, ERROR_BET,
     EV_BET, EV_DRAW, EV_FARMER, EV_FLAPI, EV_PLAY, EV_RACE, EV_RACE_END, EV_STEP, EV_TURN, G_TRACE_AT, PUB_FIRST,
     ERROR_COLOR, ERROR_FLAPI, ERROR_INVARIANT, ERROR_PLAY, ERROR_STEP, FIRST_HEURISTIC, FLAPI,
     G_CHECK, G_CROWN, G_KINDS, G_LEN, G_N_PLAYERS, GM_LEN, GM_TOTAL, GM_WON, H_LEN, H_RNG,
@@ -44,7 +45,7 @@ from analyzer.games.sau_mau_mau.random_bot import decide_random
 from analyzer.games.sau_mau_mau.rules import (
     BOT_ERROR, ENDS_HAND, RACE_ON, card_color, card_kind, card_number, check_invariants,
     discard_from_hand, draw_cards, last_pigs, move_pig, own_at, pigs_off_start,
-    place_bet, score_race, setup_race, valid_options,
+    place_bet, record_bet_events, score_race, setup_race, valid_options,
 )
 
 BAD_ANSWER = -99  # what an unknown bot kind or an exhausted script answers
@@ -244,7 +245,7 @@ def one_turn(game, state, hidden, params):
 
 
 @kernel(cache=_CACHE)
-def play_race(game, state, hidden, params, race, race_row, player_rows, bet_rows):
+def play_race(game, state, hidden, params, race, race_row, player_rows, bet_rows, event_rows):
     """Race ``race`` (1-4) from the deal to the scores. Returns 0 or the error code."""
     setup_race(game, state, hidden, race)
     if game[G_TRACE_AT] != 0:
@@ -258,12 +259,13 @@ def play_race(game, state, hidden, params, race, race_row, player_rows, bet_rows
     if game[G_TRACE_AT] != 0:
         emit(hidden, game[G_TRACE_AT], EV_RACE_END, -1, result, 0, 0)
     score_race(game, state, hidden, result, race_row, player_rows, bet_rows)
+    record_bet_events(state, hidden, race_row, event_rows)
     return 0
 
 
 @kernel(cache=_CACHE)
 def play_game(game, state, hidden, params, seed, index, race_rows, player_rows, bet_rows,
-              game_rows):
+              game_rows, event_rows):
     """Game ``index`` of ``seed``: four races, scores carried over. Returns 0 or
     the error code."""
     n_players = game[G_N_PLAYERS]
@@ -276,7 +278,7 @@ def play_game(game, state, hidden, params, seed, index, race_rows, player_rows, 
         # on how the races before went (common random numbers across bots)
         seed_stream(hidden, H_RNG, seed, index * N_RACES + r, 0)
         error = play_race(game, state, hidden, params, r + 1, race_rows[r], player_rows[r],
-                          bet_rows[r])
+                          bet_rows[r], event_rows[r])
         if error != 0:
             return error
     best = state[PUB_SCORE]
@@ -289,7 +291,7 @@ def play_game(game, state, hidden, params, seed, index, race_rows, player_rows, 
 
 
 @kernel(cache=_CACHE, allocates=True)
-def play_games(game, params, seed, first, count, races, players, bets, games):
+def play_games(game, params, seed, first, count, races, players, bets, games, events):
     """Play games ``first .. first+count-1`` of ``seed`` into rows 0.. of the
     outputs; ``params``: float64 [players, PARAMS_WIDTH], each seat's bot
     parameters. Returns 0, or ``error * 2**32 + index`` for the first invalid
@@ -307,7 +309,7 @@ def play_games(game, params, seed, first, count, races, players, bets, games):
     hidden = np.zeros(H_LEN, np.int64)
     for i in range(count):
         error = play_game(game, state, hidden, rows, seed, first + i, races[i], players[i],
-                          bets[i], games[i])
+                          bets[i], games[i], events[i])
         if error != 0:
             return error * (1 << 32) + first + i
     return 0
@@ -337,11 +339,12 @@ def pack_game(crown: int, kinds, check: bool = False) -> np.ndarray:
 
 
 def new_records(count: int, players: int):
-    """Zeroed (races, players, bets, games) record arrays for ``count`` games."""
+    """Zeroed (races, players, bets, games, bet events) record arrays for ``count`` games."""
     return (np.zeros((count, N_RACES, RACE_LEN), np.int64),
             np.zeros((count, N_RACES, players, PL_LEN), np.int64),
             np.zeros((count, N_RACES, players, BET_LEN), np.int64),
-            np.zeros((count, players, GM_LEN), np.int64))
+            np.zeros((count, players, GM_LEN), np.int64),
+            np.zeros((count, N_RACES, EVENTS_CAP, BE_LEN), np.int32))
 
 
 def new_arrays():
@@ -355,7 +358,8 @@ def new_params(players: int) -> np.ndarray:
 
 
 def run(game: np.ndarray, seed: int, first: int, count: int, params=None):
-    """Play games into fresh records; raise on a bot error. Returns the records.
+    """Play games into fresh records; raise on a bot error. Returns the records
+    (races, players, bets, games; the bet events only through a match's chunks).
     ``params``: [players, PARAMS_WIDTH] bot parameters (None: zeros)."""
     players = int(game[G_N_PLAYERS])
     params = new_params(players) if params is None else np.asarray(params, np.float64)
@@ -365,4 +369,4 @@ def run(game: np.ndarray, seed: int, first: int, count: int, params=None):
     error = play_games(game, params, seed, first, count, *records)
     if error != 0:
         raise RuntimeError(f"bot error {error >> 32} in game {error & 0xFFFFFFFF}")
-    return records
+    return records[:4]

@@ -114,7 +114,10 @@ H_SCRIPT_I = H_RNG + 1  # next answer of the scripted bot
 H_SCRIPT_N = H_SCRIPT_I + 1
 H_SCRIPT = H_SCRIPT_N + 1
 SCRIPT_CAP = 256
-H_LEN = H_SCRIPT + SCRIPT_CAP
+H_EVENTS_N = H_SCRIPT + SCRIPT_CAP  # bet cards laid this race (the bet events, BE_* below)
+H_SEAT_EVENT = H_EVENTS_N + 1  # MAX_PLAYERS: each seat's event of its bet in the queue, -1 if none recorded
+H_EVENTS = H_SEAT_EVENT + MAX_PLAYERS  # EVENTS_CAP x BE_LEN: this race's bet events, in laying order
+H_LEN = H_EVENTS + 24 * 7  # (EVENTS_CAP * BE_LEN, below)
 
 # ------------------------------------------------------------------ decisions
 # replay trace events (engine/trace.py): kind, seat, a, b, c, payload
@@ -190,7 +193,8 @@ RACE_ENDER = 6  # seat that ended the race (-1 at END_CAP)
 RACE_CROWN_PIG = 7  # -1 unless END_CROWN
 RACE_RESHUFFLES = 8
 RACE_POS = 9  # N_PIGS: final spaces
-RACE_LEN = 13
+RACE_BET_EVENTS = 13  # bet cards laid in the race, changes included (its rows of bet events: the first EVENTS_CAP)
+RACE_LEN = 14
 
 # per race and player ([N_RACES, players, PL_LEN] per game)
 PL_RACE_POINTS = 0  # all points of the race: bet + crown + hand
@@ -213,7 +217,20 @@ BET_CHANGED = 3  # 1 if it replaced an earlier bet of the player
 BET_POINTS = 4
 BET_LEN = 5
 
+# per race: every bet card laid, in laying order ([N_RACES, EVENTS_CAP, BE_LEN] int32 per game)
+EVENTS_CAP = 24  # bet cards a race records (the built-in bots laid at most 18 in 80,000 races of five switchers)
+BE_SEAT = 0
+BE_PIG = 1
+BE_TURN = 2  # turn it was laid
+BE_PLACE = 3  # its place in the queue when laid (the queue's length then)
+BE_CHANGE = 4  # 1 if it replaced an earlier bet of the player (a change: "changed to")
+BE_TURN_AWAY = 5  # turn a change of the player took it out of the queue ("changed from"); 0: still there at the end
+BE_FROM = 6  # a change: the pig of the bet it replaced; -1 for a first bet
+BE_LEN = 7
+
 # per game and player ([players, GM_LEN] per game)
 GM_TOTAL = 0
 GM_WON = 1  # ties share the win
 GM_LEN = 2
+
+assert H_LEN == H_EVENTS + EVENTS_CAP * BE_LEN

@@ -35,6 +35,7 @@ class Chunk:
     players: np.ndarray  # [n, 4, players, PL_LEN]
     bets: np.ndarray  # [n, 4, players, BET_LEN]
     games: np.ndarray  # [n, players, GM_LEN]
+    events: np.ndarray  # [n, 4, EVENTS_CAP, BE_LEN]: bet cards laid, in order
 
     @property
     def capacity(self) -> int:
@@ -42,7 +43,8 @@ class Chunk:
 
     def view(self) -> "Chunk":
         n = self.count
-        return Chunk(self.first, n, self.races[:n], self.players[:n], self.bets[:n], self.games[:n])
+        return Chunk(self.first, n, self.races[:n], self.players[:n], self.bets[:n], self.games[:n],
+                     self.events[:n])
 
 
 def _winning_pigs_names() -> list[str]:
@@ -89,7 +91,7 @@ class SauMauMauMatch(PooledMatch):
 
     def _play_into(self, chunk: Chunk, seed: int, first: int, count: int) -> int:
         return self._play(self.game_array, self.params, seed, first, count,
-                          chunk.races, chunk.players, chunk.bets, chunk.games)
+                          chunk.races, chunk.players, chunk.bets, chunk.games, chunk.events)
 
     def outcomes(self, chunk: Chunk) -> tuple[np.ndarray, np.ndarray]:
         """Per game and seat: won (shared wins count) and total points."""
@@ -206,4 +208,40 @@ class SauMauMauMatch(PooledMatch):
             "points": b[placed, L.BET_POINTS],
             "won": (mask >> pig & 1),
         })
-        return {"races": races, "players": players, "games": games, "bets": bets}
+        return {"races": races, "players": players, "games": games, "bets": bets,
+                "bet_events": self._bet_events(c, game_ids, r, b)}
+
+    def _bet_events(self, c: Chunk, game_ids: np.ndarray, r: np.ndarray, b: np.ndarray) -> pd.DataFrame:
+        """Every bet card laid (the first EVENTS_CAP of a race), with what became of it."""
+        import pandas as pd
+
+        n, p, R, cap = c.count, self.players, L.N_RACES, L.EVENTS_CAP
+        laid = np.minimum(r[:, L.RACE_BET_EVENTS], cap)
+        kept = np.arange(cap)[None, :] < laid[:, None]  # [n * R, cap]
+        ev = c.events.reshape(n * R, cap, L.BE_LEN)[kept].astype(np.int64)
+        race_of = np.repeat(np.arange(n * R), laid)  # row of r each event belongs to
+        seat0 = ev[:, L.BE_SEAT]
+        pig = ev[:, L.BE_PIG]
+        before = ev[:, L.BE_FROM]
+        winning = r[race_of, L.RACE_WINNING]
+        stays = ev[:, L.BE_TURN_AWAY] == 0
+        final = b.reshape(n * R, p, L.BET_LEN)[race_of, seat0]  # the seat's bet in the final queue
+        return SPECS["bet_events"].frame({
+            "game": np.repeat(game_ids, R)[race_of],
+            "race": np.tile(np.arange(1, R + 1, dtype=np.int8), n)[race_of],
+            "seat": seat0 + 1,
+            "bot": self.seat_categorical(seat0),
+            "event": np.arange(len(ev)) - np.repeat(np.cumsum(laid) - laid, laid) + 1,
+            "pig": pd.Categorical.from_codes(pig, list(L.PIGS)),
+            "turn_placed": ev[:, L.BE_TURN],
+            "race_turns": r[race_of, L.RACE_TURNS],
+            "queue_position_placed": ev[:, L.BE_PLACE],
+            "change": ev[:, L.BE_CHANGE],
+            "changed_from": pd.Categorical.from_codes(before + 1, [""] + list(L.PIGS)),
+            "changed_from_won": (before >= 0) & (winning >> np.maximum(before, 0) & 1 > 0),
+            "turn_changed_away": ev[:, L.BE_TURN_AWAY],
+            "in_final_queue": stays,
+            "queue_position": np.where(stays, final[:, L.BET_QUEUE_POS], 0),
+            "points": np.where(stays, final[:, L.BET_POINTS], 0),
+            "won": winning >> pig & 1,
+        })

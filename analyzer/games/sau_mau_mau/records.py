@@ -45,7 +45,7 @@ TABLES = {
         C("total", "int16", "points over the four races", "points"),
         C("won", "bool", "top total (shared wins count)"),
     )),
-    "bets": TableSpec("bets", "bet card in the final queue", (
+    "bets": TableSpec("bets", "bet card in the final queue (every card laid: bet_events)", (
         GAME, RACE, SEAT, BOT,
         C("pig", "category", "pig bet on"),
         C("queue_position", "int8", "place in the queue at the end, 1 = first"),
@@ -53,6 +53,23 @@ TABLES = {
         C("race_turns", "int32", "turns of the whole race", "turns"),
         C("changed", "bool", "it was a changed bet"),
         C("points", "int8", "points it paid", "points"),
+        C("won", "bool", "its pig won the race"),
+    )),
+    "bet_events": TableSpec("bet_events", "bet card laid (a first bet or a change)", (
+        GAME, RACE, SEAT, BOT,
+        C("event", "int16", "order of the card among the race's bet cards, 1 = the first laid"),
+        C("pig", "category", "pig bet on"),
+        C("turn_placed", "int32", "turn it was laid", "turns"),
+        C("race_turns", "int32", "turns of the whole race", "turns"),
+        C("queue_position_placed", "int8", "its place in the queue when laid (the back), 1 = first"),
+        C("change", "bool", "it replaced an earlier bet of the player (changed to)"),
+        C("changed_from", "category", "a change: the pig of the bet it replaced ('' for a first bet)"),
+        C("changed_from_won", "bool", "a change: the pig it replaced won the race"),
+        C("turn_changed_away", "int32", "turn the player changed it for another (changed from); 0: kept",
+          "turns"),
+        C("in_final_queue", "bool", "still in the queue at the end (the row of the bets table)"),
+        C("queue_position", "int8", "place in the queue at the end, 1 = first; 0 if changed away"),
+        C("points", "int8", "points it paid (0 if changed away)", "points"),
         C("won", "bool", "its pig won the race"),
     )),
 }

@@ -29,7 +29,7 @@ def replay(match, seed: int, index: int) -> Replay:
     chunk = match._new_chunk(1)
     play_game = sibling(match._play, "play_game", kernel)  # a user bot's variant too
     status = play_game(game, state, hidden, params, seed, index, chunk.races[0], chunk.players[0],
-                              chunk.bets[0], chunk.games[0])
+                       chunk.bets[0], chunk.games[0], chunk.events[0])
     if status != 0:
         match._bot_failed((int(status) << 32) + index)
     chunk.first, chunk.count = index, 1

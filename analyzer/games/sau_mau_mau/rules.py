@@ -10,7 +10,8 @@ import numpy as np
 from analyzer.engine.jit import kernel
 from analyzer.engine.rng import below
 from analyzer.games.sau_mau_mau.layout import (
-    BET_CHANGED, BET_PIG, BET_POINTS, BET_QUEUE_POS, BET_TURN, CROWN_POINTS, END_CAP,
+    BE_CHANGE, BE_FROM, BE_LEN, BE_PIG, BE_PLACE, BE_SEAT, BE_TURN, BE_TURN_AWAY, EVENTS_CAP, H_EVENTS,
+    H_EVENTS_N, H_SEAT_EVENT, RACE_BET_EVENTS, BET_CHANGED, BET_PIG, BET_POINTS, BET_QUEUE_POS, BET_TURN, CROWN_POINTS, END_CAP,
     END_CROWN, END_HAND, FACE_PLUS2, FACE_X, FARMER, FIRST_FARMER, FIRST_FLAPI,
     FIRST_PLUS2, FIRST_X, FLAPI, G_CROWN, G_N_PLAYERS, H_DISCARD, H_PILE, H_RNG,
     HAND_POINTS, HAND_SIZE, N_CARDS, N_PIGS, NUMBER, OWN_BET_CHANGED, OWN_BET_PIG,
@@ -206,6 +207,9 @@ def setup_race(game, state, hidden, race):
     state[PUB_CROWN_PIG] = -1
     state[PUB_RESHUFFLES] = 0
     state[PUB_STEPS] = 0
+    hidden[H_EVENTS_N] = 0
+    for seat in range(n_players):
+        hidden[H_SEAT_EVENT + seat] = -1
     for seat in range(n_players):
         at = own_at(seat)
         for i in range(N_CARDS):
@@ -287,6 +291,7 @@ def place_bet(state, hidden, seat, pig):
     at = own_at(seat)
     n = state[PUB_QUEUE_N]
     changed = 0
+    replaced = hidden[at + OWN_BET_PIG]
     if hidden[at + OWN_BET_PIG] >= 0:
         changed = 1
         j = 0
@@ -302,6 +307,33 @@ def place_bet(state, hidden, seat, pig):
     hidden[at + OWN_BET_CHANGED] = changed
     hidden[at + OWN_N_PLACED] += 1
     hidden[at + OWN_N_CHANGED] += changed
+    # the bet events of the race (records only; no rule reads them)
+    n_events = hidden[H_EVENTS_N]
+    before = hidden[H_SEAT_EVENT + seat]
+    if changed and before >= 0:
+        hidden[H_EVENTS + before * BE_LEN + BE_TURN_AWAY] = state[PUB_TURN]
+    hidden[H_SEAT_EVENT + seat] = n_events if n_events < EVENTS_CAP else -1
+    if n_events < EVENTS_CAP:
+        e = H_EVENTS + n_events * BE_LEN
+        hidden[e + BE_SEAT] = seat
+        hidden[e + BE_PIG] = pig
+        hidden[e + BE_TURN] = state[PUB_TURN]
+        hidden[e + BE_PLACE] = n + 1
+        hidden[e + BE_CHANGE] = changed
+        hidden[e + BE_TURN_AWAY] = 0
+        hidden[e + BE_FROM] = replaced
+    hidden[H_EVENTS_N] = n_events + 1
+
+
+@kernel
+def record_bet_events(state, hidden, race_row, event_rows):
+    """The race's bet events (the first EVENTS_CAP; RACE_BET_EVENTS counts them all)
+    into its record rows."""
+    n_events = hidden[H_EVENTS_N]
+    race_row[RACE_BET_EVENTS] = n_events
+    for i in range(min(n_events, EVENTS_CAP)):
+        for k in range(BE_LEN):
+            event_rows[i, k] = hidden[H_EVENTS + i * BE_LEN + k]
 
 
 @kernel

@@ -14,12 +14,17 @@ Notes on definitions:
 - How a race ends, as exclusive shares: ``crown`` (a pig reached the crown, the
   ender still had cards), ``hand`` (a player played out), ``both`` (crown and last
   card at once), ``cap`` (the safety stop).
-- A bet is a bet card standing in the queue at the end of a race (a bet that was
-  changed away is not a bet any more). Its stage is the share of the race's turns
-  made before it was laid, ``(turn_placed - 1) / race_turns`` in ``stage_bins``
-  equal bins: hindsight a player does not have at the table. A "changed" bet
-  replaced an earlier bet of its player and went to the back of the queue, so
-  changed and first bets differ in timing and queue place as well.
+- The queue tables (``queue_position``) count the bet cards standing in the queue at
+  the end of a race. The timing and first-against-changed tables (``bet_stage``,
+  ``bet_turn``, ``bet_changes``) count every bet card laid (the ``bet_events`` table):
+  a first bet that was later changed away counts, with the 0 points it paid. A
+  card's stage is the share of the race's turns made before it was laid,
+  ``(turn_placed - 1) / race_turns`` in ``stage_bins`` equal bins: hindsight a
+  player does not have at the table. A "changed" bet replaced an earlier bet of its
+  player and went to the back of the queue, so changed and first bets differ in
+  timing and queue place as well; each change is also compared with the bet it
+  replaced (was the new pig among the winners more often than the one left?),
+  paired by change.
 - First-player advantage: per race, the race points of the seat that started it
   minus the mean race points of the other seats, averaged over races (paired by
   race, so the deal's luck cancels). Seat r starts race r, so when the seats run
@@ -33,9 +38,9 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from analyzer.games.sau_mau_mau.layout import ENDS, N_RACES, PIGS
+from analyzer.games.sau_mau_mau.layout import ENDS, MAX_PLAYERS, N_RACES, PIGS
 from analyzer.stats.aggregate import Hist, add_tables, bools, frame, hist_mean, ints, mean_sd_ci, rate
-from analyzer.stats.intervals import Z95
+from analyzer.stats.intervals import Z95, clustered_rate, mean_ci
 from analyzer.stats.outcomes import ALL, SCORE_COUNT, SeatOutcomes
 
 STAGE_BINS = 10
@@ -54,7 +59,9 @@ COLUMNS = {
     "players": ["game", "race", "seat", "bot", "race_points", "bet_points", "crown_points", "hand_points",
                 "bets_placed", "bets_changed", "first"],
     "games": ["game", "seat", "bot", "total", "won"],
-    "bets": ["bot", "queue_position", "turn_placed", "race_turns", "changed", "points", "won"],
+    "bets": ["game", "seat", "bot", "queue_position", "turn_placed", "race_turns", "changed", "points", "won"],
+    "bet_events": ["bot", "turn_placed", "race_turns", "change", "in_final_queue", "points", "won",
+                   "changed_from_won"],
 }
 
 
@@ -195,14 +202,24 @@ class SauMauMauStats:
         self.race_sums = GroupSums(5)
         self.h_first_diff = Hist(("players", "race", "diff"))  # players * first - all points
         self.h_backers = Hist(("players", "backers"))  # seats whose bet scored
-        # bets
+        # bets in the final queue
         self.h_bets = Hist(("bot", "position", "stage", "changed", "won", "points"))
-        self.h_bet_turn = Hist(("turn", "changed", "won", "points"))
+        # per queue place and game: bets on a winning pig y and bets n of each seat, summed over
+        # the games per seat (QUEUE_SEAT_SUMS) and per pair of seats (QUEUE_PAIR_SUMS), so that
+        # the share of any set of seats (a bot's, or all) gets its game-clustered interval
+        self.queue_sums = GroupSums(2 * MAX_PLAYERS * MAX_PLAYERS)  # [place, seat, (y, n)] per game
+        self.h_queue_games = Hist(("position",))  # games with a bet in that place
+        self.h_queue_seats = Hist(("position", "sum", "seat"))
+        self.h_queue_pairs = Hist(("position", "sum", "seat", "other"))
+        # every bet card laid; away: changed away later; a change: its pig and the one it left won
+        self.h_events = Hist(("bot", "stage", "changed", "away", "won", "points"))
+        self.h_event_turn = Hist(("turn", "changed", "won", "points"))
+        self.h_switch = Hist(("bot", "to_won", "from_won"))
 
     # ------------------------------------------------------------------ adding
 
     def add(self, tables: Mapping[str, pd.DataFrame]) -> None:
-        """Add one chunk: any of the tables races, players, games, bets."""
+        """Add one chunk: any of the tables races, players, games, bets, bet_events."""
         add_tables(self, COLUMNS, tables)
 
     def _add_races(self, df: pd.DataFrame) -> None:
@@ -257,9 +274,43 @@ class SauMauMauStats:
         length = np.maximum(ints(df, "race_turns"), 1)
         stage = np.clip((turn - 1) * self.stage_bins // length, 0, self.stage_bins - 1)
         changed, won, points = bools(df, "changed"), bools(df, "won"), ints(df, "points")
-        self.h_bets.add(self.outcomes.bot_codes(df["bot"]), ints(df, "queue_position"), stage, changed, won,
-                        points)
-        self.h_bet_turn.add(turn, changed, won, points)
+        position = ints(df, "queue_position")
+        self.h_bets.add(self.outcomes.bot_codes(df["bot"]), position, stage, changed, won, points)
+        values = np.zeros((len(df), 2 * MAX_PLAYERS * MAX_PLAYERS), np.int64)
+        at = ((position - 1) * MAX_PLAYERS + ints(df, "seat") - 1) * 2
+        rows = np.arange(len(df))
+        values[rows, at] = won
+        values[rows, at + 1] = 1
+        self._count_queue_games(self.queue_sums.add(ints(df, "game"), values)[1], self.h_queue_games,
+                                self.h_queue_seats, self.h_queue_pairs)
+
+    @staticmethod
+    def _count_queue_games(sums: np.ndarray, games: Hist, seats: Hist, pairs: Hist) -> None:
+        """Whole games' [place, seat, (y, n)] sums into the per-seat and per-pair sums."""
+        if not len(sums):
+            return
+        x = sums.reshape(len(sums), MAX_PLAYERS, MAX_PLAYERS, 2)
+        seat_ids = np.arange(1, MAX_PLAYERS + 1)
+        for q in range(MAX_PLAYERS):
+            y, n = x[:, q, :, 0], x[:, q, :, 1]
+            played = int((n.sum(axis=1) > 0).sum())
+            if not played:
+                continue
+            place = np.array([q + 1])
+            games.add_counts(np.array([played]), [place])
+            seats.add_counts(np.stack([y.sum(axis=0), n.sum(axis=0)])[None], [place, np.arange(2), seat_ids])
+            pairs.add_counts(np.stack([y.T @ y, n.T @ n, y.T @ n])[None], [place, np.arange(3), seat_ids, seat_ids])
+
+    def _add_bet_events(self, df: pd.DataFrame) -> None:
+        turn = ints(df, "turn_placed")
+        length = np.maximum(ints(df, "race_turns"), 1)
+        stage = np.clip((turn - 1) * self.stage_bins // length, 0, self.stage_bins - 1)
+        changed, won, points = bools(df, "change"), bools(df, "won"), ints(df, "points")
+        bot = self.outcomes.bot_codes(df["bot"])
+        self.h_events.add(bot, stage, changed, 1 - bools(df, "in_final_queue"), won, points)
+        self.h_event_turn.add(turn, changed, won, points)
+        c = changed.astype(bool)
+        self.h_switch.add(bot[c], won[c], bools(df, "changed_from_won")[c])
 
     # ------------------------------------------------------------------ merging
 
@@ -274,12 +325,13 @@ class SauMauMauStats:
             if isinstance(h, Hist):
                 h.merge(getattr(other, name), bots if "bot" in h.names else None)
         self.race_sums.merge(other.race_sums)
+        self.queue_sums.merge(other.queue_sums)
         return self
 
     def nbytes(self) -> int:
         """Memory held by the counts (does not grow with the number of games)."""
         return (sum(h.nbytes() for h in vars(self).values() if isinstance(h, Hist)) + self.outcomes.nbytes()
-                + self.race_sums.nbytes())
+                + self.race_sums.nbytes() + self.queue_sums.nbytes())
 
     # ------------------------------------------------------------------ results
 
@@ -368,6 +420,12 @@ class SauMauMauStats:
         counts, masks = self.outcomes.patterns("won", ctx)
         shared = int(counts[np.array([bin(int(m)).count("1") for m in masks], np.int64) > 1].sum()) if counts.size else 0
         add_rate("shared_game_win_share", shared, counts.sum())
+        placed = self.outcomes.extras["placed"]
+        laid = int((placed.marginal("value") * placed.values("value")).sum()) if placed.counts.size else 0
+        recorded = int(self.h_events.counts.sum())
+        # a race records its first EVENTS_CAP bet cards (match.py); more are counted, never silently
+        add("bet_cards_laid", laid, n=laid)
+        add("bet_cards_not_in_bet_events", max(laid - recorded, 0) if recorded else 0, n=laid)
         for row in self.outcomes.overview_rows():
             add(*row)
         return pd.DataFrame(rows, columns=["metric", "value", "low", "high", "n"])
@@ -395,9 +453,9 @@ class SauMauMauStats:
                 "mean_points": m["mean"], "points_low": m["low"], "points_high": m["high"],
                 "won_bet_points": wm["mean"]}
 
-    def _bet_grid(self, **take) -> tuple[np.ndarray, np.ndarray]:
-        """h_bets on the given keys, won as [0, 1], at least one points value."""
-        h = self.h_bets
+    def _bet_grid(self, h=None, **take) -> tuple[np.ndarray, np.ndarray]:
+        """``h`` (h_bets unless given) on the given keys, won as [0, 1], at least one points value."""
+        h = self.h_bets if h is None else h
         points = h.values("points")
         counts = h.take(won=[0, 1], **take)
         if points.size == 0:
@@ -418,9 +476,22 @@ class SauMauMauStats:
         present = [i for i, b in enumerate(bots) if counts[i].sum() > 0]
         if len(present) > 1:
             groups += [(labels[bots[i]], counts[i]) for i in present]
+        # the held-back games are complete now: count them into copies (result() changes nothing)
+        games, seat_sums, pair_sums = self.h_queue_games.copy(), self.h_queue_seats.copy(), self.h_queue_pairs.copy()
+        self._count_queue_games(self.queue_sums.held()[1], games, seat_sums, pair_sums)
+        all_seats = list(range(1, MAX_PLAYERS + 1))
         parts = []
         for label, c in groups:
             st = self._bet_stats(c.sum(axis=1), points)
+            seats = all_seats if label == ALL else [s for s, b in ctx["seat_bot"].items() if b == label]
+            if seats and len(positions):
+                # the bets of one game are not independent draws (its four races share the
+                # players' streams and running scores): the share's interval is clustered by game
+                lin = seat_sums.take(position=positions, sum=[0, 1], seat=seats).sum(axis=-1)
+                pair = pair_sums.take(position=positions, sum=[0, 1, 2], seat=seats, other=seats).sum(axis=(-2, -1))
+                _, low, high = clustered_rate(games.take(position=positions), lin[:, 0], lin[:, 1], pair[:, 0],
+                                              pair[:, 1], pair[:, 2])
+                st["win_low"], st["win_high"] = low, high
             changed = c[:, 1].sum(axis=(-2, -1))
             with np.errstate(divide="ignore", invalid="ignore"):
                 share = np.where(st["bets"] > 0, changed / np.maximum(st["bets"], 1), np.nan)
@@ -431,12 +502,12 @@ class SauMauMauStats:
     def _bet_timing(self, by: str) -> pd.DataFrame:
         if by == "stage":
             stages = np.arange(self.stage_bins)
-            counts, points = self._bet_grid(stage=stages, changed=[0, 1])
-            counts = counts.sum(axis=(0, 1))  # [stage, changed, won, points]
+            counts, points = self._bet_grid(self.h_events, stage=stages, changed=[0, 1], away=[0, 1])
+            counts = counts.sum(axis=(0, 3))  # [stage, changed, won, points]
             keys = {"stage_bin": stages, "stage_from": stages / self.stage_bins,
                     "stage_to": (stages + 1) / self.stage_bins}
         else:
-            h = self.h_bet_turn
+            h = self.h_event_turn
             turns = h.values("turn")
             points = h.values("points")
             counts = h.take(changed=[0, 1], won=[0, 1])
@@ -455,16 +526,19 @@ class SauMauMauStats:
 
     def _bet_changes(self, ctx) -> pd.DataFrame:
         bots = self._bot_order(ctx)
-        counts, points = self._bet_grid(bot=bots, changed=[0, 1])
-        counts = counts.sum(axis=(1, 2))  # [bot, changed, won, points]
+        counts, points = self._bet_grid(self.h_events, bot=bots, changed=[0, 1], away=[0, 1])
+        away = counts.sum(axis=(1, 4, 5))  # [bot, changed, away]
+        counts = counts.sum(axis=(1, 3))  # [bot, changed, won, points]
+        switch = self.h_switch.take(bot=bots, to_won=[0, 1], from_won=[0, 1])  # [bot, to, from]
         labels = self.outcomes.bots.labels
-        groups = [(ALL, counts.sum(axis=0))]
+        groups = [(ALL, counts.sum(axis=0), away.sum(axis=0), switch.sum(axis=0))]
         present = [i for i, b in enumerate(bots) if counts[i].sum() > 0]
         if len(present) > 1:
-            groups += [(labels[bots[i]], counts[i]) for i in present]
+            groups += [(labels[bots[i]], counts[i], away[i], switch[i]) for i in present]
         rows = []
-        for label, c in groups:
-            row = {"bot": label}
+        for label, c, a, sw in groups:
+            row = {"bot": label, "first_changed_away": a[0, 1] / a[0].sum() if a[0].sum() else np.nan,
+                   **_switch_stats(sw)}
             means = {}
             for kind, k in (("first", 0), ("changed", 1)):
                 st = self._bet_stats(c[k], points)
@@ -606,6 +680,22 @@ class SauMauMauStats:
         return pd.DataFrame(rows, columns=POINTS_COLUMNS)
 
 
+def _switch_stats(sw: np.ndarray) -> dict:
+    """Changes ([to_won, from_won] counts): how often the new pig and the one left won,
+    and the difference paired by change (mean of won(new) - won(left), 95% t interval)."""
+    n = int(sw.sum())
+    gain_, lose = int(sw[1, 0]), int(sw[0, 1])  # the new pig won and the old did not / the reverse
+    to_won, from_won = int(sw[1].sum()), int(sw[:, 1].sum())
+    d = (gain_ - lose) / n if n else np.nan
+    low = high = np.nan
+    if n > 1:
+        sd = np.sqrt(max(gain_ + lose - n * d * d, 0.0) / (n - 1))
+        low, high = mean_ci(d, sd, n)
+    return {"changes": n, "new_pig_won": to_won / n if n else np.nan,
+            "left_pig_won": from_won / n if n else np.nan, "switch_gain": d, "switch_low": float(low),
+            "switch_high": float(high)}
+
+
 def _diff_ci(a: dict, b: dict) -> tuple:
     """Difference of two independent means (``hist_mean`` results) with its 95%
     normal interval: ``(difference, low, high)``."""
@@ -646,7 +736,8 @@ BOT_COLUMNS = SeatOutcomes("games", PLAYER_EXTRAS).bot_columns(
     ["races_played", "bet_scored", "bet_scored_low", "bet_scored_high"])
 BET_CHANGE_COLUMNS = ["bot"] + [f"{k}_{c}" for k in ("first", "changed") for c in
                                 ("bets", "win_share", "win_low", "win_high", "points", "points_low", "points_high")] \
-    + ["difference", "difference_low", "difference_high"]
+    + ["difference", "difference_low", "difference_high", "first_changed_away", "changes", "new_pig_won",
+       "left_pig_won", "switch_gain", "switch_low", "switch_high"]
 FIRST_PLAYER_COLUMNS = ["race", "races", "first_points", "first_points_low", "first_points_high", "others_points",
                         "advantage", "advantage_low", "advantage_high", "ended_by_first", "ended_by_first_low",
                         "ended_by_first_high", "confounded"]
@@ -672,13 +763,17 @@ TABLE_DOCS = {
                     "the seat tests (Cochran's Q) read it",
     "score_distribution": f"per bot and overall: mean, sd and quantiles of the game total ({SCORE_COUNT}: the "
                           "player-games counted; the column name is shared with the other games' tables)",
-    "queue_position": "per bet-queue position, overall and per bot: bets, share on a winning pig, mean points "
-                      "(95% interval), mean points of a winning bet, share of changed bets",
-    "bet_stage": "bets by the share of the race's turns made when laid (all / first bets / changed bets): "
+    "queue_position": "per bet-queue position, overall and per bot: bets, share on a winning pig (95% Wilson "
+                      "interval clustered by game), mean points (95% interval), mean points of a winning bet, "
+                      "share of changed bets",
+    "bet_stage": "every bet card laid (a first bet later changed away included, with the 0 points it paid), by "
+                 "the share of the race's turns made when laid (all / first bets / changed bets): "
                  "share on a winning pig and mean points",
     "bet_turn": "the same by the race turn the bet was laid",
-    "bet_changes": "first bets against changed bets, overall and per bot: share on a winning pig, mean points "
-                   "(95% intervals) and the difference changed minus first (unpaired, 95% interval)",
+    "bet_changes": "every first bet against every changed bet laid, overall and per bot: share on a winning pig, "
+                   "mean points (95% intervals), the difference changed minus first (unpaired, 95% interval), the "
+                   "share of first bets later changed away; and per change, how often the new pig and the pig "
+                   "left won, with the difference paired by change (95% t interval)",
     "ends_by_players": "how races end (crown / hand / both at once / safety cap) per player count (95% Wilson)",
     "ends_by_race": "the same per race number 1-4 of the game",
     "first_player": "per race number and overall: race points of the seat that started the race, the other "

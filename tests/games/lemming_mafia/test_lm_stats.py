@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from analyzer.stats.aggregate import GroupBits, Hist, Labels, hist_quantiles
-from analyzer.stats.intervals import mean_ci, paired_diff_ci, wilson
+from analyzer.stats.intervals import clustered_rate, mean_ci, paired_diff_ci, wilson
 from analyzer.games.lemming_mafia.stats import COLUMNS, LemmingMafiaStats
 
 COLORS = ["blue", "grey", "green", "purple", "pink", "red"]
@@ -404,3 +404,44 @@ def test_hist_quantiles_match_numpy_inverted_cdf():
     qs = [0.0, 0.05, 0.25, 0.5, 0.75, 0.95, 1.0]
     assert hist_quantiles(counts, values, qs).tolist() == np.quantile(x, qs, method="inverted_cdf").tolist()
     assert math.isnan(hist_quantiles(np.zeros(3, int), np.arange(3), [0.5])[0])
+
+
+def test_contract_rates_per_bot_are_clustered_by_race():
+    """A bot in two seats often holds the same contract twice in a race, and whether it is
+    fulfilled is the race's: its per-bot interval is the race-clustered one (computed here
+    from per-race totals), wider than Wilson's over the cards."""
+    rng = np.random.default_rng(3)
+    n_races, seats, bots = 400, 4, ["favourite", "random"]
+    kinds = ["top3", "winner_clean"]
+    rows = []
+    for race in range(n_races):
+        fulfilled = rng.random(2) < 0.5  # per contract and race: every copy alike
+        for seat in range(1, seats + 1):
+            for _ in range(3):
+                card = int(rng.integers(2))
+                rows.append({"race": race, "seat": seat, "kind": kinds[card], "colors": "blue" if card == 0 else "",
+                             "points": 3 + 2 * card, "discarded": bool(rng.random() < 0.2),
+                             "fulfilled": bool(fulfilled[card]), "payoff": 0, "discard_turn": 0, "card": card})
+    contracts = pd.DataFrame(rows)
+    contracts["kind"] = cat(contracts["kind"], kinds)
+    contracts["colors"] = cat(contracts["colors"], ["blue", ""])
+    players = pd.DataFrame({"race": np.repeat(np.arange(n_races), seats), "seat": np.tile(np.arange(1, seats + 1), n_races),
+                            "bot": cat([bots[s % 2] for s in range(seats)] * n_races, bots),
+                            "bet_points": 0, "contract_points": 0, "score": 0, "bets_placed": 0,
+                            "contracts_discarded": 0, "won": False})
+    s = LemmingMafiaStats()
+    for part in split(contracts, [999, 2500]):  # chunk edges inside races
+        s.add({"contracts": part})
+    s.add({"players": players})
+    by = s.result()["contracts_by_bot"]
+    for b, bot in enumerate(bots):
+        for card, name in ((0, "blue in the top 3"), (1, "winner without concrete")):
+            mine = contracts[(contracts["seat"] % 2 == (b + 1) % 2) & (contracts["card"] == card)]
+            per = mine.groupby("race").agg(n=("fulfilled", "size"), y=("fulfilled", "sum"))
+            races = contracts[contracts["card"] == card]["race"].nunique()
+            y, n = per["y"].to_numpy(float), per["n"].to_numpy(float)
+            _, low, high = clustered_rate(races, y.sum(), n.sum(), (y * y).sum(), (n * n).sum(), (y * n).sum())
+            r = row(by, bot=bot, contract=name)
+            assert (r["fulfil_low"], r["fulfil_high"]) == pytest.approx((low, high))
+            wl, wh = wilson(y.sum(), n.sum())
+            assert high - low > 1.5 * (wh - wl)

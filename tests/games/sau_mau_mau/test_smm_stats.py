@@ -10,7 +10,7 @@ import pytest
 from analyzer.report import write_report
 from analyzer.report.figures import render_all
 from analyzer.games.sau_mau_mau.report import FIGURES, answers, key_tables, overview
-from analyzer.stats.intervals import Z95, mean_ci, paired_diff_ci, wilson
+from analyzer.stats.intervals import Z95, clustered_rate, mean_ci, paired_diff_ci, wilson
 from analyzer.games.sau_mau_mau.stats import COLUMNS, TABLE_DOCS, SauMauMauStats, expected_rows
 from tests.games.lemming_mafia.test_lm_stats import assert_results_equal, ov, row, split
 
@@ -64,6 +64,24 @@ BETS = [
     ("random", 3, 20, 20, False, 3, True),
     ("smart", 4, 16, 20, True, 2, True),
 ]
+# bet events: every row of BETS (in the final queue; a change's replaced pig won: CHANGED_FROM_WON in
+# order of the changes) and first bets later changed away: bot, turn placed, race turns, won
+CHANGED_FROM_WON = [True, False, False, True]
+CHANGED_AWAY = [("smart", 2, 20, True), ("random", 1, 10, False), ("random", 4, 30, True)]
+
+
+def bet_events(bets: pd.DataFrame, changed_from_won, away=()) -> pd.DataFrame:
+    """The bet_events table of ``bets`` (each in the final queue) and the cards ``away``
+    (first bets changed away later, paying nothing)."""
+    ev = pd.DataFrame({"game": bets["game"], "bot": bets["bot"].astype(str), "turn_placed": bets["turn_placed"],
+                       "race_turns": bets["race_turns"], "change": bets["changed"], "in_final_queue": True,
+                       "points": bets["points"], "won": bets["won"], "changed_from_won": False})
+    ev.loc[ev["change"].to_numpy(bool), "changed_from_won"] = list(changed_from_won)
+    rows = [{"game": 0, "bot": b, "turn_placed": t, "race_turns": n, "change": False, "in_final_queue": False, "points": 0,
+             "won": w, "changed_from_won": False} for b, t, n, w in away]
+    ev = pd.concat([ev, pd.DataFrame(rows, columns=ev.columns)], ignore_index=True)
+    ev["bot"] = cat(ev["bot"], list(bets["bot"].cat.categories))
+    return ev
 
 
 def hand_tables() -> dict[str, pd.DataFrame]:
@@ -107,7 +125,8 @@ def hand_tables() -> dict[str, pd.DataFrame]:
     bets.insert(1, "race", 1)
     bets.insert(2, "seat", 1)
     bets.insert(4, "pig", cat(["pink"] * len(bets), PIGS))
-    return {"races": races, "players": players, "games": games, "bets": bets}
+    return {"races": races, "players": players, "games": games, "bets": bets,
+            "bet_events": bet_events(bets, CHANGED_FROM_WON, CHANGED_AWAY)}
 
 
 @pytest.fixture(scope="module")
@@ -197,29 +216,39 @@ def test_queue_position_values(res):
 
 
 def test_bet_timing_and_changes(res):
+    """Timing and first-against-changed count every bet card laid (bet_events): the three
+    first bets later changed away count too, with the 0 points they paid."""
     st = res["bet_stage"]
-    # stage = (turn - 1) * 10 // race_turns: 0, 4, 9, 1, 5, 0, 9, 9, 7
+    # stage = (turn - 1) * 10 // race_turns: 0, 4, 9, 1, 5, 0, 9, 9, 7 in the queue; 0, 0, 1 changed away
     allst = st[st["kind"] == "all"].set_index("stage_bin")
-    assert list(allst["bets"]) == [2, 1, 0, 0, 1, 1, 0, 1, 0, 3]
-    assert allst.loc[0, "mean_points"] == 6 and allst.loc[9, "mean_points"] == 1
+    assert list(allst["bets"]) == [4, 2, 0, 0, 1, 1, 0, 1, 0, 3]
+    assert allst.loc[0, "mean_points"] == 3 and allst.loc[9, "mean_points"] == 1
     first = st[st["kind"] == "first"].set_index("stage_bin")
     changed = st[st["kind"] == "changed"].set_index("stage_bin")
     assert list(first["bets"] + changed["bets"]) == list(allst["bets"])
     assert (first.loc[9, "bets"], changed.loc[9, "bets"]) == (1, 2)
     tu = res["bet_turn"]
-    assert list(tu[tu["kind"] == "all"]["turn"]) == [1, 2, 3, 5, 10, 12, 16, 20, 29]
+    assert list(tu[tu["kind"] == "all"]["turn"]) == [1, 2, 3, 4, 5, 10, 12, 16, 20, 29]
     ch = res["bet_changes"]
     a = row(ch, bot="all")
-    first_pts, changed_pts = np.array([6, 4, 0, 6, 3]), np.array([0, 6, 0, 2])
-    assert (a["first_bets"], a["changed_bets"]) == (5, 4)
-    assert a["first_points"] == pytest.approx(3.8) and a["changed_points"] == 2
-    assert (a["first_win_share"], a["changed_win_share"]) == pytest.approx((4 / 5, 2 / 4))
-    assert a["difference"] == pytest.approx(-1.8)
-    half = Z95 * np.sqrt(changed_pts.var(ddof=1) / 4 + first_pts.var(ddof=1) / 5)
-    assert (a["difference_low"], a["difference_high"]) == pytest.approx((-1.8 - half, -1.8 + half))
-    assert row(ch, bot="smart")["first_points"] == 3 and row(ch, bot="smart")["changed_points"] == 1
-    assert row(ch, bot="random")["first_points"] == pytest.approx(13 / 3)
+    first_pts, changed_pts = np.array([6, 4, 0, 6, 3, 0, 0, 0]), np.array([0, 6, 0, 2])
+    assert (a["first_bets"], a["changed_bets"], a["first_changed_away"]) == (8, 4, 3 / 8)
+    assert a["first_points"] == pytest.approx(19 / 8) and a["changed_points"] == 2
+    assert (a["first_win_share"], a["changed_win_share"]) == pytest.approx((6 / 8, 2 / 4))
+    assert a["difference"] == pytest.approx(2 - 19 / 8)
+    half = Z95 * np.sqrt(changed_pts.var(ddof=1) / 4 + first_pts.var(ddof=1) / 8)
+    assert (a["difference_low"], a["difference_high"]) == pytest.approx((2 - 19 / 8 - half, 2 - 19 / 8 + half))
+    assert row(ch, bot="smart")["first_points"] == 2 and row(ch, bot="smart")["changed_points"] == 1
+    assert row(ch, bot="random")["first_points"] == pytest.approx(13 / 5)
     assert row(ch, bot="random")["changed_points"] == 3
+    # each change against the pig it left (new won, left won): (F, T), (T, F), (F, F), (T, T)
+    d = np.array([-1, 1, 0, 0])
+    t_half = 3.182446305284263 * d.std(ddof=1) / 2  # t(0.975, 3)
+    assert (a["changes"], a["new_pig_won"], a["left_pig_won"], a["switch_gain"]) == (4, 0.5, 0.5, 0)
+    assert (a["switch_low"], a["switch_high"]) == pytest.approx((-t_half, t_half))
+    assert (row(ch, bot="smart")["changes"], row(ch, bot="smart")["switch_gain"]) == (2, 0)
+    # bet cards laid (players.bets_placed: 1, 2, 1 a race over 8 races) against the 12 events given
+    assert (ov(res, "bet_cards_laid")["value"], ov(res, "bet_cards_not_in_bet_events")["value"]) == (32, 20)
 
 
 def test_race_ends(res):
@@ -369,7 +398,8 @@ def random_tables(games=300, players=4, seed=0, bots=("smart", "random", "random
                             "won": (totals == totals.max(axis=1, keepdims=True)).ravel()})
     pl, bets = pd.DataFrame(pl), pd.DataFrame(bets)
     pl["bot"], bets["bot"] = cat(pl["bot"], labels), cat(bets["bot"], labels)
-    return {"races": races, "players": pl, "games": games_t, "bets": bets}
+    events = bet_events(bets, rng.random(int(bets["changed"].sum())) < 0.3)
+    return {"races": races, "players": pl, "games": games_t, "bets": bets, "bet_events": events}
 
 
 @pytest.fixture(scope="module")
@@ -383,7 +413,8 @@ def test_chunked_equals_whole_on_hand_tables():
     whole.add(t)
     chunked = SauMauMauStats()
     # uneven cuts: players cut inside a race, games inside a game, an empty chunk
-    for name, cuts in [("players", [2, 2, 7, 13]), ("games", [1, 4]), ("races", [3]), ("bets", [5])]:
+    for name, cuts in [("players", [2, 2, 7, 13]), ("games", [1, 4]), ("races", [3]), ("bets", [5]),
+                       ("bet_events", [4, 6])]:
         for part in split(t[name], cuts):
             chunked.add({name: part})
     assert_results_equal(whole.result(), chunked.result())
@@ -456,7 +487,7 @@ def test_bad_tables_are_refused():
         s.add({"moves": pd.DataFrame()})
     with pytest.raises(ValueError, match="unknown pig"):
         s.add({"races": t["races"].assign(winning_pigs=["pink,green"] * 8)})
-    assert set(COLUMNS) == {"races", "players", "games", "bets"}
+    assert set(COLUMNS) == {"races", "players", "games", "bets", "bet_events"}
     assert expected_rows({"games": 7, "players": 3}) == ("games", 21)
 
 
@@ -506,3 +537,24 @@ def test_report_renders_every_figure(synthetic, one_bot, tmp_path):
     crown = ov(res, "crown_end_share")["value"]
     assert f"{100 * crown:.1f}% of races end by the crown" in page
     assert "n/a" not in {a.question: a.text for a in answers(res, manifest)}["Which queue position is worth most?"]
+
+
+def test_queue_shares_are_clustered_by_game(synthetic):
+    """A queue place's share of bets on a winning pig, overall and per bot, has the
+    interval clustered by game (computed here from per-game totals)."""
+    s = SauMauMauStats()
+    for part in split(synthetic["bets"], [301, 777]):  # chunk edges inside games
+        s.add({"bets": part})
+    s.add({name: df for name, df in synthetic.items() if name != "bets"})
+    qp = s.result()["queue_position"]
+    bets = synthetic["bets"]
+    for bot, mine in (("all", bets), ("smart", bets[bets["bot"] == "smart"]), ("random", bets[bets["bot"] == "random"])):
+        for place in (1, 3):
+            at = mine[mine["queue_position"] == place]
+            per = at.groupby("game").agg(n=("won", "size"), y=("won", "sum"))
+            y, n = per["y"].to_numpy(float), per["n"].to_numpy(float)
+            games = bets[bets["queue_position"] == place]["game"].nunique()  # games with a bet there, by anyone
+            _, low, high = clustered_rate(games, y.sum(), n.sum(), (y * y).sum(), (n * n).sum(), (y * n).sum())
+            r = row(qp, bot=bot, queue_position=place)
+            assert r["bets"] == n.sum() and r["win_share"] == pytest.approx(y.sum() / n.sum())
+            assert (r["win_low"], r["win_high"]) == pytest.approx((low, high))

@@ -72,7 +72,7 @@ def test_plain_and_fast_give_identical_tables(bots, tmp_path, capsys):
     for version, name in (("plain", "greedy"), ("fast", "greedy-fast")):
         seated = pd.read_parquet(tmp_path / version / "players.parquet").bot.unique()
         assert list(seated)[0] == f"{name}:switch_lead=2"
-    assert set(tables["plain"]) == {"races", "players", "games", "bets"}
+    assert set(tables["plain"]) == {"races", "players", "games", "bets", "bet_events"}
     for name, table in tables["plain"].items():
         pd.testing.assert_frame_equal(table, tables["fast"][name], check_categorical=False)
     bets = tables["plain"]["bets"]

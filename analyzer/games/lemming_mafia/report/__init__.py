@@ -11,7 +11,22 @@ from analyzer.games.lemming_mafia.report.text import answers
 from analyzer.report.text import num, num_ci, overview_value, pct, pct_ci
 from analyzer.games.lemming_mafia.stats import TABLE_DOCS
 
-__all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS"]
+__all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS", "interventions"]
+
+
+def interventions(manifest: dict, max_races: int | None = None) -> tuple[dict, dict]:
+    """The run's races replayed with one decision forced each way (``intervene.py``):
+    the tables, and what was played (races, or why nothing was)."""
+    from analyzer.games.lemming_mafia.intervene import INTERVENTION_MAX, intervention_tables
+    from analyzer.report.controlled import match_of
+
+    races = int(min(int(manifest.get("races", 0) or 0), INTERVENTION_MAX if max_races is None else max_races))
+    if races <= 0:
+        return {}, {"races": 0, "note": "the run is empty"}
+    match, why = match_of(manifest, [str(b.get("bot")) for b in manifest.get("bots") or []])
+    if match is None:
+        return {}, {"races": 0, "note": why}
+    return intervention_tables(match, int(manifest.get("seed", 1)), races), {"races": races, "note": ""}
 
 FOOTNOTE = ("Intervals are 95%: Wilson for rates, Student t (mean ± t·sd/√n) for means; a bot's rates "
             "over several seats and a contract's rates over its cards are clustered by race (not independent "
@@ -61,6 +76,7 @@ def key_tables(res: dict) -> str:
                             num_ci(r["hold_value"], r["hold_value_low"], r["hold_value_high"], sign=True),
                             num_ci(r["discard_gain"], r["discard_gain_low"], r["discard_gain_high"], sign=True)]
                            for _, r in ct.iterrows()]))
+    out += T.intervention_tables_html(res)
     lm = res["lemmings"]
     if len(lm) and lm["wins"].sum():
         out.append("<h3>Lemmings</h3>")

@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 
 from analyzer.report.text import (
-    SEAT_METHOD, Answer, answer_skill, bots_answer, first_seat_measure, flag_sentence, min_effect, num, num_ci,
-    ordinal, overview_value, pct, pct_ci, race_length_spread, stage_label, structural,
+    SEAT_METHOD, Answer, answer_skill, bots_answer, bots_scope, data_scope, first_seat_measure, flag_sentence, min_effect, num, num_ci,
+    ordinal, overview_value, pct, pct_ci, pp_ci, race_length_spread, stage_label, structural,
 )
 from analyzer.stats.flags import ALPHA, share_balance
 
@@ -155,7 +155,9 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
     """The designer's questions, each with its scope and method (``Answer``)."""
     return [
         _leader_answer(res, manifest, controlled),
+        _bet_intervention_answer(res, manifest),
         _contract_answer(res, manifest, controlled),
+        _discard_intervention_answer(res, manifest),
         structural("Is the first seat favoured?", "seat_advantage", first_seat_measure(manifest), SEAT_METHOD,
                    res, manifest, controlled),
         bots_answer("How much does skill matter against luck?", "scores", answer_skill(res),
@@ -342,3 +344,144 @@ def _answer_tiebreak(res: dict) -> str:
     sh = overview_value(res, "shared_win_share")
     return (f"The top score is tied and decided by contract points in {pct_ci(tb, lo, hi)} of races; "
             f"{pct(sh)} of races still end in a shared win.")
+
+
+# ------------------------------------------------------------ interventions
+
+INTERVENTION_METHOD = (
+    "intervention with common random numbers: races of the run replayed (same seed and race index, so the "
+    "same deal and dice) with one seat's decision at one round forced each way, every other decision left to "
+    "the bots; race i forces seat i mod players at a round drawn uniformly from the race's rounds of that "
+    "kind; gain = that seat's score in the first arm minus in the second, mean with a paired 95% t interval "
+    "over the races (clustered by race where a race gives several cards); race stage = the share of the track the leading lemming had crossed at that round")
+DISCARD_ARMS = ("discard the card at a boss round against hold it to the end (never discarded from that round "
+                "on), for each card the seat still held there")
+BET_ARMS = ("put the leading lemming's card down at a bookmaker round against hold it then (pass; the bot "
+            "decides freely afterwards), when the seat still held that card")
+
+
+def _intervention_scope(manifest: dict) -> str:
+    played = manifest.get("interventions") or {}
+    races = int(played.get("races", 0) or 0)
+    tail = f"{races:,} races of the run replayed" if races else "no races replayed"
+    return f"{bots_scope(manifest)}; {data_scope(manifest)}; {tail}"
+
+
+def _not_measured(manifest: dict) -> str:
+    note = (manifest.get("interventions") or {}).get("note") or "the report played no interventions"
+    return f"Not measured here ({note})."
+
+
+def _narrower(t: pd.DataFrame) -> str:
+    """How much the pairing narrows the interval (the pooled row)."""
+    r = t.iloc[0]
+    paired, unpaired = r["high"] - r["low"], r["unpaired_high"] - r["unpaired_low"]
+    if not (paired > 0 and unpaired > 0):
+        return ""
+    return (f" Pairing the arms on the same races makes the interval {unpaired / paired:.1f}x narrower than two "
+            f"independent samples would ({num(r['unpaired_low'], sign=True)} to {num(r['unpaired_high'], sign=True)} "
+            "for the pooled gain).")
+
+
+def _gain(r) -> str:
+    return num_ci(r["gain"], r["low"], r["high"], sign=True)
+
+
+def _discard_intervention_answer(res: dict, manifest: dict) -> Answer:
+    q = "Does discarding a contract pay? (intervention)"
+    method = f"{INTERVENTION_METHOD}; arms: {DISCARD_ARMS}"
+    ct = res.get("intervention_contracts")
+    scope = _intervention_scope(manifest)
+    if ct is None or not len(ct):
+        return Answer(q, _not_measured(manifest), method, scope, "contracts")
+    pooled = ct[(ct["bot"] == "all") & (ct["stage"] == "all")]
+    cards = pooled[pooled["contract"] != "all"]
+    pays = cards[cards["low"] > 0].sort_values("gain", ascending=False)
+    costs = cards[cards["high"] < 0].sort_values("gain")
+    unclear = cards[(cards["low"] <= 0) & (cards["high"] >= 0)]
+
+    def names(df):
+        return ", ".join(f"{r['contract']} ({_gain(r)})" for _, r in df.iterrows())
+
+    parts = [f"Replaying the same races with a card discarded at a boss round against held to the end "
+             f"({int(pooled.iloc[0]['n']):,} forced decisions), discarding gains points per card for "
+             + (names(pays) if len(pays) else "no card")]
+    if len(costs):
+        parts.append(f"it costs points for {names(costs)} (keep these)")
+    if len(unclear):
+        parts.append(f"no difference beyond sampling error for {', '.join(unclear['contract'])}")
+    stages = ct[(ct["bot"] == "all") & (ct["contract"] == "all") & (ct["stage"] != "all") & (ct["n"] > 1)]
+    if len(stages):
+        parts.append("over all cards, discarding gains " + ", ".join(
+            f"{_gain(r)} in the {r['stage']} of the track" for _, r in stages.iterrows()))
+    text = "; ".join(parts) + "."
+    own = res.get("intervention_own_discards")
+    if own is not None and len(own) and own.iloc[0]["n"] > 1:
+        o = own.iloc[0]
+        text += (f" The discards the bots chose themselves gained {_gain(o)} points a card by intervention, where "
+                 f"hindsight (what the card would have paid had play not changed) says "
+                 f"{num_ci(o['hindsight_gain'], o['hindsight_low'], o['hindsight_high'], sign=True)}")
+        per = own.iloc[1:]
+        per = per[per["n"] > 1]
+        text += (" (" + "; ".join(f"{r['bot']} {_gain(r)} against {num(r['hindsight_gain'], sign=True)}"
+                                  for _, r in per.iterrows()) + ")." if len(per) else ".")
+    text += _narrower(pooled)
+    text += (" The other seats' bots respond to the forced choice, so this describes these bots: "
+             f"{bots_scope(manifest)}.")
+    return Answer(q, text, method, scope, "contracts")
+
+
+def _bet_intervention_answer(res: dict, manifest: dict) -> Answer:
+    q = "Does betting on the leader now pay, or holding the card? (intervention)"
+    method = f"{INTERVENTION_METHOD}; arms: {BET_ARMS}"
+    bt = res.get("intervention_bets")
+    scope = _intervention_scope(manifest)
+    if bt is None or not len(bt):
+        return Answer(q, _not_measured(manifest), method, scope, "bet_heatmap")
+    pooled = bt[bt["bot"] == "all"]
+    total = pooled[pooled["stage"] == "all"]
+    stages = pooled[(pooled["stage"] != "all") & (pooled["n"] > 1)]
+    r0 = total.iloc[0]
+    parts = [f"Replaying the same races with the leader's card put down at a bookmaker round against held then "
+             f"({int(r0['n']):,} forced decisions), betting now gains {_gain(r0)} points"]
+    if len(stages):
+        parts.append(", ".join(f"{_gain(r)} in the {r['stage']} of the track (win chance "
+                               f"{pp_ci(r['win_gain'], r['win_low'], r['win_high'])})" for _, r in stages.iterrows()))
+        good = stages[stages["low"] > 0]
+        bad = stages[stages["high"] < 0]
+        if len(good):
+            suffix = list(good.index) == list(stages.index[len(stages) - len(good):])
+            parts.append(f"betting now pays from the {good.iloc[0]['stage']} of the track on" if suffix else
+                         f"betting now pays in the {', '.join(good['stage'])}")
+        if len(bad):
+            parts.append(f"holding pays in the {', '.join(bad['stage'])}")
+    parts.append(f"the bots themselves bet the leader there {pct(r0['bot_bet_leader'], 0)} of the time")
+    text = "; ".join(parts) + "." + _narrower(total)
+    text += f" The other bots respond to the bet, so this describes these bots: {bots_scope(manifest)}."
+    return Answer(q, text, method, scope, "bet_heatmap")
+
+
+def intervention_tables_html(res: dict) -> list[str]:
+    from analyzer.report.html import table
+
+    out = []
+    ct = res.get("intervention_contracts")
+    if ct is not None and len(ct):
+        rows = ct[ct["bot"] == "all"]
+        out.append("<h3>Discarding a contract, by intervention (same races, forced each way)</h3>")
+        out.append(table(["contract", "stage of the track", "forced decisions", "gain of discarding (paired 95% CI)",
+                          "unpaired 95% CI", "hindsight gain (95% CI)"],
+                         [[r["contract"], r["stage"], f"{int(r['n']):,}", _gain(r),
+                           f"{num(r['unpaired_low'], sign=True)} to {num(r['unpaired_high'], sign=True)}",
+                           num_ci(r["hindsight_gain"], r["hindsight_low"], r["hindsight_high"], sign=True)]
+                          for _, r in rows.iterrows()], left=2))
+    bt = res.get("intervention_bets")
+    if bt is not None and len(bt):
+        out.append("<h3>Betting on the leader now or holding, by intervention (same races, forced each way)</h3>")
+        out.append(table(["bot", "stage of the track", "forced decisions", "gain of betting now (paired 95% CI)",
+                          "unpaired 95% CI", "win chance", "bot bet the leader itself"],
+                         [[r["bot"], r["stage"], f"{int(r['n']):,}", _gain(r),
+                           f"{num(r['unpaired_low'], sign=True)} to {num(r['unpaired_high'], sign=True)}",
+                           pp_ci(r["win_gain"], r["win_low"], r["win_high"]), pct(r["bot_bet_leader"], 0)]
+                          for _, r in bt.iterrows()], left=2))
+    return out

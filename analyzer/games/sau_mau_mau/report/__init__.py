@@ -8,7 +8,7 @@ from analyzer.report.html import seat_tables, table
 from analyzer.games.sau_mau_mau.report import figures as F
 from analyzer.games.sau_mau_mau.report import text as T
 from analyzer.games.sau_mau_mau.report.text import answers
-from analyzer.report.text import num, num_ci, ordinal, overview_value, pct, pct_ci
+from analyzer.report.text import num, num_ci, ordinal, overview_value, pct, pct_ci, pp_ci
 from analyzer.games.sau_mau_mau.stats import TABLE_DOCS
 
 __all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS"]
@@ -17,7 +17,8 @@ FOOTNOTE = ("A simulated unit is a game of four races; win rates and scores are 
             "for every tied player), race points and bets per race. Intervals are 95%: Wilson for rates, "
             "Student t (mean ± t·sd/√n) for means; a bot's rates over several seats are clustered by game "
             "(the seats of one game are not independent); seat and bot comparisons are paired by game, the "
-            "starting seat's edge by race; changed against first bets is unpaired. Race stage is the share of "
+            "starting seat's edge by race; changed against first bets is unpaired (every bet card laid), each change "
+            "against the bet it replaced is paired by change. Race stage is the share of "
             "the race's turns made before a bet was laid, measured against the race's final length.")
 
 FIGURES = [
@@ -63,14 +64,17 @@ def key_tables(res: dict) -> str:
     ch = res["bet_changes"]
     ch = ch[ch["first_bets"] + ch["changed_bets"] > 0] if len(ch) else ch
     if len(ch):
-        out.append("<h3>First bets against changed bets</h3>")
-        out.append(table(["bot", "first bets", "points (95% CI)", "changed bets", "points (95% CI)",
-                          "changed minus first (95% CI)"],
-                         [[r["bot"], f"{int(r['first_bets']):,}",
+        out.append("<h3>First bets against changed bets (every bet card laid)</h3>")
+        out.append(table(["bot", "first bets", "later changed away", "points (95% CI)", "changed bets",
+                          "points (95% CI)", "changed minus first (95% CI)", "new pig won", "pig left won",
+                          "difference (95% CI, paired by change)"],
+                         [[r["bot"], f"{int(r['first_bets']):,}", pct(r["first_changed_away"], 0),
                            num_ci(r["first_points"], r["first_points_low"], r["first_points_high"]),
                            f"{int(r['changed_bets']):,}",
                            num_ci(r["changed_points"], r["changed_points_low"], r["changed_points_high"]),
-                           num_ci(r["difference"], r["difference_low"], r["difference_high"], sign=True)]
+                           num_ci(r["difference"], r["difference_low"], r["difference_high"], sign=True),
+                           pct(r["new_pig_won"], 0), pct(r["left_pig_won"], 0),
+                           pp_ci(r["switch_gain"], r["switch_low"], r["switch_high"])]
                           for _, r in ch.iterrows()]))
     fp = res["first_player"]
     if len(fp):

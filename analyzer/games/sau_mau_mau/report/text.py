@@ -8,8 +8,9 @@ import pandas as pd
 
 from analyzer.report.text import (
     SEAT_METHOD, Answer, answer_skill, bots_answer, first_seat_measure, flag_sentence, is_num, min_effect, num,
-    num_ci, ordinal, overview_value, pct, pct_ci, pp, race_length_spread, stage_label, structural,
+    num_ci, ordinal, overview_value, pct, pct_ci, pp, pp_ci, race_length_spread, stage_label, structural,
 )
+from analyzer.games.sau_mau_mau.layout import EVENTS_CAP
 from analyzer.stats.flags import ALPHA, share_balance
 
 MIN_CELL = 30  # bets below which a stage or turn is too thin to quote
@@ -184,9 +185,11 @@ def points(res: dict) -> str:
 
 QUEUE_METHOD = ("mean points per bet by its place in the queue at the end of the race, and the share of those "
                 "bets on a winning pig, 95% t and Wilson intervals; the bets are the bots' own")
-TIMING_METHOD = ("hindsight: the bots' bets still in the queue at the end, by the race stage when laid (against "
-                 "the race's final length, unknown at the table); a changed bet against a bet never changed, "
-                 "95% t intervals; not an intervention")
+TIMING_METHOD = ("hindsight: every bet card the bots laid (first bets later changed away included, with the 0 "
+                 "points they paid), by the race stage when laid (against the race's final length, unknown at "
+                 "the table); changed bets against first bets, 95% t intervals (unpaired); each change against "
+                 "the bet it replaced, paired by change (did the new pig win more often than the one left), 95% "
+                 "t interval; not an intervention")
 PIG_METHOD = ("chi-square test that the four pigs are among the winners equally often, then per-pig z tests "
               "with Holm correction; a pig is flagged only if its gap is at least the practical threshold")
 START_METHOD = ("per race, the starting seat's race points minus the mean of the other seats in the same race "
@@ -279,25 +282,35 @@ def _answer_timing(res: dict) -> str:
     ch = _all(res["bet_changes"])
     if len(ch) and ch["changed_bets"].iloc[0] > 0:
         c = ch.iloc[0]
-        verdict = _verdict(c["difference_low"], c["difference_high"], "Changed bets earned more than bets never changed",
-                           "Changed bets earned less than bets never changed",
-                           "Changed bets and bets never changed earned about the same")
-        text += (f" {verdict}: a changed bet earned "
+        verdict = _verdict(c["difference_low"], c["difference_high"], "Changed bets earned more than first bets",
+                           "Changed bets earned less than first bets",
+                           "Changed bets and first bets earned about the same")
+        text += (f" {verdict}: counting every bet card laid, a changed bet earned "
                  f"{num_ci(c['changed_points'], c['changed_points_low'], c['changed_points_high'])} points against "
-                 f"{num_ci(c['first_points'], c['first_points_low'], c['first_points_high'])} for a bet never "
-                 f"changed ({num_ci(c['difference'], c['difference_low'], c['difference_high'], sign=True)}); it "
+                 f"{num_ci(c['first_points'], c['first_points_low'], c['first_points_high'])} for a first bet "
+                 f"({pct(c['first_changed_away'], 0)} of first bets were later changed away and paid nothing; "
+                 f"{num_ci(c['difference'], c['difference_low'], c['difference_high'], sign=True)}); it "
                  f"was on a winning pig {pct(c['changed_win_share'], 0)} of the time against "
                  f"{pct(c['first_win_share'], 0)} (and a changed bet goes to the back of the queue).")
+        if c["changes"] > 1:
+            switch = _verdict(c["switch_low"], c["switch_high"], "Changing picked a winner more often",
+                              "Changing picked a winner less often", "Changing made no clear difference to the pig")
+            text += (f" {switch}: of {int(c['changes']):,} changes, the new pig won {pct(c['new_pig_won'], 0)} "
+                     f"of races and the pig left {pct(c['left_pig_won'], 0)} "
+                     f"({pp_ci(c['switch_gain'], c['switch_low'], c['switch_high'])}, paired by change).")
         per = res["bet_changes"]
         per = per[(per["bot"] != "all") & (per["changed_bets"] > 0)]
         if len(per) > 1:
             text += " Changed minus first, per bot: " + ", ".join(
                 f"{r['bot']} {num_ci(r['difference'], r['difference_low'], r['difference_high'], sign=True)}"
                 for _, r in per.iterrows()) + "."
+    lost = overview_value(res, "bet_cards_not_in_bet_events")
+    if is_num(lost) and lost > 0:
+        text += (f" {int(lost):,} bet cards laid in races with more than {EVENTS_CAP} are not in these counts "
+                 "(a race records its first {EVENTS_CAP}).").replace("{EVENTS_CAP}", str(EVENTS_CAP))
     return text + (" (Race stage is measured in hindsight, against the race's final length; these are the "
-                   "bots' bets, so they show what the bots' choices earned. Only bets still in the queue at the end "
-                   "are counted: a first bet that was later changed is not among them, so this compares kinds of "
-                   "bets, it does not measure whether changing a bet pays.)")
+                   "bots' bets, so they show what the bots' choices earned, in hindsight: the pig left might have "
+                   "won less had the bet stayed, as the bots then play for it.)")
 
 
 def _answer_start(res: dict) -> str:
