@@ -22,7 +22,7 @@ from analyzer.engine.rng import below
 from analyzer.games.lemminge.layout import (
     AT_START, DECIDE_ACTION, DECIDE_DISCARD, DECIDE_LEMMING, DECIDE_STEP, DECIDE_TILE, FINISH,
     G_DIST, G_N_CELLS, G_N_PLAYERS, G_N_START, G_N_TILE_CELLS, G_NB, G_START_CELLS, G_START_DIST,
-    G_TERRAIN, G_TILE_CELLS, HAND_SIZE, HOME, LEMMINGS, MAX_CELLS, MEADOW, N_DIRECTIONS, OPT_COST, OPT_DIR,
+    G_TERRAIN, G_TILE_CELLS, HAND_SIZE, HOME, LEMMINGS, MAX_CELLS, MEADOW, N_DIRECTIONS, N_TERRAINS, OPT_COST, OPT_DIR,
     OPT_TARGET, OPT_WIDTH, OWN_HAND, OWN_HAND_N, OWN_RNG, P_BLOCK, P_HAND_RESERVE, P_KEEP, P_LEAD,
     P_OWN_PUSH, P_PUSH, P_REFILL_BELOW, P_TILE_GAIN, PUB_LEMMING, PUB_MOVEMENT, PUB_MOVER, PUB_OCC,
     PUB_POS, PUB_TER, PUB_TERRAIN, PUB_TILE_KIND, S_OPTIONS, S_SCRATCH, S_VIEW, START,
@@ -34,18 +34,25 @@ from analyzer.games.lemminge.rules import (
 INF = 1 << 30
 LOOKAHEAD = 4  # movement a plan adds for the turns to come: a detour round a jam is seen to lead on
 DETOUR_WEIGHT = 0.25  # weight of that longer reach beside the hexes gained now
+LEVELS = S_SCRATCH  # scratch: a search's best finish distance per movement 0, 1, 2, ...
 COST = S_SCRATCH + MAX_CELLS  # scratch: planned cost per cell
 QUEUE = S_SCRATCH + 2 * MAX_CELLS  # scratch: cells reached, in order
+SLOT = MAX_CELLS // (LEMMINGS * N_TERRAINS)  # levels kept per (lemming, card terrain) in choose_action
 
 
 @kernel
-def plan(game, state, lemming, source, terrain, movement):
+def search(game, state, lemming, source, terrain, movement, out, keep):
     """Smallest finish distance ``lemming`` can reach from ``source`` (a cell,
     or AT_START: every start hex) with ``movement`` over ``terrain``, the board
-    as it stands (a push costs its line; where the pushed land is ignored)."""
-    for c in range(game[G_N_CELLS]):
-        state[COST + c] = INF
-    n = 0
+    as it stands (a push costs its line; where the pushed land is ignored).
+    The same search answers every smaller movement too (a cell's cost does not
+    depend on the bound): the answer for movement L < ``keep`` is written to
+    ``state[out + L]``, so one search serves a move and its look-ahead."""
+    if source == HOME:
+        for level in range(min(keep, movement + 1)):
+            state[ix(out + level)] = 0
+        return 0
+    n = 0  # COST is INF everywhere on entry (clear_costs) and left so on return
     if source == AT_START:
         best = game[G_START_DIST]
         for k in range(game[G_N_START]):
@@ -54,14 +61,20 @@ def plan(game, state, lemming, source, terrain, movement):
             state[QUEUE + n] = c
             n += 1
     else:
-        if source == HOME:
-            return 0
         best = game[ix(G_DIST + source)]
         state[ix(COST + source)] = 0
         state[QUEUE] = source
         n = 1
+    top = 0  # the largest cost queued: beyond it no level finds a cell
+    start = 0  # cells before it in the queue are done (cost below the level)
     for level in range(movement + 1):
-        i = 0
+        if level > top:  # nothing left to find: the answer stays
+            for rest in range(level, min(keep, movement + 1)):
+                state[ix(out + rest)] = best
+            break
+        while start < n and state[ix(COST + state[ix(QUEUE + start)])] < level:
+            start += 1  # costs only fall: a cell below this level is never seen again
+        i = start
         while i < n:
             c = state[ix(QUEUE + i)]
             i += 1
@@ -86,7 +99,36 @@ def plan(game, state, lemming, source, terrain, movement):
                     state[ix(COST + t)] = nc
                     state[ix(QUEUE + n)] = t
                     n += 1
+                    top = max(top, nc)
+        if level < keep:
+            state[ix(out + level)] = best
+    for j in range(n):
+        state[ix(COST + state[ix(QUEUE + j)])] = INF
     return best
+
+
+@kernel
+def clear_costs(game, state):
+    """COST to INF on every cell, once per decision: each search then resets
+    only the cells it reached (far fewer than the map's)."""
+    for c in range(game[G_N_CELLS]):
+        state[COST + c] = INF
+
+
+@kernel
+def plan(game, state, lemming, source, terrain, movement):
+    """The smallest finish distance ``lemming`` can reach (``search``)."""
+    return search(game, state, lemming, source, terrain, movement, LEVELS, 0)
+
+
+@kernel
+def plan_pair(game, state, lemming, source, terrain, near, far):
+    """(plan with movement ``near``, plan with ``far`` >= near), one search."""
+    if near < MAX_CELLS:
+        best = search(game, state, lemming, source, terrain, far, LEVELS, near + 1)
+        return state[ix(LEVELS + near)], best
+    return (plan(game, state, lemming, source, terrain, near),
+            plan(game, state, lemming, source, terrain, far))
 
 
 @kernel(inline=True)
@@ -112,8 +154,9 @@ def move_gain(game, state, seat, lemming, terrain, movement, params):
     here = distance(game, state, lemming)
     pos = state[ix(PUB_POS + lemming)]
     w = lead_weight(game, state, seat, lemming, params)
-    gain = here - plan(game, state, lemming, pos, terrain, movement)
-    further = here - plan(game, state, lemming, pos, terrain, movement + LOOKAHEAD)
+    now, later = plan_pair(game, state, lemming, pos, terrain, movement, movement + LOOKAHEAD)
+    gain = here - now
+    further = here - later
     return gain * w, further * w
 
 
@@ -125,6 +168,24 @@ def move_value(game, state, seat, lemming, terrain, movement, params):
 
 @kernel
 def choose_action(game, state, seat, params, n_options):
+    # move_gain for every card and lemming, from one search per (lemming, card
+    # terrain) with the largest movement among that terrain's cards: the search
+    # keeps every smaller movement's answer (slot of SLOT levels in LEVELS)
+    for k in range(LEMMINGS):
+        lemming = seat * LEMMINGS + k
+        if state[ix(PUB_POS + lemming)] == HOME:
+            continue
+        for t in range(N_TERRAINS):
+            reach = -1
+            for i in range(n_options):
+                card = state[S_VIEW + OWN_HAND + state[S_OPTIONS + i]]
+                if card_terrain(game, card) == t:
+                    m, _ = movement_of(game, state, card)
+                    reach = max(reach, m + LOOKAHEAD)
+            if reach >= 0:
+                reach = min(reach, SLOT - 1)
+                search(game, state, lemming, state[ix(PUB_POS + lemming)], t, reach,
+                       LEVELS + (k * N_TERRAINS + t) * SLOT, reach + 1)
     best = 0.0
     best_gain = 0.0
     pick = -1
@@ -133,7 +194,21 @@ def choose_action(game, state, seat, params, n_options):
         m, _ = movement_of(game, state, card)
         t = card_terrain(game, card)
         for k in range(LEMMINGS):
-            gain, further = move_gain(game, state, seat, seat * LEMMINGS + k, t, m, params)
+            lemming = seat * LEMMINGS + k
+            pos = state[ix(PUB_POS + lemming)]
+            if pos == HOME:
+                gain = -1.0
+                further = -1.0
+            else:
+                here = distance(game, state, lemming)
+                w = lead_weight(game, state, seat, lemming, params)
+                if m + LOOKAHEAD < SLOT:
+                    slot = LEVELS + (k * N_TERRAINS + t) * SLOT
+                    gain = (here - state[ix(slot + m)]) * w
+                    further = (here - state[ix(slot + m + LOOKAHEAD)]) * w
+                else:  # a movement beyond the slots: searched on its own
+                    gain = (here - plan(game, state, lemming, pos, t, m)) * w
+                    further = (here - plan(game, state, lemming, pos, t, m + LOOKAHEAD)) * w
             v = gain + DETOUR_WEIGHT * further
             if v > best:
                 best = v
@@ -200,14 +275,16 @@ def choose_step(game, state, seat, params, n_options):
     here = distance(game, state, lemming)
     pos = state[PUB_POS + lemming]
     # stopping keeps what the lemming can reach from here later; a step, what it reaches from there
-    best = here - plan(game, state, lemming, pos, t, LOOKAHEAD) + 0.5 * (here - plan(game, state, lemming, pos, t, 0))
+    now, later = plan_pair(game, state, lemming, pos, t, 0, LOOKAHEAD)
+    best = here - later + 0.5 * (here - now)
     pick = -1
     for i in range(n_options):
         o = S_OPTIONS + i * OPT_WIDTH
         left = m - state[o + OPT_COST]
         target = state[o + OPT_TARGET]
-        v = (here - plan(game, state, lemming, target, t, left + LOOKAHEAD)
-             + 0.5 * (here - plan(game, state, lemming, target, t, left))
+        now, later = plan_pair(game, state, lemming, target, t, left, left + LOOKAHEAD)
+        v = (here - later
+             + 0.5 * (here - now)
              + push_value(game, state, seat, o, params) - 0.01 * state[o + OPT_COST])
         if v > best:
             best = v
@@ -283,6 +360,8 @@ def choose_tile(game, state, seat, params, n_options):
 @kernel
 def decide_heuristic(what, seat, kind, game, state, params, n_options):
     """A heuristic bot's answer (all families: they differ in ``params``)."""
+    if what != DECIDE_DISCARD:
+        clear_costs(game, state)
     if what == DECIDE_ACTION:
         return choose_action(game, state, seat, params, n_options)
     if what == DECIDE_DISCARD:
