@@ -570,7 +570,7 @@ def _family_of(module, path: str, spec: ViewSpec, kind: int | None = None) -> Bo
         params[name] = (i, float(default), str(help_text))
 
     view_cls = VIEWS.setdefault(spec.game, view_class(spec))
-    source = str(path)
+    source = str(Path(path))  # as the file was named before clusters: labels and messages unchanged
     with warnings.catch_warnings():
         from numba.core.errors import NumbaError, NumbaWarning
 
