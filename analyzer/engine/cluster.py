@@ -8,7 +8,9 @@ of the run, which the client appends in range order and commits only when
 every part is in (``RunWriter``). Items are keyed by (seed, index), so the
 tables and summaries are the ones a local run gives, at any worker count or
 task size. The match travels as data (board, deck, bot parameters; kernels by
-name, loaded on each worker from its numba cache: ``PooledMatch.__getstate__``).
+name, loaded on each worker from its numba cache; user Python bots as their
+source text, loaded and compiled into the game's kernel once per worker
+process: ``PooledMatch.__getstate__``).
 
 ``ADDRESS`` is ``tcp://HOST:PORT`` of a running scheduler (``dask scheduler``),
 or ``local:N`` for a ``LocalCluster`` of N single-threaded worker processes.
@@ -301,18 +303,12 @@ def task_size(session: Session, total: int, chunk_size: int) -> int:
     return max(1, min(chunk_size, -(-total // (TASKS_PER_THREAD * session.threads))))
 
 
-def _check_sendable(match) -> None:
-    if match.user_sources:
-        raise AnalyzerError("user Python bots cannot be sent to cluster workers yet; run them without --cluster")
-
-
 def run_on_cluster(session: Session, match, total: int, seed: int, *, chunk_size: int, summary,
                    writer=None, on_tables=None, progress=None) -> None:
     """Play items ``0 .. total-1`` of ``match`` on the cluster into ``summary``
     (a fresh one); with ``writer``, the tables are appended in item order;
     ``on_tables(dict)`` gets each piece's tables in item order (as the local
     runner's chunk callback would)."""
-    _check_sendable(match)
     sent = session.send(match)
     size = task_size(session, total, chunk_size)
     part_dir = None
@@ -353,7 +349,6 @@ def stream_outcomes(session: Session, match, seed: int, first: int, total: int, 
     """Yield ``(start, won, score)`` for items ``first .. first+total-1`` of
     ``match``, in order, ``start`` counted from ``first`` (what compare,
     tournament and tune read of a race: ``match.outcomes``)."""
-    _check_sendable(match)
     sent = session.send(match)
     size = task_size(session, total, chunk_size)
     starts = range(0, total, size)

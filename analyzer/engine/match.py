@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from analyzer.engine.bots import PLAYER
+from analyzer.engine.bots import PLAYER, BotFamily
 from analyzer.engine.botspec import BotSpec
 from analyzer.errors import BotError
 
@@ -43,17 +43,26 @@ class PooledMatch:
         """What a cluster worker receives (``engine/cluster.py``): the board, deck
         and bot parameters as data; compiled kernels by their module and name,
         so a worker loads them from its numba cache rather than from pickled code;
-        no buffers (each process has its own pool)."""
+        user Python bots, and the kernel compiled around them, by the bots'
+        source text (``userbots.sent``); no buffers (each process has its own pool)."""
+        from analyzer.engine import userbots
+
         state = dict(self.__dict__)
         state.pop("_pool", None)
         state["_capacity"] = 0
+        state["families"] = [userbots.sent(f) or f for f in self.families]
         for key, value in state.items():
             if hasattr(value, "py_func"):  # a numba dispatcher
-                state[key] = _KernelByName.of(value)
+                state[key] = userbots.sent(value) or _KernelByName.of(value)
         return state
 
     def __setstate__(self, state: dict) -> None:
-        self.__dict__.update({k: v.resolve() if isinstance(v, _KernelByName) else v for k, v in state.items()})
+        def resolved(value):
+            return value if isinstance(value, (BotFamily, np.ndarray)) or not hasattr(value, "resolve") \
+                else value.resolve()
+
+        state["families"] = [resolved(f) for f in state["families"]]
+        self.__dict__.update({k: resolved(v) if k != "families" else v for k, v in state.items()})
         self._pool = queue.SimpleQueue()
 
     @staticmethod
@@ -170,9 +179,8 @@ class _KernelByName:
 
         module, name = dispatcher.py_func.__module__, dispatcher.py_func.__name__
         if getattr(importlib.import_module(module), name, None) is not dispatcher:
-            # a kernel recompiled for a user bot lives in no module a worker can import
-            raise BotError("user Python bots cannot be sent to cluster workers yet; "
-                           "run them without --cluster")
+            # a variant compiled here for other code than a user bot's: a bug of ours
+            raise TypeError(f"kernel {module}.{name} is not the module's own and cannot be sent to a worker")
         return cls(module, name)
 
     def resolve(self):

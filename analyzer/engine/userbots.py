@@ -519,7 +519,21 @@ def load(path: str, spec: ViewSpec, width: int) -> BotFamily:
     key = (spec.game, p.resolve())
     if key in _loaded:
         return _loaded[key]
-    module = _import(p, path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise BotError(f"bot file {path} cannot be read: {e}") from None
+    family = _family_of(_import(p, path), path, spec)
+    # what a cluster worker receives of it (``sent``): the source text, not the file
+    _texts[family.kind] = (text, _digest(text))
+    _loaded[key] = family
+    _by_game.setdefault(spec.game, []).append(family)
+    return family
+
+
+def _family_of(module, path: str, spec: ViewSpec, kind: int | None = None) -> BotFamily:
+    """The family of a loaded bot module; ``kind``: the number a cluster's
+    client gave it (a new one when None)."""
     bot = getattr(module, "BOT", None)
     if not isinstance(bot, UserBot):
         raise BotError(f"bot file {path} defines no BOT = UserBot(name, decide, game=..., ...)")
@@ -556,7 +570,7 @@ def load(path: str, spec: ViewSpec, width: int) -> BotFamily:
         params[name] = (i, float(default), str(help_text))
 
     view_cls = VIEWS.setdefault(spec.game, view_class(spec))
-    source = str(p)
+    source = str(Path(path))  # as the file was named before clusters: labels and messages unchanged
     with warnings.catch_warnings():
         from numba.core.errors import NumbaError, NumbaWarning
 
@@ -583,7 +597,7 @@ def load(path: str, spec: ViewSpec, width: int) -> BotFamily:
             raise BotError(f"user bot {path} does not compile: {reason} "
                            f"(fast bots: numbers and the view's accessors only; see docs/bots-{spec.game}.md)"
                            ) from None
-    kind = next(_kinds)
+    kind = next(_kinds) if kind is None else kind
     adapter = Adapter(jitted, fn, view_cls, raw, fast)
     kwargs = {}
     if "roles" in BotFamily.__dataclass_fields__:  # the Game protocol's roles, where the engine has them
@@ -591,8 +605,6 @@ def load(path: str, spec: ViewSpec, width: int) -> BotFamily:
     family = BotFamily(bot.name, kind, bot.description, params, adapter, source, **kwargs)
     _families[kind] = family
     _specs[kind] = spec
-    _loaded[key] = family
-    _by_game.setdefault(spec.game, []).append(family)
     return family
 
 
@@ -625,6 +637,8 @@ def _route(kind, user_decide, fallback):
 
 
 _kernels: dict = {}
+_recipes: dict[int, tuple] = {}  # id(kernel) -> (game, families, with_decide, fallback): how to send it
+_kernels_lock = threading.RLock()
 
 
 def user_kernel(game: str, with_decide, fallback):
@@ -633,14 +647,110 @@ def user_kernel(game: str, with_decide, fallback):
     passes any other kind to ``fallback`` (the game's built-in bots). Once per
     process and set of bots: the tables of a comparison or a tournament, whose
     bots are all loaded before the first plays, share one compile."""
-    families = loaded(game)
-    key = (game, tuple(f.kind for f in families))
-    if key not in _kernels:
-        decide = fallback
-        for family in families:
-            decide = _route(family.kind, decide_of(family), decide)
-        _kernels[key] = with_decide(decide)
-    return _kernels[key]
+    return _kernel_of(game, loaded(game), with_decide, fallback)
+
+
+def _kernel_of(game: str, families, with_decide, fallback):
+    key = (game, tuple((f.kind, _texts[f.kind][1]) for f in families), with_decide)
+    with _kernels_lock:
+        if key not in _kernels:
+            decide = fallback
+            for family in families:
+                decide = _route(family.kind, decide_of(family), decide)
+            _kernels[key] = with_decide(decide)
+            _recipes[id(_kernels[key])] = (game, tuple(families), with_decide, fallback)
+        return _kernels[key]
+
+
+# ------------------------------------------------------------------ clusters
+# A match holding user bots travels to a cluster worker (``engine/cluster.py``)
+# with each bot's source text, path (for its messages) and kind; the worker
+# loads the bot from that text with the client's kind, so the kinds packed in
+# the game's arrays and the kernel's routing are the client's, and compiles the
+# user kernel once per process and set of bots (cached by the texts' hashes).
+
+_texts: dict[int, tuple[str, str]] = {}  # kind -> (source text, its hash)
+_received: dict[tuple, BotFamily] = {}  # on a worker: (game, kind, hash) -> family
+_received_lock = threading.RLock()
+
+
+def _digest(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class SentUserBot:
+    """A user bot family as a cluster worker receives it: its fields (name,
+    kind, parameters, path), its view spec and its source text."""
+
+    def __init__(self, family: BotFamily):
+        import dataclasses
+
+        self.family = dataclasses.replace(family, decide=None)
+        self.spec = _specs[family.kind]
+        self.text, self.digest = _texts[family.kind]
+
+    def resolve(self) -> BotFamily:
+        import dataclasses
+
+        f = self.family
+        key = (self.spec.game, f.kind, self.digest)
+        with _received_lock:
+            family = _received.get(key)
+            if family is None:
+                module = _import_text(self.text, f.source, self.digest)
+                here = _family_of(module, f.source, self.spec, f.kind)
+                family = _received[key] = dataclasses.replace(f, decide=here.decide)
+                _families[f.kind], _specs[f.kind] = family, self.spec  # its fault messages name its file
+                _texts[f.kind] = (self.text, self.digest)
+            return family
+
+
+class SentUserKernel:
+    """A user kernel as a cluster worker receives it: how to compile it again
+    (the game's ``with_decide``, its built-in ``decide`` by name, the bots)."""
+
+    def __init__(self, kernel):
+        game, families, self.with_decide, fallback = _recipes[id(kernel)]
+        self.game = game
+        self.bots = [SentUserBot(f) for f in families]
+        self.fallback = (fallback.py_func.__module__, fallback.py_func.__name__)
+
+    def resolve(self):
+        module, name = self.fallback
+        fallback = getattr(importlib.import_module(module), name)
+        return _kernel_of(self.game, [b.resolve() for b in self.bots], self.with_decide, fallback)
+
+
+def sent(value):
+    """What a worker receives for ``value`` (a seated family or a kernel of a
+    match) if it is a user bot or a user kernel: it by its source; else None."""
+    if isinstance(value, BotFamily):
+        return SentUserBot(value) if value.decide is not None else None
+    return SentUserKernel(value) if id(value) in _recipes else None
+
+
+def _import_text(text: str, path: str, digest: str):
+    """A bot module from its source text (a worker has no file), compiled under
+    the client's path, so that tracebacks and a fault's line name that file."""
+    import linecache
+    import types
+
+    name = f"analyzer_user_bot_{Path(path).stem.replace('-', '_')}_{digest[:16]}"
+    module = types.ModuleType(name)
+    module.__file__ = path
+    linecache.cache[path] = (len(text), None, text.splitlines(keepends=True), path)  # inspect reads it
+    sys.modules[name] = module  # numba resolves the bot's globals through its module
+    try:
+        exec(compile(text, path, "exec"), module.__dict__)
+    except Exception as e:  # the user's code: report it in one line
+        sys.modules.pop(name, None)
+        raise BotError(f"bot file {path} failed to load: {_exception_text(e, path)}") from None
+    except SystemExit:
+        sys.modules.pop(name, None)
+        raise BotError(f"bot file {path} failed to load: it called sys.exit (SystemExit)") from None
+    return module
 
 
 def warm_up(match) -> None:
