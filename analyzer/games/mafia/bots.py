@@ -82,8 +82,9 @@ def owner_of(s, x):
 
 
 @kernel
-def family_value(g, s, side, p, x):
-    """What family ``side`` expects from its piece ``p`` ending on ``x``."""
+def family_value(g, s, side, p, x, lead):
+    """What family ``side`` expects from its piece ``p`` ending on ``x`` (``lead``:
+    ``leader(g, s, side)``, the same for every option, so computed once per decision)."""
     boss = p % 3 == 0
     worth = 3.0 if boss else 1.5  # what losing the piece costs (a Boss is also 1-2 purge points)
     t = s[S_TYPE + x]
@@ -110,7 +111,6 @@ def family_value(g, s, side, p, x):
     gain = 0.0
     if t != CITY:
         h = owner_of(s, x)
-        lead = leader(g, s, side)
         if h == -1:
             gain = param(g, side, P_GAIN)
         elif h == side:
@@ -137,9 +137,10 @@ def weight(g, side, k, friend):
 
 
 @kernel
-def state_value(g, s, side, q, x, friend):
+def state_value(g, s, side, q, x, friend, lead):
     """What the State (or, with four players, family ``friend`` moving a State piece:
-    its own losses count against it) expects from State piece ``q`` ending on ``x``."""
+    its own losses count against it) expects from State piece ``q`` ending on ``x``
+    (``lead``: ``leader(g, s, friend)``, computed once per decision)."""
     t = s[S_TYPE + x]
     c = chance(s[S_TRIGGER + x])
     worth = 3.0 if q == PREFECT else 1.0
@@ -148,7 +149,6 @@ def state_value(g, s, side, q, x, friend):
         risk += c * worth
     if q == PREFECT and t == COMMISSION:
         risk += c * 1.0
-    lead = leader(g, s, -1) if friend < 0 else leader(g, s, friend)
     value = 0.0
     if q == SISDE:
         n = 0
@@ -184,6 +184,9 @@ def best_move(g, s, side, n, rng, state_piece):
     m = min(n, MAX_OPTIONS, s[S_OPT_N])
     if m <= 0:
         return 0
+    # the leading family does not depend on the option: once per decision, not per
+    # option (it scans every space for every family; a decision has up to hundreds of options)
+    lead = leader(g, s, -1 if side == STATE and not state_piece else side)
     for i in range(m):
         at = S_OPT + 4 * i
         v = 0.0
@@ -193,11 +196,11 @@ def best_move(g, s, side, n, rng, state_piece):
                 continue
             x = s[at + 2 * k + 1]
             if state_piece:
-                v += state_value(g, s, side, p, x, side)
+                v += state_value(g, s, side, p, x, side, lead)
             elif side == STATE:
-                v += state_value(g, s, side, p, x, -1)
+                v += state_value(g, s, side, p, x, -1, lead)
             else:
-                v += family_value(g, s, side, p, x)
+                v += family_value(g, s, side, p, x, lead)
         s[S_SCORE + i] = np.int64(v * SCALE)
     k, _ = pick_best(s, S_SCORE, m, s, rng)
     return k
