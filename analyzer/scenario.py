@@ -43,8 +43,9 @@ class Scenario:
     out: Path | None
 
 
-class _Run(FileModel):
-    """One run: the file's top-level keys merged with its ``[[run]]`` table."""
+class RunSettings(FileModel):
+    """The settings of one run, as a file gives them: a scenario's runs and a
+    sweep's defaults share these keys and their checks."""
     title: StrictStr | None = None
     game: Any = Field(default=None, validate_default=True)
     board: StrictStr | None = None
@@ -53,7 +54,6 @@ class _Run(FileModel):
     races: StrictInt | None = Field(default=None, ge=1, le=MAX_COUNT)
     games: StrictInt | None = Field(default=None, ge=1, le=MAX_COUNT)
     seed: StrictInt = Field(default=1, ge=0, le=MAX_SEED)
-    threads: StrictInt | None = Field(default=None, ge=1, le=MAX_THREADS)
     report: StrictStr | None = None
     out: StrictStr | None = None
 
@@ -73,6 +73,11 @@ class _Run(FileModel):
         if self.races is not None and self.games is not None:
             raise ValueError("give races or games, not both")
         return self
+
+
+class _Run(RunSettings):
+    """One run: the file's top-level keys merged with its ``[[run]]`` table."""
+    threads: StrictInt | None = Field(default=None, ge=1, le=MAX_THREADS)
 
 
 class _ScenarioFile(FileModel):

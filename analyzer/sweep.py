@@ -33,14 +33,14 @@ import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from pydantic import Field, StrictFloat, StrictInt, StrictStr, field_validator, model_validator
 
 import analyzer
 from analyzer.engine.datafile import FileModel, read_toml, validate
-from analyzer.engine.simulate import MAX_COUNT, MAX_PLAYERS, MAX_SEED
+from analyzer.engine.simulate import MAX_PLAYERS, MAX_SEED
 from analyzer.errors import AnalyzerError, InputFileError
+from analyzer.scenario import RunSettings
 
 DEFAULT_BOARD = "default"
 SWEEP_TABLE = "sweep.parquet"
@@ -88,35 +88,9 @@ class _Grid(FileModel):
         return self
 
 
-class _SweepFile(FileModel):
-    title: StrictStr | None = None
-    game: Any = Field(default=None, validate_default=True)
-    races: StrictInt | None = Field(default=None, ge=1, le=MAX_COUNT)
-    games: StrictInt | None = Field(default=None, ge=1, le=MAX_COUNT)
-    seed: StrictInt = Field(default=1, ge=0, le=MAX_SEED)
-    players: StrictInt | None = Field(default=None, ge=1, le=MAX_PLAYERS)
-    board: StrictStr | None = None
-    bots: StrictStr | None = None
-    out: StrictStr | None = None
-    report: StrictStr | None = None
+class _SweepFile(RunSettings):
+    """The run settings every cell starts from, and the grid that varies them."""
     grid: _Grid
-
-    @field_validator("game")
-    @classmethod
-    def _game(cls, game):
-        from analyzer.games import names
-
-        if game is None:
-            raise ValueError("no game given")
-        if game not in names():
-            raise ValueError(f"unknown game {game!r} (known: {', '.join(names())})")
-        return game
-
-    @model_validator(mode="after")
-    def _one_count(self):
-        if self.races is not None and self.games is not None:
-            raise ValueError("give races or games, not both")
-        return self
 
 
 @dataclass(frozen=True)
