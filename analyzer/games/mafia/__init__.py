@@ -31,5 +31,8 @@ GAME = GameInfo(
     board_help="map TOML file (spaces, ring, bar, bases)",
     bench=(
         BenchTable("random bots, 5 players", "random", (1_000_000, 100_000), 100_000, players=5),
+        # the heuristic table of docs/performance.md (two bots per family role, the hunter as State)
+        BenchTable("heuristic table, 5 players", "expander,raider,hunter,expander,raider", (100_000, 10_000),
+                   players=5),
     ),
 )
