@@ -17,7 +17,9 @@ from analyzer.report.text import (
 from analyzer.stats.aggregate import hist_mean
 from analyzer.stats.flags import ALPHA, seat_balance
 
-__all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS"]
+__all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS", "CONTROLLED_TABLES"]
+
+CONTROLLED_TABLES = ("outcomes", "roles", "length")  # what the structural answers read
 
 FOOTNOTE = ("A simulated unit is a game. Intervals are 95%: Wilson for shares and win rates, Student t for the "
             "mean length. The card values are observational "
