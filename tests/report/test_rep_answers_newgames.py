@@ -4,6 +4,7 @@ controlled tables (holding across the bots or depending on them), and without
 them say they are about the bots present. Mafia's controlled tables keep the
 State seat's bot and put each family bot in every family seat. On small
 simulated tables (a few hundred games)."""
+import numpy as np
 import pytest
 
 from analyzer.engine.botspec import BotSpec, parse_bot_list
@@ -175,3 +176,30 @@ def test_controlled_designs_for_roles():
     assert [t for _, t in tables] == [["a", "a", "c", "c"], ["a", "a", "d", "d"], ["b", "b", "c", "c"],
                                       ["b", "b", "d", "d"]]
     assert tables[0][0] == "a as x + c as y" and where == "in every seat of its role"
+
+
+def _family_wins(res, shares, games=60_000, bot="expander"):
+    """A copy of a 5-player result whose families (all ``bot``) win ``shares`` of ``games``
+    (red, black, orange, green) and the State the rest."""
+    out = dict(res)
+    wins = dict(zip(("red", "black", "orange", "green"), (np.array(shares) * games).round().astype(int)))
+    wins["state"] = games - sum(wins.values())
+    o = res["outcomes"].copy()
+    o["games"] = [wins.get(x, 0) for x in o["outcome"]]
+    out["outcomes"] = o
+    r = res["roles"].copy()
+    r.loc[r.role == "family", "bot"] = bot
+    out["roles"] = r
+    return out
+
+
+def test_mafia_first_mover_depends_on_the_family_bots(mafia):
+    """Red 30% against 20% for the others over 60,000 games is flagged; equal families are not."""
+    res, manifest = mafia
+    ctl = Controlled({"expander": _family_wins(res, [0.3, 0.2, 0.2, 0.2]),
+                      "raider": _family_wins(res, [0.2, 0.2, 0.2, 0.2], bot="raider")},
+                     {"expander": 60_000, "raider": 60_000}, where="in every family seat (state seat: hunter)")
+    text = mafia_answers(res, manifest, ctl)[1].text
+    assert text.startswith("It depends on the bots (each in every family seat (state seat: hunter), on the same")
+    assert "expander: at 5 players red, moving first, wins more than the average family" in text
+    assert "raider: at 5 players red, moving first, has no edge beyond chance" in text

@@ -102,9 +102,15 @@ def _first_mover_measure(manifest: dict):
                              f"({', '.join(f'{f}: {bots[f]}' for f in order)}), so this mixes a bot's strength "
                              "with the order of moving")
                 continue
-            key, verdict = flag_sentence(_family_flags(res, n, manifest), "family", "families")
+            flags = _family_flags(res, n, manifest)
+            key, verdict = flag_sentence(flags, "family", "families")
+            first = L.FAMILIES[0]
+            lead = (f"{first}, moving first, has no edge beyond chance and the practical threshold"
+                    if not flags.flagged[0] else
+                    f"{first}, moving first, wins {'more' if flags.share[0] > flags.fair else 'less'} than the "
+                    "average family")
             keys.append(f"{n}:{key}")
-            parts.append(f"at {n} players, in calendar order: {rates}; {verdict[:-1]}")
+            parts.append(f"at {n} players {lead} (in calendar order: {rates}); {verdict[:-1]}")
         if not parts:
             return "none", "No family seats in this run."
         return ("|".join(keys), "; ".join(parts)
