@@ -154,6 +154,9 @@ def test_mafia_controlled_tables_keep_the_state_seat(mafia):
     controlled_part, own = first.split("At this run's own table")
     assert "different bots" not in controlled_part and "joint test p" in controlled_part
     assert "the families run different bots" in own
+    # a run written before manifests listed the seats' roles: the roles come from the game's match
+    older = controlled_runs({k: v for k, v in manifest.items() if k != "roles"}, res, threads=1, max_units=20)
+    assert list(older.tables) == ["expander", "raider"] and older.where == ctl.where
 
 
 def test_controlled_designs_for_roles():
