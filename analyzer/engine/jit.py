@@ -21,6 +21,7 @@ from pathlib import Path
 import numba
 import numpy as np
 from numba import njit
+from numba.core import caching
 
 _ROOT = Path(__file__).resolve().parent.parent  # the analyzer package
 
@@ -91,6 +92,27 @@ def _cache_dir(module: str) -> str | None:
     return str(target)
 
 
+class _KeyedDirectoryLocator(caching.UserProvidedCacheLocator):
+    """numba's locator for a user-set cache directory, without the sub-folder it
+    adds there (named by a hash of the source file's absolute path): the keyed
+    directory of ``_cache_dir`` already names the module and its sources'
+    content, so a checkout in another place (a fresh clone, CI's) finds the
+    code compiled for the same sources instead of compiling it again. numba's
+    own check of the source file's content hash (the index's stamp) stays."""
+
+    active = False  # set only while ``kernel`` makes a dispatcher in a keyed directory
+
+    def __init__(self, py_func, py_file):
+        super().__init__(py_func, py_file)
+        self._cache_path = numba.config.CACHE_DIR
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        return super().from_function(py_func, py_file) if cls.active else None
+
+
+caching.CacheImpl._locator_classes.insert(0, _KeyedDirectoryLocator)
+
 JIT_OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
 
 # bot kinds from here on are user bots, in every game: a kernel answers them with
@@ -126,10 +148,12 @@ def kernel(fn=None, *, cache=True, allocates=False, inline=False):
         saved = numba.config.CACHE_DIR
         if directory is not None:
             numba.config.CACHE_DIR = directory
+            _KeyedDirectoryLocator.active = True
         try:
             return njit(**options)(f)
         finally:
             numba.config.CACHE_DIR = saved
+            _KeyedDirectoryLocator.active = False
 
     return compile_ if fn is None else compile_(fn)
 

@@ -1,0 +1,41 @@
+"""The compile cache follows the sources' content, not the checkout's place: a
+copy of the package elsewhere (a fresh clone, CI's) loads the code compiled by
+the first copy instead of compiling it again (``engine/jit.py``)."""
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import analyzer
+
+PROBE = """
+import numpy as np
+from analyzer.engine import rng
+buf = np.zeros(4, np.uint64)
+rng.seed_stream(buf, 0, 7, 3)
+s = rng.seed_stream.stats
+print(sum(s.cache_hits.values()), sum(s.cache_misses.values()), int(buf[0]))
+"""
+
+
+def _probe(root: Path, cache: Path) -> tuple[int, int, int]:
+    env = {"PYTHONPATH": str(root), "NUMBA_CACHE_DIR": str(cache), "PATH": "/usr/bin:/bin"}
+    out = subprocess.run([sys.executable, "-c", PROBE], env=env, cwd=root, capture_output=True, text=True,
+                         check=True).stdout.split()
+    return int(out[0]), int(out[1]), int(out[2])
+
+
+def test_a_copy_elsewhere_loads_what_the_first_copy_compiled(tmp_path):
+    package = Path(analyzer.__file__).parent
+    ignore = shutil.ignore_patterns("__pycache__")
+    for name in ("a", "b"):
+        shutil.copytree(package, tmp_path / name / "analyzer", ignore=ignore)
+    cache = tmp_path / "cache"
+    hits, misses, first = _probe(tmp_path / "a", cache)
+    assert (hits, misses) == (0, 1)  # compiled and saved
+    hits, misses, again = _probe(tmp_path / "b", cache)
+    assert (hits, misses) == (1, 0) and again == first  # loaded, same code
+    # an edit of a source it is compiled from is a new key: compiled again, not loaded stale
+    rng = tmp_path / "b" / "analyzer" / "engine" / "rng.py"
+    rng.write_text(rng.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    assert _probe(tmp_path / "b", cache)[:2] == (0, 1)
