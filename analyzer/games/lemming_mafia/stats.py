@@ -154,46 +154,55 @@ class LemmingMafiaStats:
     def _count_contract_races(self, rows: pd.DataFrame, into: Hist, seats: Hist, pairs: Hist) -> None:
         """Per contract and race (whole races only): cards dealt n, fulfilled f, discarded d,
         summed as CLUSTER_SUMS into ``into``; per seat and pair of seats into ``seats`` and
-        ``pairs`` (SEAT_SUMS, PAIR_SUMS). Vectorised (a chunk holds some 10^4 rows): the
-        (race, contract) groups by one integer key, the per-seat counts by ``bincount``;
-        all sums are integers, so the order groups come in does not matter."""
+        ``pairs`` (SEAT_SUMS, PAIR_SUMS). Vectorised (a chunk holds some 10^4 rows): rows
+        ordered by contract (a stable radix sort keeps the races in order), the (contract,
+        race) groups numbered where either changes, the per-seat counts by ``bincount``,
+        the sums per contract by ``reduceat``; all sums are integers, so the order of the
+        groups does not matter."""
         if rows is None or not len(rows):
             return
         label = self._label_codes(rows["card"].to_numpy(np.int64))
-        race = rows["race"].to_numpy(np.int64)
-        seat = rows["seat"].to_numpy(np.int64)
-        width = int(seat.max()) + 1
-        n_labels = int(label.max()) + 1
-        keys, group = np.unique((race - race.min()) * n_labels + label, return_inverse=True)
-        lab = keys % n_labels  # the contract of each (race, contract) group
-        cell = group.reshape(-1) * width + seat
-        size = len(keys) * width
-        per = np.stack([np.bincount(cell, minlength=size),
-                        np.bincount(cell[rows["f"].to_numpy(bool)], minlength=size),
-                        np.bincount(cell[rows["d"].to_numpy(bool)], minlength=size)])
-        per = per.reshape(3, len(keys), width).transpose(1, 0, 2).astype(np.int64)  # [group, n/f/d, seat]
+        order = np.argsort(label.astype(np.int16), kind="stable")  # contract by contract, races in order
+        label, race = label[order], rows["race"].to_numpy(np.int64)[order]
+        seat = rows["seat"].to_numpy(np.int64)[order]
+        new_group = np.r_[True, (label[1:] != label[:-1]) | (race[1:] != race[:-1])]
+        group = np.cumsum(new_group) - 1  # the (contract, race) group of each row
+        lab = label[new_group]  # the contract of each group
+        groups, width = len(lab), int(seat.max()) + 1
+        # per[group, n/f/d, seat]: one bincount over the cells of the three counts
+        cell = group * (3 * width) + seat
+        per = np.bincount(np.concatenate([cell, cell[rows["f"].to_numpy(bool)[order]] + width,
+                                          cell[rows["d"].to_numpy(bool)[order]] + 2 * width]),
+                          minlength=groups * 3 * width).reshape(groups, 3, width).astype(np.int64, copy=False)
+        ids, first = np.unique(lab, return_index=True)  # the contracts, where their groups start
+        bounds = np.r_[first, groups]
         seat_ids = np.arange(width)
-        ids = np.unique(lab)
-        block = []
-        for code in ids:
-            x = per[lab == code]  # [races, n/f/d, seat]
+        seats.add_counts(np.add.reduceat(per, first, axis=0), [ids, np.arange(len(SEAT_SUMS)), seat_ids])
+        # sums of products of counts below 2^53: exact in float64, whose matrix product is fast
+        pair = np.empty((len(ids), len(PAIR_SUMS), width, width), np.float64)
+        as_float = per.astype(np.float64)
+        for i in range(len(ids)):
+            x = as_float[bounds[i]:bounds[i + 1]]  # [races, n/f/d, seat]
             n, f, d = x[:, 0], x[:, 1], x[:, 2]
-            seats.add_counts(x.sum(axis=0)[None], [np.array([code]), np.arange(len(SEAT_SUMS)), seat_ids])
-            pair = np.stack([n.T @ n, f.T @ f, f.T @ n, d.T @ d, d.T @ n])  # PAIR_SUMS
-            pairs.add_counts(pair[None], [np.array([code]), np.arange(len(PAIR_SUMS)), seat_ids, seat_ids])
-            n, f, d = n.sum(axis=1), f.sum(axis=1), d.sum(axis=1)  # per race, all seats
-            block.append(np.stack([np.ones_like(n), n, n * n, f, f * f, f * n, d, d * d, d * n],
-                                  axis=1).sum(axis=0))
-        into.add_counts(np.stack(block), [ids, np.arange(len(CLUSTER_SUMS))])
+            pair[i] = [n.T @ n, f.T @ f, f.T @ n, d.T @ d, d.T @ n]  # PAIR_SUMS
+        pairs.add_counts(pair.astype(np.int64), [ids, np.arange(len(PAIR_SUMS)), seat_ids, seat_ids])
+        n, f, d = per.sum(axis=2).T  # per group, all seats
+        sums = np.stack([np.ones_like(n), n, n * n, f, f * f, f * n, d, d * d, d * n], axis=1)
+        into.add_counts(np.add.reduceat(sums, first, axis=0), [ids, np.arange(len(CLUSTER_SUMS))])
 
     def _label_codes(self, card: np.ndarray) -> np.ndarray:
         """The contract (``contract_labels`` code) of each card; a new contract is
         registered in the order its first card comes in the rows."""
-        ids, first, inverse = np.unique(card, return_index=True, return_inverse=True)
-        lut = np.empty(len(ids), np.int64)
-        for i in np.argsort(first, kind="stable"):
-            lut[i] = self.contract_labels.code_of(_contract_name(*self.cards[int(ids[i])][:2]))
-        return lut[inverse.reshape(-1)]
+        present = np.flatnonzero(np.bincount(card - card.min())) + card.min()
+        names = {int(c): _contract_name(*self.cards[int(c)][:2]) for c in present}
+        if any(name not in self.contract_labels._code for name in names.values()):
+            _, first = np.unique(card, return_index=True)
+            for c in card[np.sort(first)]:  # first-seen order
+                self.contract_labels.code_of(names[int(c)])
+        lut = np.zeros(int(present[-1] - present[0]) + 1, np.int64)
+        for c, name in names.items():
+            lut[c - present[0]] = self.contract_labels.code_of(name)
+        return lut[card - present[0]]
 
     def _add_bets(self, df: pd.DataFrame) -> None:
         turn = ints(df, "turn")
