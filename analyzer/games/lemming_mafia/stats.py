@@ -154,41 +154,60 @@ class LemmingMafiaStats:
     def _count_contract_races(self, rows: pd.DataFrame, into: Hist, seats: Hist, pairs: Hist) -> None:
         """Per contract and race (whole races only): cards dealt n, fulfilled f, discarded d,
         summed as CLUSTER_SUMS into ``into``; per seat and pair of seats into ``seats`` and
-        ``pairs`` (SEAT_SUMS, PAIR_SUMS). Vectorised (a chunk holds some 10^4 rows): rows
-        ordered by contract (a stable radix sort keeps the races in order), the (contract,
-        race) groups numbered where either changes, the per-seat counts by ``bincount``,
-        the sums per contract by ``reduceat``; all sums are integers, so the order of the
-        groups does not matter."""
+        ``pairs`` (SEAT_SUMS, PAIR_SUMS).
+
+        Counted over rows and pairs of rows, not per group: with the rows ordered by
+        contract and race, a group (one contract in one race) is a run of rows, and
+        ``sum_g n_gs n_gt`` is the number of ordered pairs of rows (i, j) of one group
+        with seats (s, t), a row with itself included (``f_gs n_gt``: those with i
+        fulfilled, ...). The pairs i != j are found offset by offset (a contract has a
+        few cards: a group a few rows). The cluster sums are the pair sums over all seats
+        (``sum_g n_g^2``, ...). All integers: the same counts as one pass per group."""
         if rows is None or not len(rows):
             return
         label = self._label_codes(rows["card"].to_numpy(np.int64))
-        order = np.argsort(label.astype(np.int16), kind="stable")  # contract by contract, races in order
-        label, race = label[order], rows["race"].to_numpy(np.int64)[order]
-        seat = rows["seat"].to_numpy(np.int64)[order]
-        new_group = np.r_[True, (label[1:] != label[:-1]) | (race[1:] != race[:-1])]
-        group = np.cumsum(new_group) - 1  # the (contract, race) group of each row
-        lab = label[new_group]  # the contract of each group
-        groups, width = len(lab), int(seat.max()) + 1
-        # per[group, n/f/d, seat]: one bincount over the cells of the three counts
-        cell = group * (3 * width) + seat
-        per = np.bincount(np.concatenate([cell, cell[rows["f"].to_numpy(bool)[order]] + width,
-                                          cell[rows["d"].to_numpy(bool)[order]] + 2 * width]),
-                          minlength=groups * 3 * width).reshape(groups, 3, width).astype(np.int64, copy=False)
-        ids, first = np.unique(lab, return_index=True)  # the contracts, where their groups start
-        bounds = np.r_[first, groups]
+        race = rows["race"].to_numpy(np.int64)
+        seat = rows["seat"].to_numpy(np.int64)
+        f, d = rows["f"].to_numpy(bool), rows["d"].to_numpy(bool)
+        order = np.argsort(race, kind="stable") if (race[1:] < race[:-1]).any() else None
+        if order is not None:  # not in race order (rows of merged accumulators): sort them first
+            label, race, seat, f, d = label[order], race[order], seat[order], f[order], d[order]
+        order = np.argsort(label.astype(np.int16), kind="stable")  # by contract, races in order
+        label, race, seat, f, d = label[order], race[order], seat[order], f[order], d[order]
+        width, n_labels = int(seat.max()) + 1, int(label.max()) + 1
+        cells = n_labels * width * width
+        at = label * (width * width)
+        # ordered pairs (i, j) of one group: first each row with itself, then i != j both ways
+        pair_i, pair_j, own = [np.arange(len(label))], [np.arange(len(label))], [at + seat * (width + 1)]
+        for offset in range(1, len(label)):
+            same = np.flatnonzero((label[offset:] == label[:-offset]) & (race[offset:] == race[:-offset]))
+            if not same.size:
+                break  # groups are runs: no pair this far apart, none further
+            i, j = same, same + offset
+            pair_i += [i, j]
+            pair_j += [j, i]
+        i, j = np.concatenate(pair_i), np.concatenate(pair_j)
+        cell = at[i] + seat[i] * width + seat[j]
+
+        def count(mask=None):
+            return np.bincount(cell if mask is None else cell[mask], minlength=cells).reshape(
+                n_labels, width, width)
+
+        pair = np.stack([count(), count(f[i] & f[j]), count(f[i]), count(d[i] & d[j]), count(d[i])],
+                        axis=1)  # [contract, PAIR_SUMS, seat, seat]
+        by_seat = label * width + seat
+        seat_sums = np.stack([np.bincount(x, minlength=n_labels * width).reshape(n_labels, width)
+                              for x in (by_seat, by_seat[f], by_seat[d])], axis=1)  # [contract, SEAT_SUMS, seat]
+        first = np.r_[True, (label[1:] != label[:-1]) | (race[1:] != race[:-1])]  # a group's first row
+        ids = np.flatnonzero(np.bincount(label, minlength=n_labels))  # the contracts in these rows
+        n, f_, d_ = seat_sums.sum(axis=2).T
+        nn, ff, fn, dd, dn = pair.sum(axis=(2, 3)).T
+        cluster = np.stack([np.bincount(label[first], minlength=n_labels), n, nn, f_, ff, fn, d_, dd, dn],
+                           axis=1)  # CLUSTER_SUMS
         seat_ids = np.arange(width)
-        seats.add_counts(np.add.reduceat(per, first, axis=0), [ids, np.arange(len(SEAT_SUMS)), seat_ids])
-        # sums of products of counts below 2^53: exact in float64, whose matrix product is fast
-        pair = np.empty((len(ids), len(PAIR_SUMS), width, width), np.float64)
-        as_float = per.astype(np.float64)
-        for i in range(len(ids)):
-            x = as_float[bounds[i]:bounds[i + 1]]  # [races, n/f/d, seat]
-            n, f, d = x[:, 0], x[:, 1], x[:, 2]
-            pair[i] = [n.T @ n, f.T @ f, f.T @ n, d.T @ d, d.T @ n]  # PAIR_SUMS
-        pairs.add_counts(pair.astype(np.int64), [ids, np.arange(len(PAIR_SUMS)), seat_ids, seat_ids])
-        n, f, d = per.sum(axis=2).T  # per group, all seats
-        sums = np.stack([np.ones_like(n), n, n * n, f, f * f, f * n, d, d * d, d * n], axis=1)
-        into.add_counts(np.add.reduceat(sums, first, axis=0), [ids, np.arange(len(CLUSTER_SUMS))])
+        seats.add_counts(seat_sums[ids], [ids, np.arange(len(SEAT_SUMS)), seat_ids])
+        pairs.add_counts(pair[ids], [ids, np.arange(len(PAIR_SUMS)), seat_ids, seat_ids])
+        into.add_counts(cluster[ids], [ids, np.arange(len(CLUSTER_SUMS))])
 
     def _label_codes(self, card: np.ndarray) -> np.ndarray:
         """The contract (``contract_labels`` code) of each card; a new contract is
