@@ -122,3 +122,18 @@ def test_clustered_mean_is_the_t_interval_for_clusters_of_one_and_wider_for_copi
     _, cl, ch = clustered_mean_ci(np.repeat(d, 2), np.repeat(np.arange(len(d)), 2))
     assert np.allclose((cl, ch), (pl, ph))
     assert (ch - cl) > 1.3 * (paired_diff_ci(np.repeat(d, 2))[2] - paired_diff_ci(np.repeat(d, 2))[1])
+
+
+def test_compiled_continued_fraction_is_the_plain_one_bit_for_bit():
+    """``betainc`` runs ``_betacf`` compiled (speed): the same operations in the
+    same order, so the same bits, over the df and points a report's t quantiles use."""
+    from analyzer.stats.distributions import _betacf, compiled_betacf
+
+    cf = compiled_betacf()
+    rng = np.random.default_rng(11)
+    dfs = np.r_[np.arange(1, 60), rng.integers(60, 4_000_000, 300)].astype(float)
+    for df in dfs:
+        for t in np.r_[rng.uniform(0.0, 8.0, 6), 1.959963984540054]:
+            x = df / (df + t * t)
+            for a, b, y in ((df / 2, 0.5, x), (0.5, df / 2, 1.0 - x)):
+                assert cf(a, b, y) == _betacf(a, b, y)

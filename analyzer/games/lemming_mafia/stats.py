@@ -154,38 +154,74 @@ class LemmingMafiaStats:
     def _count_contract_races(self, rows: pd.DataFrame, into: Hist, seats: Hist, pairs: Hist) -> None:
         """Per contract and race (whole races only): cards dealt n, fulfilled f, discarded d,
         summed as CLUSTER_SUMS into ``into``; per seat and pair of seats into ``seats`` and
-        ``pairs`` (SEAT_SUMS, PAIR_SUMS)."""
+        ``pairs`` (SEAT_SUMS, PAIR_SUMS).
+
+        Counted over rows and pairs of rows, not per group: with the rows ordered by
+        contract and race, a group (one contract in one race) is a run of rows, and
+        ``sum_g n_gs n_gt`` is the number of ordered pairs of rows (i, j) of one group
+        with seats (s, t), a row with itself included (``f_gs n_gt``: those with i
+        fulfilled, ...). The pairs i != j are found offset by offset (a contract has a
+        few cards: a group a few rows). The cluster sums are the pair sums over all seats
+        (``sum_g n_g^2``, ...). All integers: the same counts as one pass per group."""
         if rows is None or not len(rows):
             return
-        self._count_contract_seats(rows, seats, pairs)
-        label = np.array([self.contract_labels.code_of(_contract_name(*self.cards[int(c)][:2]))
-                          for c in rows["card"].to_numpy()], np.int64)
-        per = rows.assign(label=label, n=1).groupby(["race", "label"], sort=False)[["n", "f", "d"]].sum()
-        lab = per.index.get_level_values("label").to_numpy(np.int64)
-        n, f, d = (per[c].to_numpy(np.int64) for c in ("n", "f", "d"))
-        sums = np.stack([np.ones_like(n), n, n * n, f, f * f, f * n, d, d * d, d * n], axis=1)
-        ids = np.unique(lab)
-        block = np.stack([sums[lab == i].sum(axis=0) for i in ids])
-        into.add_counts(block, [ids, np.arange(len(CLUSTER_SUMS))])
-
-    def _count_contract_seats(self, rows: pd.DataFrame, seats: Hist, pairs: Hist) -> None:
-        label = np.array([self.contract_labels.code_of(_contract_name(*self.cards[int(c)][:2]))
-                          for c in rows["card"].to_numpy()], np.int64)
+        label = self._label_codes(rows["card"].to_numpy(np.int64))
+        race = rows["race"].to_numpy(np.int64)
         seat = rows["seat"].to_numpy(np.int64)
-        group, first = pd.factorize(pd.MultiIndex.from_arrays([rows["race"].to_numpy(), label]))
-        lab = np.asarray(first.get_level_values(1), np.int64)
-        width = int(seat.max()) + 1
-        per = np.zeros((len(first), 3, width), np.int64)  # [race and contract, n/f/d, seat]
-        for k, v in enumerate((np.ones(len(rows), np.int64), rows["f"].to_numpy(np.int64),
-                               rows["d"].to_numpy(np.int64))):
-            np.add.at(per[:, k], (group, seat), v)
+        f, d = rows["f"].to_numpy(bool), rows["d"].to_numpy(bool)
+        order = np.argsort(race, kind="stable") if (race[1:] < race[:-1]).any() else None
+        if order is not None:  # not in race order (rows of merged accumulators): sort them first
+            label, race, seat, f, d = label[order], race[order], seat[order], f[order], d[order]
+        order = np.argsort(label.astype(np.int16), kind="stable")  # by contract, races in order
+        label, race, seat, f, d = label[order], race[order], seat[order], f[order], d[order]
+        width, n_labels = int(seat.max()) + 1, int(label.max()) + 1
+        cells = n_labels * width * width
+        at = label * (width * width)
+        # ordered pairs (i, j) of one group: first each row with itself, then i != j both ways
+        pair_i, pair_j, own = [np.arange(len(label))], [np.arange(len(label))], [at + seat * (width + 1)]
+        for offset in range(1, len(label)):
+            same = np.flatnonzero((label[offset:] == label[:-offset]) & (race[offset:] == race[:-offset]))
+            if not same.size:
+                break  # groups are runs: no pair this far apart, none further
+            i, j = same, same + offset
+            pair_i += [i, j]
+            pair_j += [j, i]
+        i, j = np.concatenate(pair_i), np.concatenate(pair_j)
+        cell = at[i] + seat[i] * width + seat[j]
+
+        def count(mask=None):
+            return np.bincount(cell if mask is None else cell[mask], minlength=cells).reshape(
+                n_labels, width, width)
+
+        pair = np.stack([count(), count(f[i] & f[j]), count(f[i]), count(d[i] & d[j]), count(d[i])],
+                        axis=1)  # [contract, PAIR_SUMS, seat, seat]
+        by_seat = label * width + seat
+        seat_sums = np.stack([np.bincount(x, minlength=n_labels * width).reshape(n_labels, width)
+                              for x in (by_seat, by_seat[f], by_seat[d])], axis=1)  # [contract, SEAT_SUMS, seat]
+        first = np.r_[True, (label[1:] != label[:-1]) | (race[1:] != race[:-1])]  # a group's first row
+        ids = np.flatnonzero(np.bincount(label, minlength=n_labels))  # the contracts in these rows
+        n, f_, d_ = seat_sums.sum(axis=2).T
+        nn, ff, fn, dd, dn = pair.sum(axis=(2, 3)).T
+        cluster = np.stack([np.bincount(label[first], minlength=n_labels), n, nn, f_, ff, fn, d_, dd, dn],
+                           axis=1)  # CLUSTER_SUMS
         seat_ids = np.arange(width)
-        for code in np.unique(lab):
-            x = per[lab == code]  # [races, n/f/d, seat]
-            n, f, d = x[:, 0], x[:, 1], x[:, 2]
-            seats.add_counts(x.sum(axis=0)[None], [np.array([code]), np.arange(len(SEAT_SUMS)), seat_ids])
-            block = np.stack([n.T @ n, f.T @ f, f.T @ n, d.T @ d, d.T @ n])  # PAIR_SUMS
-            pairs.add_counts(block[None], [np.array([code]), np.arange(len(PAIR_SUMS)), seat_ids, seat_ids])
+        seats.add_counts(seat_sums[ids], [ids, np.arange(len(SEAT_SUMS)), seat_ids])
+        pairs.add_counts(pair[ids], [ids, np.arange(len(PAIR_SUMS)), seat_ids, seat_ids])
+        into.add_counts(cluster[ids], [ids, np.arange(len(CLUSTER_SUMS))])
+
+    def _label_codes(self, card: np.ndarray) -> np.ndarray:
+        """The contract (``contract_labels`` code) of each card; a new contract is
+        registered in the order its first card comes in the rows."""
+        present = np.flatnonzero(np.bincount(card - card.min())) + card.min()
+        names = {int(c): _contract_name(*self.cards[int(c)][:2]) for c in present}
+        if any(name not in self.contract_labels._code for name in names.values()):
+            _, first = np.unique(card, return_index=True)
+            for c in card[np.sort(first)]:  # first-seen order
+                self.contract_labels.code_of(names[int(c)])
+        lut = np.zeros(int(present[-1] - present[0]) + 1, np.int64)
+        for c, name in names.items():
+            lut[c - present[0]] = self.contract_labels.code_of(name)
+        return lut[card - present[0]]
 
     def _add_bets(self, df: pd.DataFrame) -> None:
         turn = ints(df, "turn")
