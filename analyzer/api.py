@@ -363,6 +363,9 @@ def _seat_role(game: str, players: int, specs, role: str | None) -> tuple[list[s
         return roles, present[0]
     families = [registry(game).resolve(spec) for spec in specs]
     playable = [r for r in present if all(r in f.roles for f in families)]
+    if not playable:  # no role all of them play: --role would not help
+        raise AnalyzerError("the bots share no role: " + "; ".join(
+            f"{spec.label} plays {', '.join(f.roles)}" for spec, f in zip(specs, families)))
     if len(playable) != 1:
         raise AnalyzerError(f"say which seats the bots play with --role ({', '.join(present)})")
     return roles, playable[0]

@@ -29,7 +29,9 @@ The pieces a game supplies (``GameInfo`` fields name the modules):
     ``header``, ``overview``, ``answers``, ``FIGURES``, ``key_tables``...; optionally
     ``interventions(manifest) -> (tables, played)``: result tables of causal
     experiments replaying the run's items, merged into the report's tables, and a
-    dict saying what was played, put in the manifest as ``interventions``).
+    dict saying what was played, put in the manifest as ``interventions``;
+    ``CONTROLLED_TABLES``: the result tables its structural answers read, written as
+    CSV per controlled table).
 
 User bots (``analyzer/engine/userbots.py``). A game gets ``.py`` bots, plain Python and numba, by:
 - ``view.py``: ``VIEW = ViewSpec(...)`` naming the slots a deciding player may

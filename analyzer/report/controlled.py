@@ -9,6 +9,15 @@ the report plays, for each bot present, a run with that bot in every seat (a
 same deals and dice), and answers the structural questions per bot side by
 side, saying which answers hold across the bots and which depend on them.
 
+In a game whose seats have roles (``GameInfo.roles``; the run's manifest lists
+each seat's role), a bot may play only some roles, so "that bot in every seat"
+may be no legal table. There a controlled table puts one bot in every seat of a
+role and keeps the bots of the other roles as the run had them: in a Mafia run
+``expander,raider,hunter,expander,raider`` the tables are expander in every
+family seat and raider in every family seat, the State seat kept as hunter
+(``designs``). Every role whose seats ran several bots is varied (one table per
+combination); a role with one bot keeps it.
+
 ``controlled_runs(manifest)`` plays them: ``min(the run's units, CONTROLLED_MAX)``
 units each (a run that already has one bot in every seat is its own controlled
 table and is not played again). When the run's board cannot be rebuilt (a file
@@ -17,6 +26,7 @@ the report then says plainly that its answers are about the bots present.
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +39,7 @@ class Controlled:
     tables: dict[str, dict]  # bot label -> stats result
     units: dict[str, int]  # bot label -> units played
     note: str = ""  # why there are none, if there are none
+    where: str = "in every seat"  # where a table's bot sits, in words ("in every family seat (state seat: hunter)")
 
     def __bool__(self) -> bool:
         return bool(self.tables)
@@ -37,6 +48,35 @@ class Controlled:
 def bots_of(manifest: dict) -> list[str]:
     """The distinct bot labels of a run, in seat order."""
     return list(dict.fromkeys(str(b.get("bot")) for b in manifest.get("bots") or []))
+
+
+def seat_bots(manifest: dict) -> list[str]:
+    """The run's bot label of each seat, in seat order."""
+    bots = sorted(manifest.get("bots") or [], key=lambda b: int(b.get("seat", 0)))
+    return [str(b.get("bot")) for b in bots]
+
+
+def designs(manifest: dict) -> tuple[list[tuple[str, list[str]]], str]:
+    """The controlled tables of a run: ``[(label, one bot label per seat)]`` and, in
+    words, where a table's bot sits (see the module docstring)."""
+    seats = seat_bots(manifest)
+    roles = [str(r) for r in manifest.get("roles") or []]
+    if len(set(roles)) <= 1 or len(roles) != len(seats) or len(set(seats)) == 1:
+        return [(b, [b] * len(seats)) for b in bots_of(manifest)], "in every seat"
+    by_role = {r: list(dict.fromkeys(b for b, rr in zip(seats, roles) if rr == r)) for r in dict.fromkeys(roles)}
+    varied = [r for r, labels in by_role.items() if len(labels) > 1]
+    if not varied:  # one bot per role: the run is its own controlled table, named by its largest role
+        varied = [max(by_role, key=roles.count)]
+    fixed = [r for r in by_role if r not in varied]
+    kept = ", ".join(f"{r} seat{'s' if roles.count(r) > 1 else ''}: {by_role[r][0]}" for r in fixed)
+    where = (f"in every {varied[0]} seat" if len(varied) == 1 else "in every seat of its role") + (
+        f" ({kept})" if kept else "")
+    tables = []
+    for combo in itertools.product(*(by_role[r] for r in varied)):
+        bot_of = dict(zip(varied, combo))
+        label = combo[0] if len(varied) == 1 else " + ".join(f"{b} as {r}" for r, b in bot_of.items())
+        tables.append((label, [bot_of.get(r, by_role[r][0]) for r in roles]))
+    return tables, where
 
 
 def _board_path(manifest: dict):
@@ -88,15 +128,19 @@ def controlled_runs(manifest: dict, main_result: dict | None = None, threads: in
     board = _board_path(manifest)
     if board is not None and not Path(board).is_file():
         return Controlled({}, {}, f"no controlled tables: the board file {board} of the run is not there any more")
+    if not manifest.get("roles"):  # a run written before manifests listed the seats' roles
+        from analyzer.games import game_info
+        manifest = {**manifest, "roles": list(game_info(game).load("match").seat_roles(players))}
     tables, played = {}, {}
-    for label in bots:
-        if len(bots) == 1 and main_result is not None:  # the run is its own controlled table
+    design, where = designs(manifest)
+    for label, seats in design:
+        if seats == seat_bots(manifest) and main_result is not None:  # the run is its own controlled table
             tables[label], played[label] = main_result, int(manifest.get(unit, 0))
             continue
-        match, why = match_of(manifest, [label] * players)
+        match, why = match_of(manifest, seats)
         if match is None:
             return Controlled({}, {}, f"no controlled tables: {why}")
         stats = new_stats(game)
         simulate(match, units, int(seed), threads=threads, progress=False, stats=stats)
         tables[label], played[label] = stats.result(), units
-    return Controlled(tables, played)
+    return Controlled(tables, played, where=where)

@@ -237,7 +237,8 @@ def controlled_scope(manifest: dict, controlled) -> str:
     units = {controlled.units[b] for b in labels}
     n = f"{units.pop():,} {unit(manifest)} each" if len(units) == 1 else "; ".join(
         f"{b}: {controlled.units[b]:,}" for b in labels)
-    who = f"{labels[0]} in every seat" if len(labels) == 1 else f"each of {', '.join(labels)} in every seat"
+    where = getattr(controlled, "where", "in every seat")
+    who = f"{labels[0]} {where}" if len(labels) == 1 else f"each of {', '.join(labels)} {where}"
     return (f"controlled table{'s' if len(labels) > 1 else ''}: {who} ({n}, the same seed: the same deals "
             f"and dice); {data_scope(manifest)}")
 
@@ -256,17 +257,18 @@ def structural(question: str, figure: str | None, measure: Callable[[dict], tupl
     if controlled:
         per = {label: measure(tables) for label, tables in controlled.tables.items()}
         keys = {k for k, _ in per.values()}
+        where = getattr(controlled, "where", "in every seat")
         if len(per) == 1:
             label = next(iter(per))
-            text = (f"With {label} in every seat: {per[label][1]} (one bot only: whether this holds with "
+            text = (f"With {label} {where}: {per[label][1]} (one bot only: whether this holds with "
                     "other bots is not measured here)")
         elif len(keys) == 1:
-            text = (f"The same answer with each of the {len(per)} bots in every seat (it holds across these bots): "
+            text = (f"The same answer with each of the {len(per)} bots {where} (it holds across these bots): "
                     + " ".join(f"{label}: {sentence}" for label, (_, sentence) in per.items()))
         else:
-            text = (f"It depends on the bots (each in every seat, on the same deals): "
+            text = (f"It depends on the bots (each {where}, on the same deals): "
                     + " ".join(f"{label}: {sentence}" for label, (_, sentence) in per.items()))
-        if not single_bot(manifest):
+        if not single_bot(manifest) and not any(t is res for t in controlled.tables.values()):
             text += f" At this run's own table ({bots_scope(manifest)}, describing those bots): {measure(res)[1]}"
         return Answer(question, text, method, controlled_scope(manifest, controlled), figure)
     note = getattr(controlled, "note", "") or "no controlled table was played"

@@ -19,9 +19,9 @@ GAME = GameInfo(
     bench=(
         BenchTable("random bots", "random", (5_000_000, 500_000), 700_000),
         BenchTable("favourite,timer,contractor,random", "favourite,timer,contractor,random",
-                   (5_000_000, 200_000), 250_000),
+                   (5_000_000, 200_000), 250_000, model=260_000),
         BenchTable("favourite,timer,contractor,favourite", "favourite,timer,contractor,favourite",
-                   (5_000_000, 200_000), 250_000),
+                   (5_000_000, 200_000), 250_000, model=223_000),
     ),
     bench_cost_bot="lookahead",
 )

@@ -144,14 +144,20 @@ def remaining_sections(game, state):
 def landing_gain(game, state, params, lemming, field):
     """Expected value change of the lemming if it lands on ``field`` (or the water
     when ``field`` is the field count), the field's action included."""
-    n_fields = state[PUB_N_FIELDS]
-    if field >= n_fields:
+    if field >= state[PUB_N_FIELDS]:
         return _WIN
-    before = lemming_value(game, state, params, lemming)
+    return gain_from(game, state, params, lemming, field, lemming_value(game, state, params, lemming),
+                     progress(game, state, lemming), state[ix(PUB_BLOCKS + lemming)])
+
+
+@kernel(inline=True)
+def gain_from(game, state, params, lemming, field, before, lemming_progress, blocks):
+    """``landing_gain`` on a board field, from the lemming's value, progress and
+    blocks read once for all the fields of an option."""
+    n_fields = state[PUB_N_FIELDS]
     block = params[P_BLOCK_WEIGHT]
     elim = params[P_ELIM_COST]
-    moved = float(field_section(game, field) + 1) - progress(game, state, lemming)
-    blocks = state[ix(PUB_BLOCKS + lemming)]
+    moved = float(field_section(game, field) + 1) - lemming_progress
     action = field_action(game, field)
     # selects, not branches: which field an option lands on is a coin flip to the
     # branch predictor
@@ -215,7 +221,7 @@ def _sigmoid(x):
     return 1.0 / (1.0 + math.exp(-x))
 
 
-@kernel
+@kernel(inline=True)
 def contract_chance(game, state, params, card, left):
     """Rough chance that a contract will be fulfilled, from the public race;
     ``left``: the share of the track the leader still has to cross (see
@@ -361,7 +367,7 @@ def win_weights(game, state, params):
     return total
 
 
-@kernel
+@kernel(inline=True)
 def size_up(kind, game, state, params):
     """Derive once per move what every option is judged by (see ``stake``): each
     lemming's win weight and their sum, this player's bet gains and what it
@@ -398,7 +404,13 @@ def stake(kind, params, lemming):
 def move_utility(game, state, params, lemming, field, lemming_stake):
     """What moving the lemming (this player's ``stake`` in it given) to ``field``
     is worth to this player."""
-    gain = landing_gain(game, state, params, lemming, field)
+    return utility_of(game, state, lemming, field, landing_gain(game, state, params, lemming, field),
+                      lemming_stake)
+
+
+@kernel(inline=True)
+def utility_of(game, state, lemming, field, gain, lemming_stake):
+    """``move_utility`` from the landing's ``gain``."""
     if gain >= _WIN:  # a win ends the race: score it by what it pays this player
         return _WIN * (bet_gain(state, lemming) + contract_stake(game, state, lemming))
     u = lemming_stake * gain
@@ -407,18 +419,24 @@ def move_utility(game, state, params, lemming, field, lemming_stake):
     return u + 0.05 if (action == BOOKMAKER) | (action == BOSS) else u
 
 
-@kernel
+@kernel(inline=True)
 def best_field(kind, game, state, params, lemming, options_at, n_options):
     """Utility and index of the best of the fields at ``state[options_at:]``."""
     lemming_stake = stake(kind, params, lemming)
+    # what every field's landing starts from, read once (the same values
+    # ``landing_gain`` reads per field)
+    before = lemming_value(game, state, params, lemming)
+    lemming_progress = progress(game, state, lemming)
+    blocks = state[ix(PUB_BLOCKS + lemming)]
     for i in range(n_options):
-        params[ix(SC_FIELD_VALUE + i)] = move_utility(game, state, params, lemming,
-                                                      state[ix(options_at + i)], lemming_stake)
+        field = state[ix(options_at + i)]
+        gain = gain_from(game, state, params, lemming, field, before, lemming_progress, blocks)
+        params[ix(SC_FIELD_VALUE + i)] = utility_of(game, state, lemming, field, gain, lemming_stake)
     i, best = pick(params, SC_FIELD_VALUE, n_options, state)
     return best, i
 
 
-@kernel
+@kernel(inline=True)
 def choose_move(kind, game, state, params, n_options):
     for i in range(n_options):
         lemming = state[ix(S_OPTIONS + i)]
@@ -454,15 +472,16 @@ def choose_bet(kind, game, state, params):
         return -1
     fav = -1
     total = 0.0
+    all_weights = win_weights(game, state, params)  # each weight once, into SC_WEIGHT
     if kind == FAVOURITE:
         bet_gains(state, params)
         fav = favourite(game, state, params)
         if fav >= 0 and state[ix(_OWN + OWN_HAND + fav)] == 1:
-            total = win_weights(game, state, params)
+            total = all_weights
     for color in range(N_LEMMINGS):
         # a lemming's chance to win is its weight over the sum of all weights, so
         # weights rank colours as chances do; the favourite counts as chance + 1
-        likely = win_weight(game, state, params, color)
+        likely = params[ix(SC_WEIGHT + color)]
         likely += total if color == fav else 0.0
         # urgent: the likeliest winner; otherwise throw away the least likely
         value = likely if urgent else -likely
@@ -495,6 +514,25 @@ def choose_discard(game, state, params, margin):
     return worst
 
 
+@kernel
+def decide_move(kind, game, state, params, n_options):
+    size_up(kind, game, state, params)
+    # the field decision of this move sees the same race: it reuses the scratch
+    params[SC_SIZED_TURN] = state[PUB_TURN]
+    return choose_move(kind, game, state, params, n_options)
+
+
+@kernel
+def decide_field(kind, game, state, params, n_options):
+    if params[SC_SIZED_TURN] == state[PUB_TURN]:
+        for i in range(n_options):
+            if state[ix(S_OPTIONS + i)] == params[SC_MOVE_FIELD]:
+                return i
+    size_up(kind, game, state, params)
+    _, i = best_field(kind, game, state, params, state[PUB_MOVING], S_OPTIONS, n_options)
+    return i
+
+
 @kernel(inline=True)
 def decide_builtin(what, seat, kind, game, state, params, n_options):
     if kind == RANDOM:  # the kernel answers for it; kept for direct callers
@@ -503,18 +541,11 @@ def decide_builtin(what, seat, kind, game, state, params, n_options):
         return lookahead_decide(what, seat, game, state, params, n_options)
     if what == DECIDE_DISCARD:
         return choose_discard(game, state, params, params[P_DISCARD_MARGIN])
+    # each decision is one compiled call (``decide_*``, ``choose_*``) with its
+    # helpers inlined: a call passes each array as seven words and saves and
+    # restores registers, which cost as much as a small helper's work
     if what == DECIDE_MOVE:
-        size_up(kind, game, state, params)
-        # the field decision of this move sees the same race: it reuses the scratch
-        params[SC_SIZED_TURN] = state[PUB_TURN]
-        return choose_move(kind, game, state, params, n_options)
+        return decide_move(kind, game, state, params, n_options)
     if what == DECIDE_FIELD:
-        if params[SC_SIZED_TURN] == state[PUB_TURN]:
-            for i in range(n_options):
-                if state[ix(S_OPTIONS + i)] == params[SC_MOVE_FIELD]:
-                    return i
-        size_up(kind, game, state, params)
-        _, i = best_field(kind, game, state, params, state[PUB_MOVING], S_OPTIONS,
-                          n_options)
-        return i
+        return decide_field(kind, game, state, params, n_options)
     return choose_bet(kind, game, state, params)

@@ -25,7 +25,7 @@ GAME = GameInfo(
     player_counts=(MIN_PLAYERS, MAX_PLAYERS),
     board_help="track TOML file (crown positions)",
     bench=(
-        BenchTable("random bots", "random", (2_000_000, 200_000), 100_000, model=194_000),
-        BenchTable("default table", None, (1_000_000, 100_000), model=40_000),
+        BenchTable("random bots", "random", (2_000_000, 200_000), 100_000, model=290_000),
+        BenchTable("default table", None, (1_000_000, 100_000), model=70_000),
     ),
 )

@@ -10,7 +10,8 @@ Every heuristic decision goes through one function:
   its own row at ``S_VIEW + OWN_*`` (hand, bet, random stream) and the options at
   ``S_OPTIONS + i`` for ``i < n_options``. Other hands are not in it, and of the
   bet queue only the seats: other players' bet cards lie face down;
-- ``params``: this bot's own row of parameters (``P_*``), only read.
+- ``params``: this bot's own row of parameters (``P_*``), only read; in a
+  game run it carries after them a cache of values they fix (``C_*`` below).
 
 Answers as the kernel asks them (layout.py, DECIDE_*). Ties between equally
 good options are broken with the player's own random stream, so that no pig or
@@ -42,14 +43,16 @@ gain ``switch_margin`` and its new pig lead the old by ``lag`` spaces.
 import math
 from collections import namedtuple
 
+import numpy as np
+
 from analyzer.engine import rng
 from analyzer.engine.jit import kernel
 from analyzer.engine.rng import below
 from analyzer.games.sau_mau_mau.layout import (
     CROWN_POINTS, DECIDE_BET, DECIDE_COLOR, DECIDE_FLAPI, DECIDE_PLAY, DECIDE_STEP, FARMER,
-    FLAPI, HAND_POINTS, N_PIGS, NUMBER, OWN_BET_PIG, OWN_HAND, OWN_HAND_N, OWN_RNG,
+    FLAPI, HAND_POINTS, MAX_PLAYERS, N_CARDS, N_PIGS, NUMBER, OWN_BET_PIG, OWN_HAND, OWN_HAND_N, OWN_RNG,
     P_BET_RUSH, P_BLOCK, P_CROWDING, P_HAND_WEIGHT, P_KEEP_GREEN, P_KEEP_PLUS2, P_KEEP_SKIP,
-    P_LAG, P_OUT_REACH, P_SHARPNESS, P_STEER, P_SWITCH_MARGIN, P_THREAT_CARDS, PLUS2,
+    P_LAG, P_OUT_REACH, PARAMS_WIDTH, P_SHARPNESS, P_STEER, P_SWITCH_MARGIN, P_THREAT_CARDS, PLUS2,
     PUB_CROWN, PUB_DISCARD_N, PUB_HAND_N, PUB_N_PLAYERS, PUB_PENALTY, PUB_PILE_N, PUB_POS,
     PUB_QUEUE, PUB_QUEUE_N, PUB_TURN, S_OPTIONS, S_VIEW, SKIP,
 )
@@ -83,19 +86,100 @@ def prefer(value, best, ties, state):
 # ``pos``, ``hand`` (the spaces this player's own number cards can still move
 # each pig) and ``weight`` per pig, as floats; ``total``: the sum of the
 # weights; ``slot``: what a bet on the winning pig pays in this player's place
-# in the queue (its bet's place, or the back of the queue without a bet).
-Race = namedtuple("Race", ["pos", "hand", "weight", "total", "slot"])
+# in the queue (its bet's place, or the back of the queue without a bet);
+# ``held``: the cards of each colour in hand that follow it (not a Flapi),
+# 16 bits a colour.
+Race = namedtuple("Race", ["pos", "hand", "weight", "total", "slot", "held"])
+
+# What the decisions read of a card, one table each (a lookup rather than a
+# card's kind, colour and number found by comparisons, whose branches the
+# cards of a hand make unpredictable): its kind, its colour, its number (0 but
+# for a number card), and for the hand's sums of read_race, its number and its
+# count as a follower of its colour (neither a Flapi nor a Farmer), each
+# shifted to its colour's 16 bits.
+KIND = np.array([card_kind.py_func(c) for c in range(N_CARDS)], np.int64)
+COLOR = np.array([card_color.py_func(c) for c in range(N_CARDS)], np.int64)
+NUMBER_OF = np.array([card_number.py_func(c) for c in range(N_CARDS)], np.int64)
+SPACES_PACKED = np.array([card_number.py_func(c) << (16 * card_color.py_func(c)) if card_number.py_func(c) else 0
+                          for c in range(N_CARDS)], np.int64)
+HELD_PACKED = np.array([1 << (16 * card_color.py_func(c))
+                        if card_color.py_func(c) >= 0 and card_kind.py_func(c) != FLAPI else 0
+                        for c in range(N_CARDS)], np.int64)
+
+
+# The row of parameters a game run hands a heuristic bot carries, after its
+# ``PARAMS_WIDTH`` parameters, a cache of what depends on them alone, filled
+# once per run (``fill_cache``, called by kernel.play_games): every pig weight
+# a decision can ask for and the worth of every queue place. A weight is
+# ``exp`` of a distinct argument (~9 ns on this machine, some 10 a decision);
+# read from the cache it is the same float, computed once by the same
+# expression, so decisions are unchanged. A row without the cache (a test's,
+# a replay's) computes them each time.
+#   C_SLOTS    MAX_PLAYERS: slot_worth(params, ahead) for ahead 0 .. MAX_PLAYERS-1
+#   C_X_N      half-spaces the weight table covers (0: no cache)
+#   C_WEIGHTS  C_X_MAX x HAND_SPACES: pig_weight(params, x / 2, y) at x * HAND_SPACES + y
+# A pig's space in a decision is a whole or half number (MEAN_NUMBER is 3.5)
+# below the crown + MEAN_NUMBER; the spaces a hand can move one pig are 0 to
+# 21 (its colour's number cards are 1 to 6).
+HAND_SPACES = 22
+C_X_MAX = 128  # half-spaces: tracks with a crown up to 60 are covered whole
+C_SLOTS = PARAMS_WIDTH
+C_X_N = C_SLOTS + MAX_PLAYERS
+C_WEIGHTS = C_X_N + 1
+CACHED_WIDTH = C_WEIGHTS + C_X_MAX * HAND_SPACES
+
+
+@kernel(inline=True)
+def pig_weight_of(params, pos, own):
+    return math.exp(params[P_SHARPNESS] * pos + params[P_HAND_WEIGHT] * own)
 
 
 @kernel(inline=True)
 def pig_weight(params, pos, own):
     """Unnormalised chance that a pig on space ``pos`` wins, ``own`` of the spaces
-    ahead being ones this player's hand can still move it."""
-    return math.exp(params[P_SHARPNESS] * pos + params[P_HAND_WEIGHT] * own)
+    ahead being ones this player's hand can still move it (from the cache when
+    the row has one and the arguments are on its grid)."""
+    if params.shape[0] == CACHED_WIDTH:
+        x = int(pos * 2.0)
+        y = int(own)
+        if 0 <= x < params[C_X_N] and 0 <= y < HAND_SPACES and x * 0.5 == pos and y == own:
+            return params[C_WEIGHTS + x * HAND_SPACES + y]
+    return pig_weight_of(params, pos, own)
+
+
+@kernel(inline=True)
+def grid_weight(params, x2, y, pos, own):
+    """``pig_weight`` of a pig on space ``pos`` = x2 / 2, ``own`` = y (whole
+    numbers, not negative): the cache needs no check of the grid."""
+    if params.shape[0] == CACHED_WIDTH and x2 < params[C_X_N] and y < HAND_SPACES:
+        return params[C_WEIGHTS + x2 * HAND_SPACES + y]
+    return pig_weight_of(params, pos, own)
+
+
+@kernel(inline=True)
+def slot_worth(params, ahead):
+    """Expected points of a bet on the winning pig with ``ahead`` bets before it
+    (from the cache when the row has one)."""
+    if params.shape[0] == CACHED_WIDTH and 0 <= ahead < MAX_PLAYERS:
+        return params[C_SLOTS + ahead]
+    return slot_worth_of(params, ahead)
 
 
 @kernel
-def slot_worth(params, ahead):
+def fill_cache(params, crown):
+    """Fill the cache of a row of width CACHED_WIDTH for a track whose crown is
+    on space ``crown`` (see C_SLOTS above)."""
+    for ahead in range(MAX_PLAYERS):
+        params[C_SLOTS + ahead] = slot_worth_of(params, ahead)
+    n = min(2 * crown + 8, C_X_MAX)  # spaces below crown + MEAN_NUMBER + 0.5
+    for x in range(n):
+        for y in range(HAND_SPACES):
+            params[C_WEIGHTS + x * HAND_SPACES + y] = pig_weight_of(params, x * 0.5, float(y))
+    params[C_X_N] = n
+
+
+@kernel
+def slot_worth_of(params, ahead):
     """Expected points of a bet on the winning pig with ``ahead`` bets before it,
     each on the same pig with probability ``crowding``."""
     q = params[P_CROWDING]
@@ -124,23 +208,24 @@ def read_race(state, params, seat):
     # branch on the card (which colour comes next in a hand is noise to the
     # branch predictor; a mispredicted branch costs more than this arithmetic)
     packed = 0
+    held = 0
     for i in range(state[_OWN + OWN_HAND_N]):
         card = state[_OWN + OWN_HAND + i]
-        number = card_number(card)  # 0 unless a number card
-        packed += number << (16 * ((card // 6) & 3))
+        packed += SPACES_PACKED[card]
+        held += HELD_PACKED[card]
     h0 = packed & 0xFFFF
     h1 = (packed >> 16) & 0xFFFF
     h2 = (packed >> 32) & 0xFFFF
     h3 = (packed >> 48) & 0xFFFF
-    pos = (float(state[PUB_POS]), float(state[PUB_POS + 1]), float(state[PUB_POS + 2]),
-           float(state[PUB_POS + 3]))
+    p0, p1, p2, p3 = state[PUB_POS], state[PUB_POS + 1], state[PUB_POS + 2], state[PUB_POS + 3]
+    pos = (float(p0), float(p1), float(p2), float(p3))
     hand = (float(h0), float(h1), float(h2), float(h3))
-    weight = (pig_weight(params, pos[0], hand[0]), pig_weight(params, pos[1], hand[1]),
-              pig_weight(params, pos[2], hand[2]), pig_weight(params, pos[3], hand[3]))
+    weight = (grid_weight(params, 2 * p0, h0, pos[0], hand[0]), grid_weight(params, 2 * p1, h1, pos[1], hand[1]),
+              grid_weight(params, 2 * p2, h2, pos[2], hand[2]), grid_weight(params, 2 * p3, h3, pos[3], hand[3]))
     total = 0.0
     for pig in range(N_PIGS):
         total += weight[pig]
-    return Race(pos, hand, weight, total, slot_worth(params, bets_ahead(state, seat)))
+    return Race(pos, hand, weight, total, slot_worth(params, bets_ahead(state, seat)), held)
 
 
 @kernel(inline=True)
@@ -271,7 +356,7 @@ def next_may_go_out(state, params, seat):
 # ------------------------------------------------------------------ choices
 
 @kernel
-def name_color(state, steers):
+def name_color(race, state, steers):
     """The Farmer's colour: the one whose pig the next player best moves for
     this player; between equals, the colour it holds most of (to follow it when
     the colour comes back). Returns (colour, steer gain)."""
@@ -281,11 +366,7 @@ def name_color(state, steers):
     ties = 0
     for color in range(N_PIGS):
         gain = steers[color]
-        held = 0
-        for i in range(state[_OWN + OWN_HAND_N]):
-            card = state[_OWN + OWN_HAND + i]
-            if card_color(card) == color and card_kind(card) != FLAPI:
-                held += 1
+        held = (race.held >> (16 * color)) & 0xFFFF
         if gain > best or (gain == best and held > best_held):
             best, best_held, pick, ties = gain, held, color, 1
         elif gain == best and held == best_held:
@@ -388,14 +469,14 @@ def play_value(race, steers, state, params, seat, card, cards):
     after its move (or what it scores if it ends the race), the colour it
     leaves (``steers``: see steer_table), and for the special cards what they
     are worth kept or blocking. Returns (points, whether it ends the race)."""
-    kind = card_kind(card)
+    kind = KIND[card]
     left = cards - 1
     moved = NO_PIG
     spaces = 0.0
     spent = 0.0
     if kind == NUMBER:
-        moved = card_color(card)
-        spaces = float(card_number(card))
+        moved = COLOR[card]
+        spaces = float(NUMBER_OF[card])
         spent = spaces
     elif kind == FLAPI:
         moved, _ = best_last_pig(race, state, params, left)
@@ -404,9 +485,9 @@ def play_value(race, steers, state, params, seat, card, cards):
         return ending_points(race, state, moved, spaces, left == 0), True
     after = bet_worth(race, state, params, moved, spaces, spent)
     value = after + hand_worth(params, left)
-    color = card_color(card)
+    color = COLOR[card]
     if kind == FARMER:
-        _, gain = name_color(state, steers)
+        _, gain = name_color(race, state, steers)
         value += gain
     elif color == moved:
         value += steer_on(race, state, params, moved, spaces, spent, after)
@@ -435,7 +516,7 @@ def choose_play(race, state, params, seat, n_options):
     cards = state[_OWN + OWN_HAND_N]
     steers = (0.0, 0.0, 0.0, 0.0)
     for i in range(n_options):
-        if card_kind(state[S_OPTIONS + i]) != NUMBER:
+        if KIND[state[S_OPTIONS + i]] != NUMBER:
             steers = steer_table(race, state, params)
             break
     best = WORST
@@ -482,7 +563,7 @@ def decide_heuristic(what, seat, kind, game, state, params, n_options):
     if what == DECIDE_PLAY:
         return choose_play(race, state, params, seat, n_options)
     if what == DECIDE_COLOR:
-        color, _ = name_color(state, steer_table(race, state, params))
+        color, _ = name_color(race, state, steer_table(race, state, params))
         return color
     if what == DECIDE_FLAPI:
         pig, _ = best_last_pig(race, state, params, state[_OWN + OWN_HAND_N])

@@ -29,14 +29,14 @@ from analyzer.engine.jit import kernel, recompiled
 from analyzer.engine.rng import seed_stream
 from analyzer.engine.trace import emit, payload
 from analyzer.engine.jit import USER_KIND_BASE
-from analyzer.games.sau_mau_mau.bots import decide_heuristic
+from analyzer.games.sau_mau_mau.bots import CACHED_WIDTH, decide_heuristic, fill_cache
 from analyzer.games.sau_mau_mau.layout import (
     BE_LEN, BET_LEN, DECIDE_BET, EVENTS_CAP, DECIDE_COLOR, DECIDE_FLAPI, DECIDE_PLAY, DECIDE_STEP, ERROR_BET,
     EV_BET, EV_DRAW, EV_FARMER, EV_FLAPI, EV_PLAY, EV_RACE, EV_RACE_END, EV_STEP, EV_TURN, G_TRACE_AT, PUB_FIRST,
     ERROR_COLOR, ERROR_FLAPI, ERROR_INVARIANT, ERROR_PLAY, ERROR_STEP, FIRST_HEURISTIC, FLAPI,
     G_CHECK, G_CROWN, G_KINDS, G_LEN, G_N_PLAYERS, GM_LEN, GM_TOTAL, GM_WON, H_LEN, H_RNG,
     H_SCRIPT, H_SCRIPT_I, H_SCRIPT_N, LAST_HEURISTIC, MAX_PLAYERS, MAX_TURNS, MIN_PLAYERS,
-    N_PIGS, N_RACES, NUMBER, OWN_DECISIONS, OWN_HAND_N, OWN_LEN, OWN_RNG, PARAMS_WIDTH, PL_LEN,
+    N_PIGS, N_RACES, NUMBER, OWN_BET_PIG, OWN_DECISIONS, OWN_HAND, OWN_HAND_N, OWN_LEN, OWN_RNG, PARAMS_WIDTH, PL_LEN,
     PLUS2, PUB_DRAWN, PUB_ENDER, PUB_ERROR, PUB_MOVER, PUB_N_PLAYERS, PUB_NEED, PUB_PENALTY,
     PUB_POS, PUB_SCORE, PUB_SKIP, PUB_STEPS, PUB_TURN, RACE_LEN, RANDOM, S_LEN, S_OPTIONS,
     S_VIEW, SCRIPTED, SKIP,
@@ -65,16 +65,27 @@ decide = no_user_bot if _USER_DECIDE is None else _USER_DECIDE
 @kernel(cache=_CACHE)
 def ask_bot(what, seat, kind, game, state, hidden, params, n_options):
     """A decision of any bot but the reference random one. It is shown ``state``
-    with a copy of its own hidden row in ``S_VIEW``, never the other rows, and
-    its own parameter row; its stream is copied back after. Compiled on its own,
-    not inlined: the turn code around the random bot's hot path stays small."""
+    with a copy of its own hidden row in ``S_VIEW`` (of a built-in heuristic
+    bot's, what it reads), never the other rows, and its own parameter row; its
+    stream is copied back after. Compiled on its own, not inlined: the turn
+    code around the random bot's hot path stays small."""
     at = own_at(seat)
-    for i in range(OWN_LEN):
-        state[S_VIEW + i] = hidden[at + i]
     answer = BAD_ANSWER
     if FIRST_HEURISTIC <= kind <= LAST_HEURISTIC:
+        # the built-in bots read of their row only the hand, the bet and the
+        # stream (bots.py): the other slots of the row are not copied
+        n = hidden[at + OWN_HAND_N]
+        for i in range(n):
+            state[S_VIEW + OWN_HAND + i] = hidden[at + OWN_HAND + i]
+        state[S_VIEW + OWN_HAND_N] = n
+        state[S_VIEW + OWN_BET_PIG] = hidden[at + OWN_BET_PIG]
+        state[S_VIEW + OWN_RNG] = hidden[at + OWN_RNG]
         answer = decide_heuristic(what, seat, kind, game, state, params[seat], n_options)
-    elif kind == SCRIPTED:
+        hidden[at + OWN_RNG] = state[S_VIEW + OWN_RNG]
+        return answer
+    for i in range(OWN_LEN):
+        state[S_VIEW + i] = hidden[at + i]
+    if kind == SCRIPTED:
         i = hidden[H_SCRIPT_I]
         if i < hidden[H_SCRIPT_N]:
             hidden[H_SCRIPT_I] = i + 1
@@ -84,7 +95,7 @@ def ask_bot(what, seat, kind, game, state, hidden, params, n_options):
         # play_games): what it writes there is gone by its next decision, so
         # nothing carries over between games and chunks
         work = params.shape[0] - 1
-        for i in range(params.shape[1]):
+        for i in range(min(params.shape[1], PARAMS_WIDTH)):
             params[work, i] = params[seat, i]
         answer = decide(what, seat, kind, game, state, params[work], n_options)
     hidden[at + OWN_RNG] = state[S_VIEW + OWN_RNG]
@@ -299,12 +310,16 @@ def play_games(game, params, seed, first, count, races, players, bets, games, ev
     are copied first: threads running this side by side then share no array.
     The copy has room for every seat and slot, so that a short ``params``
     (which ``run`` refuses) reads zeros rather than memory beyond it, and a
-    working row after the seats' for a user bot (see ask_bot)."""
+    working row after the seats' for a user bot (see ask_bot); a heuristic
+    bot's row carries the cache of what depends on its parameters alone
+    (``bots.fill_cache``), filled here once per call."""
     game = game.copy()
-    rows = np.zeros((MAX_PLAYERS + 1, PARAMS_WIDTH), np.float64)
+    rows = np.zeros((MAX_PLAYERS + 1, CACHED_WIDTH), np.float64)
     for seat in range(min(params.shape[0], MAX_PLAYERS)):
         for i in range(min(params.shape[1], PARAMS_WIDTH)):
             rows[seat, i] = params[seat, i]
+        if FIRST_HEURISTIC <= game[G_KINDS + seat] <= LAST_HEURISTIC:
+            fill_cache(rows[seat], game[G_CROWN])
     state = np.zeros(S_LEN, np.int64)
     hidden = np.zeros(H_LEN, np.int64)
     for i in range(count):

@@ -75,20 +75,38 @@ def card_face(card):
     return 0
 
 
+def _cards(test) -> int:
+    """The set of card ids for which ``test`` holds, as a bit mask (bit c: card c)."""
+    return sum(1 << c for c in range(N_CARDS) if test(c))
+
+
+# The card sets the rule of a valid play is made of, as bit masks: a turn's
+# valid cards are one mask (``valid_cards``) and its options are read off it
+# without a branch on each card of the hand.
+ALL_CARDS = _cards(lambda c: True)
+PLUS2_CARDS = _cards(lambda c: FIRST_PLUS2 <= c < FIRST_FLAPI)
+GREEN_CARDS = _cards(lambda c: c >= FIRST_FLAPI)
+COLOR_CARDS = np.array([_cards(lambda c: card_color.py_func(c) == color) for color in range(N_PIGS)], np.int64)
+FACE_CARDS = np.array([_cards(lambda c: card_face.py_func(c) == face) for face in range(FACE_PLUS2 + 1)], np.int64)
+
+
+@kernel(inline=True)
+def valid_cards(state):
+    """The cards that may be played now, as a bit mask. Under a pending +2
+    penalty only a +2; else a green special always; else the required colour
+    (PUB_NEED; -1: any) or the same number / symbol as the top card."""
+    if state[PUB_PENALTY] > 0:
+        return PLUS2_CARDS
+    need = state[PUB_NEED]
+    if need < 0:
+        return ALL_CARDS
+    return GREEN_CARDS | COLOR_CARDS[need] | FACE_CARDS[card_face(state[PUB_TOP])]
+
+
 @kernel(inline=True)
 def is_valid(state, card):
-    """May ``card`` be played now? Under a pending +2 penalty only a +2; else a
-    green special always; else the required colour (PUB_NEED; -1: any) or the
-    same number / symbol as the top card."""
-    if state[PUB_PENALTY] > 0:
-        return card >= FIRST_PLUS2 and card < FIRST_FLAPI
-    if card >= FIRST_FLAPI:
-        return True
-    need = state[PUB_NEED]
-    if need < 0 or card_color(card) == need:
-        return True
-    face = card_face(card)
-    return face == card_face(state[PUB_TOP])
+    """May ``card`` be played now? (see valid_cards)"""
+    return (valid_cards(state) >> card) & 1 != 0
 
 
 @kernel(inline=True)
@@ -102,12 +120,14 @@ def valid_options(state, hidden, seat, options_at):
     """Write the valid cards of the seat's hand at ``state[options_at:]`` (in hand
     order); return how many."""
     at = own_at(seat)
+    valid = valid_cards(state)
     n = 0
     for i in range(hidden[at + OWN_HAND_N]):
+        # written at the next place whether valid or not (no branch on the
+        # card); a card that is not stays beyond the options' count
         card = hidden[at + OWN_HAND + i]
-        if is_valid(state, card):
-            state[options_at + n] = card
-            n += 1
+        state[options_at + n] = card
+        n += (valid >> card) & 1
     return n
 
 

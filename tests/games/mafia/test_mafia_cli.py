@@ -79,6 +79,12 @@ def test_a_bot_is_refused_in_a_role_it_cannot_play(capsys):
                        "bot 'expander' cannot play seat 3: that seat's role is state")
 
 
+def test_compare_refuses_bots_of_different_roles(capsys):
+    """A State bot against a family bot: no seat both can take, so --role would not help."""
+    assert_usage_error(capsys, ["compare", "mafia", "--bot", "hunter", "--vs", "expander", "--games", 10],
+                       "the bots share no role: hunter plays state; expander plays family")
+
+
 def test_tournament_rates_the_bots_of_one_role_against_a_field_of_the_other(capsys):
     """Three players: the family bots take the two family seats (every pair, both
     rotations), the warden the State's seat; a State bot among them is refused."""

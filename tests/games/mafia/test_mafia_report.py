@@ -29,7 +29,8 @@ def test_report_of_merged_runs_answers_the_issue_questions(runs):
                      "Which base city should a family pick?", "Which cards decide games?",
                      "Which spaces decide control?", "How long are games?"):
         assert question in page
-    assert "assumed map and tables" in page and "ASSUMED" in page and "observational" in page
+    assert "(assumed reconstruction)" in page and "ASSUMED" in page and "observational" in page
+    assert "Method: not stated" not in page
     assert "everyone loses" in page and "hunter" in page
     files = runs / "mafia_files"
     # side by side (the runs differ in players): each run's figures and tables, named by run

@@ -242,6 +242,39 @@ def test_a_bot_reads_only_its_own_row(name):
     assert asked > 300
 
 
+@pytest.mark.parametrize("name", HEURISTIC)
+def test_the_cache_changes_no_decision(name):
+    """Along random games: a parameter row carrying the cache of weights and
+    queue places (as play_games hands it over) gives every decision and every
+    draw of the bot's stream that a plain row gives, and its entries are the
+    plain computation's floats."""
+    kind = BUILTIN[name].kind
+    cached = np.zeros((4, B.CACHED_WIDTH))
+    cached[:, :L.PARAMS_WIDTH] = row(name, hand_weight=0.3)  # a hand weight: both table axes matter
+    plain = cached[:, :L.PARAMS_WIDTH].copy()
+    for seat in range(4):
+        B.fill_cache(cached[seat], 18)
+    assert cached[0, B.C_X_N] == 44
+    assert cached[0, B.C_WEIGHTS + 7 * B.HAND_SPACES + 5] == B.pig_weight_of(plain[0], 3.5, 5.0)
+    asked = 0
+    for game_index in range(10):
+        t = Table(players=4, crown=18, seed=game_index, kinds=[L.RANDOM] * 4, check=False)
+        while t.turn() == R.RACE_ON:
+            seat = int(t.state[L.PUB_MOVER])
+            answers = []
+            for rows in (plain, cached):
+                state, hidden = t.state.copy(), t.hidden.copy()
+                for what in (L.DECIDE_PLAY, L.DECIDE_BET, L.DECIDE_COLOR, L.DECIDE_STEP, L.DECIDE_FLAPI):
+                    n = {L.DECIDE_PLAY: R.valid_options(state, hidden, seat, L.S_OPTIONS),
+                         L.DECIDE_STEP: R.pigs_off_start(state, L.S_OPTIONS),
+                         L.DECIDE_FLAPI: R.last_pigs(state, L.S_OPTIONS)}.get(what, 0)
+                    answers.append(int(K.ask_bot(what, seat, kind, t.game, state, hidden, rows, n)))
+                answers.append(int(hidden[seat * L.OWN_LEN + L.OWN_RNG]))
+            assert answers[:6] == answers[6:]
+            asked += 1
+    assert asked > 150
+
+
 # ------------------------------------------------------------------ the rules hold
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

@@ -11,13 +11,16 @@ from analyzer.report.figures import COMMON_FIGURES, SCORE_FIGURE
 from analyzer.report.html import seat_tables, table
 from analyzer.report.text import num, num_ci, overview_value, pct, pct_ci
 
-__all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS"]
+__all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS", "CONTROLLED_TABLES"]
+
+CONTROLLED_TABLES = ("overview", "seat_advantage", "win_patterns", "game_length")  # what the structural answers read
 
 FOOTNOTE = ("A simulated unit is a game; win rates are per game (one winner), the score is the lemmings brought "
-            "home (0-2). Intervals are 95%: Wilson for rates, normal (mean ± 1.96·sd/√n) for means; seat and bot "
-            "comparisons are paired by game. Progress is the finish distance a move gained, setback the distance "
-            "pushed lemmings lost. Figures from the moves table (columns, new columns, pushes) hold for the run's "
-            "bots together.")
+            "home (0-2). Intervals are 95%: Wilson for rates, Student t (mean ± t·sd/√n) for means, normal for "
+            "the new-column difference of means; seat and bot comparisons are paired by game; intervals over moves "
+            "treat the moves of a game as independent, which they are not, so they are somewhat too "
+            "narrow. Progress is the finish distance a move gained, setback the distance pushed lemmings lost. "
+            "Figures from the moves table (columns, new columns, pushes) hold for the run's bots together.")
 
 FIGURES = [
     *COMMON_FIGURES,

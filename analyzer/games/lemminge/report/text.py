@@ -7,16 +7,11 @@ from __future__ import annotations
 import numpy as np
 
 from analyzer.report.text import (
-    answer_first_seat, answer_skill, confounded, is_num, num, num_ci, overview_value, pct, pct_ci, pp_ci,
+    SEAT_METHOD, Answer, answer_skill, bots_answer, confounded, first_seat_measure, num, num_ci, overview_value,
+    pct, pp_ci, structural,
 )
 
 MIN_MOVES = 200  # moves below which a cell is too thin to quote
-
-
-def _bots(manifest: dict) -> str:
-    bots = manifest.get("bots") or []
-    names = list(dict.fromkeys(str(b.get("bot")) for b in bots))
-    return f"under {', '.join(names)}" if names else "under the run's bots"
 
 
 # ---------------------------------------------------------------------- takeaways
@@ -109,13 +104,16 @@ def game_length(res: dict) -> str:
 # ---------------------------------------------------------------------- designer answers
 
 
-def answer_hands(res: dict, manifest: dict) -> str:
+def _hands_measure(res: dict) -> tuple[str, str]:
+    """(key, sentence) for ``structural``: do the starting hands (2-6 cards, the
+    smallest in the first seat) balance the seats? The key is the verdict."""
     sa = res["seat_advantage"]
     if not len(sa):
-        return "No results to compare seats."
+        return "none", "No results to compare seats."
     if confounded(res):
-        return ("Cannot tell from this run: the seats run different bots. Rerun with one bot in every seat "
-                f"(e.g. 'analyzer simulate lemminge --bots random --players {len(sa)}').")
+        return "mixed", ("Cannot tell from these seats: they run different bots, so a seat's win rate mixes its "
+                         "bot's strength with its starting hand and its place in the turn order. Rerun with one "
+                         f"bot in every seat (e.g. 'analyzer simulate lemminge --bots random --players {len(sa)}').")
     rows = [f"seat {int(r['seat'])} ({num(r['hand_start'], 0)} cards) "
             f"{pp_ci(r['advantage'], r['advantage_low'], r['advantage_high'])}" for _, r in sa.iterrows()]
     s1, last = sa.iloc[0], sa.iloc[-1]
@@ -127,18 +125,70 @@ def answer_hands(res: dict, manifest: dict) -> str:
         verdict = "Not quite"
     else:
         verdict = "Yes, within the intervals"
-    return f"{verdict} ({_bots(manifest)}; win rate against the average seat: " + ", ".join(rows) + ")."
+    return verdict, f"{verdict} (win rate against the average seat: " + ", ".join(rows) + ")."
 
 
-def answers(res: dict, manifest: dict) -> list[tuple[str, str]]:
+def answer_hands(res: dict, manifest: dict) -> str:
+    return _hands_measure(res)[1]
+
+
+def _length_measure(res: dict) -> tuple[str, str]:
+    """(key, sentence) for ``structural``: the mean game length, rounded, is the key."""
+    mean = overview_value(res, "game_length_mean")
+    lo, hi = overview_value(res, "game_length_mean", "low"), overview_value(res, "game_length_mean", "high")
+    text = game_length(res)
+    if not len(res["game_length"]):
+        return "none", text
+    return f"{mean:.0f}", f"{text[:-1]} (mean 95% CI {num(lo, 1)}–{num(hi, 1)})."
+
+
+HANDS_METHOD = ("per seat, its game win rate minus the mean of all seats' in the same game (paired by game), 95% t "
+                "interval; the verdict reads the first seat's (smallest hand, moves first) and the last seat's "
+                "(largest hand) intervals against 0, without a multiple-comparison correction or a practical "
+                "threshold")
+COLUMN_METHOD = ("cards played on an existing column, grouped by the column's sum before the card: mean movement "
+                 "and mean progress (finish distance the moved lemming gained) per card, 95% t interval of the "
+                 "mean over moves (the moves of one game are not independent, so these intervals are somewhat "
+                 "too narrow); progress per movement is the ratio of the two means; sums with fewer than "
+                 f"{MIN_MOVES} moves are not quoted; observational: which card goes on which column is the bots' "
+                 "choice")
+NEW_COLUMN_METHOD = ("per card value, the mean progress of cards that started a new column minus that of cards of "
+                     "the same value played on their column: difference of means with a Welch-type normal "
+                     "interval (±1.96·√(s₁²/n₁ + s₀²/n₀)), moves treated as independent (the moves of one game "
+                     "are not, so the interval is somewhat too narrow); values with fewer than "
+                     f"{MIN_MOVES} moves on either side are not quoted; observational, not the effect of starting "
+                     "a column: the bots chose when to start one")
+PUSH_METHOD = ("moves grouped by the number of lemmings they pushed: the share of moves that push, the setback "
+               "(finish distance the pushed lemmings lost) per pushing move and per lemming pushed, pooled over "
+               "the groups by their move counts; no interval is quoted (the pushes table has 95% t intervals per "
+               "group, over moves, which are not independent within a game); observational: the pushes are the "
+               "bots' own choices")
+TILES_METHOD = ("counts over the run: tiles placed per printed terrain of the hex (share of all tiles), new columns "
+                "started per card terrain, and per hex the entries of moving lemmings per game and the landings "
+                "of pushed ones; no intervals; where tiles go is the bots' choice")
+LENGTH_METHOD = ("histogram of game lengths in turns (refills included); mean with a 95% t interval over games, "
+                 "median and the 5% and 95% points read from the histogram")
+SKILL_METHOD = ("score (lemmings home) variance explained by the bot (eta squared); each heuristic bot's game win "
+                "rate per seat minus random's, paired by game, 95% t interval; random's win rate with a 95% "
+                "Wilson interval")
+
+
+def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
+    """The designer's questions, each with its scope and method (``Answer``): the
+    questions about the game on the controlled tables (``structural``), those about
+    the bots' choices as such (``bots_answer``)."""
     return [
-        ("Do the starting hands of 2-6 cards balance the seats?", answer_hands(res, manifest)),
-        ("Is the first seat favoured?", answer_first_seat(res, manifest)),
-        ("What is a column sum worth?", column_value(res) + f" ({_bots(manifest)}.)"),
-        ("When should a player start a new column instead of adding to one?",
-         new_column(res) + f" ({_bots(manifest)}.)"),
-        ("Is pushing worth its cost?", pushes(res) + f" ({_bots(manifest)}.)"),
-        ("Where do tiles go and which terrain decides games?", tiles(res) + " " + hexes(res)),
-        ("How long is a game?", game_length(res)),
-        ("How much does skill matter?", answer_skill(res)),
+        structural("Do the starting hands of 2-6 cards balance the seats?", "seat_advantage", _hands_measure,
+                   HANDS_METHOD, res, manifest, controlled),
+        structural("Is the first seat favoured?", "seat_advantage", first_seat_measure(manifest), SEAT_METHOD,
+                   res, manifest, controlled),
+        bots_answer("What is a column sum worth?", "column_value", column_value(res), COLUMN_METHOD, manifest),
+        bots_answer("When should a player start a new column instead of adding to one?", "new_column",
+                    new_column(res), NEW_COLUMN_METHOD, manifest),
+        bots_answer("Is pushing worth its cost?", "pushes", pushes(res), PUSH_METHOD, manifest),
+        bots_answer("Where do tiles go and which terrain decides games?", "tiles", tiles(res) + " " + hexes(res),
+                    TILES_METHOD, manifest),
+        structural("How long is a game?", "game_length", _length_measure, LENGTH_METHOD, res, manifest,
+                   controlled),
+        bots_answer("How much does skill matter?", "scores", answer_skill(res), SKILL_METHOD, manifest),
     ]

@@ -9,13 +9,20 @@ import math
 import numpy as np
 
 from analyzer.games.mafia import layout as L
-from analyzer.games.mafia.stats import TABLE_DOCS
+from analyzer.games.mafia.stats import MAX_LENGTH, TABLE_DOCS
 from analyzer.report.html import table
-from analyzer.report.text import num, pct, pct_ci
+from analyzer.report.text import (
+    Answer, bots_answer, flag_sentence, min_effect, num, num_ci, pct, pct_ci, structural,
+)
+from analyzer.stats.aggregate import hist_mean
+from analyzer.stats.flags import ALPHA, seat_balance
 
-__all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS"]
+__all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS", "CONTROLLED_TABLES"]
 
-FOOTNOTE = ("A simulated unit is a game. Intervals are 95% Wilson intervals. The card values are observational "
+CONTROLLED_TABLES = ("outcomes", "roles", "length")  # what the structural answers read
+
+FOOTNOTE = ("A simulated unit is a game. Intervals are 95%: Wilson for shares and win rates, Student t for the "
+            "mean length. The card values are observational "
             "(win rate of the side in the games where it played the card against those where it did not): a "
             "card is played when its window opens, which depends on how the game is going, so they are not "
             "effects of the card. The map, the returns table and the encounters are the rules page's ASSUMED "
@@ -24,51 +31,95 @@ FOOTNOTE = ("A simulated unit is a game. Intervals are 95% Wilson intervals. The
 FAMILY_COLORS = {"red": "#c0392b", "black": "#262626", "orange": "#e67e22", "green": "#2e8b57", "state": "#2c5aa0"}
 
 
-def _bots(manifest: dict) -> str:
-    bots = manifest.get("bots") or []
-    labels = sorted({b.get("bot", "?") for b in bots}) if isinstance(bots, list) else []
-    where = "assumed map and tables" if _assumed(manifest) else "the map of the run"
-    return f"(bots: {', '.join(labels) or 'as run'}; {where})"
-
-
-def _assumed(manifest: dict) -> bool:
-    data = manifest.get("data") or []
-    return any(d.get("assumed") for d in data) if isinstance(data, list) else True
-
-
 # ---------------------------------------------------------------------- answers
 
-def _state_answer(res) -> str:
+def _state_measure(res) -> tuple[str, str]:
+    """(key, sentence) for ``structural``: the State's share of games per player
+    count against an equal seat's share (1 / players); the key is where each
+    interval lies against that share."""
     o = res["outcomes"]
-    parts = []
+    parts, keys = [], []
     for n in sorted(o["players"].unique()):
+        sub = o[o.players == n].set_index("outcome")
         if n == 4:
-            row = o[(o.players == 4) & (o.outcome == "all_lose")]
-            if len(row):
-                r = row.iloc[0]
+            if "all_lose" in sub.index:
+                r = sub.loc["all_lose"]
                 parts.append(f"at 4 players (no State player) everyone loses in {pct_ci(r.share, r.low, r.high)}")
             continue
-        row = o[(o.players == n) & (o.outcome == "state")]
-        if len(row):
-            r = row.iloc[0]
-            fam = 1 - r.share
-            parts.append(f"at {n} players the State wins {pct_ci(r.share, r.low, r.high)} of games, "
-                         f"the families together {pct(fam)}")
-    return "; ".join(parts) + "." if parts else "No games in this run."
+        if "state" not in sub.index:
+            continue
+        r = sub.loc["state"]
+        fair = 1 / n
+        side = "above" if r.low > fair else "below" if r.high < fair else "about"
+        keys.append(f"{n}:{side}")
+        fam = float(sub.loc[[f for f in L.FAMILIES if f in sub.index], "share"].sum())
+        draws = float(sub.loc["draw", "share"]) if "draw" in sub.index else 0.0
+        word = {"above": "more than", "below": "less than", "about": "about"}[side]
+        parts.append(f"at {n} players the State wins {pct_ci(r.share, r.low, r.high)} of games, {word} an equal "
+                     f"seat's share ({pct(fair)}), the families together {pct(fam)}"
+                     + (f", {pct(draws)} draws at the safety cap" if draws > 0 else ""))
+    if not parts:
+        return "none", "No games in this run."
+    return ",".join(keys) or "no state", "; ".join(parts) + "."
+
+
+def _state_answer(res) -> str:
+    return _state_measure(res)[1]
+
+
+def _family_confounded(res, n) -> bool:
+    """Do the families at ``n`` players run different bots (so order and bot mix)?"""
+    r = res["roles"]
+    return r[(r.players == n) & (r.role == L.ROLE_FAMILY)]["bot"].nunique() > 1
+
+
+def _family_flags(res, n, manifest):
+    """Cochran's Q and Holm over the four families' wins at ``n`` players (at most one
+    winner a game, so the families of a game are paired), items named by family."""
+    counts = res["outcomes"][res["outcomes"].players == n].set_index("outcome")["games"]
+    wins = np.array([int(counts.get(f, 0)) for f in L.FAMILIES], np.int64)
+    games = int(counts.sum())
+    patterns = np.r_[wins, games - wins.sum()]
+    masks = np.r_[1 << np.arange(len(L.FAMILIES)), 0]
+    f = seat_balance(patterns, masks, len(L.FAMILIES), ALPHA, min_effect(manifest))
+    f.items = list(L.FAMILIES)
+    return f
+
+
+def _first_mover_measure(manifest: dict):
+    def measure(res) -> tuple[str, str]:
+        r = res["roles"]
+        fam = r[r.role == L.ROLE_FAMILY]
+        parts, keys = [], []
+        for n in sorted(fam["players"].unique()):
+            sub = fam[fam.players == n].groupby("side")[["n", "wins"]].sum()
+            order = [f for f in L.FAMILIES if f in sub.index]
+            rates = ", ".join(f"{f} {pct(sub.loc[f, 'wins'] / sub.loc[f, 'n'])}" for f in order)
+            if _family_confounded(res, n):
+                keys.append(f"{n}:mixed")
+                bots = fam[fam.players == n].groupby("side")["bot"].first()
+                parts.append(f"at {n} players, in calendar order: {rates}; the families run different bots "
+                             f"({', '.join(f'{f}: {bots[f]}' for f in order)}), so this mixes a bot's strength "
+                             "with the order of moving")
+                continue
+            flags = _family_flags(res, n, manifest)
+            key, verdict = flag_sentence(flags, "family", "families")
+            first = L.FAMILIES[0]
+            lead = (f"{first}, moving first, has no edge beyond chance and the practical threshold"
+                    if not flags.flagged[0] else
+                    f"{first}, moving first, wins {'more' if flags.share[0] > flags.fair else 'less'} than the "
+                    "average family")
+            keys.append(f"{n}:{key}")
+            parts.append(f"at {n} players {lead} (in calendar order: {rates}); {verdict[:-1]}")
+        if not parts:
+            return "none", "No family seats in this run."
+        return ("|".join(keys), "; ".join(parts)
+                + " (red moves first, then black; orange and green after the State).")
+    return measure
 
 
 def _first_mover(res) -> str:
-    r = res["roles"]
-    fam = r[r.role == L.ROLE_FAMILY]
-    parts = []
-    for n in sorted(fam["players"].unique()):
-        sub = fam[fam.players == n].groupby("side")[["n", "wins"]].sum()
-        order = [f for f in L.FAMILIES if f in sub.index]
-        rates = [f"{f} {pct(sub.loc[f, 'wins'] / sub.loc[f, 'n'])}" for f in order]
-        parts.append(f"at {n} players, in calendar order: " + ", ".join(rates))
-    if not parts:
-        return "No family seats in this run."
-    return "; ".join(parts) + " (red moves first, then black; orange and green after the State)."
+    return _first_mover_measure({})(res)[1]
 
 
 def _bases(res) -> str:
@@ -107,24 +158,57 @@ def _spaces(res) -> str:
                                                     for _, r in removed.iterrows()) + ".")
 
 
-def _length(res) -> str:
+def _length_measure(res) -> tuple[str, str]:
+    """(key, sentence) for ``structural``: the mean length per player count, rounded, is the key."""
     ln = res["length"]
-    parts = []
+    parts, keys = [], []
     for n, g in ln.groupby("players"):
-        mean = (g.calendar_turns * g.games).sum() / g.games.sum()
-        parts.append(f"{num(mean, 1)} calendar turns at {n} players")
-    return ("Games last " + ", ".join(parts) + ".") if parts else "No games."
+        m = hist_mean(g.games.to_numpy(np.int64), g.calendar_turns.to_numpy(np.int64))
+        keys.append(f"{n}:{float(m['mean']):.0f}")
+        parts.append(f"{num_ci(m['mean'], m['low'], m['high'], 1)} calendar turns at {n} players")
+    if not parts:
+        return "none", "No games."
+    return ",".join(keys), "Games last " + ", ".join(parts) + "."
 
 
-def answers(res: dict, manifest: dict) -> list[tuple[str, str]]:
-    tail = " " + _bots(manifest)
+def _length(res) -> str:
+    return _length_measure(res)[1]
+
+
+STATE_METHOD = ("per player count, the share of games the State wins with its 95% Wilson interval, read against "
+                "an equal seat's share (1 / players: more, less or about); the families' share is the sum of the "
+                "four families' outcomes")
+FIRST_METHOD = ("per player count, each family's share of games won, then Cochran's Q over the four families "
+                "(at most one winner a game, so the families of a game are paired) and per-family paired tests "
+                "against the average family with Holm correction, flagged only beyond the practical threshold; "
+                "when the families run different bots the comparison mixes bot and order and is not tested")
+BASE_METHOD = ("per family and player count, the share of its games with each base city and its win rate with "
+               "that base (95% Wilson intervals in the bases table and figure); observational: the bots choose the base, and a bot that always "
+               "picks one base gives no comparison")
+CARD_METHOD = ("observational: among the games a side played, its win rate in the games where it played the card "
+               "against those where it did not, each with a 95% Wilson interval, the four largest differences "
+               "quoted (no interval for the difference); a card is played when its window opens, which depends "
+               "on how the game goes, so this is not the card's effect (no intervention)")
+SPACE_METHOD = ("counts summed over the run: markers placed on and taken off each space; no intervals; where "
+                "markers go follows the bots' choices")
+LENGTH_METHOD = ("per player count, the histogram of game lengths in calendar turns (passes of the six-slot "
+                 f"calendar; games longer than {MAX_LENGTH} counted as {MAX_LENGTH}); mean with a 95% t interval "
+                 "over games")
+
+
+def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
+    """The designer's questions, each with its scope and method (``Answer``): the
+    State's strength, the first mover and the length on the controlled tables
+    (``structural``), bases, cards and spaces as the bots' choices."""
     return [
-        ("Is the State strong enough at 3 and 5 players?", _state_answer(res) + tail),
-        ("Does the family that moves first win more?", _first_mover(res) + tail),
-        ("Which base city should a family pick?", _bases(res) + tail),
-        ("Which cards decide games?", _cards(res) + tail),
-        ("Which spaces decide control?", _spaces(res) + tail),
-        ("How long are games?", _length(res) + tail),
+        structural("Is the State strong enough at 3 and 5 players?", "outcomes", _state_measure, STATE_METHOD,
+                   res, manifest, controlled),
+        structural("Does the family that moves first win more?", "outcomes", _first_mover_measure(manifest),
+                   FIRST_METHOD, res, manifest, controlled),
+        bots_answer("Which base city should a family pick?", "bases", _bases(res), BASE_METHOD, manifest),
+        bots_answer("Which cards decide games?", "cards", _cards(res), CARD_METHOD, manifest),
+        bots_answer("Which spaces decide control?", "spaces", _spaces(res), SPACE_METHOD, manifest),
+        structural("How long are games?", "length", _length_measure, LENGTH_METHOD, res, manifest, controlled),
     ]
 
 

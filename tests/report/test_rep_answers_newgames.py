@@ -1,0 +1,208 @@
+"""Lemminge's and Mafia's designer answers name their scope (bots, map, player
+count) and their method; the questions about the game are answered per bot on
+controlled tables (holding across the bots or depending on them), and without
+them say they are about the bots present. Mafia's controlled tables keep the
+State seat's bot and put each family bot in every family seat. On small
+simulated tables (a few hundred games)."""
+import numpy as np
+import pytest
+
+from analyzer.engine.botspec import BotSpec, parse_bot_list
+from analyzer.games.lemminge.match import LemmingeMatch
+from analyzer.games.lemminge.report import answers as lmg_answers
+from analyzer.games.lemminge.stats import LemmingeStats
+from analyzer.games.mafia.match import MafiaMatch
+from analyzer.games.mafia.report import answers as mafia_answers
+from analyzer.games.mafia.stats import new_stats as mafia_stats
+from analyzer.report.controlled import Controlled, controlled_runs, designs
+from analyzer.report.text import Answer
+
+GAMES = 300
+
+# question -> a word its method must name
+LMG_METHODS = {
+    "Do the starting hands of 2-6 cards balance the seats?": "paired by game",
+    "Is the first seat favoured?": "Cochran's Q",
+    "What is a column sum worth?": "not independent",
+    "When should a player start a new column instead of adding to one?": "Welch",
+    "Is pushing worth its cost?": "observational",
+    "Where do tiles go and which terrain decides games?": "counts",
+    "How long is a game?": "t interval",
+    "How much does skill matter?": "eta squared",
+}
+LMG_STRUCTURAL = ("Do the starting hands of 2-6 cards balance the seats?", "Is the first seat favoured?",
+                  "How long is a game?")
+MAFIA_METHODS = {
+    "Is the State strong enough at 3 and 5 players?": "Wilson",
+    "Does the family that moves first win more?": "Cochran's Q",
+    "Which base city should a family pick?": "observational",
+    "Which cards decide games?": "observational",
+    "Which spaces decide control?": "counts",
+    "How long are games?": "t interval",
+}
+MAFIA_STRUCTURAL = ("Is the State strong enough at 3 and 5 players?", "Does the family that moves first win more?",
+                    "How long are games?")
+MAFIA_TABLE = "expander,raider,hunter,expander,raider"
+
+
+def _manifest(match, bots: str, seed: int) -> dict:
+    labels = [s.label for s in parse_bot_list(bots)]
+    labels = labels * match.players if len(labels) == 1 else labels
+    return {**match.describe(), "bots": [{"seat": i + 1, "bot": b} for i, b in enumerate(labels)], "seed": seed,
+            match.unit: GAMES}
+
+
+@pytest.fixture(scope="module")
+def lmg():
+    match = LemmingeMatch(None, 4, [BotSpec("random", ())] * 4)
+    chunk = match.play(3, 0, GAMES)
+    s = LemmingeStats()
+    s.add({**match.tables_of(chunk), **match.chunk_extras(chunk)})
+    return s.result(), _manifest(match, "random", 3)
+
+
+def _mafia_run(bots: str, seed: int = 5):
+    match = MafiaMatch(None, 5, parse_bot_list(bots))
+    s = mafia_stats()
+    s.add(match.tables_of(match.play(seed, 0, GAMES)))
+    return s.result(), _manifest(match, bots, seed)
+
+
+@pytest.fixture(scope="module")
+def mafia():
+    return _mafia_run(MAFIA_TABLE)
+
+
+def _check_scope_and_method(answers, methods, scope_words):
+    assert [a.question for a in answers] == list(methods)
+    for a in answers:
+        assert isinstance(a, Answer) and a.text and a.figure
+        assert methods[a.question] in a.method, (a.question, a.method)
+        for word in scope_words:
+            assert word in a.scope, (a.question, a.scope)
+
+
+def _balanced_seats(res):
+    """A copy whose seat advantages all span 0."""
+    out = dict(res)
+    out["seat_advantage"] = res["seat_advantage"].assign(advantage=0.0, advantage_low=-0.05, advantage_high=0.05)
+    return out
+
+
+def test_lmg_answers_name_scope_and_method(lmg):
+    res, manifest = lmg
+    answers = lmg_answers(res, manifest, Controlled({}, {}, "none played"))
+    _check_scope_and_method(answers, LMG_METHODS, ["random in every seat", "(assumed reconstruction)",
+                                                   "4 players"])
+    for a in answers:
+        if a.question not in LMG_STRUCTURAL:
+            assert "This describes the choices of the bots present: random in every seat" in a.text, a.question
+    mixed = {**manifest, "bots": [{"seat": 1, "bot": "greedy"}] + manifest["bots"][1:]}
+    answers = {a.question: a for a in lmg_answers(res, mixed, Controlled({}, {}, "none played"))}
+    assert "greedy (seat 1), random (seat 2)" in answers["Is the first seat favoured?"].scope
+    for q in LMG_STRUCTURAL:
+        assert answers[q].text.startswith("About the bots at this table, not the game alone (none played)"), q
+
+
+def test_lmg_structural_answers_on_controlled_tables_hold_or_depend(lmg):
+    res, manifest = lmg
+    same = {a.question: a for a in lmg_answers(res, manifest, Controlled({"random": res, "greedy": res},
+                                                                         {"random": GAMES, "greedy": GAMES}))}
+    for q in LMG_STRUCTURAL:
+        assert same[q].text.startswith("The same answer with each of the 2 bots in every seat"), q
+        assert same[q].scope.startswith("controlled tables: each of random, greedy in every seat (300 games each")
+    # the random table's first seat is ahead (moving first outweighs the smaller hand); a table whose seats
+    # all span 0 is balanced: the hands answer depends on the bots
+    assert "random: No: moving first outweighs the smaller hand" in same[LMG_STRUCTURAL[0]].text
+    differ = Controlled({"random": res, "greedy": _balanced_seats(res)}, {"random": GAMES, "greedy": GAMES})
+    hands = lmg_answers(res, manifest, differ)[0]
+    assert hands.text.startswith("It depends on the bots (each in every seat, on the same deals)")
+    assert "greedy: Yes, within the intervals" in hands.text
+
+
+def test_mafia_answers_without_controlled_tables_say_why(mafia):
+    res, manifest = mafia
+    note = "no controlled tables: the board file x.toml of the run is not there any more"
+    answers = mafia_answers(res, manifest, Controlled({}, {}, note))
+    _check_scope_and_method(answers, MAFIA_METHODS, ["expander (seat 1)", "hunter (seat 3)",
+                                                     "(assumed reconstruction)", "5 players"])
+    by_q = {a.question: a for a in answers}
+    for q in MAFIA_STRUCTURAL:
+        assert by_q[q].text.startswith(f"About the bots at this table, not the game alone ({note}): "), q
+    # the families run different bots here: the first mover is not tested, and the answer says why
+    assert "the families run different bots (red: expander, black: raider" in by_q[MAFIA_STRUCTURAL[1]].text
+    assert "observational" in by_q["Which cards decide games?"].text
+
+
+def test_mafia_controlled_tables_keep_the_state_seat(mafia):
+    res, manifest = mafia
+    ctl = controlled_runs(manifest, res, threads=1, max_units=GAMES)
+    assert list(ctl.tables) == ["expander", "raider"] and not ctl.note
+    assert ctl.where == "in every family seat (state seat: hunter)"
+    for label, t in ctl.tables.items():
+        fam = t["roles"][t["roles"].role == "family"]
+        assert set(fam["bot"]) == {label} and list(t["roles"][t["roles"].role == "state"]["bot"]) == ["hunter"]
+    answers = {a.question: a for a in mafia_answers(res, manifest, ctl)}
+    for q in MAFIA_STRUCTURAL:
+        a = answers[q]
+        assert a.scope.startswith("controlled tables: each of expander, raider in every family seat (state seat: "
+                                  "hunter) (300 games each"), q
+        assert a.text.startswith(("The same answer with each of the 2 bots in every family seat",
+                                  "It depends on the bots (each in every family seat")), q
+        assert "At this run's own table" in a.text, q
+    first = answers[MAFIA_STRUCTURAL[1]].text
+    controlled_part, own = first.split("At this run's own table")
+    assert "different bots" not in controlled_part and "joint test p" in controlled_part
+    assert "the families run different bots" in own
+    # a run written before manifests listed the seats' roles: the roles come from the game's match
+    older = controlled_runs({k: v for k, v in manifest.items() if k != "roles"}, res, threads=1, max_units=20)
+    assert list(older.tables) == ["expander", "raider"] and older.where == ctl.where
+
+
+def test_controlled_designs_for_roles():
+    roles5 = ["family", "family", "state", "family", "family"]
+
+    def manifest(bots, roles):
+        return {"bots": [{"seat": i + 1, "bot": b} for i, b in enumerate(bots)], "roles": roles}
+
+    assert designs(manifest(["random"] * 5, roles5)) == ([("random", ["random"] * 5)], "in every seat")
+    # one bot per role: the run is its own controlled table
+    assert designs(manifest(["random", "random", "hunter", "random", "random"], roles5)) == (
+        [("random", ["random", "random", "hunter", "random", "random"])], "in every family seat (state seat: hunter)")
+    tables, where = designs(manifest(["expander", "random", "warden"], ["family", "family", "state"]))
+    assert tables == [("expander", ["expander", "expander", "warden"]), ("random", ["random", "random", "warden"])]
+    assert where == "in every family seat (state seat: warden)"
+    # seats of one role (Mafia at 4 players, or any game without roles): each bot in every seat
+    assert designs(manifest(["expander", "raider", "raider", "expander"], ["family"] * 4)) == (
+        [("expander", ["expander"] * 4), ("raider", ["raider"] * 4)], "in every seat")
+    tables, where = designs(manifest(["a", "b", "c", "d"], ["x", "x", "y", "y"]))
+    assert [t for _, t in tables] == [["a", "a", "c", "c"], ["a", "a", "d", "d"], ["b", "b", "c", "c"],
+                                      ["b", "b", "d", "d"]]
+    assert tables[0][0] == "a as x + c as y" and where == "in every seat of its role"
+
+
+def _family_wins(res, shares, games=60_000, bot="expander"):
+    """A copy of a 5-player result whose families (all ``bot``) win ``shares`` of ``games``
+    (red, black, orange, green) and the State the rest."""
+    out = dict(res)
+    wins = dict(zip(("red", "black", "orange", "green"), (np.array(shares) * games).round().astype(int)))
+    wins["state"] = games - sum(wins.values())
+    o = res["outcomes"].copy()
+    o["games"] = [wins.get(x, 0) for x in o["outcome"]]
+    out["outcomes"] = o
+    r = res["roles"].copy()
+    r.loc[r.role == "family", "bot"] = bot
+    out["roles"] = r
+    return out
+
+
+def test_mafia_first_mover_depends_on_the_family_bots(mafia):
+    """Red 30% against 20% for the others over 60,000 games is flagged; equal families are not."""
+    res, manifest = mafia
+    ctl = Controlled({"expander": _family_wins(res, [0.3, 0.2, 0.2, 0.2]),
+                      "raider": _family_wins(res, [0.2, 0.2, 0.2, 0.2], bot="raider")},
+                     {"expander": 60_000, "raider": 60_000}, where="in every family seat (state seat: hunter)")
+    text = mafia_answers(res, manifest, ctl)[1].text
+    assert text.startswith("It depends on the bots (each in every family seat (state seat: hunter), on the same")
+    assert "expander: at 5 players red, moving first, wins more than the average family" in text
+    assert "raider: at 5 players red, moving first, has no edge beyond chance" in text
