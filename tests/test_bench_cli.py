@@ -32,3 +32,22 @@ def test_a_throughput_row_shows_the_cost_model_estimate():
     run = bench.Run(["analyzer"], 2.0, 0, 4.0, 0, "speed: 1,000 games/s (1.00 s on 2 threads)\n", "")
     assert "cost model 40,000/s" in bench.rate_row("t", run, 1000, None, "games", model=40_000).detail
     assert "cost model" not in bench.rate_row("t", run, 1000, None, "games").detail
+
+
+COMPARE_OUT = """lookahead (A) against favourite (B); field: favourite,timer,contractor; 4 players
+                     A         B   A - B (95% CI, paired)
+win rate        33.66%    27.82%   +5.85 pp (+5.24 to +6.46)
+mean score       6.222     6.100   +0.122 (+0.071 to +0.173)
+"""
+
+
+def test_the_strength_row_reads_compare_and_fails_a_weaker_bot():
+    """The look-ahead strength row reads compare's paired win-rate difference and
+    passes unless it is significantly below the recorded reference."""
+    assert bench.parse_win_difference(COMPARE_OUT) == (5.85, 5.24, 6.46)
+    assert bench.parse_win_difference("no table") is None
+    reference = (5.85, 5.24, 6.46)
+    assert bench.strength_row((5.85, 4.65, 7.05), 10_000, reference).ok
+    assert bench.strength_row((7.5, 6.3, 8.7), 10_000, reference).ok  # stronger passes
+    # rollouts=8 measured -2.75 pp against the reference bot: that far below fails
+    assert not bench.strength_row((3.1, 1.9, 4.3), 10_000, reference).ok
