@@ -17,10 +17,11 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/analyzer run sims/default.toml
 
-# the fast tier first (a broken build fails in a minute or two), then the slow one
+# the fast tier first (a broken build fails early), then the slow one; two worker
+# processes (pytest-xdist), whole test files each, so both cores compile and play
 test: $(STAMP)
-	$(PY) -m pytest -m "not slow"
-	$(PY) -m pytest -m slow
+	$(PY) -m pytest -n 2 --dist loadfile --durations=10 -m "not slow"
+	$(PY) -m pytest -n 2 --dist loadfile --durations=10 -m slow
 
 bench: $(STAMP)
 	$(PY) -m analyzer.bench
