@@ -26,6 +26,6 @@ GAME = GameInfo(
     board_help="track TOML file (crown positions)",
     bench=(
         BenchTable("random bots", "random", (2_000_000, 200_000), 100_000, model=290_000),
-        BenchTable("default table", None, (1_000_000, 100_000), model=70_000),
+        BenchTable("default table", None, (1_000_000, 100_000), 56_000, model=70_000),
     ),
 )
