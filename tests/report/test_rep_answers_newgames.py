@@ -5,6 +5,7 @@ them say they are about the bots present. Mafia's controlled tables keep the
 State seat's bot and put each family bot in every family seat. On small
 simulated tables (a few hundred games)."""
 import numpy as np
+import pandas as pd
 import pytest
 
 from analyzer.engine.botspec import BotSpec, parse_bot_list
@@ -21,7 +22,7 @@ GAMES = 300
 
 # question -> a word its method must name
 LMG_METHODS = {
-    "Do the starting hands of 2-6 cards balance the seats?": "paired by game",
+    "Do the starting hands of 2-6 cards balance the seats?": "Cochran's Q",
     "Is the first seat favoured?": "Cochran's Q",
     "What is a column sum worth?": "not independent",
     "When should a player start a new column instead of adding to one?": "Welch",
@@ -82,10 +83,12 @@ def _check_scope_and_method(answers, methods, scope_words):
             assert word in a.scope, (a.question, a.scope)
 
 
-def _balanced_seats(res):
-    """A copy whose seat advantages all span 0."""
+def _balanced_seats(res, games=4_000):
+    """A copy whose seats win equally often: each seat alone wins ``games`` / 4 games
+    (the win patterns the seat flags read), advantages all spanning 0."""
     out = dict(res)
     out["seat_advantage"] = res["seat_advantage"].assign(advantage=0.0, advantage_low=-0.05, advantage_high=0.05)
+    out["win_patterns"] = pd.DataFrame({"mask": [1, 2, 4, 8], "units": [games // 4] * 4})
     return out
 
 
@@ -111,13 +114,13 @@ def test_lmg_structural_answers_on_controlled_tables_hold_or_depend(lmg):
     for q in LMG_STRUCTURAL:
         assert same[q].text.startswith("The same answer with each of the 2 bots in every seat"), q
         assert same[q].scope.startswith("controlled tables: each of random, greedy in every seat (300 games each")
-    # the random table's first seat is ahead (moving first outweighs the smaller hand); a table whose seats
-    # all span 0 is balanced: the hands answer depends on the bots
-    assert "random: No: moving first outweighs the smaller hand" in same[LMG_STRUCTURAL[0]].text
+    # the random table's first seat is flagged ahead of the others; a table whose seats win equally often is
+    # balanced: the hands answer depends on the bots
+    assert "random: No: 3 of 4 seats differ" in same[LMG_STRUCTURAL[0]].text
     differ = Controlled({"random": res, "greedy": _balanced_seats(res)}, {"random": GAMES, "greedy": GAMES})
     hands = lmg_answers(res, manifest, differ)[0]
     assert hands.text.startswith("It depends on the bots (each in every seat, on the same deals)")
-    assert "greedy: Yes, within the intervals" in hands.text
+    assert "greedy: Yes: all 4 seats are within sampling error of a fair 25.0%" in hands.text
 
 
 def test_mafia_answers_without_controlled_tables_say_why(mafia):

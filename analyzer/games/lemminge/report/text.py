@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from analyzer.report.text import (
-    SEAT_METHOD, Answer, answer_skill, bots_answer, confounded, first_seat_measure, num, num_ci, overview_value,
-    pct, pp_ci, structural,
+    SEAT_METHOD, Answer, answer_skill, bots_answer, confounded, first_seat_measure, flag_sentence, num, num_ci,
+    overview_value, pct, pp_ci, seat_flags, structural,
 )
 
 MIN_MOVES = 200  # moves below which a cell is too thin to quote
@@ -104,32 +104,29 @@ def game_length(res: dict) -> str:
 # ---------------------------------------------------------------------- designer answers
 
 
-def _hands_measure(res: dict) -> tuple[str, str]:
+def hands_measure(manifest: dict):
     """(key, sentence) for ``structural``: do the starting hands (2-6 cards, the
-    smallest in the first seat) balance the seats? The key is the verdict."""
-    sa = res["seat_advantage"]
-    if not len(sa):
-        return "none", "No results to compare seats."
-    if confounded(res):
-        return "mixed", ("Cannot tell from these seats: they run different bots, so a seat's win rate mixes its "
-                         "bot's strength with its starting hand and its place in the turn order. Rerun with one "
-                         f"bot in every seat (e.g. 'analyzer simulate lemminge --bots random --players {len(sa)}').")
-    rows = [f"seat {int(r['seat'])} ({num(r['hand_start'], 0)} cards) "
-            f"{pp_ci(r['advantage'], r['advantage_low'], r['advantage_high'])}" for _, r in sa.iterrows()]
-    s1, last = sa.iloc[0], sa.iloc[-1]
-    if s1["advantage_low"] > 0:
-        verdict = "No: moving first outweighs the smaller hand"
-    elif s1["advantage_high"] < 0:
-        verdict = "No: the first seat's smaller hand costs more than moving first gains"
-    elif last["advantage_low"] > 0 or last["advantage_high"] < 0:
-        verdict = "Not quite"
-    else:
-        verdict = "Yes, within the intervals"
-    return verdict, f"{verdict} (win rate against the average seat: " + ", ".join(rows) + ")."
-
-
-def answer_hands(res: dict, manifest: dict) -> str:
-    return _hands_measure(res)[1]
+    smallest in the first seat) balance the seats? The verdict is the seat flags'
+    (Cochran's Q, Holm, the practical threshold): the key names the flagged seats."""
+    def measure(res: dict) -> tuple[str, str]:
+        sa = res["seat_advantage"]
+        if not len(sa):
+            return "none", "No results to compare seats."
+        if confounded(res):
+            return "mixed", ("Cannot tell from these seats: they run different bots, so a seat's win rate mixes its "
+                             "bot's strength with its starting hand and its place in the turn order. Rerun with one "
+                             f"bot in every seat (e.g. 'analyzer simulate lemminge --bots random --players "
+                             f"{len(sa)}').")
+        flags = seat_flags(res, manifest)
+        if flags is None:
+            return "none", "No results to compare seats."
+        key, verdict = flag_sentence(flags, "seat")
+        rows = [f"seat {int(r['seat'])} ({num(r['hand_start'], 0)} cards) "
+                f"{pp_ci(r['advantage'], r['advantage_low'], r['advantage_high'])}" for _, r in sa.iterrows()]
+        answer = "Yes" if key == "none" else "No"
+        return key, (f"{answer}: {verdict[0].lower() + verdict[1:-1]} (win rate against the average seat: "
+                     + ", ".join(rows) + ").")
+    return measure
 
 
 def _length_measure(res: dict) -> tuple[str, str]:
@@ -142,10 +139,10 @@ def _length_measure(res: dict) -> tuple[str, str]:
     return f"{mean:.0f}", f"{text[:-1]} (mean 95% CI {num(lo, 1)}–{num(hi, 1)})."
 
 
-HANDS_METHOD = ("per seat, its game win rate minus the mean of all seats' in the same game (paired by game), 95% t "
-                "interval; the verdict reads the first seat's (smallest hand, moves first) and the last seat's "
-                "(largest hand) intervals against 0, without a multiple-comparison correction or a practical "
-                "threshold")
+HANDS_METHOD = ("Cochran's Q on which seats won each game (seats paired within a game), then per-seat paired "
+                "tests against the average seat with Holm correction, flagged only beyond the practical threshold; "
+                "each seat's win rate minus the mean of all seats' in the same game with a 95% t interval, beside "
+                "its mean starting hand")
 COLUMN_METHOD = ("cards played on an existing column, grouped by the column's sum before the card: mean movement "
                  "and mean progress (finish distance the moved lemming gained) per card, 95% t interval of the "
                  "mean over moves (the moves of one game are not independent, so these intervals are somewhat "
@@ -178,7 +175,7 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
     questions about the game on the controlled tables (``structural``), those about
     the bots' choices as such (``bots_answer``)."""
     return [
-        structural("Do the starting hands of 2-6 cards balance the seats?", "seat_advantage", _hands_measure,
+        structural("Do the starting hands of 2-6 cards balance the seats?", "seat_advantage", hands_measure(manifest),
                    HANDS_METHOD, res, manifest, controlled),
         structural("Is the first seat favoured?", "seat_advantage", first_seat_measure(manifest), SEAT_METHOD,
                    res, manifest, controlled),
