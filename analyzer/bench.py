@@ -32,6 +32,10 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from analyzer.games import BenchStrength
 
 WARM_RACES = 1_000
 # race counts of the flagship's measures: full run, --quick (each game's throughput
@@ -51,15 +55,6 @@ TARGET_CLUSTER = 0.85        # share of the in-process races/s a local:2 cluster
 TARGET_COMPARE = 30.0        # seconds for a 1M-race paired comparison, less than
 TARGET_STARTUP = 3.0         # seconds, less than
 TARGET_MEMORY = 1.5e9        # bytes of max RSS, less than
-# the look-ahead bot (issue 17): cost per decision, and its strength on one fixed
-# design: ``compare lemming-mafia --bot lookahead --vs favourite --field
-# favourite,timer,contractor --seed 17``, the paired win-rate difference A - B.
-# The reference is main's bot of 26 Nov 2026 (80 us a decision) at 40,000 races
-# per arm: +5.85 pp (95% CI +5.24 to +6.46); docs/performance.md, "The look-ahead bot".
-TARGET_DECISION_US = {"lemming-mafia": 25.0}
-STRENGTH_ARGS = ["--bot", "lookahead", "--vs", "favourite", "--field", "favourite,timer,contractor",
-                 "--seed", "17"]
-STRENGTH_REFERENCE = (5.85, 5.24, 6.46)  # pp: difference, 95% interval
 COMPILE_SUSPECT = 5.0       # seconds outside the simulation loop that hint at a recompile
 SPEED = re.compile(r"^speed: ([\d,]+) (?:races|games)/s \(([\d.]+) s", re.M)
 
@@ -311,7 +306,8 @@ def measure_lookahead(races: int) -> list[Row]:
     rows = []
     for info in infos():
         if info.bench_cost_bot:
-            rows += measure_decision_cost(info.name, info.bench_cost_bot, info.default_players, races)
+            rows += measure_decision_cost(info.name, info.bench_cost_bot, info.default_players, races,
+                                          info.bench_cost_target)
     return rows
 
 
@@ -324,36 +320,47 @@ def parse_win_difference(stdout: str) -> tuple[float, float, float] | None:
     return (float(m.group(1)), float(m.group(2)), float(m.group(3))) if m else None
 
 
-def strength_row(measured: tuple[float, float, float], races: int,
-                 reference: tuple[float, float, float] = STRENGTH_REFERENCE) -> Row:
+def strength_row(measured: tuple[float, float, float], races: int, game: str, bot: str,
+                 strength: BenchStrength) -> Row:
     """PASS when the measured difference is not significantly below the reference:
     measured - reference >= -1.96 * sqrt(se_measured^2 + se_reference^2), the
     standard errors read from the 95% half-widths (a stronger bot passes too)."""
     diff, lo, hi = measured
-    ref, ref_lo, ref_hi = reference
+    ref, ref_lo, ref_hi = strength.reference
     se = ((hi - lo) / 3.92) ** 2 + ((ref_hi - ref_lo) / 3.92) ** 2
     margin = 1.96 * se ** 0.5
     inside = ref_lo <= diff <= ref_hi
-    return Row(f"lemming-mafia lookahead strength, {races:,} races per arm",
+    return Row(f"{game} {bot} strength, {races:,} races per arm",
                f"{diff:+.2f} pp ({lo:+.2f} to {hi:+.2f})",
                f">= {ref:+.2f} - {margin:.2f} pp", diff - ref >= -margin,
-               f"paired win rate lookahead - favourite, field favourite,timer,contractor, seed 17; "
-               f"reference {ref:+.2f} pp ({ref_lo:+.2f} to {ref_hi:+.2f}), measured "
+               f"{strength.what}; reference {ref:+.2f} pp ({ref_lo:+.2f} to {ref_hi:+.2f}), measured "
                f"{'inside' if inside else 'outside'} its interval")
 
 
 def measure_lookahead_strength(races: int) -> list[Row]:
-    r = warm_then_time(["compare", "lemming-mafia", *STRENGTH_ARGS, "--races", "200", "--no-progress"],
-                       ["compare", "lemming-mafia", *STRENGTH_ARGS, "--races", str(races), "--no-progress"])
-    measured = parse_win_difference(r.stdout)
-    if r.returncode != 0 or measured is None:
-        return [Row("lemming-mafia lookahead strength", "failed", "", False, r.stderr.strip()[-200:], error=True)]
-    row = strength_row(measured, races)
-    row.detail += f"; {r.seconds:.0f} s" + note(r)
-    return [row]
+    """Each game's slow bot against its recorded strength (``GameInfo.bench_strength``)."""
+    from analyzer.games import infos
+
+    rows = []
+    for info in infos():
+        strength = info.bench_strength
+        if strength is None:
+            continue
+        r = warm_then_time(["compare", info.name, *strength.compare, "--races", "200", "--no-progress"],
+                           ["compare", info.name, *strength.compare, "--races", str(races), "--no-progress"])
+        measured = parse_win_difference(r.stdout)
+        if r.returncode != 0 or measured is None:
+            rows.append(Row(f"{info.name} {info.bench_cost_bot} strength", "failed", "", False,
+                            r.stderr.strip()[-200:], error=True))
+            continue
+        row = strength_row(measured, races, info.name, str(info.bench_cost_bot), strength)
+        row.detail += f"; {r.seconds:.0f} s" + note(r)
+        rows.append(row)
+    return rows
 
 
-def measure_decision_cost(game: str, bot: str, players: int, races: int) -> list[Row]:
+def measure_decision_cost(game: str, bot: str, players: int, races: int,
+                          target: float | None = None) -> list[Row]:
     import pandas as pd
 
     bots = ",".join([bot] + ["random"] * (players - 1))
@@ -363,7 +370,6 @@ def measure_decision_cost(game: str, bot: str, players: int, races: int) -> list
     decisions = int(seats.loc[seats.bot == bot, "decisions"].sum())
     loop = r.seconds - r.outside_loop
     cost = loop / decisions * 1e6
-    target = TARGET_DECISION_US.get(game)
     return [Row(f"{game} {bot} bot, cost per decision", f"{cost:,.0f} us",
                 f"<= {target:.0f} us" if target else "", cost <= target if target else None, f"{decisions:,} decisions in {races:,} races, one thread, {loop:.1f} s" + note(r))]
 

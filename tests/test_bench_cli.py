@@ -3,7 +3,7 @@ import subprocess
 import sys
 
 import analyzer.bench as bench
-from analyzer.games import infos
+from analyzer.games import game_info, infos
 
 
 def test_help_works():
@@ -46,8 +46,14 @@ def test_the_strength_row_reads_compare_and_fails_a_weaker_bot():
     passes unless it is significantly below the recorded reference."""
     assert bench.parse_win_difference(COMPARE_OUT) == (5.85, 5.24, 6.46)
     assert bench.parse_win_difference("no table") is None
-    reference = (5.85, 5.24, 6.46)
-    assert bench.strength_row((5.85, 4.65, 7.05), 10_000, reference).ok
-    assert bench.strength_row((7.5, 6.3, 8.7), 10_000, reference).ok  # stronger passes
+    strength = game_info("lemming-mafia").bench_strength
+    assert strength.reference == (5.85, 5.24, 6.46)
+
+    def row(measured):
+        return bench.strength_row(measured, 10_000, "lemming-mafia", "lookahead", strength)
+
+    assert row((5.85, 4.65, 7.05)).ok
+    assert row((7.5, 6.3, 8.7)).ok  # stronger passes
     # rollouts=8 measured -2.75 pp against the reference bot: that far below fails
-    assert not bench.strength_row((3.1, 1.9, 4.3), 10_000, reference).ok
+    assert not row((3.1, 1.9, 4.3)).ok
+    assert row((5.85, 4.65, 7.05)).name == "lemming-mafia lookahead strength, 10,000 races per arm"

@@ -28,6 +28,15 @@ class BenchTable:
 
 
 @dataclass(frozen=True)
+class BenchStrength:
+    """A paired ``compare`` that ``make bench`` runs to show a bot's strength, with
+    the figure recorded for the version it must not fall below (beyond noise)."""
+    compare: tuple[str, ...]  # compare's options after the game name (bots, field, seed)
+    reference: tuple[float, float, float]  # pp: win-rate difference A - B and its 95% interval
+    what: str  # what the difference is, for the row's detail
+
+
+@dataclass(frozen=True)
 class GameInfo:
     name: str  # as typed on the command line
     title: str
@@ -44,6 +53,8 @@ class GameInfo:
     board_help: str = "board TOML file"  # what --board takes, for help texts
     bench: tuple[BenchTable, ...] = ()  # throughput rows of ``make bench``
     bench_cost_bot: str | None = None  # a slow bot whose cost per decision the bench prints
+    bench_cost_target: float | None = None  # its cost per decision, us, at most
+    bench_strength: "BenchStrength | None" = None  # the slow bot's strength, beside a recorded reference
 
     def load(self, what: str):
         """The module (or ``module:attribute``) named by a field."""

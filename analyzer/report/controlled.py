@@ -12,10 +12,9 @@ side, saying which answers hold across the bots and which depend on them.
 In a game whose seats have roles (``GameInfo.roles``; the run's manifest lists
 each seat's role), a bot may play only some roles, so "that bot in every seat"
 may be no legal table. There a controlled table puts one bot in every seat of a
-role and keeps the bots of the other roles as the run had them: in a Mafia run
-``expander,raider,hunter,expander,raider`` the tables are expander in every
-family seat and raider in every family seat, the State seat kept as hunter
-(``designs``). Every role whose seats ran several bots is varied (one table per
+role and keeps the bots of the other roles as the run had them: a run with
+roles ``a, a, b`` and bots ``x, y, z`` gets x in every seat of role a and y in
+every seat of role a, the seat of role b kept as z (``designs``). Every role whose seats ran several bots is varied (one table per
 combination); a role with one bot keeps it.
 
 ``controlled_runs(manifest)`` plays them: ``min(the run's units, CONTROLLED_MAX)``

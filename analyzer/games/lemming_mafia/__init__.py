@@ -1,6 +1,6 @@
 """Lemming Mafia, the flagship: a race with hidden bets and contracts
 (``shared/rules/lemming-mafia.md``; decisions in ``docs/lemming-mafia.md``)."""
-from analyzer.games import BenchTable, GameInfo
+from analyzer.games import BenchStrength, BenchTable, GameInfo
 from analyzer.games.lemming_mafia.layout import MAX_PLAYERS, VARIANT_MIN_PLAYERS
 
 GAME = GameInfo(
@@ -25,4 +25,10 @@ GAME = GameInfo(
                    (5_000_000, 200_000), model=223_000),
     ),
     bench_cost_bot="lookahead",
+    bench_cost_target=25.0,  # us a decision (issue 17)
+    # the reference is the look-ahead bot of 26 Nov 2026 (80 us a decision) at 40,000
+    # races per arm; docs/performance.md, "The look-ahead bot"
+    bench_strength=BenchStrength(
+        ("--bot", "lookahead", "--vs", "favourite", "--field", "favourite,timer,contractor", "--seed", "17"),
+        (5.85, 5.24, 6.46), "paired win rate lookahead - favourite, field favourite,timer,contractor, seed 17"),
 )
