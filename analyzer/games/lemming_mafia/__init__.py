@@ -17,7 +17,7 @@ GAME = GameInfo(
     player_counts=(VARIANT_MIN_PLAYERS, MAX_PLAYERS),
     board_help="board and contract deck TOML file",
     bench=(
-        BenchTable("random bots", "random", (5_000_000, 500_000), 700_000),
+        BenchTable("random bots", "random", (5_000_000, 500_000), 700_000, model=650_000),
         BenchTable("favourite,timer,contractor,random", "favourite,timer,contractor,random",
                    (5_000_000, 200_000), 250_000),
         BenchTable("favourite,timer,contractor,favourite", "favourite,timer,contractor,favourite",
