@@ -14,8 +14,9 @@ each seat's role), a bot may play only some roles, so "that bot in every seat"
 may be no legal table. There a controlled table puts one bot in every seat of a
 role and keeps the bots of the other roles as the run had them: a run with
 roles ``a, a, b`` and bots ``x, y, z`` gets x in every seat of role a and y in
-every seat of role a, the seat of role b kept as z (``designs``). Every role whose seats ran several bots is varied (one table per
-combination); a role with one bot keeps it.
+every seat of role a, the seat of role b kept as z (``designs``). Every role
+whose seats ran several bots is varied (one table per combination); a role
+with one bot keeps it.
 
 ``controlled_runs(manifest)`` plays them: ``min(the run's units, CONTROLLED_MAX)``
 units each (a run that already has one bot in every seat is its own controlled
