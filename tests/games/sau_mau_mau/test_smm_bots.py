@@ -213,6 +213,20 @@ def shuffle_others(t, seat, rng):
     assert R.check_invariants(t.game, t.state, h)
 
 
+def answers_and_stream(t, seat, kind, rows, decisions):
+    """``seat``'s answer to each of ``decisions`` on copies of the table's arrays
+    (each shown its own options in S_OPTIONS), then the state of its stream."""
+    state, hidden = t.state.copy(), t.hidden.copy()
+    options = {L.DECIDE_PLAY: lambda: R.valid_options(state, hidden, seat, L.S_OPTIONS),
+               L.DECIDE_STEP: lambda: R.pigs_off_start(state, L.S_OPTIONS),
+               L.DECIDE_FLAPI: lambda: R.last_pigs(state, L.S_OPTIONS)}
+    answers = []
+    for what in decisions:
+        n = options[what]() if what in options else 0
+        answers.append(int(K.ask_bot(what, seat, kind, t.game, state, hidden, rows, n)))
+    return answers + [int(hidden[seat * L.OWN_LEN + L.OWN_RNG])]
+
+
 @pytest.mark.parametrize("name", HEURISTIC)
 def test_a_bot_reads_only_its_own_row(name):
     """Along random games: each decision is the same (its random stream too)
@@ -229,14 +243,10 @@ def test_a_bot_reads_only_its_own_row(name):
             for variant in range(2):
                 if variant:
                     shuffle_others(t, seat, rng)
-                state, hidden = t.state.copy(), t.hidden.copy()
                 rows = rng.normal(size=(4, L.PARAMS_WIDTH))
                 rows[seat] = row(name)
-                for what in (L.DECIDE_PLAY, L.DECIDE_BET, L.DECIDE_COLOR, L.DECIDE_STEP):
-                    n = {L.DECIDE_PLAY: R.valid_options(state, hidden, seat, L.S_OPTIONS),
-                         L.DECIDE_STEP: R.pigs_off_start(state, L.S_OPTIONS)}.get(what, 0)
-                    answers.append(int(K.ask_bot(what, seat, kind, t.game, state, hidden, rows, n)))
-                answers.append(int(hidden[seat * L.OWN_LEN + L.OWN_RNG]))
+                answers += answers_and_stream(t, seat, kind, rows, (L.DECIDE_PLAY, L.DECIDE_BET, L.DECIDE_COLOR,
+                                                                   L.DECIDE_STEP))
             assert answers[:5] == answers[5:]
             asked += 1
     assert asked > 300
@@ -263,13 +273,8 @@ def test_the_cache_changes_no_decision(name):
             seat = int(t.state[L.PUB_MOVER])
             answers = []
             for rows in (plain, cached):
-                state, hidden = t.state.copy(), t.hidden.copy()
-                for what in (L.DECIDE_PLAY, L.DECIDE_BET, L.DECIDE_COLOR, L.DECIDE_STEP, L.DECIDE_FLAPI):
-                    n = {L.DECIDE_PLAY: R.valid_options(state, hidden, seat, L.S_OPTIONS),
-                         L.DECIDE_STEP: R.pigs_off_start(state, L.S_OPTIONS),
-                         L.DECIDE_FLAPI: R.last_pigs(state, L.S_OPTIONS)}.get(what, 0)
-                    answers.append(int(K.ask_bot(what, seat, kind, t.game, state, hidden, rows, n)))
-                answers.append(int(hidden[seat * L.OWN_LEN + L.OWN_RNG]))
+                answers += answers_and_stream(t, seat, kind, rows, (L.DECIDE_PLAY, L.DECIDE_BET, L.DECIDE_COLOR,
+                                                                   L.DECIDE_STEP, L.DECIDE_FLAPI))
             assert answers[:6] == answers[6:]
             asked += 1
     assert asked > 150
