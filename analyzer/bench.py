@@ -371,7 +371,8 @@ def measure_decision_cost(game: str, bot: str, players: int, races: int,
     loop = r.seconds - r.outside_loop
     cost = loop / decisions * 1e6
     return [Row(f"{game} {bot} bot, cost per decision", f"{cost:,.0f} us",
-                f"<= {target:.0f} us" if target else "", cost <= target if target else None, f"{decisions:,} decisions in {races:,} races, one thread, {loop:.1f} s" + note(r))]
+                f"<= {target:.0f} us" if target else "", cost <= target if target else None,
+                f"{decisions:,} decisions in {races:,} races, one thread, {loop:.1f} s" + note(r))]
 
 
 def measure_sprt(reps: int) -> list[Row]:

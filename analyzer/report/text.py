@@ -237,8 +237,8 @@ def controlled_scope(manifest: dict, controlled) -> str:
     units = {controlled.units[b] for b in labels}
     n = f"{units.pop():,} {unit(manifest)} each" if len(units) == 1 else "; ".join(
         f"{b}: {controlled.units[b]:,}" for b in labels)
-    where = getattr(controlled, "where", "in every seat")
-    who = f"{labels[0]} {where}" if len(labels) == 1 else f"each of {', '.join(labels)} {where}"
+    who = (f"{labels[0]} {controlled.where}" if len(labels) == 1
+           else f"each of {', '.join(labels)} {controlled.where}")
     return (f"controlled table{'s' if len(labels) > 1 else ''}: {who} ({n}, the same seed: the same deals "
             f"and dice); {data_scope(manifest)}")
 
@@ -257,7 +257,7 @@ def structural(question: str, figure: str | None, measure: Callable[[dict], tupl
     if controlled:
         per = {label: measure(tables) for label, tables in controlled.tables.items()}
         keys = {k for k, _ in per.values()}
-        where = getattr(controlled, "where", "in every seat")
+        where = controlled.where
         if len(per) == 1:
             label = next(iter(per))
             text = (f"With {label} {where}: {per[label][1]} (one bot only: whether this holds with "
