@@ -24,8 +24,8 @@ GAMES = 300
 LMG_METHODS = {
     "Do the starting hands of 2-6 cards balance the seats?": "Cochran's Q",
     "Is the first seat favoured?": "Cochran's Q",
-    "What is a column sum worth?": "not independent",
-    "When should a player start a new column instead of adding to one?": "Welch",
+    "What is a column sum worth?": "clustered by game",
+    "When should a player start a new column instead of adding to one?": "clustered by game",
     "Is pushing worth its cost?": "observational",
     "Where do tiles go and which terrain decides games?": "counts",
     "How long is a game?": "t interval",

@@ -17,6 +17,8 @@ Definitions:
   pusher is one movement per lemming pushed.
 - The moves table has no bot column: its figures hold for the run's bots
   together, which the report says.
+- Means over moves (column sums, new columns, pushes) get intervals clustered
+  by game (``analyzer.stats.clustered``): a game's moves are not independent.
 """
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ import pandas as pd
 
 from analyzer.games.lemminge.layout import TERRAIN_NAMES, TERRAINS
 from analyzer.stats.aggregate import Hist, add_tables, bools, frame, hist_mean, ints, rate
+from analyzer.stats.clustered import ClusteredMeans
 from analyzer.stats.outcomes import SeatOutcomes
 
 PLAYER_EXTRAS = (("refills", "refills", True), ("moves", "moves", True), ("steps", "steps", True),
@@ -39,7 +42,7 @@ COLUMNS = {
     "games": ["game", "players", "turns", "winner_seat", "capped", "reshuffles"],
     "players": ["game", "seat", "bot", "won", "finished", "refills", "moves", "steps", "pushes_made", "pushed",
                 "pushed_distance", "new_columns", "tiles_placed", "hand_start"],
-    "moves": ["terrain", "value", "column_sum_before", "new_column", "movement", "steps", "pushes", "lemming",
+    "moves": ["game", "terrain", "value", "column_sum_before", "new_column", "movement", "steps", "pushes", "lemming",
               "distance_before", "distance_after", "pushed_setback"],
     "hexes": ["x", "y", "terrain", "entered", "pushed_into", "tiles_placed"],
 }
@@ -95,6 +98,12 @@ class LemmingeStats:
         self.h_push = Hist(("pushes", "setback", "progress"))
         self.h_terrain = Hist(("terrain", "new"))
         self.hexes: dict[tuple[int, int, int], np.ndarray] = {}
+        # the intervals of means over moves, clustered by game (a game's moves are not independent)
+        self.c_column = ClusteredMeans()  # progress of cards on their column, by the column's sum
+        self.c_new = ClusteredMeans(arms=2)  # progress by card value; arm 1: the card started a new column
+        self.c_setback = ClusteredMeans()  # setback by lemmings pushed
+        self.c_push_progress = ClusteredMeans()  # progress by lemmings pushed
+        self.c_pushes = ClusteredMeans()  # lemmings pushed per move (one group)
 
     # ------------------------------------------------------------------ adding
 
@@ -125,6 +134,13 @@ class LemmingeStats:
         self.h_new.add(new[moved].astype(np.int64), ints(df, "value")[moved], progress[moved])
         self.h_push.add(ints(df, "pushes")[moved], ints(df, "pushed_setback")[moved], progress[moved])
         self.h_terrain.add(_codes(df["terrain"], TERRAINS), new.astype(np.int64))
+        game = ints(df, "game")
+        self.c_column.add(game[on], np.minimum(ints(df, "column_sum_before")[on], MAX_SUM), progress[on])
+        self.c_new.add(game[moved], ints(df, "value")[moved], progress[moved], new[moved].astype(np.int64))
+        pushes = ints(df, "pushes")[moved]
+        self.c_setback.add(game[moved], pushes, ints(df, "pushed_setback")[moved])
+        self.c_push_progress.add(game[moved], pushes, progress[moved])
+        self.c_pushes.add(game[moved], np.zeros(len(pushes), np.int64), pushes)
 
     def _add_hexes(self, df: pd.DataFrame) -> None:
         keys = zip(ints(df, "x"), ints(df, "y"), _codes(df["terrain"], TERRAIN_NAMES))
@@ -140,14 +156,15 @@ class LemmingeStats:
         self.n_games += other.n_games
         self.n_capped += other.n_capped
         for name, h in vars(self).items():
-            if isinstance(h, Hist):
+            if isinstance(h, (Hist, ClusteredMeans)):
                 h.merge(getattr(other, name))
         for key, v in other.hexes.items():
             self.hexes[key] = self.hexes[key] + v if key in self.hexes else v.copy()
         return self
 
     def nbytes(self) -> int:
-        return (sum(h.nbytes() for h in vars(self).values() if isinstance(h, Hist)) + self.outcomes.nbytes()
+        return (sum(h.nbytes() for h in vars(self).values() if isinstance(h, (Hist, ClusteredMeans)))
+                + self.outcomes.nbytes()
                 + 40 * len(self.hexes))
 
     # ------------------------------------------------------------------ results
@@ -197,7 +214,8 @@ class LemmingeStats:
             r = rate(int(new[nv == 1].sum()), moves)
             add("new_column_share", r["rate"], r["low"], r["high"], moves)
         if self.h_push.counts.size:
-            add_mean("pushes_per_move", self.h_push.marginal("pushes"), self.h_push.values("pushes"))
+            m = self.c_pushes.mean()
+            add("pushes_per_move", m["mean"][0], m["low"][0], m["high"][0], m["n"][0])
         for name, v, lo, hi, n in self.outcomes.overview_rows():
             add(name, v, lo, hi, n)
         return pd.DataFrame(rows, columns=["metric", "value", "low", "high", "n"])
@@ -222,8 +240,9 @@ class LemmingeStats:
         keep = mv["n"] > 0
         with np.errstate(divide="ignore", invalid="ignore"):
             per = pr["mean"] / mv["mean"]
+        cl = _by_key(self.c_column.mean(), sums)
         return frame({"column_sum_before": sums[keep], "moves": mv["n"][keep], "movement": mv["mean"][keep],
-                      "progress": pr["mean"][keep], "progress_low": pr["low"][keep], "progress_high": pr["high"][keep],
+                      "progress": pr["mean"][keep], "progress_low": cl["low"][keep], "progress_high": cl["high"][keep],
                       "progress_per_movement": per[keep]})
 
     def _new_column(self) -> pd.DataFrame:
@@ -234,17 +253,15 @@ class LemmingeStats:
             return frame({k: [] for k in cols})
         values = h.values("value")
         out = {k: [] for k in cols}
-        for v in values:
-            res = {}
-            for new in (1, 0):
-                m = hist_mean(h.take(new=[new], value=[v])[0, 0], h.values("progress"))
-                res[new] = m
+        arm = {new: _by_key(self.c_new.mean(new), values) for new in (1, 0)}
+        diff = _by_key(self.c_new.difference(1, 0), values)
+        for i, v in enumerate(values):
+            res = {new: hist_mean(h.take(new=[new], value=[v])[0, 0], h.values("progress")) for new in (1, 0)}
             d = res[1]["mean"] - res[0]["mean"]
-            se = np.sqrt((res[1]["sd"] ** 2 / max(res[1]["n"], 1)) + (res[0]["sd"] ** 2 / max(res[0]["n"], 1)))
-            row = dict(value=v, new_moves=res[1]["n"], new_progress=res[1]["mean"], new_low=res[1]["low"],
-                       new_high=res[1]["high"], on_moves=res[0]["n"], on_progress=res[0]["mean"], on_low=res[0]["low"],
-                       on_high=res[0]["high"], difference=d, difference_low=d - 1.96 * se,
-                       difference_high=d + 1.96 * se)
+            row = dict(value=v, new_moves=res[1]["n"], new_progress=res[1]["mean"], new_low=arm[1]["low"][i],
+                       new_high=arm[1]["high"][i], on_moves=res[0]["n"], on_progress=res[0]["mean"],
+                       on_low=arm[0]["low"][i], on_high=arm[0]["high"][i], difference=d,
+                       difference_low=diff["low"][i], difference_high=diff["high"][i])
             for k in cols:
                 out[k].append(float(row[k]))
         return frame(out)
@@ -259,10 +276,13 @@ class LemmingeStats:
         sb = hist_mean(h.marginal("pushes", "setback"), h.values("setback"))
         pr = hist_mean(h.marginal("pushes", "progress"), h.values("progress"))
         keep = sb["n"] > 0
-        return frame({"pushes": h.values("pushes")[keep], "moves": sb["n"][keep], "share": sb["n"][keep] / total,
-                      "setback": sb["mean"][keep], "setback_low": sb["low"][keep], "setback_high": sb["high"][keep],
-                      "progress": pr["mean"][keep], "progress_low": pr["low"][keep],
-                      "progress_high": pr["high"][keep]})
+        pushes = h.values("pushes")
+        csb = _by_key(self.c_setback.mean(), pushes)
+        cpr = _by_key(self.c_push_progress.mean(), pushes)
+        return frame({"pushes": pushes[keep], "moves": sb["n"][keep], "share": sb["n"][keep] / total,
+                      "setback": sb["mean"][keep], "setback_low": csb["low"][keep], "setback_high": csb["high"][keep],
+                      "progress": pr["mean"][keep], "progress_low": cpr["low"][keep],
+                      "progress_high": cpr["high"][keep]})
 
     def _tiles(self) -> pd.DataFrame:
         h = self.h_terrain
@@ -297,6 +317,17 @@ class LemmingeStats:
         share = c / max(c.sum(), 1)
         return frame({"turns": t[keep], "games": c[keep], "share": share[keep],
                       "cumulative_share": np.cumsum(share)[keep]})
+
+
+def _by_key(result: dict, keys: np.ndarray) -> dict:
+    """A ``ClusteredMeans`` result (indexed by group key) read at ``keys`` (nan
+    where a key has no group)."""
+    out = {}
+    for name, a in result.items():
+        a = np.asarray(a, np.float64)
+        inside = (keys >= 0) & (keys < len(a))
+        out[name] = np.where(inside, a[np.clip(keys, 0, max(len(a) - 1, 0))] if len(a) else np.nan, np.nan)
+    return out
 
 
 BOT_COLUMNS = SeatOutcomes("games", PLAYER_EXTRAS).bot_columns()

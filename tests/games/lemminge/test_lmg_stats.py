@@ -73,3 +73,31 @@ def test_chunking_and_merging_change_nothing(tables):
     for res in (merged, pieces):
         for name in whole:
             pd.testing.assert_frame_equal(whole[name], res[name], check_dtype=False)
+
+
+def test_intervals_over_moves_count_games_not_moves(tables):
+    """The column-sum and new-column intervals are clustered by game: as wide as
+    the games' sums make them (by hand here), wider than the plain t interval
+    over moves, and the same when the moves table comes cut inside a game."""
+    from analyzer.stats.distributions import t_quantile
+    from analyzer.stats.intervals import mean_ci
+
+    mv = tables["moves"]
+    moved = mv[mv["lemming"] >= 0].assign(progress=lambda d: d["distance_before"] - d["distance_after"])
+    on = moved[~moved["new_column"]]
+    res = stats_of(tables).result()
+    cv = res["column_value"].set_index("column_sum_before")
+    C = on["game"].nunique()
+    wider = 0
+    for k, g in on.groupby("column_sum_before"):
+        r = (g["progress"] - g["progress"].mean()).groupby(g["game"]).sum()
+        half = float(t_quantile(0.975, C - 1)) * np.sqrt(C / (C - 1) * (r ** 2).sum()) / len(g)
+        assert cv.loc[k, "progress_high"] - cv.loc[k, "progress"] == pytest.approx(half)
+        plain_low, _ = mean_ci(g["progress"].mean(), g["progress"].std(), len(g))
+        wider += half > g["progress"].mean() - plain_low
+    assert wider >= len(cv) // 2  # the moves of a game go together: mostly wider than the plain interval
+    cut = int(np.flatnonzero(mv["game"].to_numpy() == mv["game"].iloc[len(mv) // 2])[1])
+    first = {k: (v if k != "moves" else v.iloc[:cut]) for k, v in tables.items()}
+    pieces = stats_of(first, {"moves": mv.iloc[cut:]}).result()
+    for name in ("column_value", "new_column", "pushes", "overview"):
+        pd.testing.assert_frame_equal(res[name], pieces[name], check_dtype=False)

@@ -16,10 +16,10 @@ __all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE", "TABLE_DO
 CONTROLLED_TABLES = ("overview", "seat_advantage", "win_patterns", "game_length")  # what the structural answers read
 
 FOOTNOTE = ("A simulated unit is a game; win rates are per game (one winner), the score is the lemmings brought "
-            "home (0-2). Intervals are 95%: Wilson for rates, Student t (mean ± t·sd/√n) for means, normal for "
-            "the new-column difference of means; seat and bot comparisons are paired by game; intervals over moves "
-            "treat the moves of a game as independent, which they are not, so they are somewhat too "
-            "narrow. Progress is the finish distance a move gained, setback the distance pushed lemmings lost. "
+            "home (0-2). Intervals are 95%: Wilson for rates, Student t (mean ± t·sd/√n) for means over games; "
+            "seat and bot comparisons are paired by game; means over moves (column sums, new columns, pushes) "
+            "have t intervals clustered by game, since the moves of one game are not independent. Progress is "
+            "the finish distance a move gained, setback the distance pushed lemmings lost. "
             "Figures from the moves table (columns, new columns, pushes) hold for the run's bots together.")
 
 FIGURES = [

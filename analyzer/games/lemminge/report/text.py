@@ -145,20 +145,19 @@ HANDS_METHOD = ("Cochran's Q on which seats won each game (seats paired within a
                 "its mean starting hand")
 COLUMN_METHOD = ("cards played on an existing column, grouped by the column's sum before the card: mean movement "
                  "and mean progress (finish distance the moved lemming gained) per card, 95% t interval of the "
-                 "mean over moves (the moves of one game are not independent, so these intervals are somewhat "
-                 "too narrow); progress per movement is the ratio of the two means; sums with fewer than "
+                 "mean clustered by game (the moves of one game are not independent: the interval counts games, "
+                 "from each game's sums); progress per movement is the ratio of the two means; sums with fewer than "
                  f"{MIN_MOVES} moves are not quoted; observational: which card goes on which column is the bots' "
                  "choice")
 NEW_COLUMN_METHOD = ("per card value, the mean progress of cards that started a new column minus that of cards of "
-                     "the same value played on their column: difference of means with a Welch-type normal "
-                     "interval (±1.96·√(s₁²/n₁ + s₀²/n₀)), moves treated as independent (the moves of one game "
-                     "are not, so the interval is somewhat too narrow); values with fewer than "
+                     "the same value played on their column: difference of means with a 95% t interval "
+                     "clustered by game (a game's moves of both kinds count once, with their covariance); values with fewer than "
                      f"{MIN_MOVES} moves on either side are not quoted; observational, not the effect of starting "
                      "a column: the bots chose when to start one")
 PUSH_METHOD = ("moves grouped by the number of lemmings they pushed: the share of moves that push, the setback "
                "(finish distance the pushed lemmings lost) per pushing move and per lemming pushed, pooled over "
                "the groups by their move counts; no interval is quoted (the pushes table has 95% t intervals per "
-               "group, over moves, which are not independent within a game); observational: the pushes are the "
+               "group, clustered by game); observational: the pushes are the "
                "bots' own choices")
 TILES_METHOD = ("counts over the run: tiles placed per printed terrain of the hex (share of all tiles), new columns "
                 "started per card terrain, and per hex the entries of moving lemmings per game and the landings "
