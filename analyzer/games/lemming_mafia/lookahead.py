@@ -14,7 +14,8 @@ import numpy as np
 from analyzer.engine.jit import kernel
 from analyzer.engine.rng import below, next_u64, seed_stream
 from analyzer.games.lemming_mafia.layout import (
-    DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, G_H_ANSWERS_AT, G_H_LEN, G_S_WORK_AT,
+    DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, DECK_POINTS, G_H_ANSWERS_AT, G_H_LEN,
+    G_N_SECTIONS, G_S_WORK_AT, UNFULFILLED_PENALTY,
     G_N_CARDS, G_N_PLAYERS, N_CONTRACTS_EACH, N_LEMMINGS, OWN_CONTRACT, OWN_HAND,
     OWN_HELD, OWN_RNG, OWN_STACK, OWN_STACK_N, OWN_VIEW_LEN, PL_LEN, PL_SCORE, PUB_HAND_COUNT,
     PUB_HELD_COUNT, PUB_MOVER, PUB_MOVING, PUB_N_FIELDS, PUB_RNG, PUB_STACK_COUNT,
@@ -23,12 +24,14 @@ from analyzer.games.lemming_mafia.layout import (
 )
 from analyzer.games.lemming_mafia.random_bot import decide_random
 from analyzer.games.lemming_mafia.rules import (
-    NEEDS_BETS, NEEDS_DISCARDS, apply_bets, apply_discards, own_at, reach_water,
-    resolve_landing, roll_candidates, score_race, target_fields,
+    NEEDS_BETS, NEEDS_DISCARDS, apply_bets, apply_discards, card_entry, contract_fulfilled, own_at,
+    reach_water, resolve_landing, roll_candidates, score_race, target_fields, track_place,
 )
 
 P_ROLLOUTS = 0  # parameter slot: rollouts per option
+P_SHARED = 1  # parameter slot: 1 shared playouts (below), 0 one playout per option and rollout
 _WORLD_LANE = 7  # stream lane for sampling hidden cards (dice use lane 0, players 1-6)
+_OWN_BETS_LANE = 8  # shared playouts: the bot's own later bets and discards
 
 
 # ------------------------------------------------------------- random playouts
@@ -80,6 +83,105 @@ def playout(game, sim, simh, seat):
         seat += 1
         if seat == n_players:
             seat = 0
+
+
+# ------------------------------------------------- shared playouts (P_SHARED)
+# The race itself (dice, moves, fields, blocks) never depends on a bet or a
+# discard, and nothing in a random playout reads a hand. So the deciding bot's
+# own bets and discards are taken out of the playout: there it passes every
+# round and the kinds of the rounds are logged; its later bets and discards are
+# drawn afterwards from a stream of their own (``_OWN_BETS_LANE``), once per
+# option, starting from that option's cards. One playout then serves every
+# option of a bet or discard decision: the options differ only in the bot's
+# cards. Every player still plays the reference random bot (each bet or discard
+# a coin flip, then a uniform card): the same law as a playout per option.
+
+@kernel
+def logged_round(what, game, sim, simh, bot, log):
+    """A bet or discard round of random bots in which ``bot`` passes; the kind
+    is appended to ``log`` (``log[0]``: rounds so far)."""
+    answers = game[G_H_ANSWERS_AT]
+    for seat in range(game[G_N_PLAYERS]):
+        simh[answers + seat] = -1 if seat == bot else decide_random(
+            what, simh, own_at(game, seat), sim, 0)
+    n = log[0] + 1
+    log[n] = what
+    log[0] = n
+    if what == DECIDE_BET:
+        apply_bets(game, sim, simh)
+    else:
+        apply_discards(game, sim, simh)
+
+
+@kernel
+def land_logged(game, sim, simh, lemming, field, bot, log):
+    """``land_then_random`` with the rounds of ``logged_round``."""
+    result = resolve_landing(game, sim, simh, lemming, field)
+    if result == NEEDS_BETS:
+        logged_round(DECIDE_BET, game, sim, simh, bot, log)
+        return -1
+    if result == NEEDS_DISCARDS:
+        logged_round(DECIDE_DISCARD, game, sim, simh, bot, log)
+        return -1
+    return result
+
+
+@kernel
+def playout_logged(game, sim, simh, seat, bot, log):
+    """``playout`` with the rounds of ``logged_round``."""
+    n_players = game[G_N_PLAYERS]
+    while True:
+        sim[PUB_TURN] += 1
+        sim[PUB_MOVER] = seat
+        at = own_at(game, seat)
+        n = roll_candidates(sim, S_OPTIONS)
+        pick = 0 if n == 1 else decide_random(DECIDE_MOVE, simh, at, sim, n)
+        lemming = sim[S_OPTIONS + pick]
+        n_free = target_fields(game, sim, lemming, S_OPTIONS)
+        if n_free == 0:
+            return reach_water(sim, lemming)
+        pick = 0 if n_free == 1 else decide_random(DECIDE_FIELD, simh, at, sim, n_free)
+        result = land_logged(game, sim, simh, lemming, sim[S_OPTIONS + pick], bot, log)
+        if result >= 0:
+            return result
+        seat += 1
+        if seat == n_players:
+            seat = 0
+
+
+@kernel(inline=True)
+def row_score(game, sim, row, at, places, winner):
+    """Bet and contract points of the hidden row ``row[at:]`` at the end of the
+    race (as ``score_race`` counts them)."""
+    n_stack = row[at + OWN_STACK_N]
+    points = 0
+    for k in range(N_LEMMINGS):
+        points += (k + 1) * ((k < n_stack) & (row[at + OWN_STACK + k] == winner))
+    for slot in range(N_CONTRACTS_EACH):
+        card = row[at + OWN_CONTRACT + slot]
+        fulfilled = contract_fulfilled(game, sim, card, places, winner)
+        worth = card_entry(game, card, DECK_POINTS) if fulfilled else UNFULFILLED_PENALTY
+        points += row[at + OWN_HELD + slot] * worth
+    return points
+
+
+@kernel(inline=True)
+def play_own_rounds(what, answer, sim, row, log):
+    """The bot's own cards (``row``: a hidden row, its stream seeded) after its
+    ``answer`` to a ``what`` round (-1: nothing, or no such round) and then its
+    random answers to the logged rounds."""
+    for i in range(log[0] + 1):
+        if i > 0:
+            what = log[i]
+            answer = decide_random(what, row, 0, sim, 0)
+        if answer >= 0:
+            if what == DECIDE_BET:
+                n_stack = row[OWN_STACK_N]
+                row[OWN_HAND + answer] = 0
+                row[OWN_STACK + n_stack] = answer
+                row[OWN_STACK_N] = n_stack + 1
+            elif what == DECIDE_DISCARD:
+                row[OWN_HELD + answer] = 0
 
 
 # ----------------------------------------------------------- sampling a world
@@ -147,7 +249,7 @@ def lookahead_decide(what, seat, game, state, params, n_options):
             if state[S_OPTIONS + i] == params[SC_PLAN_FIELD]:
                 return i
     # the work area of state (layout.py): a race copy, hidden rows, the world's
-    # stream, score records, the options and their values
+    # stream, score records, the options and their values, the round log
     at = game[G_S_WORK_AT]
     race_len = at
     sim = state[at:at + race_len]
@@ -156,6 +258,7 @@ def lookahead_decide(what, seat, game, state, params, n_options):
     at += game[G_H_LEN]
     world = state[at:at + 1]
     at += 1
+    records_at = at
     race_row = state[at:at + RACE_LEN]
     at += RACE_LEN
     player_rows = state[at:at + n_players * PL_LEN].reshape((n_players, PL_LEN))
@@ -168,17 +271,39 @@ def lookahead_decide(what, seat, game, state, params, n_options):
     lemmings = state[at:at + WORK_OPTIONS]
     fields = state[at + WORK_OPTIONS:at + 2 * WORK_OPTIONS]
     values = state[at + 2 * WORK_OPTIONS:at + 3 * WORK_OPTIONS]
-    answer = _weigh(what, seat, game, state, params, n_options, rollouts, sim, simh, world,
-                    race_row, player_rows, contract_rows, bet_rows, lemmings, fields, values)
+    log = state[at + 3 * WORK_OPTIONS:]
+    n = _options(what, game, state, n_options, lemmings, fields)
+    if n == 1 and what != DECIDE_MOVE:
+        best = 0
+    elif params[P_SHARED] != 0:
+        # the records' room is scratch here: shared playouts keep no records
+        scratch = state[records_at:records_at + N_LEMMINGS + OWN_VIEW_LEN]
+        _weigh_shared(what, seat, game, state, n, rollouts, sim, simh, world, scratch, lemmings,
+                      fields, values, log)
+        best = _best(values, n)
+    else:
+        _weigh(what, seat, game, state, n, rollouts, sim, simh, world, race_row, player_rows,
+               contract_rows, bet_rows, lemmings, fields, values)
+        best = _best(values, n)
+    answer = _answer(what, state, params, n_options, lemmings, fields, best)
     # the work area held this player's cards: no later bot may read them
     state[game[G_S_WORK_AT]:] = 0
     return answer
 
 
+@kernel(inline=True)
+def _best(values, n):
+    best = 0
+    for k in range(1, n):
+        if values[k] > values[best]:
+            best = k
+    return best
+
+
 @kernel
-def _weigh(what, seat, game, state, params, n_options, rollouts, sim, simh, world, race_row,
-           player_rows, contract_rows, bet_rows, lemmings, fields, values):
-    n_players = game[G_N_PLAYERS]
+def _options(what, game, state, n_options, lemmings, fields):
+    """The options weighed: every (lemming, field) a move or field decision can
+    lead to, else -1 (pass, keep all) and each card or contract held."""
     n = 0
     if what == DECIDE_MOVE or what == DECIDE_FIELD:
         for i in range(n_options):
@@ -211,8 +336,81 @@ def _weigh(what, seat, game, state, params, n_options, rollouts, sim, simh, worl
             if state[S_VIEW + OWN_HELD + slot] == 1:
                 lemmings[n] = slot
                 n += 1
-    if n == 1 and what != DECIDE_MOVE:
-        return lemmings[0] if what != DECIDE_FIELD else 0
+    return n
+
+
+@kernel(inline=True)
+def _answer(what, state, params, n_options, lemmings, fields, best):
+    if what == DECIDE_MOVE:
+        params[SC_PLAN_TURN] = state[PUB_TURN]
+        params[SC_PLAN_FIELD] = fields[best]
+        for i in range(n_options):
+            if state[S_OPTIONS + i] == lemmings[best]:
+                return i
+        return 0
+    if what == DECIDE_FIELD:
+        return best
+    return lemmings[best]
+
+
+@kernel
+def _weigh_shared(what, seat, game, state, n, rollouts, sim, simh, world, scratch, lemmings,
+                  fields, values, log):
+    """Shared playouts (see above): a bet or discard decision plays one playout a
+    rollout for all its options, a move or field decision one per option."""
+    n_players = game[G_N_PLAYERS]
+    shared = what == DECIDE_BET or what == DECIDE_DISCARD
+    n_playouts = 1 if shared else n
+    places = scratch[:N_LEMMINGS]
+    row = scratch[N_LEMMINGS:N_LEMMINGS + OWN_VIEW_LEN]
+    mine = own_at(game, seat)
+    values[:n] = 0
+    base = np.int64(next_u64(state, S_VIEW + OWN_RNG))
+    mover = state[PUB_MOVER]
+    for r in range(rollouts):
+        for k in range(n_playouts):
+            # the same world and dice for every option of rollout r
+            seed_stream(world, 0, base, r, _WORLD_LANE)
+            sample_world(game, state, seat, simh, world)
+            for i in range(sim.shape[0]):  # (array copies need numba's allocator)
+                sim[i] = state[i]
+            seed_stream(sim, PUB_RNG, base, r, 0)
+            for p in range(n_players):
+                seed_stream(simh, own_at(game, p) + OWN_RNG, base, r, 1 + p)
+            sim[PUB_MOVING] = -1
+            log[0] = 0
+            if shared:
+                logged_round(what, game, sim, simh, seat, log)
+                log[0] = 0  # the bot's answer to this round is the option
+                result = -1
+            elif fields[k] >= state[PUB_N_FIELDS]:
+                result = reach_water(sim, lemmings[k])
+            else:
+                result = land_logged(game, sim, simh, lemmings[k], fields[k], seat, log)
+            if result < 0:
+                result = playout_logged(game, sim, simh, (mover + 1) % n_players, seat, log)
+            winner = result >> 1
+            for lem in range(N_LEMMINGS):
+                places[lem] = track_place(sim, lem)
+            best_other = -1000
+            for p in range(n_players):
+                if p != seat:
+                    best_other = max(best_other, row_score(game, sim, simh, own_at(game, p), places,
+                                                           winner))
+            first = 0 if shared else k
+            for j in range(first, first + (n if shared else 1)):
+                for i in range(OWN_VIEW_LEN):
+                    row[i] = simh[mine + i]
+                seed_stream(row, OWN_RNG, base, r, _OWN_BETS_LANE)
+                play_own_rounds(what, lemmings[j] if shared else -1, sim, row, log)
+                values[j] += row_score(game, sim, row, 0, places, winner) - best_other
+
+
+@kernel
+def _weigh(what, seat, game, state, n, rollouts, sim, simh, world, race_row,
+           player_rows, contract_rows, bet_rows, lemmings, fields, values):
+    """One playout per option and rollout (``shared=0``: the bot before 0.2.0)."""
+    n_players = game[G_N_PLAYERS]
     values[:n] = 0
     base = np.int64(next_u64(state, S_VIEW + OWN_RNG))
     mover = state[PUB_MOVER]
@@ -251,17 +449,3 @@ def _weigh(what, seat, game, state, params, n_options, rollouts, sim, simh, worl
                 if p != seat:
                     best_other = max(best_other, player_rows[p, PL_SCORE])
             values[k] += player_rows[seat, PL_SCORE] - best_other
-    best = 0
-    for k in range(1, n):
-        if values[k] > values[best]:
-            best = k
-    if what == DECIDE_MOVE:
-        params[SC_PLAN_TURN] = state[PUB_TURN]
-        params[SC_PLAN_FIELD] = fields[best]
-        for i in range(n_options):
-            if state[S_OPTIONS + i] == lemmings[best]:
-                return i
-        return 0
-    if what == DECIDE_FIELD:
-        return best
-    return lemmings[best]
