@@ -254,7 +254,8 @@ def pack_game(board: Board, deck: Deck, kinds: list[int]) -> np.ndarray:
     # the look-ahead bot's shared playouts log the bet and discard rounds of one
     # playout: at most one a move, and a race has at most 6 x (sections + 1) moves
     round_log = 1 + L.N_LEMMINGS * (n_sections + 1)
-    work = race_len + hidden_at + 1 + records + 3 * L.WORK_OPTIONS + round_log
+    work = (race_len + hidden_at + 1 + records + 3 * L.WORK_OPTIONS + L.WORK_OPTIONS * L.RACING_ROLLOUTS
+            + players * L.OWN_LEN + round_log)
     header[L.G_S_WORK_AT] = race_len
     header[L.G_S_LEN] = race_len + work
     return np.concatenate([header] + [np.asarray(p, np.int64) for p in parts])

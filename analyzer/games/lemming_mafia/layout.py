@@ -112,6 +112,7 @@ S_OCCUPANT = S_OPTIONS + OPTIONS_CAP  # fields: lemming on each field, -1 if non
 # then, from game[G_S_WORK_AT], a work area for the deciding bot (the look-ahead
 # bot plays races out in it); a bot that uses it clears it before it answers
 WORK_OPTIONS = 64  # options the look-ahead bot weighs at most
+RACING_ROLLOUTS = 16  # rollouts of each option the look-ahead bot keeps for dropping options
 
 
 # a bot's row of params: its parameters, then scratch it keeps between its own

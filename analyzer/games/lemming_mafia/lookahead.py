@@ -15,8 +15,8 @@ from analyzer.engine.jit import kernel
 from analyzer.engine.rng import below, next_u64, seed_stream
 from analyzer.games.lemming_mafia.layout import (
     DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, DECK_POINTS, G_H_ANSWERS_AT, G_H_LEN,
-    G_N_SECTIONS, G_S_WORK_AT, UNFULFILLED_PENALTY,
-    G_N_CARDS, G_N_PLAYERS, N_CONTRACTS_EACH, N_LEMMINGS, OWN_CONTRACT, OWN_HAND,
+    G_S_WORK_AT, RACING_ROLLOUTS, UNFULFILLED_PENALTY,
+    G_N_CARDS, G_N_PLAYERS, N_CONTRACTS_EACH, N_LEMMINGS, OWN_CONTRACT, OWN_HAND, OWN_LEN,
     OWN_HELD, OWN_RNG, OWN_STACK, OWN_STACK_N, OWN_VIEW_LEN, PL_LEN, PL_SCORE, PUB_HAND_COUNT,
     PUB_HELD_COUNT, PUB_MOVER, PUB_MOVING, PUB_N_FIELDS, PUB_RNG, PUB_STACK_COUNT,
     PUB_TURN, RACE_LEN, BET_LEN, CT_LEN, S_OPTIONS, S_SCRATCH, S_VIEW, SC_PLAN_FIELD,
@@ -30,6 +30,9 @@ from analyzer.games.lemming_mafia.rules import (
 
 P_ROLLOUTS = 0  # parameter slot: rollouts per option
 P_SHARED = 1  # parameter slot: 1 shared playouts (below), 0 one playout per option and rollout
+P_DROP = 2  # parameter slot: drop a move option this many standard errors below the leader (0: never)
+P_MOVE_ROLLOUTS = 3  # parameter slot: shared playouts: rollouts per move or field option (0: P_ROLLOUTS)
+_DROPPED = -(1 << 40)  # the value of a dropped option
 _WORLD_LANE = 7  # stream lane for sampling hidden cards (dice use lane 0, players 1-6)
 _OWN_BETS_LANE = 8  # shared playouts: the bot's own later bets and discards
 
@@ -271,15 +274,21 @@ def lookahead_decide(what, seat, game, state, params, n_options):
     lemmings = state[at:at + WORK_OPTIONS]
     fields = state[at + WORK_OPTIONS:at + 2 * WORK_OPTIONS]
     values = state[at + 2 * WORK_OPTIONS:at + 3 * WORK_OPTIONS]
-    log = state[at + 3 * WORK_OPTIONS:]
+    at += 3 * WORK_OPTIONS
+    per_rollout = state[at:at + WORK_OPTIONS * RACING_ROLLOUTS].reshape((WORK_OPTIONS, RACING_ROLLOUTS))
+    at += WORK_OPTIONS * RACING_ROLLOUTS
+    world_rows = state[at:at + n_players * OWN_LEN]
+    log = state[at + n_players * OWN_LEN:]
     n = _options(what, game, state, n_options, lemmings, fields)
     if n == 1 and what != DECIDE_MOVE:
         best = 0
     elif params[P_SHARED] != 0:
+        if (what == DECIDE_MOVE or what == DECIDE_FIELD) and params[P_MOVE_ROLLOUTS] >= 1:
+            rollouts = int(params[P_MOVE_ROLLOUTS])
         # the records' room is scratch here: shared playouts keep no records
-        scratch = state[records_at:records_at + N_LEMMINGS + OWN_VIEW_LEN]
-        _weigh_shared(what, seat, game, state, n, rollouts, sim, simh, world, scratch, lemmings,
-                      fields, values, log)
+        scratch = state[records_at:records_at + N_LEMMINGS + OWN_VIEW_LEN + WORK_OPTIONS]
+        _weigh_shared(what, seat, game, state, n, rollouts, params[P_DROP], sim, simh, world, scratch,
+                      lemmings, fields, values, per_rollout, world_rows, log)
         best = _best(values, n)
     else:
         _weigh(what, seat, game, state, n, rollouts, sim, simh, world, race_row, player_rows,
@@ -354,24 +363,41 @@ def _answer(what, state, params, n_options, lemmings, fields, best):
 
 
 @kernel
-def _weigh_shared(what, seat, game, state, n, rollouts, sim, simh, world, scratch, lemmings,
-                  fields, values, log):
+def _weigh_shared(what, seat, game, state, n, rollouts, drop, sim, simh, world, scratch, lemmings,
+                  fields, values, per_rollout, world_rows, log):
     """Shared playouts (see above): a bet or discard decision plays one playout a
-    rollout for all its options, a move or field decision one per option."""
+    rollout for all its options, a move or field decision one per option, and
+    drops an option whose paired difference to the leader is ``drop`` standard
+    errors below 0 (every 4 rollouts, among the first ``RACING_ROLLOUTS``)."""
     n_players = game[G_N_PLAYERS]
     shared = what == DECIDE_BET or what == DECIDE_DISCARD
     n_playouts = 1 if shared else n
     places = scratch[:N_LEMMINGS]
     row = scratch[N_LEMMINGS:N_LEMMINGS + OWN_VIEW_LEN]
+    alive = scratch[N_LEMMINGS + OWN_VIEW_LEN:N_LEMMINGS + OWN_VIEW_LEN + WORK_OPTIONS]
+    alive[:n] = 1
+    racing = drop > 0 and not shared
     mine = own_at(game, seat)
     values[:n] = 0
     base = np.int64(next_u64(state, S_VIEW + OWN_RNG))
     mover = state[PUB_MOVER]
+    n_rows = world_rows.shape[0]
     for r in range(rollouts):
+        # the same world and dice for every option of rollout r: the world is
+        # sampled once and its rows copied back for each further option (the
+        # rest of the hidden array is written before it is read)
+        seed_stream(world, 0, base, r, _WORLD_LANE)
+        sample_world(game, state, seat, simh, world)
+        for i in range(n_rows):
+            world_rows[i] = simh[i]
+        first_playout = True
         for k in range(n_playouts):
-            # the same world and dice for every option of rollout r
-            seed_stream(world, 0, base, r, _WORLD_LANE)
-            sample_world(game, state, seat, simh, world)
+            if alive[k] == 0:
+                continue
+            if not first_playout:
+                for i in range(n_rows):
+                    simh[i] = world_rows[i]
+            first_playout = False
             for i in range(sim.shape[0]):  # (array copies need numba's allocator)
                 sim[i] = state[i]
             seed_stream(sim, PUB_RNG, base, r, 0)
@@ -403,7 +429,37 @@ def _weigh_shared(what, seat, game, state, n, rollouts, sim, simh, world, scratc
                     row[i] = simh[mine + i]
                 seed_stream(row, OWN_RNG, base, r, _OWN_BETS_LANE)
                 play_own_rounds(what, lemmings[j] if shared else -1, sim, row, log)
-                values[j] += row_score(game, sim, row, 0, places, winner) - best_other
+                value = row_score(game, sim, row, 0, places, winner) - best_other
+                values[j] += value
+                if r < RACING_ROLLOUTS:
+                    per_rollout[j, r] = value
+        done = r + 1
+        if racing and done % 4 == 0 and done < rollouts and done <= RACING_ROLLOUTS:
+            _drop_behind(n, done, drop, alive, values, per_rollout)
+    for k in range(n):
+        if alive[k] == 0:
+            values[k] = _DROPPED
+
+
+@kernel
+def _drop_behind(n, done, drop, alive, values, per_rollout):
+    """Drop every option whose mean paired difference (on the same worlds and
+    dice) to the leader is more than ``drop`` standard errors below 0."""
+    leader = -1
+    for k in range(n):
+        if alive[k] == 1 and (leader < 0 or values[k] > values[leader]):
+            leader = k
+    for k in range(n):
+        if alive[k] == 0 or k == leader:
+            continue
+        mean = (values[k] - values[leader]) / done
+        squares = 0.0
+        for i in range(done):
+            d = per_rollout[k, i] - per_rollout[leader, i] - mean
+            squares += d * d
+        # mean < -drop * sqrt(squares / (done - 1) / done), without the root
+        if mean < 0 and mean * mean * done * (done - 1) > drop * drop * squares:
+            alive[k] = 0
 
 
 @kernel

@@ -9,7 +9,7 @@ import dataclasses
 from analyzer.engine import userbots
 from analyzer.engine.bots import BotFamily, BotRegistry, ParamRange, UserBot  # noqa: F401  (UserBot: for bot files)
 from analyzer.games.lemming_mafia import bots as B
-from analyzer.games.lemming_mafia.lookahead import P_ROLLOUTS, P_SHARED
+from analyzer.games.lemming_mafia.lookahead import P_DROP, P_MOVE_ROLLOUTS, P_ROLLOUTS, P_SHARED
 from analyzer.games.lemming_mafia.view import VIEW
 
 # parameters every heuristic bot shares: the race model
@@ -50,6 +50,8 @@ RANGES = {
     # a count: a fraction or 0 would silently play 1, 1e19 would wrap to 0
     "rollouts": ParamRange(1.0, 4096.0, integer=True),
     "shared": ParamRange(0.0, 1.0, integer=True),
+    "drop": ParamRange(0.0, 100.0),
+    "move_rollouts": ParamRange(0.0, 4096.0, integer=True),
 }
 
 
@@ -93,8 +95,11 @@ _FAMILIES = {
         "random play after it, hidden cards sampled) and takes the best; slow",
         {"rollouts": (P_ROLLOUTS, 16.0, "rollouts per option of each decision"),
          "shared": (P_SHARED, 1.0, "1: one playout a rollout serves every bet or discard option (the "
-                    "bot's own later bets drawn apart); 0: a playout per option, as before 0.2.0")},
-        integer=frozenset({"rollouts", "shared"})),
+                    "bot's own later bets drawn apart); 0: a playout per option, as before 0.2.0"),
+         "drop": (P_DROP, 1.5, "shared playouts: a move option this many standard errors behind "
+                  "the leader after 4, 8, 12 rollouts gets no more (0: never)"),
+         "move_rollouts": (P_MOVE_ROLLOUTS, 0.0, "shared playouts: rollouts per move option (0: rollouts)")},
+        integer=frozenset({"rollouts", "shared", "move_rollouts"})),
 }
 
 _FAMILIES = {name: _with_ranges(f) for name, f in _FAMILIES.items()}
