@@ -215,6 +215,8 @@ def test_a_manifest_with_bots_as_a_string(tmp_path, capsys):
     ("lookahead:rollouts=-5", "parameter rollouts must be a whole number from 1 to 4096, got -5"),
     ("lookahead:rollouts=0.5", "parameter rollouts must be a whole number from 1 to 4096, got 0.5"),
     ("lookahead:rollouts=1e19", "parameter rollouts must be a whole number from 1 to 4096, got 1e+19"),
+    ("lookahead:shared=2", "parameter shared must be a whole number from 0 to 1, got 2"),
+    ("lookahead:drop=-1", "parameter drop must be a number from 0 to 100, got -1"),
     ("timer:late_bets=7", "parameter late_bets must be a number from 0 to 6"),
 ])
 def test_parameters_out_of_their_declared_range(capsys, bots, needle):

@@ -435,7 +435,8 @@ def _weigh_shared(what, seat, game, state, n, rollouts, drop, sim, simh, world, 
                     per_rollout[j, r] = value
         done = r + 1
         if racing and done % 4 == 0 and done < rollouts and done <= RACING_ROLLOUTS:
-            _drop_behind(n, done, drop, alive, values, per_rollout)
+            if _drop_behind(n, done, drop, alive, values, per_rollout) == 1:
+                break  # one option left: it is the answer
     for k in range(n):
         if alive[k] == 0:
             values[k] = _DROPPED
@@ -444,7 +445,8 @@ def _weigh_shared(what, seat, game, state, n, rollouts, drop, sim, simh, world, 
 @kernel
 def _drop_behind(n, done, drop, alive, values, per_rollout):
     """Drop every option whose mean paired difference (on the same worlds and
-    dice) to the leader is more than ``drop`` standard errors below 0."""
+    dice) to the leader is more than ``drop`` standard errors below 0. Returns
+    how many options are left."""
     leader = -1
     for k in range(n):
         if alive[k] == 1 and (leader < 0 or values[k] > values[leader]):
@@ -460,6 +462,10 @@ def _drop_behind(n, done, drop, alive, values, per_rollout):
         # mean < -drop * sqrt(squares / (done - 1) / done), without the root
         if mean < 0 and mean * mean * done * (done - 1) > drop * drop * squares:
             alive[k] = 0
+    left = 0
+    for k in range(n):
+        left += alive[k]
+    return left
 
 
 @kernel
