@@ -7,7 +7,11 @@ random bot after the decision. Rollout ``r`` uses the same sampled world and the
 same dice for every option (common random numbers), so options are compared on
 equal luck. An option's value is the bot's final score less the best other score.
 
-Its cost grows with ``rollouts``; ``make bench`` prints the time per decision.
+Three things make it cheaper at the same strength (docs/performance.md, "The
+look-ahead bot"): one playout a rollout serves every option of a bet or discard
+decision (``shared``, below), move options well behind the leader get no more
+rollouts (``drop``), and the world of rollout ``r`` is sampled once. Its cost
+grows with ``rollouts``; ``make bench`` prints the time per decision.
 """
 import numpy as np
 
