@@ -29,6 +29,10 @@ from analyzer.games.lemming_mafia.layout import (
 NO_WINNER = -1
 NEEDS_BETS = -3  # the landing asks for a bookmaker round (the caller holds it)
 NEEDS_DISCARDS = -4  # the landing asks for a boss round
+# resolve_landing computes these from the action code (no branch): keep them in step
+if (NEEDS_BETS, NEEDS_DISCARDS, BOSS) != (NO_WINNER - 2, NO_WINNER - 3, BOOKMAKER + 1) or BOOKMAKER <= max(
+        CONCRETE, JACKHAMMER, GETAWAY):
+    raise ImportError("rules.py: resolve_landing's arithmetic on action codes no longer matches the codes")
 
 
 # ----------------------------------------------------------------- accessors
