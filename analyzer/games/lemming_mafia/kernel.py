@@ -15,7 +15,7 @@ from analyzer.engine.jit import ix, kernel, recompiled
 from analyzer.engine.rng import seed_stream
 from analyzer.engine.trace import emit, payload
 from analyzer.games.lemming_mafia.bots import LOOKAHEAD, RANDOM, decide_builtin
-from analyzer.games.lemming_mafia.random_bot import decide_random
+from analyzer.games.lemming_mafia.random_bot import decide_random_seated
 from analyzer.games.lemming_mafia.layout import (
     DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, DERIVED_AT, ERROR_BET,
     ERROR_DISCARD, ERROR_FIELD, ERROR_MOVE, EV_END, EV_FIELD, EV_LAND, EV_ROLL, EV_ROUND,
@@ -50,7 +50,7 @@ def ask(what, seat, game, state, hidden, params, n_options):
     at = own_at(game, seat)
     hidden[ix(at + OWN_DECISIONS)] += 1
     if kind == RANDOM:
-        return decide_random(what, hidden, at, state, n_options)
+        return decide_random_seated(what, hidden, at, state, n_options, seat)
     for i in range(OWN_VIEW_LEN):
         state[S_VIEW + i] = hidden[ix(at + i)]
     dice = state[PUB_RNG]

@@ -4,7 +4,7 @@ from analyzer.engine.jit import ix, kernel
 from analyzer.engine.rng import below
 from analyzer.games.lemming_mafia.layout import (
     DECIDE_BET, DECIDE_FIELD, DECIDE_MOVE, N_CONTRACTS_EACH, N_LEMMINGS, OWN_HELD,
-    OWN_HAND, OWN_RNG,
+    OWN_HAND, OWN_RNG, PUB_HAND_COUNT, PUB_HELD_COUNT,
 )
 
 
@@ -15,18 +15,33 @@ def decide_random(what, cards, at, state, n_options):
     array itself: no copy)."""
     if what == DECIDE_MOVE or what == DECIDE_FIELD:
         return below(cards, at + OWN_RNG, n_options)
+    n_hand = 0
+    for color in range(N_LEMMINGS):
+        n_hand += cards[ix(at + OWN_HAND + color)]
+    n_held = 0
+    for slot in range(N_CONTRACTS_EACH):
+        n_held += cards[ix(at + OWN_HELD + slot)]
+    return _answer(what, cards, at, n_options, n_hand, n_held)
+
+
+@kernel(inline=True)
+def decide_random_seated(what, cards, at, state, n_options, seat):
+    """``decide_random`` for the player in ``seat``, its cards counted from the
+    public counts in ``state`` (one load each instead of a sum over its row)."""
+    return _answer(what, cards, at, n_options, state[ix(PUB_HAND_COUNT + seat)],
+                   state[ix(PUB_HELD_COUNT + seat)])
+
+
+@kernel(inline=True)
+def _answer(what, cards, at, n_options, n_hand, n_held):
+    if what == DECIDE_MOVE or what == DECIDE_FIELD:
+        return below(cards, at + OWN_RNG, n_options)
     if what == DECIDE_BET:
-        n_hand = 0
-        for color in range(N_LEMMINGS):
-            n_hand += cards[ix(at + OWN_HAND + color)]
         if n_hand == 0:
             return -1
         # one draw decides both: a pass for half its values, else which card
         return nth_held(cards, at + OWN_HAND, N_LEMMINGS,
                         below(cards, at + OWN_RNG, 2 * n_hand))
-    n_held = 0
-    for slot in range(N_CONTRACTS_EACH):
-        n_held += cards[ix(at + OWN_HELD + slot)]
     if n_held == 0:
         return -1
     return nth_held(cards, at + OWN_HELD, N_CONTRACTS_EACH,

@@ -29,6 +29,10 @@ from analyzer.games.lemming_mafia.layout import (
 NO_WINNER = -1
 NEEDS_BETS = -3  # the landing asks for a bookmaker round (the caller holds it)
 NEEDS_DISCARDS = -4  # the landing asks for a boss round
+# resolve_landing computes these from the action code (no branch): keep them in step
+if (NEEDS_BETS, NEEDS_DISCARDS, BOSS) != (NO_WINNER - 2, NO_WINNER - 3, BOOKMAKER + 1) or BOOKMAKER <= max(
+        CONCRETE, JACKHAMMER, GETAWAY):
+    raise ImportError("rules.py: resolve_landing's arithmetic on action codes no longer matches the codes")
 
 
 # ----------------------------------------------------------------- accessors
@@ -193,6 +197,13 @@ def give_block(state, lemming):
     state[ix(PUB_BLOCKS + lemming)] = blocks
     if blocks < 3:
         return NO_WINNER
+    return eliminate(state, lemming)
+
+
+@kernel(inline=True)
+def eliminate(state, lemming):
+    """Take the lemming off the board: its third block. Returns the last lemming
+    standing, if this elimination leaves only one, else NO_WINNER."""
     pos = state[ix(PUB_POS + lemming)]
     if pos >= 0:
         state[ix(S_OCCUPANT + pos)] = -1
@@ -222,41 +233,45 @@ def reach_water(state, lemming):
 def resolve_landing(game, state, hidden, lemming, field):
     """Put the lemming on ``field`` and resolve the field's action, getaway chains
     included. Returns ``winner * 2 + finish`` if the race ends, NEEDS_BETS or
-    NEEDS_DISCARDS when a round of decisions is due, else NO_WINNER."""
+    NEEDS_DISCARDS when a round of decisions is due, else NO_WINNER.
+
+    Only the getaway (a roll and maybe a further landing) and an elimination
+    take a branch; the other actions are resolved as arithmetic on the action
+    code. The action of the field landed on is as good as random to a branch
+    predictor: a switch over it (a jump table) was mispredicted on most landings."""
     land(game, state, hidden, lemming, field)
     counters = game[G_H_COUNT_AT]
     while True:
         action = field_action(game, field)
         trigger = counters + field * FIELD_LEN + FIELD_TRIGGERS
-        if action == CONCRETE:
-            hidden[ix(trigger)] += 1
-            last = give_block(state, lemming)
-            if last >= 0:
-                return last * 2 + FINISH_LAST_STANDING
-        elif action == JACKHAMMER:
-            if state[ix(PUB_BLOCKS + lemming)] > 0:
-                hidden[ix(trigger)] += 1
-                state[ix(PUB_BLOCKS + lemming)] -= 1
-        elif action == GETAWAY:
+        if action == GETAWAY:
             hidden[ix(trigger)] += 1
             target = field + draw(state, 6) + 1
             if target >= game[G_N_FIELDS]:
                 return reach_water(state, lemming)
-            if state[ix(S_OCCUPANT + target)] >= 0:
-                last = give_block(state, lemming)
-                if last >= 0:
-                    return last * 2 + FINISH_LAST_STANDING
-            else:
+            if state[ix(S_OCCUPANT + target)] < 0:
                 land(game, state, hidden, lemming, target)
                 field = target
                 continue
-        elif action == BOOKMAKER:
-            hidden[ix(trigger)] += 1
-            return NEEDS_BETS
-        elif action == BOSS:
-            hidden[ix(trigger)] += 1
-            return NEEDS_DISCARDS
-        return NO_WINNER
+            last = give_block(state, lemming)
+            if last >= 0:
+                return last * 2 + FINISH_LAST_STANDING
+            return NO_WINNER
+        # empty, concrete, jackhammer, bookmaker or boss
+        blocks = state[ix(PUB_BLOCKS + lemming)]
+        concrete = action == CONCRETE
+        drill = (action == JACKHAMMER) & (blocks > 0)
+        rounds = action >= BOOKMAKER  # BOOKMAKER or BOSS
+        hidden[ix(trigger)] += concrete | drill | rounds
+        blocks += concrete
+        blocks -= drill
+        state[ix(PUB_BLOCKS + lemming)] = blocks
+        if blocks >= 3:  # only just after a concrete block: the third eliminates
+            last = eliminate(state, lemming)
+            if last >= 0:
+                return last * 2 + FINISH_LAST_STANDING
+        # NO_WINNER, NEEDS_BETS (bookmaker) or NEEDS_DISCARDS (boss)
+        return NO_WINNER - 2 * rounds - (action == BOSS)
 
 
 @kernel(inline=True)
