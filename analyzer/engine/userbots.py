@@ -433,7 +433,7 @@ def _arrays(g: int, ng: int, s: int, ns: int, p: int, np_: int):
 
 def _adapter_namespace(module_name: str, names: dict) -> dict:
     """The globals of a bot's adapter: a module registered in ``sys.modules``
-    under a name fixed by the bot file (``<bot module>_adapter``). A user
+    under a name fixed by the bot's text and kind (``<bot module>_adapter_<kind>``). A user
     kernel loaded from the numba cache (``jit.recompiled``) finds the globals
     of its object-mode blocks (the calls back into Python) by that name."""
     import types
@@ -518,13 +518,11 @@ def loaded(game: str) -> list[BotFamily]:
     return list(_by_game.get(game, ()))
 
 
-def _import(p: Path, path: str):
-    # a name fixed by the file's place (not Python's per-process ``hash``): a
-    # cached user kernel finds its adapter's module by it (_adapter_namespace)
-    import hashlib
-
-    place = hashlib.sha256(str(p.resolve()).encode()).hexdigest()[:16]
-    name = f"analyzer_user_bot_{p.stem.replace('-', '_')}_{place}"
+def _import(p: Path, path: str, digest: str):
+    # named by the file's name and text, as on a cluster worker (_import_text):
+    # a user kernel loaded from the cache (jit.recompiled) finds the bot's
+    # globals by this name, in any process that loaded the same text
+    name = f"analyzer_user_bot_{p.stem.replace('-', '_')}_{digest[:16]}"
     spec = importlib.util.spec_from_file_location(name, p)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # numba resolves the bot's globals through its module
@@ -552,7 +550,7 @@ def load(path: str, spec: ViewSpec, width: int) -> BotFamily:
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise BotError(f"bot file {path} cannot be read: {e}") from None
-    family = _family_of(_import(p, path), path, spec)
+    family = _family_of(_import(p, path, _digest(text)), path, spec)
     # what a cluster worker receives of it (``sent``): the source text, not the file
     _texts[family.kind] = (text, _digest(text))
     _loaded[key] = family
@@ -598,6 +596,7 @@ def _family_of(module, path: str, spec: ViewSpec, kind: int | None = None) -> Bo
                            f"got {default!r}")
         params[name] = (i, float(default), str(help_text))
 
+    kind = next(_kinds) if kind is None else kind
     view_cls = VIEWS.setdefault(spec.game, view_class(spec))
     source = str(Path(path))  # as the file was named before clusters: labels and messages unchanged
     with warnings.catch_warnings():
@@ -609,9 +608,9 @@ def _family_of(module, path: str, spec: ViewSpec, kind: int | None = None) -> Bo
                 from numba import njit
 
                 compiled = njit(boundscheck=True, nogil=True, error_model="python")(fn)
-                jitted = _fast_adapter(spec, view_cls, compiled, raw, source, f"{module.__name__}_adapter")
+                jitted = _fast_adapter(spec, view_cls, compiled, raw, source, f"{module.__name__}_adapter_{kind}")
             else:
-                jitted = _plain_adapter(spec, view_cls, fn, raw, source, f"{module.__name__}_adapter")
+                jitted = _plain_adapter(spec, view_cls, fn, raw, source, f"{module.__name__}_adapter_{kind}")
             jitted.compile(_signature(spec))
             if fast:
                 returns = compiled.nopython_signatures[0].return_type
@@ -626,7 +625,6 @@ def _family_of(module, path: str, spec: ViewSpec, kind: int | None = None) -> Bo
             raise BotError(f"user bot {path} does not compile: {reason} "
                            f"(fast bots: numbers and the view's accessors only; see docs/bots-{spec.game}.md)"
                            ) from None
-    kind = next(_kinds) if kind is None else kind
     adapter = Adapter(jitted, fn, view_cls, raw, fast)
     kwargs = {}
     if "roles" in BotFamily.__dataclass_fields__:  # the Game protocol's roles, where the engine has them
@@ -696,7 +694,7 @@ def _variant_key(families, fallback) -> str:
     parts = [f"fallback {fallback.py_func.__module__}.{fallback.py_func.__qualname__}"]
     for family in families:
         text, digest = _texts[family.kind]
-        parts.append(f"bot {family.kind} {digest}")
+        parts.append(f"bot {family.kind} {digest} {family.decide.user_py.__module__}")
         try:
             tree = ast.parse(text)
         except SyntaxError:
