@@ -30,6 +30,15 @@ the loader builds an *adapter* with that signature:
   raises), and calls it inside ``try``;
 - both check the answer against the decision's declared answers.
 
+The kernel compiled around a set of user bots (:func:`user_kernel`) is cached
+(``jit.recompiled``) under a key naming all its code comes from besides the
+kernel module's own sources (:func:`_variant_key`: each bot's kind and text in
+routing order, the built-in ``decide`` they fall back to, this module and the
+analyzer modules a bot imports): the next process with the same bot files loads
+it in seconds, an edited bot compiles again. So that a loaded kernel finds the
+Python it calls back (a plain bot, a fault's report), a bot's module and its
+adapter's are registered under names fixed by the bot's text and kind.
+
 A bot that raises, or answers outside its options, gets the answer ``FAULT``
 (out of range for every decision of every game, so the kernel stops with its
 error code) and a line saying what happened is recorded here; the match then
@@ -945,9 +954,12 @@ def api_page(spec: ViewSpec) -> str:
             "twin (the README has the figures). An exception in a plain bot ends the",
             "run with one line naming the bot file, the decision and the exception.", "",
             _RESTRICTIONS.rstrip(), "",
-            "A user bot compiles once per run with the game's kernel (minutes on a busy",
-            "machine; the built-in bots are compiled once per machine and cached). All",
-            "the user bots of a run share that one compile."]
+            "A user bot compiles with the game's kernel (minutes on a busy machine) the",
+            "first time it runs; all the user bots of a run share that one compile, and",
+            "it is cached: the next run of the same bot files (same text, same order)",
+            "loads it in seconds. An edited bot file, or a new version of the analyzer,",
+            "compiles again (the cache is keyed by the sources; the built-in bots' cache",
+            "is never touched)."]
     return "\n".join(out) + "\n"
 
 
