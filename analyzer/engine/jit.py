@@ -137,7 +137,10 @@ ix = np.uint64
 
 
 def kernel(fn=None, *, cache=True, allocates=False, inline=False):
-    """``njit`` with the project's options; ``cache=False`` for one-off variants.
+    """``njit`` with the project's options; ``cache=False`` for one-off code.
+    A variant made by :func:`recompiled` with a key is cached in its own
+    directory whatever ``cache`` says (the kernel modules pass ``cache=False``
+    for a variant: that is for one made without a key).
 
     Functions that allocate no array (``allocates=False``) compile without
     reference counting: they only borrow the arrays they are given. Each array
@@ -151,10 +154,15 @@ def kernel(fn=None, *, cache=True, allocates=False, inline=False):
         options["inline"] = "always"
 
     def compile_(f):
-        if not cache:
+        # a variant of a kernel module (``recompiled``) around a user bot: its
+        # own keyed directory, whatever the module says of caching
+        variant_dir = f.__globals__.get("_VARIANT_CACHE_DIR")
+        if variant_dir is not None:
+            options["cache"] = True
+        elif not cache:
             return njit(**options)(f)
         # numba picks the cache directory when the dispatcher is made
-        directory = _cache_dir(f.__module__)
+        directory = variant_dir or _cache_dir(f.__module__)
         saved = numba.config.CACHE_DIR
         if directory is not None:
             numba.config.CACHE_DIR = directory
@@ -178,12 +186,40 @@ _variant_count = itertools.count()
 _variant_namespaces: dict[int, dict] = {}
 
 
+def variant_dir(module: str, key: str) -> str | None:
+    """The cache directory of a variant of ``module`` (a kernel module) whose
+    ``decide`` is the code ``key`` names: a sub-directory of the module's own
+    keyed directory (``_cache_dir``), named by a hash of ``key``."""
+    base = _cache_dir(module)
+    if base is None:
+        return None
+    target = Path(base) / f"variant-{hashlib.sha256(key.encode()).hexdigest()[:16]}"
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return str(target)
+
+
 def recompiled(module, entry: str, user_decide):
     """The function ``entry`` of ``module`` (a kernel module), from the module's
-    source run again with ``_USER_DECIDE = user_decide``; not cached, since a
-    user bot is new code each time."""
+    source run again with ``_USER_DECIDE = user_decide``.
+
+    Cached when ``user_decide`` carries a ``variant_key`` attribute: a text that
+    names everything its compiled code comes from (``userbots._kernel_of``: the
+    bots' source texts, their kinds and order, the built-in ``decide`` they fall
+    back to, the analyzer sources the bots and their adapters are compiled
+    from). numba checks only the stamp of the cached function's own file, so
+    the variant's functions are cached in their own directory keyed by that
+    text and by the module's sources (:func:`variant_dir`): a second process
+    with the same bots loads the variant instead of compiling it (minutes for a
+    big kernel), a changed bot or kernel source compiles it again, and the
+    built-in kernel's cache is never touched. Without a key, not cached."""
+    key = getattr(user_decide, "variant_key", None)
+    directory = variant_dir(module.__name__, key) if key is not None else None
     namespace = {"__name__": f"{module.__name__}_variant{next(_variant_count)}",
-                 "__file__": module.__file__, "_USER_DECIDE": user_decide}
+                 "__file__": module.__file__, "_USER_DECIDE": user_decide,
+                 "_VARIANT_CACHE_DIR": directory}
     exec(compile(Path(module.__file__).read_text(encoding="utf-8"), module.__file__, "exec"), namespace)
     function = namespace[entry]
     _variant_namespaces[id(function)] = namespace

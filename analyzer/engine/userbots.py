@@ -30,6 +30,15 @@ the loader builds an *adapter* with that signature:
   raises), and calls it inside ``try``;
 - both check the answer against the decision's declared answers.
 
+The kernel compiled around a set of user bots (:func:`user_kernel`) is cached
+(``jit.recompiled``) under a key naming all its code comes from besides the
+kernel module's own sources (:func:`_variant_key`: each bot's kind and text in
+routing order, the built-in ``decide`` they fall back to, this module and the
+analyzer modules a bot imports): the next process with the same bot files loads
+it in seconds, an edited bot compiles again. So that a loaded kernel finds the
+Python it calls back (a plain bot, a fault's report), a bot's module and its
+adapter's are registered under names fixed by the bot's text and kind.
+
 A bot that raises, or answers outside its options, gets the answer ``FAULT``
 (out of range for every decision of every game, so the kernel stops with its
 error code) and a line saying what happened is recorded here; the match then
@@ -126,6 +135,16 @@ class ViewSpec:
         return next((d for d in self.decisions if d.what == what), None)
 
 
+# Functions made from source text without a module (numba's "<dynamic>" ones:
+# the adapters' and accessors' helpers numba generates) compile against numba's
+# own placeholder module; a user kernel loaded from the cache (jit.recompiled)
+# imports their module by that name, so it is registered under it.
+def _register_dynamic_module() -> None:
+    from numba.core import utils
+
+    sys.modules.setdefault(utils._dynamic_modname, utils._dynamic_module)
+
+
 # ------------------------------------------------------------------ accessors
 
 def _compile_source(source: str, name: str, namespace: dict):
@@ -155,7 +174,7 @@ def accessors(spec: ViewSpec) -> dict[str, object]:
                    f"    if i < 0 or i >= {f.length}:\n"
                    f"        raise IndexError('{f.name}(view, i): i outside 0-{f.length - 1}')\n"
                    f"    return {cast}(view.{f.array}[{f.at} + i])\n")
-        fn = _compile_source(src, f.name, {})
+        fn = _compile_source(src, f.name, {"__name__": __name__})  # a module a cached kernel can import
         fn.__doc__ = f.meaning + (f" (i: {f.index})" if f.index else "")
         out[f.name] = _jitable(fn)
     generic = {
@@ -198,7 +217,7 @@ def accessors(spec: ViewSpec) -> dict[str, object]:
     for name, (src, doc) in generic.items():
         if name in out:
             raise ValueError(f"view field {name!r} shadows a generic accessor")
-        fn = _compile_source(src, name, {"_rng": _rng})
+        fn = _compile_source(src, name, {"__name__": __name__, "_rng": _rng})
         fn.__doc__ = doc
         out[name] = _jitable(fn)
     for fn in spec.functions:
@@ -421,7 +440,20 @@ def _arrays(g: int, ng: int, s: int, ns: int, p: int, np_: int):
     return _view_of(g, ng, "i8"), _view_of(s, ns, "i8"), _view_of(p, np_, "f8")
 
 
-def _plain_adapter(spec: ViewSpec, view_cls, fn, raw: bool, source: str):
+def _adapter_namespace(module_name: str, names: dict) -> dict:
+    """The globals of a bot's adapter: a module registered in ``sys.modules``
+    under a name fixed by the bot's text and kind (``<bot module>_adapter_<kind>``). A user
+    kernel loaded from the numba cache (``jit.recompiled``) finds the globals
+    of its object-mode blocks (the calls back into Python) by that name."""
+    import types
+
+    module = types.ModuleType(module_name)
+    module.__dict__.update(names)
+    sys.modules[module_name] = module
+    return module.__dict__
+
+
+def _plain_adapter(spec: ViewSpec, view_cls, fn, raw: bool, source: str, module_name: str):
     def call(what, seat, kind, g, ng, s, ns, p, np_, n_options):
         game, state, params = _arrays(g, ng, s, ns, p, np_)
         view = view_cls(what, seat, n_options, game, state, params)
@@ -445,18 +477,19 @@ def _plain_adapter(spec: ViewSpec, view_cls, fn, raw: bool, source: str):
 
     from numba import njit, objmode
 
-    namespace = {"objmode": objmode, "call": call}
+    namespace = _adapter_namespace(module_name, {"objmode": objmode, "call": call})
     exec(compile(_PLAIN, f"<adapter of {source}>", "exec"), namespace)
     return njit(namespace["adapter"])
 
 
-def _fast_adapter(spec: ViewSpec, view_cls, compiled, raw: bool, source: str):
+def _fast_adapter(spec: ViewSpec, view_cls, compiled, raw: bool, source: str, module_name: str):
     from numba import njit, objmode
 
     args = ("what, seat, kind, game, state, params, n_options" if raw
             else "View(what, seat, n_options, game, state, params)")
-    namespace = {"objmode": objmode, "user": compiled, "View": view_cls, "FAULT": FAULT,
-                 "failure": _record_compiled_failure, "illegal": _record_illegal}
+    namespace = _adapter_namespace(module_name, {
+        "objmode": objmode, "user": compiled, "View": view_cls, "FAULT": FAULT,
+        "failure": _record_compiled_failure, "illegal": _record_illegal})
     src = _FAST.format(args=args, checks=_check_source(spec))
     exec(compile(src, f"<adapter of {source}>", "exec"), namespace)
     return njit(nogil=True)(namespace["adapter"])
@@ -494,8 +527,11 @@ def loaded(game: str) -> list[BotFamily]:
     return list(_by_game.get(game, ()))
 
 
-def _import(p: Path, path: str):
-    name = f"analyzer_user_bot_{p.stem.replace('-', '_')}_{abs(hash(str(p.resolve())))}"
+def _import(p: Path, path: str, digest: str):
+    # named by the file's name and text, as on a cluster worker (_import_text):
+    # a user kernel loaded from the cache (jit.recompiled) finds the bot's
+    # globals by this name, in any process that loaded the same text
+    name = f"analyzer_user_bot_{p.stem.replace('-', '_')}_{digest[:16]}"
     spec = importlib.util.spec_from_file_location(name, p)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # numba resolves the bot's globals through its module
@@ -523,7 +559,7 @@ def load(path: str, spec: ViewSpec, width: int) -> BotFamily:
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise BotError(f"bot file {path} cannot be read: {e}") from None
-    family = _family_of(_import(p, path), path, spec)
+    family = _family_of(_import(p, path, _digest(text)), path, spec)
     # what a cluster worker receives of it (``sent``): the source text, not the file
     _texts[family.kind] = (text, _digest(text))
     _loaded[key] = family
@@ -569,6 +605,7 @@ def _family_of(module, path: str, spec: ViewSpec, kind: int | None = None) -> Bo
                            f"got {default!r}")
         params[name] = (i, float(default), str(help_text))
 
+    kind = next(_kinds) if kind is None else kind
     view_cls = VIEWS.setdefault(spec.game, view_class(spec))
     source = str(Path(path))  # as the file was named before clusters: labels and messages unchanged
     with warnings.catch_warnings():
@@ -580,9 +617,9 @@ def _family_of(module, path: str, spec: ViewSpec, kind: int | None = None) -> Bo
                 from numba import njit
 
                 compiled = njit(boundscheck=True, nogil=True, error_model="python")(fn)
-                jitted = _fast_adapter(spec, view_cls, compiled, raw, source)
+                jitted = _fast_adapter(spec, view_cls, compiled, raw, source, f"{module.__name__}_adapter_{kind}")
             else:
-                jitted = _plain_adapter(spec, view_cls, fn, raw, source)
+                jitted = _plain_adapter(spec, view_cls, fn, raw, source, f"{module.__name__}_adapter_{kind}")
             jitted.compile(_signature(spec))
             if fast:
                 returns = compiled.nopython_signatures[0].return_type
@@ -597,7 +634,6 @@ def _family_of(module, path: str, spec: ViewSpec, kind: int | None = None) -> Bo
             raise BotError(f"user bot {path} does not compile: {reason} "
                            f"(fast bots: numbers and the view's accessors only; see docs/bots-{spec.game}.md)"
                            ) from None
-    kind = next(_kinds) if kind is None else kind
     adapter = Adapter(jitted, fn, view_cls, raw, fast)
     kwargs = {}
     if "roles" in BotFamily.__dataclass_fields__:  # the Game protocol's roles, where the engine has them
@@ -650,13 +686,50 @@ def user_kernel(game: str, with_decide, fallback):
     return _kernel_of(game, loaded(game), with_decide, fallback)
 
 
+def _variant_key(families, fallback) -> str:
+    """What a user kernel's compiled code comes from, besides the game's kernel
+    module and its imports (``jit.variant_dir`` keys by those): each bot's kind
+    and source text, in routing order; the built-in ``decide`` they fall back
+    to; and the analyzer sources compiled into the bots and their adapters
+    (this module, the accessors' and view's modules a bot file imports, with
+    theirs). numba checks only the cached function's own file, so anything
+    left out of this key could run stale code."""
+    import ast
+    import hashlib
+
+    from analyzer.engine import jit
+
+    modules = {__name__}
+    parts = [f"fallback {fallback.py_func.__module__}.{fallback.py_func.__qualname__}"]
+    for family in families:
+        text, digest = _texts[family.kind]
+        parts.append(f"bot {family.kind} {digest} {family.decide.user_py.__module__}")
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            tree = ast.Module(body=[], type_ignores=[])
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                modules |= {a.name for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                modules |= {node.module} | {f"{node.module}.{a.name}" for a in node.names}
+    sources = sorted({path for m in modules if m.split(".")[0] == "analyzer" for path in jit.jit_sources(m)})
+    for path in sources:
+        parts.append(f"source {path.relative_to(jit._ROOT)} "
+                     f"{hashlib.sha256(path.read_bytes()).hexdigest()}")
+    return "\n".join(parts)
+
+
 def _kernel_of(game: str, families, with_decide, fallback):
     key = (game, tuple((f.kind, _texts[f.kind][1]) for f in families), with_decide)
+    _register_dynamic_module()
     with _kernels_lock:
         if key not in _kernels:
             decide = fallback
             for family in families:
                 decide = _route(family.kind, decide_of(family), decide)
+            if families:  # the variant's compiled code is cached under this key (jit.recompiled)
+                decide.variant_key = _variant_key(families, fallback)
             _kernels[key] = with_decide(decide)
             _recipes[id(_kernels[key])] = (game, tuple(families), with_decide, fallback)
         return _kernels[key]
@@ -881,9 +954,12 @@ def api_page(spec: ViewSpec) -> str:
             "twin (the README has the figures). An exception in a plain bot ends the",
             "run with one line naming the bot file, the decision and the exception.", "",
             _RESTRICTIONS.rstrip(), "",
-            "A user bot compiles once per run with the game's kernel (minutes on a busy",
-            "machine; the built-in bots are compiled once per machine and cached). All",
-            "the user bots of a run share that one compile."]
+            "A user bot compiles with the game's kernel (minutes on a busy machine) the",
+            "first time it runs; all the user bots of a run share that one compile, and",
+            "it is cached: the next run of the same bot files (same text, same order)",
+            "loads it in seconds. An edited bot file, or a new version of the analyzer,",
+            "compiles again (the cache is keyed by the sources; the built-in bots' cache",
+            "is never touched)."]
     return "\n".join(out) + "\n"
 
 

@@ -3,7 +3,8 @@
 Every decision goes through the module-level ``decide`` (signature in
 ``bots.py``). Here it is the built-in bots' ``decide_builtin``, and everything is
 cached. ``with_decide`` compiles this same module again around another
-``decide`` (user bots), uncached so that it never overwrites the built-in cache.
+``decide`` (user bots), cached apart from the built-in cache, keyed by the
+user bots' texts (``jit.recompiled``).
 ``decide`` is a global, not an argument, because a jitted function passed as an
 argument keeps a kernel from being cached.
 """

@@ -21,8 +21,9 @@ User bots (kinds >= USER_KIND_BASE) are answered by the module-level
 word each in ``S_USER_OPTIONS`` (``user_options``; ``view.py`` says what a
 user bot sees). Here it answers nothing, and everything is cached;
 ``with_decide`` compiles this same module again around another ``decide``,
-uncached so that it never overwrites the built-in cache (the pattern every
-game's kernel follows, ``analyzer/games/protocol.py``).
+cached apart from the built-in cache, keyed by the user bots' texts
+(``jit.recompiled``; the pattern every game's kernel follows,
+``analyzer/games/protocol.py``).
 """
 import sys
 

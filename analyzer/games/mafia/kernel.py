@@ -23,8 +23,9 @@ User bots (kinds >= USER_KIND_BASE) are answered by the module-level ``decide``
 see (``ask_user``, layout ``V_*``, named in ``view.py``). Here ``decide``
 answers nothing and the user-bot path is compiled out (``_USER`` is a constant),
 and everything is cached; ``with_decide`` compiles this same module again
-around another ``decide``, uncached so that it never overwrites the built-in
-cache (the pattern every game's kernel follows, ``analyzer/games/protocol.py``).
+around another ``decide``, cached apart from the built-in cache, keyed by the
+user bots' texts (``jit.recompiled``; the pattern every game's kernel follows,
+``analyzer/games/protocol.py``).
 """
 import sys
 

@@ -18,8 +18,9 @@ in one seat see the same deals in every race).
 User bots (kinds >= USER_KIND_BASE) are answered by the module-level
 ``decide`` (signature of ``bots.decide_heuristic``). Here it answers nothing,
 and everything is cached; ``with_decide`` compiles this same module again
-around another ``decide``, uncached so that it never overwrites the built-in
-cache (the pattern every game's kernel follows, ``analyzer/games/protocol.py``).
+around another ``decide``, cached apart from the built-in cache, keyed by the
+user bots' texts (``jit.recompiled``; the pattern every game's kernel follows,
+``analyzer/games/protocol.py``).
 """
 import sys
 
