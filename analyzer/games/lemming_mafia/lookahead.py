@@ -44,10 +44,19 @@ _OWN_BETS_LANE = 8  # shared playouts: the bot's own later bets and discards
 # ------------------------------------------------------------- random playouts
 
 @kernel
-def random_round(what, game, sim, simh):
+def random_round(what, game, sim, simh, bot, log):
+    """A bet or discard round of random bots. With ``bot >= 0`` (shared
+    playouts, below) that seat passes and the round's kind is appended to
+    ``log`` (``log[0]``: rounds so far); with ``bot = -1`` everyone plays and
+    ``log`` is not touched."""
     answers = game[G_H_ANSWERS_AT]
     for seat in range(game[G_N_PLAYERS]):
-        simh[answers + seat] = decide_random(what, simh, own_at(game, seat), sim, 0)
+        simh[answers + seat] = -1 if seat == bot else decide_random(
+            what, simh, own_at(game, seat), sim, 0)
+    if bot >= 0:
+        n = log[0] + 1
+        log[n] = what
+        log[0] = n
     if what == DECIDE_BET:
         apply_bets(game, sim, simh)
     else:
@@ -55,23 +64,23 @@ def random_round(what, game, sim, simh):
 
 
 @kernel
-def land_then_random(game, sim, simh, lemming, field):
-    """Resolve a landing; the rounds it asks for are played by random bots.
-    Returns the race result code (NO_WINNER or below: go on)."""
+def land_then_random(game, sim, simh, lemming, field, bot, log):
+    """Resolve a landing; the rounds it asks for are played by random bots
+    (``random_round``). Returns the race result code (NO_WINNER or below: go on)."""
     result = resolve_landing(game, sim, simh, lemming, field)
     if result == NEEDS_BETS:
-        random_round(DECIDE_BET, game, sim, simh)
+        random_round(DECIDE_BET, game, sim, simh, bot, log)
         return -1
     if result == NEEDS_DISCARDS:
-        random_round(DECIDE_DISCARD, game, sim, simh)
+        random_round(DECIDE_DISCARD, game, sim, simh, bot, log)
         return -1
     return result
 
 
 @kernel
-def playout(game, sim, simh, seat):
-    """Play the race on from ``seat``'s move with random bots everywhere.
-    Returns ``winner * 2 + finish``."""
+def playout(game, sim, simh, seat, bot, log):
+    """Play the race on from ``seat``'s move with random bots everywhere (``bot``,
+    ``log``: as in ``random_round``). Returns ``winner * 2 + finish``."""
     n_players = game[G_N_PLAYERS]
     while True:
         sim[PUB_TURN] += 1
@@ -84,7 +93,7 @@ def playout(game, sim, simh, seat):
         if n_free == 0:
             return reach_water(sim, lemming)
         pick = 0 if n_free == 1 else decide_random(DECIDE_FIELD, simh, at, sim, n_free)
-        result = land_then_random(game, sim, simh, lemming, sim[S_OPTIONS + pick])
+        result = land_then_random(game, sim, simh, lemming, sim[S_OPTIONS + pick], bot, log)
         if result >= 0:
             return result
         seat += 1
@@ -102,59 +111,6 @@ def playout(game, sim, simh, seat):
 # option of a bet or discard decision: the options differ only in the bot's
 # cards. Every player still plays the reference random bot (each bet or discard
 # a coin flip, then a uniform card): the same law as a playout per option.
-
-@kernel
-def logged_round(what, game, sim, simh, bot, log):
-    """A bet or discard round of random bots in which ``bot`` passes; the kind
-    is appended to ``log`` (``log[0]``: rounds so far)."""
-    answers = game[G_H_ANSWERS_AT]
-    for seat in range(game[G_N_PLAYERS]):
-        simh[answers + seat] = -1 if seat == bot else decide_random(
-            what, simh, own_at(game, seat), sim, 0)
-    n = log[0] + 1
-    log[n] = what
-    log[0] = n
-    if what == DECIDE_BET:
-        apply_bets(game, sim, simh)
-    else:
-        apply_discards(game, sim, simh)
-
-
-@kernel
-def land_logged(game, sim, simh, lemming, field, bot, log):
-    """``land_then_random`` with the rounds of ``logged_round``."""
-    result = resolve_landing(game, sim, simh, lemming, field)
-    if result == NEEDS_BETS:
-        logged_round(DECIDE_BET, game, sim, simh, bot, log)
-        return -1
-    if result == NEEDS_DISCARDS:
-        logged_round(DECIDE_DISCARD, game, sim, simh, bot, log)
-        return -1
-    return result
-
-
-@kernel
-def playout_logged(game, sim, simh, seat, bot, log):
-    """``playout`` with the rounds of ``logged_round``."""
-    n_players = game[G_N_PLAYERS]
-    while True:
-        sim[PUB_TURN] += 1
-        sim[PUB_MOVER] = seat
-        at = own_at(game, seat)
-        n = roll_candidates(sim, S_OPTIONS)
-        pick = 0 if n == 1 else decide_random(DECIDE_MOVE, simh, at, sim, n)
-        lemming = sim[S_OPTIONS + pick]
-        n_free = target_fields(game, sim, lemming, S_OPTIONS)
-        if n_free == 0:
-            return reach_water(sim, lemming)
-        pick = 0 if n_free == 1 else decide_random(DECIDE_FIELD, simh, at, sim, n_free)
-        result = land_logged(game, sim, simh, lemming, sim[S_OPTIONS + pick], bot, log)
-        if result >= 0:
-            return result
-        seat += 1
-        if seat == n_players:
-            seat = 0
-
 
 @kernel(inline=True)
 def row_score(game, sim, row, at, places, winner):
@@ -410,15 +366,15 @@ def _weigh_shared(what, seat, game, state, n, rollouts, drop, sim, simh, world, 
             sim[PUB_MOVING] = -1
             log[0] = 0
             if shared:
-                logged_round(what, game, sim, simh, seat, log)
+                random_round(what, game, sim, simh, seat, log)
                 log[0] = 0  # the bot's answer to this round is the option
                 result = -1
             elif fields[k] >= state[PUB_N_FIELDS]:
                 result = reach_water(sim, lemmings[k])
             else:
-                result = land_logged(game, sim, simh, lemmings[k], fields[k], seat, log)
+                result = land_then_random(game, sim, simh, lemmings[k], fields[k], seat, log)
             if result < 0:
-                result = playout_logged(game, sim, simh, (mover + 1) % n_players, seat, log)
+                result = playout(game, sim, simh, (mover + 1) % n_players, seat, log)
             winner = result >> 1
             for lem in range(N_LEMMINGS):
                 places[lem] = track_place(sim, lem)
@@ -495,7 +451,9 @@ def _weigh(what, seat, game, state, n, rollouts, sim, simh, world, race_row,
                 if fields[k] >= state[PUB_N_FIELDS]:
                     result = reach_water(sim, lemmings[k])
                 else:
-                    result = land_then_random(game, sim, simh, lemmings[k], fields[k])
+                    # bot -1: every seat plays its round, nothing is logged (``lemmings`` stands in
+                    # for the log, never read or written)
+                    result = land_then_random(game, sim, simh, lemmings[k], fields[k], -1, lemmings)
             else:
                 answers = game[G_H_ANSWERS_AT]
                 for p in range(n_players):
@@ -507,7 +465,7 @@ def _weigh(what, seat, game, state, n, rollouts, sim, simh, world, race_row,
                     apply_discards(game, sim, simh)
                 result = -1
             if result < 0:
-                result = playout(game, sim, simh, (mover + 1) % n_players)
+                result = playout(game, sim, simh, (mover + 1) % n_players, -1, lemmings)
             score_race(game, sim, simh, result >> 1, race_row, player_rows, contract_rows,
                        bet_rows)
             best_other = -1000
