@@ -101,6 +101,19 @@ def playout(game, sim, simh, seat, bot, log):
             seat = 0
 
 
+@kernel(inline=True)
+def start_rollout(game, state, sim, simh, base, r):
+    """The race as the bot sees it copied into ``sim``, with the streams of
+    rollout ``r``: the dice (lane 0) and each player's (lanes 1-6), the same for
+    every option of the rollout (common random numbers)."""
+    for i in range(sim.shape[0]):  # (array copies need numba's allocator)
+        sim[i] = state[i]
+    seed_stream(sim, PUB_RNG, base, r, 0)
+    for p in range(game[G_N_PLAYERS]):
+        seed_stream(simh, own_at(game, p) + OWN_RNG, base, r, 1 + p)
+    sim[PUB_MOVING] = -1
+
+
 # ------------------------------------------------- shared playouts (P_SHARED)
 # The race itself (dice, moves, fields, blocks) never depends on a bet or a
 # discard, and nothing in a random playout reads a hand. So the deciding bot's
@@ -358,12 +371,7 @@ def _weigh_shared(what, seat, game, state, n, rollouts, drop, sim, simh, world, 
                 for i in range(n_rows):
                     simh[i] = world_rows[i]
             first_playout = False
-            for i in range(sim.shape[0]):  # (array copies need numba's allocator)
-                sim[i] = state[i]
-            seed_stream(sim, PUB_RNG, base, r, 0)
-            for p in range(n_players):
-                seed_stream(simh, own_at(game, p) + OWN_RNG, base, r, 1 + p)
-            sim[PUB_MOVING] = -1
+            start_rollout(game, state, sim, simh, base, r)
             log[0] = 0
             if shared:
                 random_round(what, game, sim, simh, seat, log)
@@ -441,12 +449,7 @@ def _weigh(what, seat, game, state, n, rollouts, sim, simh, world, race_row,
             # the same world and dice for every option of rollout r
             seed_stream(world, 0, base, r, _WORLD_LANE)
             sample_world(game, state, seat, simh, world)
-            for i in range(sim.shape[0]):  # (array copies need numba's allocator)
-                sim[i] = state[i]
-            seed_stream(sim, PUB_RNG, base, r, 0)
-            for p in range(n_players):
-                seed_stream(simh, own_at(game, p) + OWN_RNG, base, r, 1 + p)
-            sim[PUB_MOVING] = -1
+            start_rollout(game, state, sim, simh, base, r)
             if what == DECIDE_MOVE or what == DECIDE_FIELD:
                 if fields[k] >= state[PUB_N_FIELDS]:
                     result = reach_water(sim, lemmings[k])
