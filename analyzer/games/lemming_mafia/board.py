@@ -19,11 +19,10 @@ from pydantic import Field, field_validator, model_validator
 from analyzer.engine.datafile import FileModel, content_digest, counts_as_assumed, read_toml, validate
 from analyzer.errors import InputFileError
 from analyzer.games.lemming_mafia.layout import (
-    ACTIONS, COLORS, CONTRACT_KINDS, DECK_LEN, KIND_COLOR_COUNT, KIND_POINTS,
+    ACTIONS, COLORS, CONTRACT_KINDS, DECK_LEN, KIND_COLOR_COUNT, KIND_POINTS, MAX_SECTION_FIELDS,
     N_CONTRACTS_EACH,
 )
 
-MAX_SECTION_FIELDS = 8  # the box has 2 or 3; more than 8 would not fit the kernel buffers
 # The records are 16-bit (match.RECORD): a race has at most 6 x sections moves,
 # and each player at most moves + 6 x fields decisions; with these bounds every
 # recorded number (turns, decisions, field and card indices, points) stays far
@@ -228,8 +227,14 @@ def pack_game(board: Board, deck: Deck, kinds: list[int]) -> np.ndarray:
     # progress by position + 2: eliminated and start area 0, a field its section + 1,
     # the water n_sections + 1 (read by rules.sections_passed)
     progress = np.concatenate([[0, 0], np.asarray(board.field_section) + 1, [n_sections + 1]])
+    # for the section masks of state (layout.py, S_OCCUPANT): each field's bit
+    # in its section, by position + 2 like progress, and each section's full mask
+    starts = np.asarray(board.section_start)
+    field_bit = np.concatenate([[0, 0], 1 << (np.arange(n_fields) - starts[np.asarray(board.field_section)]),
+                                [0]])
+    section_full = np.append((1 << np.diff(starts)) - 1, 0)
     parts = [board.field_action, board.field_section, board.section_start, deck.array.ravel(),
-             progress]
+             progress, field_bit, section_full]
     header = np.zeros(L.G_HEADER, np.int64)
     header[L.G_N_FIELDS] = n_fields
     header[L.G_N_SECTIONS] = n_sections
@@ -237,7 +242,8 @@ def pack_game(board: Board, deck: Deck, kinds: list[int]) -> np.ndarray:
     header[L.G_N_PLAYERS] = players
     header[L.G_KINDS:L.G_KINDS + players] = kinds
     at = L.G_HEADER
-    slots = (L.G_ACTION_AT, L.G_SECTION_AT, L.G_START_AT, L.G_DECK_AT, L.G_PROGRESS_AT)
+    slots = (L.G_ACTION_AT, L.G_SECTION_AT, L.G_START_AT, L.G_DECK_AT, L.G_PROGRESS_AT,
+             L.G_FIELD_BIT_AT, L.G_SECTION_FULL_AT)
     for slot, part in zip(slots, parts):
         header[slot] = at
         at += len(part)
@@ -248,14 +254,17 @@ def pack_game(board: Board, deck: Deck, kinds: list[int]) -> np.ndarray:
         header[slot] = hidden_at
         hidden_at += size
     header[L.G_H_LEN] = hidden_at
-    race_len = L.S_OCCUPANT + n_fields
+    header[L.G_S_SECTIONS_AT] = L.S_OCCUPANT + n_fields
+    race_len = L.S_OCCUPANT + n_fields + n_sections + 2
     records = (L.RACE_LEN + players * L.PL_LEN + players * L.N_CONTRACTS_EACH * L.CT_LEN
                + players * L.N_LEMMINGS * L.BET_LEN)
     # the look-ahead bot's shared playouts log the bet and discard rounds of one
     # playout: at most one a move, and a race has at most 6 x (sections + 1) moves
     round_log = 1 + L.N_LEMMINGS * (n_sections + 1)
+    # and its playouts keep random_race.py's masks of each seat's cards
+    masks = 2 * players
     work = (race_len + hidden_at + 1 + records + 3 * L.WORK_OPTIONS + L.WORK_OPTIONS * L.RACING_ROLLOUTS
-            + players * L.OWN_LEN + round_log)
+            + players * L.OWN_LEN + masks + round_log)
     header[L.G_S_WORK_AT] = race_len
     header[L.G_S_LEN] = race_len + work
     return np.concatenate([header] + [np.asarray(p, np.int64) for p in parts])

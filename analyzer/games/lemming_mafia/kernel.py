@@ -156,7 +156,7 @@ def move_lemming(game, state, hidden, params, lemming):
     if n_free == 0:
         if game[G_TRACE_AT] != 0:
             emit(hidden, game[G_TRACE_AT], EV_WATER, seat, lemming, 0, 0)
-        return reach_water(state, lemming)
+        return reach_water(game, state, lemming)
     pick = 0
     if n_free > 1:
         state[PUB_MOVING] = lemming

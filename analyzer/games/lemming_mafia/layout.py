@@ -16,6 +16,7 @@ arguments (each array argument costs a call several scalar arguments):
 COLORS = ("blue", "grey", "green", "purple", "pink", "red")
 N_LEMMINGS = 6
 N_CONTRACTS_EACH = 3
+MAX_SECTION_FIELDS = 8  # the box has 2 or 3; a section's fields are one 8-bit mask in state (S_OCCUPANT)
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
 VARIANT_MIN_PLAYERS = 2  # two players: a variant the rules page allows if flagged
 
@@ -56,12 +57,16 @@ G_H_ANSWERS_AT = 15  # hidden: players, simultaneous answers
 G_H_ORDER_AT = 16  # hidden: cards, the shuffled deck
 G_H_COUNT_AT = 17  # hidden: fields x FIELD_LEN counters
 G_H_LEN = 18
-G_S_LEN = 19  # state: S_OCCUPANT + fields, then the bots' work area
+G_S_LEN = 19  # state: S_OCCUPANT + fields, the section masks, then the bots' work area
 G_S_WORK_AT = 20  # where the work area starts (= the length of a race's state)
 G_PROGRESS_AT = 21  # fields + 3: sections behind a lemming at position p, at p + 2
 G_TRACE_AT = 22  # hidden: where a replay's event trace starts (0: no trace; engine/trace.py)
 G_FORCE_AT = 23  # hidden: where an intervention's forcing region starts (0: none; F_* below)
-G_HEADER = 24
+G_FIELD_BIT_AT = 24  # fields + 3: a position's bit in its section's occupancy mask, at position + 2
+# (0 in the start area, once eliminated and in the water)
+G_SECTION_FULL_AT = 25  # sections + 1: the mask of every field of each section (the water: 0)
+G_S_SECTIONS_AT = 26  # state: sections + 2 occupancy masks, after S_OCCUPANT's fields (S_SECTIONS below)
+G_HEADER = 27
 
 # lemming positions: a field index, or one of these
 START = -1
@@ -109,6 +114,11 @@ S_OPTIONS = S_VIEW + OWN_LEN  # OPTIONS_CAP: candidates / free fields of the dec
 OPTIONS_CAP = 32
 S_SCRATCH = S_OPTIONS + 16  # options beyond 16 are scratch space for bots
 S_OCCUPANT = S_OPTIONS + OPTIONS_CAP  # fields: lemming on each field, -1 if none
+# then, from game[G_S_SECTIONS_AT], the same as bit masks: slot 1 + s holds the
+# occupied fields of section s (bit i: its i-th field), so the free fields of a
+# section are one mask and their count a table lookup; slot 0 (start area,
+# eliminated) and the last (the water) hold nothing. Slots are read at a
+# position's progress (rules.sections_passed): the section it stands in + 1.
 # then, from game[G_S_WORK_AT], a work area for the deciding bot (the look-ahead
 # bot plays races out in it); a bot that uses it clears it before it answers
 WORK_OPTIONS = 64  # options the look-ahead bot weighs at most

@@ -27,9 +27,12 @@ from analyzer.games.lemming_mafia.layout import (
     SC_PLAN_TURN, WORK_OPTIONS,
 )
 from analyzer.games.lemming_mafia.random_bot import decide_random
+from analyzer.games.lemming_mafia.random_race import (
+    init_hands, put_back_held, random_bets, random_discards, random_landing, random_playout,
+)
 from analyzer.games.lemming_mafia.rules import (
-    NEEDS_BETS, NEEDS_DISCARDS, apply_bets, apply_discards, card_entry, contract_fulfilled, own_at,
-    reach_water, resolve_landing, roll_candidates, score_race, target_fields, track_place,
+    apply_bets, apply_discards, card_entry, contract_fulfilled, own_at, reach_water, score_race,
+    target_fields, track_place,
 )
 
 P_ROLLOUTS = 0  # parameter slot: rollouts per option
@@ -42,64 +45,7 @@ _OWN_BETS_LANE = 8  # shared playouts: the bot's own later bets and discards
 
 
 # ------------------------------------------------------------- random playouts
-
-@kernel
-def random_round(what, game, sim, simh, bot, log):
-    """A bet or discard round of random bots. With ``bot >= 0`` (shared
-    playouts, below) that seat passes and the round's kind is appended to
-    ``log`` (``log[0]``: rounds so far); with ``bot = -1`` everyone plays and
-    ``log`` is not touched."""
-    answers = game[G_H_ANSWERS_AT]
-    for seat in range(game[G_N_PLAYERS]):
-        simh[answers + seat] = -1 if seat == bot else decide_random(
-            what, simh, own_at(game, seat), sim, 0)
-    if bot >= 0:
-        n = log[0] + 1
-        log[n] = what
-        log[0] = n
-    if what == DECIDE_BET:
-        apply_bets(game, sim, simh)
-    else:
-        apply_discards(game, sim, simh)
-
-
-@kernel
-def land_then_random(game, sim, simh, lemming, field, bot, log):
-    """Resolve a landing; the rounds it asks for are played by random bots
-    (``random_round``). Returns the race result code (NO_WINNER or below: go on)."""
-    result = resolve_landing(game, sim, simh, lemming, field)
-    if result == NEEDS_BETS:
-        random_round(DECIDE_BET, game, sim, simh, bot, log)
-        return -1
-    if result == NEEDS_DISCARDS:
-        random_round(DECIDE_DISCARD, game, sim, simh, bot, log)
-        return -1
-    return result
-
-
-@kernel
-def playout(game, sim, simh, seat, bot, log):
-    """Play the race on from ``seat``'s move with random bots everywhere (``bot``,
-    ``log``: as in ``random_round``). Returns ``winner * 2 + finish``."""
-    n_players = game[G_N_PLAYERS]
-    while True:
-        sim[PUB_TURN] += 1
-        sim[PUB_MOVER] = seat
-        at = own_at(game, seat)
-        n = roll_candidates(sim, S_OPTIONS)
-        pick = 0 if n == 1 else decide_random(DECIDE_MOVE, simh, at, sim, n)
-        lemming = sim[S_OPTIONS + pick]
-        n_free = target_fields(game, sim, lemming, S_OPTIONS)
-        if n_free == 0:
-            return reach_water(sim, lemming)
-        pick = 0 if n_free == 1 else decide_random(DECIDE_FIELD, simh, at, sim, n_free)
-        result = land_then_random(game, sim, simh, lemming, sim[S_OPTIONS + pick], bot, log)
-        if result >= 0:
-            return result
-        seat += 1
-        if seat == n_players:
-            seat = 0
-
+# The playouts are random_race.py's: random bots in every seat, rules.py's rules.
 
 @kernel(inline=True)
 def start_rollout(game, state, sim, simh, base, r):
@@ -251,7 +197,9 @@ def lookahead_decide(what, seat, game, state, params, n_options):
     per_rollout = state[at:at + WORK_OPTIONS * RACING_ROLLOUTS].reshape((WORK_OPTIONS, RACING_ROLLOUTS))
     at += WORK_OPTIONS * RACING_ROLLOUTS
     world_rows = state[at:at + n_players * OWN_LEN]
-    log = state[at + n_players * OWN_LEN:]
+    at += n_players * OWN_LEN
+    hands = state[at:at + 2 * n_players]  # random_race.py's masks of the seats' cards
+    log = state[at + 2 * n_players:]
     n = _options(what, game, state, n_options, lemmings, fields)
     if n == 1 and what != DECIDE_MOVE:
         best = 0
@@ -261,11 +209,11 @@ def lookahead_decide(what, seat, game, state, params, n_options):
         # the records' room is scratch here: shared playouts keep no records
         scratch = state[records_at:records_at + N_LEMMINGS + OWN_VIEW_LEN + WORK_OPTIONS]
         _weigh_shared(what, seat, game, state, n, rollouts, params[P_DROP], sim, simh, world, scratch,
-                      lemmings, fields, values, per_rollout, world_rows, log)
+                      lemmings, fields, values, per_rollout, world_rows, hands, log)
         best = _best(values, n)
     else:
         _weigh(what, seat, game, state, n, rollouts, sim, simh, world, race_row, player_rows,
-               contract_rows, bet_rows, lemmings, fields, values)
+               contract_rows, bet_rows, lemmings, fields, values, hands)
         best = _best(values, n)
     answer = _answer(what, state, params, n_options, lemmings, fields, best)
     # the work area held this player's cards: no later bot may read them
@@ -337,7 +285,7 @@ def _answer(what, state, params, n_options, lemmings, fields, best):
 
 @kernel
 def _weigh_shared(what, seat, game, state, n, rollouts, drop, sim, simh, world, scratch, lemmings,
-                  fields, values, per_rollout, world_rows, log):
+                  fields, values, per_rollout, world_rows, hands, log):
     """Shared playouts (see above): a bet or discard decision plays one playout a
     rollout for all its options, a move or field decision one per option, and
     drops an option whose paired difference to the leader is ``drop`` standard
@@ -372,17 +320,21 @@ def _weigh_shared(what, seat, game, state, n, rollouts, drop, sim, simh, world, 
                     simh[i] = world_rows[i]
             first_playout = False
             start_rollout(game, state, sim, simh, base, r)
+            init_hands(game, simh, hands, seat)  # the bot passes every round of the playout
             log[0] = 0
-            if shared:
-                random_round(what, game, sim, simh, seat, log)
-                log[0] = 0  # the bot's answer to this round is the option
+            if shared:  # this round, the bot's answer being the option
+                if what == DECIDE_BET:
+                    random_bets(game, sim, simh, hands)
+                else:
+                    random_discards(game, sim, simh, hands)
                 result = -1
             elif fields[k] >= state[PUB_N_FIELDS]:
-                result = reach_water(sim, lemmings[k])
+                result = reach_water(game, sim, lemmings[k])
             else:
-                result = land_then_random(game, sim, simh, lemmings[k], fields[k], seat, log)
+                result = random_landing(game, sim, simh, hands, lemmings[k], fields[k], seat, log)
             if result < 0:
-                result = playout(game, sim, simh, (mover + 1) % n_players, seat, log)
+                result = random_playout(game, sim, simh, hands, (mover + 1) % n_players, seat, log)
+            put_back_held(game, simh, hands, seat)
             winner = result >> 1
             for lem in range(N_LEMMINGS):
                 places[lem] = track_place(sim, lem)
@@ -438,7 +390,7 @@ def _drop_behind(n, done, drop, alive, values, per_rollout):
 
 @kernel
 def _weigh(what, seat, game, state, n, rollouts, sim, simh, world, race_row,
-           player_rows, contract_rows, bet_rows, lemmings, fields, values):
+           player_rows, contract_rows, bet_rows, lemmings, fields, values, hands):
     """One playout per option and rollout (``shared=0``: the bot before 0.2.0)."""
     n_players = game[G_N_PLAYERS]
     values[:n] = 0
@@ -451,12 +403,13 @@ def _weigh(what, seat, game, state, n, rollouts, sim, simh, world, race_row,
             sample_world(game, state, seat, simh, world)
             start_rollout(game, state, sim, simh, base, r)
             if what == DECIDE_MOVE or what == DECIDE_FIELD:
+                init_hands(game, simh, hands, -1)
                 if fields[k] >= state[PUB_N_FIELDS]:
-                    result = reach_water(sim, lemmings[k])
+                    result = reach_water(game, sim, lemmings[k])
                 else:
                     # bot -1: every seat plays its round, nothing is logged (``lemmings`` stands in
                     # for the log, never read or written)
-                    result = land_then_random(game, sim, simh, lemmings[k], fields[k], -1, lemmings)
+                    result = random_landing(game, sim, simh, hands, lemmings[k], fields[k], -1, lemmings)
             else:
                 answers = game[G_H_ANSWERS_AT]
                 for p in range(n_players):
@@ -466,9 +419,11 @@ def _weigh(what, seat, game, state, n, rollouts, sim, simh, world, race_row,
                     apply_bets(game, sim, simh)
                 else:
                     apply_discards(game, sim, simh)
+                init_hands(game, simh, hands, -1)
                 result = -1
             if result < 0:
-                result = playout(game, sim, simh, (mover + 1) % n_players, -1, lemmings)
+                result = random_playout(game, sim, simh, hands, (mover + 1) % n_players, -1, lemmings)
+            put_back_held(game, simh, hands, -1)
             score_race(game, sim, simh, result >> 1, race_row, player_rows, contract_rows,
                        bet_rows)
             best_other = -1000

@@ -14,8 +14,9 @@ from analyzer.games.lemming_mafia.layout import (
     CT_DISCARDED, CT_FULFILLED, CT_PAYOFF, DECK_C1, DECK_C2, DECK_KIND, DECK_LEN,
     DECK_POINTS, ELIMINATED, ELIMINATED_POS, FIELD_LANDINGS, FIELD_LEN, FIELD_TRIGGERS,
     FINISH_LAST_STANDING, FINISH_WATER, G_ACTION_AT, G_DECK_AT, G_H_ANSWERS_AT,
-    G_H_COUNT_AT, G_H_DISCARD_AT, G_H_ORDER_AT, G_KINDS, G_N_CARDS, G_N_FIELDS,
-    G_N_PLAYERS, G_N_SECTIONS, G_PROGRESS_AT, G_SECTION_AT, G_START_AT, GETAWAY, JACKHAMMER,
+    G_FIELD_BIT_AT, G_H_COUNT_AT, G_H_DISCARD_AT, G_H_ORDER_AT, G_KINDS, G_N_CARDS, G_N_FIELDS,
+    G_N_PLAYERS, G_N_SECTIONS, G_PROGRESS_AT, G_S_SECTIONS_AT, G_SECTION_AT, G_SECTION_FULL_AT,
+    G_START_AT, GETAWAY, JACKHAMMER, MAX_SECTION_FIELDS,
     N_CONTRACTS_EACH, N_LEMMINGS, OWN_CONTRACT, OWN_DECISIONS, OWN_HAND, OWN_HELD, OWN_LEN, OWN_RNG,
     OWN_STACK, OWN_STACK_N, OWN_STACK_PLACE, OWN_STACK_TURN, PL_BET_POINTS,
     PL_BETS_PLACED, PL_CONTRACT_POINTS, PL_DECISIONS, PL_DISCARDED, PL_SCORE, PL_WON, PUB_BLOCKS,
@@ -162,51 +163,97 @@ def _add_candidate(state, options_at, n, lemming):
 
 
 @kernel(inline=True)
+def section_mask_at(game, pos):
+    """Where in ``state`` the occupancy mask of the section holding ``pos`` is
+    (a never-read slot for the start area and once eliminated)."""
+    return game[G_S_SECTIONS_AT] + sections_passed(game, pos)
+
+
+@kernel(inline=True)
+def field_bit(game, pos):
+    """The bit of position ``pos`` in its section's mask (0 off the board)."""
+    return game[ix(game[G_FIELD_BIT_AT] + 2 + pos)]
+
+
+@kernel(inline=True)
+def free_fields(game, state, section):
+    """The free fields of ``section`` as a mask (bit i: its i-th field); 0 for
+    ``section`` = the section count (the water)."""
+    return game[ix(game[G_SECTION_FULL_AT] + section)] & ~state[ix(game[G_S_SECTIONS_AT] + 1 + section)]
+
+
+# Section masks (layout.py, after S_OCCUPANT): POPCOUNT[m] is how many fields a
+# mask holds, SELECT[m * 8 + k] which of them is the k-th (from 0, in field order)
+POPCOUNT = np.array([bin(m).count("1") for m in range(1 << MAX_SECTION_FIELDS)], np.int64)
+SELECT = np.zeros((1 << MAX_SECTION_FIELDS) * MAX_SECTION_FIELDS, np.int64)
+for _mask in range(1 << MAX_SECTION_FIELDS):
+    for _k, _bit in enumerate(b for b in range(MAX_SECTION_FIELDS) if _mask >> b & 1):
+        SELECT[_mask * MAX_SECTION_FIELDS + _k] = _bit
+
+
+@kernel(inline=True)
+def next_free_section(game, state, lemming):
+    """The section the lemming moves to, the next with a free field, and its
+    free fields as a mask; (the section count, 0) if every section ahead is full."""
+    section = sections_passed(game, state[ix(PUB_POS + lemming)])
+    free = free_fields(game, state, section)
+    n_sections = game[G_N_SECTIONS]
+    while free == 0 and section < n_sections:
+        section += 1
+        free = free_fields(game, state, section)
+    return section, free
+
+
+@kernel(inline=True)
 def target_fields(game, state, lemming, options_at):
     """The free fields the lemming moves to choose from, written at
     ``state[options_at:]``: those of the next section with a free field. Returns
-    their count, or 0 if every section ahead is full (the lemming reaches the water)."""
-    section = sections_passed(game, state[ix(PUB_POS + lemming)])
-    n_sections = state[PUB_N_SECTIONS]
-    while section < n_sections:
-        n = 0
-        for field in range(section_first(game, section), section_first(game, section + 1)):
-            state[ix(options_at + n)] = field
-            n += state[ix(S_OCCUPANT + field)] < 0
-        if n > 0:
-            return n
-        section += 1
-    return 0
+    their count, or 0 if every section ahead is full (the lemming reaches the
+    water). Always writes ``MAX_SECTION_FIELDS`` slots (those past the count
+    are meaningless): a loop over the free fields only would end at a count
+    that is noise to a branch predictor."""
+    section, free = next_free_section(game, state, lemming)
+    first = section_first(game, section)
+    select = free * MAX_SECTION_FIELDS
+    for k in range(MAX_SECTION_FIELDS):
+        state[ix(options_at + k)] = first + SELECT[ix(select + k)]
+    return POPCOUNT[ix(free)]
+
+
+@kernel(inline=True)
+def leave_field(game, state, lemming):
+    """The lemming's field is free again (in the start area: nothing)."""
+    pos = state[ix(PUB_POS + lemming)]
+    if pos >= 0:
+        state[ix(S_OCCUPANT + pos)] = -1
+    state[ix(section_mask_at(game, pos))] &= ~field_bit(game, pos)
 
 
 @kernel(inline=True)
 def land(game, state, hidden, lemming, field):
-    old = state[ix(PUB_POS + lemming)]
-    if old >= 0:
-        state[ix(S_OCCUPANT + old)] = -1
+    leave_field(game, state, lemming)
     state[ix(S_OCCUPANT + field)] = lemming
+    state[ix(section_mask_at(game, field))] |= field_bit(game, field)
     state[ix(PUB_POS + lemming)] = field
     hidden[ix(game[G_H_COUNT_AT] + field * FIELD_LEN + FIELD_LANDINGS)] += 1
 
 
 @kernel(inline=True)
-def give_block(state, lemming):
+def give_block(game, state, lemming):
     """One concrete block; a third eliminates. Returns the last lemming standing,
     if this elimination leaves only one, else NO_WINNER."""
     blocks = state[ix(PUB_BLOCKS + lemming)] + 1
     state[ix(PUB_BLOCKS + lemming)] = blocks
     if blocks < 3:
         return NO_WINNER
-    return eliminate(state, lemming)
+    return eliminate(game, state, lemming)
 
 
 @kernel(inline=True)
-def eliminate(state, lemming):
+def eliminate(game, state, lemming):
     """Take the lemming off the board: its third block. Returns the last lemming
     standing, if this elimination leaves only one, else NO_WINNER."""
-    pos = state[ix(PUB_POS + lemming)]
-    if pos >= 0:
-        state[ix(S_OCCUPANT + pos)] = -1
+    leave_field(game, state, lemming)
     state[ix(PUB_POS + lemming)] = ELIMINATED_POS
     n_elim = state[PUB_N_ELIM] + 1
     state[PUB_N_ELIM] = n_elim
@@ -220,11 +267,9 @@ def eliminate(state, lemming):
 
 
 @kernel(inline=True)
-def reach_water(state, lemming):
-    pos = state[ix(PUB_POS + lemming)]
-    if pos >= 0:
-        state[ix(S_OCCUPANT + pos)] = -1
-    state[PUB_WATER_FROM] = pos
+def reach_water(game, state, lemming):
+    leave_field(game, state, lemming)
+    state[PUB_WATER_FROM] = state[ix(PUB_POS + lemming)]
     state[ix(PUB_POS + lemming)] = state[PUB_N_FIELDS]
     return lemming * 2 + FINISH_WATER
 
@@ -248,12 +293,12 @@ def resolve_landing(game, state, hidden, lemming, field):
             hidden[ix(trigger)] += 1
             target = field + draw(state, 6) + 1
             if target >= game[G_N_FIELDS]:
-                return reach_water(state, lemming)
+                return reach_water(game, state, lemming)
             if state[ix(S_OCCUPANT + target)] < 0:
                 land(game, state, hidden, lemming, target)
                 field = target
                 continue
-            last = give_block(state, lemming)
+            last = give_block(game, state, lemming)
             if last >= 0:
                 return last * 2 + FINISH_LAST_STANDING
             return NO_WINNER
@@ -267,7 +312,7 @@ def resolve_landing(game, state, hidden, lemming, field):
         blocks -= drill
         state[ix(PUB_BLOCKS + lemming)] = blocks
         if blocks >= 3:  # only just after a concrete block: the third eliminates
-            last = eliminate(state, lemming)
+            last = eliminate(game, state, lemming)
             if last >= 0:
                 return last * 2 + FINISH_LAST_STANDING
         # NO_WINNER, NEEDS_BETS (bookmaker) or NEEDS_DISCARDS (boss)
@@ -344,6 +389,8 @@ def deal(game, state, hidden):
     state[:PUB_RNG] = 0
     n_fields = game[G_N_FIELDS]
     state[S_OCCUPANT:S_OCCUPANT + n_fields] = -1
+    masks = game[G_S_SECTIONS_AT]
+    state[masks:masks + game[G_N_SECTIONS] + 2] = 0
     for lem in range(N_LEMMINGS):
         state[ix(PUB_POS + lem)] = START
     n_players = game[G_N_PLAYERS]

@@ -158,18 +158,27 @@ class Race:
         old = self.pos(lem)
         if 0 <= old < self.n_fields:
             self.state[L.S_OCCUPANT + old] = -1
+            self.state[self._mask_at(old)] &= ~self._bit(old)
         if field >= 0:
             assert self.occupant(field) < 0, f"field {field} is taken"
             self.state[L.S_OCCUPANT + field] = lem
+            self.state[self._mask_at(field)] |= self._bit(field)
         self.state[L.PUB_POS + lem] = field
         if blocks is not None:
             self.state[L.PUB_BLOCKS + lem] = blocks
+
+    def _mask_at(self, field) -> int:
+        """Where the occupancy mask of ``field``'s section is in ``state`` (layout.py)."""
+        return int(self.game[L.G_S_SECTIONS_AT] + 1 + self.board.field_section[field])
+
+    def _bit(self, field) -> int:
+        return 1 << int(field - self.board.section_start[self.board.field_section[field]])
 
     def eliminate(self, lem) -> int:
         """Blocks until ``lem`` is out (rules.give_block); its return value."""
         last = rules.NO_WINNER
         while self.out(lem) == 0:
-            last = rules.give_block(self.state, lem)
+            last = rules.give_block(self.game, self.state, lem)
         return int(last)
 
     def set_contracts(self, seat, cards, held=(1, 1, 1)):
@@ -234,6 +243,12 @@ class Race:
                 assert self.pos(o) == f, (f, o, self.pos(o))
             else:
                 assert o == -1
+        masks = self.state[self.game[L.G_S_SECTIONS_AT]:][:len(self.board.sections) + 2]
+        expected = np.zeros_like(masks)
+        for f in range(nf):
+            if occ[f] >= 0:
+                expected[self._mask_at(f) - self.game[L.G_S_SECTIONS_AT]] |= self._bit(f)
+        assert masks.tolist() == expected.tolist(), "section masks disagree with the occupants"
         for lem in range(6):
             p = self.pos(lem)
             if self.out(lem):

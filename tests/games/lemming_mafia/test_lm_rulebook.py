@@ -99,7 +99,7 @@ def stacked_race(winner):
     r = race()
     r.bet(0, PURPLE, BLUE, GREEN, RED, GREY)
     r.put(winner, 30)
-    rules.reach_water(r.state, winner)
+    rules.reach_water(r.game, r.state, winner)
     for seat in range(4):
         r.discard_all(seat)
     return r
@@ -172,7 +172,7 @@ def finished(on_track=None, eliminated=(), winner=None, winner_blocks=0, last_st
         if r.pos(winner) == L.START:
             r.put(winner, 32)
         r.state[L.PUB_BLOCKS + winner] = winner_blocks
-        rules.reach_water(r.state, winner)
+        rules.reach_water(r.game, r.state, winner)
     return r
 
 
@@ -412,10 +412,10 @@ def test_third_block_eliminates_and_frees_the_field():
     r = race()
     r.put(BLUE, 2)
     r.put(GREY, 5)
-    assert rules.give_block(r.state, BLUE) == rules.NO_WINNER
-    assert rules.give_block(r.state, BLUE) == rules.NO_WINNER
+    assert rules.give_block(r.game, r.state, BLUE) == rules.NO_WINNER
+    assert rules.give_block(r.game, r.state, BLUE) == rules.NO_WINNER
     assert (r.blocks(BLUE), r.pos(BLUE), r.occupant(2), r.out(BLUE)) == (2, 2, BLUE, 0)
-    assert rules.give_block(r.state, BLUE) == rules.NO_WINNER
+    assert rules.give_block(r.game, r.state, BLUE) == rules.NO_WINNER
     assert r.out(BLUE) == 1 and r.pos(BLUE) == L.ELIMINATED_POS
     assert r.occupant(2) == -1 and r.n_elim() == 1 and r.blocks(BLUE) == 3
     assert r.occupant(5) == GREY
@@ -430,7 +430,7 @@ def test_last_lemming_standing_wins():
         r.put(lem, field)
     for lem in (RED, BLUE, PINK, GREY):
         assert r.eliminate(lem) == rules.NO_WINNER
-    rules.give_block(r.state, GREEN)
-    rules.give_block(r.state, GREEN)
-    assert rules.give_block(r.state, GREEN) == PURPLE
+    rules.give_block(r.game, r.state, GREEN)
+    rules.give_block(r.game, r.state, GREEN)
+    assert rules.give_block(r.game, r.state, GREEN) == PURPLE
     assert r.n_elim() == 5 and r.out(PURPLE) == 0 and r.pos(PURPLE) == 10
