@@ -21,15 +21,15 @@ from analyzer.games.lemming_mafia.layout import (
     DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, DERIVED_AT, ERROR_BET,
     ERROR_DISCARD, ERROR_FIELD, ERROR_MOVE, EV_END, EV_FIELD, EV_LAND, EV_ROLL, EV_ROUND,
     EV_WATER, F_BOT_ANSWER, F_COUNT, F_LEADER, F_LEADER_STEP, F_MODE, F_REACHED, F_ROUND, F_SEAT,
-    F_SLOT, F_TURN, F_WHAT, FIELD_LEN, FINISH_WATER, FORCE_BET_LEADER, FORCE_DISCARD, FORCE_HOLD,
+    F_SLOT, F_TURN, F_WHAT, FIELD_LEN, FORCE_BET_LEADER, FORCE_DISCARD, FORCE_HOLD,
     G_FORCE_AT, G_H_ANSWERS_AT, G_TRACE_AT,
     G_H_COUNT_AT, G_H_LEN, G_N_FIELDS, G_N_PLAYERS, G_S_LEN, N_LEMMINGS, N_PARAMS, OWN_DECISIONS, OWN_RNG,
-    OWN_HAND, OWN_HELD, OWN_VIEW_LEN, PUB_ERROR, PUB_MOVER, PUB_OUT, PUB_MOVING, PUB_POS, PUB_RNG, PUB_TURN, PUB_WATER_FROM,
-    RACE_FINISH, RACE_TURNS, RACE_WINNER_FIELD, S_OPTIONS, S_VIEW,
+    OWN_HAND, OWN_HELD, OWN_VIEW_LEN, PUB_ERROR, PUB_MOVER, PUB_OUT, PUB_MOVING, PUB_POS, PUB_RNG, PUB_TURN,
+    S_OPTIONS, S_VIEW,
 )
 from analyzer.games.lemming_mafia.rules import (
     NEEDS_BETS, NEEDS_DISCARDS, NO_WINNER, apply_bets, apply_discards, bot_kind, deal,
-    own_at, reach_water, sections_passed, resolve_landing, roll_candidates, score_race, target_fields,
+    own_at, reach_water, record_race, sections_passed, resolve_landing, roll_candidates, target_fields,
 )
 
 BOT_ERROR = -2  # a move ended by an invalid bot answer (see PUB_ERROR)
@@ -230,13 +230,8 @@ def play_race(game, state, hidden, params, seed, index, races, players, contract
         emit(hidden, game[G_TRACE_AT], EV_END, -1, winner, finish, 0)
     # the record rows are taken here: in play_races, which allocates, every
     # view would cost two atomic reference-count updates a race
-    race_row = races[record]
-    race_row[RACE_TURNS] = state[PUB_TURN]
-    race_row[RACE_FINISH] = finish
-    race_row[RACE_WINNER_FIELD] = (state[PUB_WATER_FROM] if finish == FINISH_WATER
-                                   else state[ix(PUB_POS + winner)])
-    score_race(game, state, hidden, winner, race_row, players[record], contracts[record],
-               bets[record])
+    record_race(game, state, hidden, result, races[record], players[record], contracts[record],
+                bets[record])
     return 0
 
 

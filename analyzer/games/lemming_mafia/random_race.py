@@ -24,14 +24,14 @@ import numpy as np
 from analyzer.engine.jit import ix, kernel
 from analyzer.engine.rng import _GAMMA, _LOW32, _S32, below, mix64, seed_stream
 from analyzer.games.lemming_mafia.layout import (
-    DECIDE_BET, DECIDE_DISCARD, FIELD_LEN, FINISH_WATER, G_H_ANSWERS_AT, G_H_COUNT_AT,
-    G_H_DISCARD_AT, G_H_LEN, G_N_FIELDS, G_N_PLAYERS, G_S_LEN, MAX_SECTION_FIELDS, N_CONTRACTS_EACH, N_LEMMINGS, OWN_DECISIONS, OWN_HAND, OWN_HELD, OWN_RNG, OWN_STACK,
-    OWN_STACK_N, OWN_STACK_PLACE, OWN_STACK_TURN, PUB_N_ELIM, PUB_POS, PUB_RNG, PUB_TURN,
-    PUB_WATER_FROM, RACE_FINISH, RACE_TURNS, RACE_WINNER_FIELD, S_OPTIONS,
+    DECIDE_BET, DECIDE_DISCARD, FIELD_LEN, G_H_ANSWERS_AT, G_H_COUNT_AT, G_H_DISCARD_AT, G_H_LEN,
+    G_N_FIELDS, G_N_PLAYERS, G_S_LEN, MAX_SECTION_FIELDS, N_CONTRACTS_EACH, N_LEMMINGS, OWN_DECISIONS,
+    OWN_HAND, OWN_HELD, OWN_RNG, OWN_STACK, OWN_STACK_N, OWN_STACK_PLACE, OWN_STACK_TURN, PUB_N_ELIM,
+    PUB_RNG, PUB_TURN, S_OPTIONS,
 )
 from analyzer.games.lemming_mafia.rules import (
     NEEDS_BETS, NEEDS_DISCARDS, NO_WINNER, POPCOUNT, SELECT, deal, dice_candidates, draw,
-    next_free_section, own_at, reach_water, resolve_landing, score_race, section_first, track_place,
+    next_free_section, own_at, reach_water, record_race, resolve_landing, section_first, track_place,
 )
 
 @kernel(inline=True)
@@ -90,6 +90,17 @@ def put_back_held(game, hidden, hands, bot):
 
 
 @kernel(inline=True)
+def random_card(hidden, at, mask):
+    """The random bot's bet or discard among the cards of ``mask`` (not empty),
+    as ``random_bot._answer``: one draw below twice their count; below the
+    count, the k-th card. Returns (whether it plays one, which; meaningless
+    when it passes)."""
+    n = POPCOUNT[ix(mask)]
+    k = below(hidden, at + OWN_RNG, 2 * n)
+    return k < n, SELECT[ix(mask * MAX_SECTION_FIELDS + min(k, MAX_SECTION_FIELDS - 1))]
+
+
+@kernel(inline=True)
 def random_bets(game, state, hidden, hands):
     """A bookmaker round of random bots: each seat holding bet cards passes or
     puts one on its stack (``random_bot._answer``: one draw below twice the
@@ -101,12 +112,9 @@ def random_bets(game, state, hidden, hands):
     for seat in range(game[G_N_PLAYERS]):
         at = own_at(game, seat)
         hand = hands[ix(seat)]
-        n_hand = POPCOUNT[ix(hand)]
-        if n_hand == 0:
+        if hand == 0:
             continue
-        k = below(hidden, at + OWN_RNG, 2 * n_hand)
-        yes = k < n_hand
-        color = SELECT[ix(hand * MAX_SECTION_FIELDS + min(k, N_LEMMINGS - 1))]
+        yes, color = random_card(hidden, at, hand)
         hands[ix(seat)] = hand & ~(np.int64(yes) << color)
         n_stack = hidden[ix(at + OWN_STACK_N)]  # below 6: a card is in hand
         hidden[ix(at + OWN_STACK + n_stack)] = color
@@ -125,12 +133,9 @@ def random_discards(game, state, hidden, hands):
     for seat in range(n_players):
         at = own_at(game, seat)
         held = hands[ix(n_players + seat)]
-        n_held = POPCOUNT[ix(held)]
-        if n_held == 0:
+        if held == 0:
             continue
-        k = below(hidden, at + OWN_RNG, 2 * n_held)
-        yes = k < n_held
-        slot = SELECT[ix(held * MAX_SECTION_FIELDS + min(k, N_CONTRACTS_EACH - 1))]
+        yes, slot = random_card(hidden, at, held)
         hands[ix(n_players + seat)] = held & ~(np.int64(yes) << slot)
         turn_at = game[G_H_DISCARD_AT] + seat * N_CONTRACTS_EACH + slot
         hidden[ix(turn_at if yes else game[G_H_ANSWERS_AT] + seat)] = turn
@@ -224,15 +229,8 @@ def play_random_race(game, state, hidden, hands, seed, index, races, players, co
     put_back_held(game, hidden, hands, -1)
     for seat in range(n_players):
         hidden[ix(own_at(game, seat) + OWN_DECISIONS)] += n_rounds
-    winner = result >> 1
-    finish = result & 1
-    race_row = races[record]
-    race_row[RACE_TURNS] = state[PUB_TURN]
-    race_row[RACE_FINISH] = finish
-    race_row[RACE_WINNER_FIELD] = (state[PUB_WATER_FROM] if finish == FINISH_WATER
-                                   else state[ix(PUB_POS + winner)])
-    score_race(game, state, hidden, winner, race_row, players[record], contracts[record],
-               bets[record])
+    record_race(game, state, hidden, result, races[record], players[record], contracts[record],
+                bets[record])
 
 
 @kernel(allocates=True)

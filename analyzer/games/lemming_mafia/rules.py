@@ -23,7 +23,8 @@ from analyzer.games.lemming_mafia.layout import (
     PUB_HAND_COUNT, PUB_HELD_COUNT, PUB_MOVING, PUB_N_ELIM, PUB_N_FIELDS,
     PUB_N_PLAYERS, PUB_N_SECTIONS, PUB_OUT, PUB_POS, PUB_RNG, PUB_STACK_COUNT, PUB_TURN,
     PUB_WATER_FROM, RACE_BLOCKS, RACE_N_ELIM, RACE_N_WINNERS, RACE_PLACE, RACE_TIEBREAK,
-    RACE_WINNER, RACE_WINNER_BLOCKS, S_OCCUPANT, S_VIEW, START, TOP3,
+    RACE_FINISH, RACE_TURNS, RACE_WINNER, RACE_WINNER_BLOCKS, RACE_WINNER_FIELD, S_OCCUPANT, S_VIEW,
+    START, TOP3,
     UNFULFILLED_PENALTY, WINNER_CLEAN,
 )
 
@@ -435,6 +436,19 @@ def contract_fulfilled(game, state, card, places, winner):
             | (kind == AT_MOST_ONE_ELIMINATED) & (n_elim <= 1)
             | (kind == AT_LEAST_THREE_ELIMINATED) & (n_elim >= 3)
             | (kind == WINNER_CLEAN) & (state[ix(PUB_BLOCKS + winner)] == 0))
+
+
+@kernel(inline=True)
+def record_race(game, state, hidden, result, race_row, player_rows, contract_rows, bet_rows):
+    """The race ended with ``result`` (``winner * 2 + finish``): its row of the
+    races record, and the scores (``score_race``)."""
+    winner = result >> 1
+    finish = result & 1
+    race_row[RACE_TURNS] = state[PUB_TURN]
+    race_row[RACE_FINISH] = finish
+    race_row[RACE_WINNER_FIELD] = (state[PUB_WATER_FROM] if finish == FINISH_WATER
+                                   else state[ix(PUB_POS + winner)])
+    score_race(game, state, hidden, winner, race_row, player_rows, contract_rows, bet_rows)
 
 
 @kernel(inline=True)
