@@ -47,10 +47,10 @@ ends the run with that line (:func:`raise_fault`), naming the bot file.
 from __future__ import annotations
 
 import collections
+import contextlib
 import ctypes
 import importlib.util
 import inspect
-import itertools
 import sys
 import threading
 import traceback
@@ -515,16 +515,31 @@ def _signature(spec: ViewSpec):
 
 # ------------------------------------------------------------------ loading
 
-_kinds = itertools.count(USER_KIND_BASE)
 _loaded: dict[tuple[str, Path], BotFamily] = {}
 _by_game: dict[str, list[BotFamily]] = {}
+KIND_SPAN = 1 << 28  # user bot kinds: USER_KIND_BASE .. USER_KIND_BASE + KIND_SPAN - 1
 
 
 def loaded(game: str) -> list[BotFamily]:
-    """Every user bot of ``game`` loaded in this process, in load order: a game
-    compiles one kernel around all of them (one compile per process, not one
-    per table of a comparison or tournament)."""
+    """Every user bot of ``game`` loaded in this process, in load order."""
     return list(_by_game.get(game, ()))
+
+
+def _kind_of(game: str, module_name: str) -> int:
+    """A new bot's kind: a function of its game and its module's name (the
+    file's name and a hash of its text, ``_import``), so that the same bot has
+    the same kind in every process whatever was loaded before it, and the
+    kernel compiled around it the same cache key (``_variant_key``). Another
+    bot of this process on that number (two files of one name and text in two
+    folders, or a hash collision, about one in 10^8 for two bots) takes the
+    next free one: correct, only its kernel's key then depends on load order."""
+    import hashlib
+
+    digest = hashlib.sha256(f"{game}\0{module_name}".encode("utf-8")).hexdigest()
+    kind = USER_KIND_BASE + int(digest, 16) % KIND_SPAN
+    while kind in _families:
+        kind = USER_KIND_BASE + (kind - USER_KIND_BASE + 1) % KIND_SPAN
+    return kind
 
 
 def _import(p: Path, path: str, digest: str):
@@ -605,7 +620,7 @@ def _family_of(module, path: str, spec: ViewSpec, kind: int | None = None) -> Bo
                            f"got {default!r}")
         params[name] = (i, float(default), str(help_text))
 
-    kind = next(_kinds) if kind is None else kind
+    kind = _kind_of(spec.game, module.__name__) if kind is None else kind
     view_cls = VIEWS.setdefault(spec.game, view_class(spec))
     source = str(Path(path))  # as the file was named before clusters: labels and messages unchanged
     with warnings.catch_warnings():
@@ -677,13 +692,48 @@ _recipes: dict[int, tuple] = {}  # id(kernel) -> (game, families, with_decide, f
 _kernels_lock = threading.RLock()
 
 
-def user_kernel(game: str, with_decide, fallback):
+def user_kernel(game: str, with_decide, fallback, families):
     """A game's kernel compiled (by its ``with_decide``) around a ``decide`` that
-    answers every user bot of ``game`` loaded so far, each by its kind, and
-    passes any other kind to ``fallback`` (the game's built-in bots). Once per
-    process and set of bots: the tables of a comparison or a tournament, whose
-    bots are all loaded before the first plays, share one compile."""
-    return _kernel_of(game, loaded(game), with_decide, fallback)
+    answers the user bots among ``families`` (a match's seated bots) and those
+    of ``game`` in every open :func:`together` group, each by its kind, and
+    passes any other kind to ``fallback`` (the game's built-in bots).
+
+    The bots are taken in the order of their kinds, which are functions of the
+    bots (``_kind_of``): the kernel, and so its cache key, depend only on which
+    bot texts it holds, not on what else this process loaded or in what order.
+    Compiled once per process and set of bots, and cached across processes:
+    the tables of a comparison or a tournament (``api`` opens a group of all
+    its bots) share one compile; a match outside a group has a kernel of its
+    own bots."""
+    with _kernels_lock:
+        bots = {f.kind: f for f in _together if _specs[f.kind].game == game}
+    bots.update((f.kind, f) for f in families if f.decide is not None)
+    return _kernel_of(game, [bots[k] for k in sorted(bots)], with_decide, fallback)
+
+
+_together: list[BotFamily] = []  # the user bots of the open groups (``together``)
+
+
+@contextlib.contextmanager
+def together(families):
+    """A group of user bots compiled into one kernel: within it, every match's
+    user kernel (:func:`user_kernel`) holds the user bots among ``families``
+    (and those of any enclosing group) besides its own. A comparison, a
+    tournament or a sweep, whose tables seat different bots, opens one around
+    all its bots so that it compiles once; so does a test module whose tests
+    share one kernel. The group names its bots, so the kernel is the same in
+    every process that opens it, whatever else was loaded."""
+    added = [f for f in families if getattr(f, "decide", None) is not None]
+    with _kernels_lock:
+        _together.extend(added)
+    try:
+        yield
+    finally:
+        with _kernels_lock:
+            for f in added:  # one entry each, by identity (a nested group may hold it too)
+                at = next((i for i, g in enumerate(_together) if g is f), None)
+                if at is not None:
+                    del _together[at]
 
 
 def _variant_key(families, fallback) -> str:
@@ -721,6 +771,7 @@ def _variant_key(families, fallback) -> str:
 
 
 def _kernel_of(game: str, families, with_decide, fallback):
+    families = sorted(families, key=lambda f: f.kind)  # one order for one set: one key
     key = (game, tuple((f.kind, _texts[f.kind][1]) for f in families), with_decide)
     _register_dynamic_module()
     with _kernels_lock:
@@ -847,10 +898,12 @@ def warm_up(match) -> None:
 
 def forget(families) -> None:
     """Drop user bots that did not compile in a kernel, so that the kernels of
-    later matches in this process (which hold every loaded bot) do not fail too."""
+    later matches in this process (a group's hold all its bots) do not fail too."""
     kinds = {f.kind for f in families if f.decide is not None}
     for game, items in _by_game.items():
         _by_game[game] = [f for f in items if f.kind not in kinds]
+    with _kernels_lock:
+        _together[:] = [f for f in _together if f.kind not in kinds]
     for key in [k for k, f in _loaded.items() if f.kind in kinds]:
         del _loaded[key]
 

@@ -77,7 +77,8 @@ class LemmingMafiaMatch(PooledMatch):
         kinds = [f.kind for f in self.families]
         self.game_array = pack_game(self.board, self.deck, kinds)
         user = any(f.decide is not None for f in self.families)
-        self._play = (userbots.user_kernel(self.game, kernel.with_decide, decide_builtin) if user
+        self._play = (userbots.user_kernel(self.game, kernel.with_decide, decide_builtin,
+                                          self.families) if user
                       else kernel.play_races)
 
     @property
