@@ -30,14 +30,19 @@ the loader builds an *adapter* with that signature:
   raises), and calls it inside ``try``;
 - both check the answer against the decision's declared answers.
 
-The kernel compiled around a set of user bots (:func:`user_kernel`) is cached
-(``jit.recompiled``) under a key naming all its code comes from besides the
-kernel module's own sources (:func:`_variant_key`: each bot's kind and text in
-routing order, the built-in ``decide`` they fall back to, this module and the
-analyzer modules a bot imports): the next process with the same bot files loads
-it in seconds, an edited bot compiles again. So that a loaded kernel finds the
-Python it calls back (a plain bot, a fault's report), a bot's module and its
-adapter's are registered under names fixed by the bot's text and kind.
+The kernel compiled around a set of user bots (:func:`user_kernel`: a match's
+own, with those of any open :func:`together` group, the one a comparison, a
+tournament or a sweep opens around all its bots) is cached (``jit.recompiled``)
+under a key naming all its code comes from besides the kernel module's own
+sources (:func:`_variant_key`: each bot's kind and text in the order of their
+kinds, the built-in ``decide`` they fall back to, this module and the analyzer
+modules a bot imports). A bot's kind is a function of its game, file name and
+text (``_kind_of``), so the key names which bots the kernel holds and nothing
+of the process: the next process with the same bot files, whatever else it
+loaded before and in whatever order, loads the kernel in seconds; an edited bot
+compiles again. So that a loaded kernel finds the Python it calls back (a plain
+bot, a fault's report), a bot's module and its adapter's are registered under
+names fixed by the bot's text and kind.
 
 A bot that raises, or answers outside its options, gets the answer ``FAULT``
 (out of range for every decision of every game, so the kernel stops with its
@@ -739,7 +744,7 @@ def together(families):
 def _variant_key(families, fallback) -> str:
     """What a user kernel's compiled code comes from, besides the game's kernel
     module and its imports (``jit.variant_dir`` keys by those): each bot's kind
-    and source text, in routing order; the built-in ``decide`` they fall back
+    and source text, in the order of the kinds (the routing order); the built-in ``decide`` they fall back
     to; and the analyzer sources compiled into the bots and their adapters
     (this module, the accessors' and view's modules a bot file imports, with
     theirs). numba checks only the cached function's own file, so anything
@@ -1008,11 +1013,11 @@ def api_page(spec: ViewSpec) -> str:
             "run with one line naming the bot file, the decision and the exception.", "",
             _RESTRICTIONS.rstrip(), "",
             "A user bot compiles with the game's kernel (minutes on a busy machine) the",
-            "first time it runs; all the user bots of a run share that one compile, and",
-            "it is cached: the next run of the same bot files (same text, same order)",
-            "loads it in seconds. An edited bot file, or a new version of the analyzer,",
-            "compiles again (the cache is keyed by the sources; the built-in bots' cache",
-            "is never touched)."]
+            "first time it runs; all the user bots of a run (a comparison's, a",
+            "tournament's) share that one compile, and it is cached: the next run of the",
+            "same bot files (same texts, in any order) loads it in seconds. An edited bot",
+            "file, or a new version of the analyzer, compiles again (the cache is keyed",
+            "by the sources; the built-in bots' cache is never touched)."]
     return "\n".join(out) + "\n"
 
 
