@@ -381,6 +381,16 @@ def _check_bot(game: str, spec, role: str) -> None:
         raise BotError(f"bot {spec.label!r} cannot play the {role} seats; it plays {', '.join(family.roles)}")
 
 
+def _together(game: str, specs):
+    """The user bots among ``specs`` as one group (``userbots.together``): every
+    table of a comparison or a tournament plays one kernel, compiled once."""
+    from analyzer.engine import userbots
+    from analyzer.games import registry
+
+    reg = registry(game)
+    return userbots.together([reg.resolve(s) for s in dict.fromkeys(specs) if s.name.endswith(".py")])
+
+
 def compare(game: str, bot: str, vs: str, *, field: BotList = "random", players: int | None = None,
             board=None, races: int | None = None, games: int | None = None, seed: int = 1,
             threads: int | None = None, sprt: tuple[float, float] | str | None = None, alpha: float = 0.05,
@@ -417,7 +427,7 @@ def compare(game: str, bot: str, vs: str, *, field: BotList = "random", players:
     total = -(-count // places) * places * 2
     with Progress(total, f"{info.title} compare ({info.unit} per arm x 2)", enabled=progress) as bar:
         counter = _ArmCounter(bar)
-        with cluster_session(cluster) as session:
+        with cluster_session(cluster) as session, _together(game, [a, b, *fill]):
             result = run(lambda table: cls(board_path, players, table), a, b, fill, players, count, seed,
                          threads=threads, sprt=test, progress=counter, roles=roles, role=role, cluster=session)
     return Comparison(result, render(result))
@@ -504,7 +514,7 @@ def tournament(game: str, bots: BotList, *, players: int | None = None, board=No
         cls(board_path, players, [fill.get(s, spec) for s in range(players)])
     with Progress(planned_races(len(specs), roles.count(role), count, hero),
                   f"{info.title} tournament ({info.unit})", enabled=progress) as bar:
-        with cluster_session(cluster) as session:
+        with cluster_session(cluster) as session, _together(game, [*specs, *(field_specs or [])]):
             result = run(lambda table: cls(board_path, players, table), specs, players, count, seed,
                          threads=threads, gauntlet=hero, progress=bar, roles=roles, role=role, field=field_specs,
                          cluster=session)

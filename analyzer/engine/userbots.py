@@ -30,14 +30,19 @@ the loader builds an *adapter* with that signature:
   raises), and calls it inside ``try``;
 - both check the answer against the decision's declared answers.
 
-The kernel compiled around a set of user bots (:func:`user_kernel`) is cached
-(``jit.recompiled``) under a key naming all its code comes from besides the
-kernel module's own sources (:func:`_variant_key`: each bot's kind and text in
-routing order, the built-in ``decide`` they fall back to, this module and the
-analyzer modules a bot imports): the next process with the same bot files loads
-it in seconds, an edited bot compiles again. So that a loaded kernel finds the
-Python it calls back (a plain bot, a fault's report), a bot's module and its
-adapter's are registered under names fixed by the bot's text and kind.
+The kernel compiled around a set of user bots (:func:`user_kernel`: a match's
+own, with those of any open :func:`together` group, the one a comparison, a
+tournament or a sweep opens around all its bots) is cached (``jit.recompiled``)
+under a key naming all its code comes from besides the kernel module's own
+sources (:func:`_variant_key`: each bot's kind and text in the order of their
+kinds, the built-in ``decide`` they fall back to, this module and the analyzer
+modules a bot imports). A bot's kind is a function of its game, file name and
+text (``_kind_of``), so the key names which bots the kernel holds and nothing
+of the process: the next process with the same bot files, whatever else it
+loaded before and in whatever order, loads the kernel in seconds; an edited bot
+compiles again. So that a loaded kernel finds the Python it calls back (a plain
+bot, a fault's report), a bot's module and its adapter's are registered under
+names fixed by the bot's text and kind.
 
 A bot that raises, or answers outside its options, gets the answer ``FAULT``
 (out of range for every decision of every game, so the kernel stops with its
@@ -47,10 +52,10 @@ ends the run with that line (:func:`raise_fault`), naming the bot file.
 from __future__ import annotations
 
 import collections
+import contextlib
 import ctypes
 import importlib.util
 import inspect
-import itertools
 import sys
 import threading
 import traceback
@@ -515,16 +520,31 @@ def _signature(spec: ViewSpec):
 
 # ------------------------------------------------------------------ loading
 
-_kinds = itertools.count(USER_KIND_BASE)
 _loaded: dict[tuple[str, Path], BotFamily] = {}
 _by_game: dict[str, list[BotFamily]] = {}
+KIND_SPAN = 1 << 28  # user bot kinds: USER_KIND_BASE .. USER_KIND_BASE + KIND_SPAN - 1
 
 
 def loaded(game: str) -> list[BotFamily]:
-    """Every user bot of ``game`` loaded in this process, in load order: a game
-    compiles one kernel around all of them (one compile per process, not one
-    per table of a comparison or tournament)."""
+    """Every user bot of ``game`` loaded in this process, in load order."""
     return list(_by_game.get(game, ()))
+
+
+def _kind_of(game: str, module_name: str) -> int:
+    """A new bot's kind: a function of its game and its module's name (the
+    file's name and a hash of its text, ``_import``), so that the same bot has
+    the same kind in every process whatever was loaded before it, and the
+    kernel compiled around it the same cache key (``_variant_key``). Another
+    bot of this process on that number (two files of one name and text in two
+    folders, or a hash collision, about one in 10^8 for two bots) takes the
+    next free one: correct, only its kernel's key then depends on load order."""
+    import hashlib
+
+    digest = hashlib.sha256(f"{game}\0{module_name}".encode("utf-8")).hexdigest()
+    kind = USER_KIND_BASE + int(digest, 16) % KIND_SPAN
+    while kind in _families:
+        kind = USER_KIND_BASE + (kind - USER_KIND_BASE + 1) % KIND_SPAN
+    return kind
 
 
 def _import(p: Path, path: str, digest: str):
@@ -605,7 +625,7 @@ def _family_of(module, path: str, spec: ViewSpec, kind: int | None = None) -> Bo
                            f"got {default!r}")
         params[name] = (i, float(default), str(help_text))
 
-    kind = next(_kinds) if kind is None else kind
+    kind = _kind_of(spec.game, module.__name__) if kind is None else kind
     view_cls = VIEWS.setdefault(spec.game, view_class(spec))
     source = str(Path(path))  # as the file was named before clusters: labels and messages unchanged
     with warnings.catch_warnings():
@@ -677,19 +697,54 @@ _recipes: dict[int, tuple] = {}  # id(kernel) -> (game, families, with_decide, f
 _kernels_lock = threading.RLock()
 
 
-def user_kernel(game: str, with_decide, fallback):
+def user_kernel(game: str, with_decide, fallback, families):
     """A game's kernel compiled (by its ``with_decide``) around a ``decide`` that
-    answers every user bot of ``game`` loaded so far, each by its kind, and
-    passes any other kind to ``fallback`` (the game's built-in bots). Once per
-    process and set of bots: the tables of a comparison or a tournament, whose
-    bots are all loaded before the first plays, share one compile."""
-    return _kernel_of(game, loaded(game), with_decide, fallback)
+    answers the user bots among ``families`` (a match's seated bots) and those
+    of ``game`` in every open :func:`together` group, each by its kind, and
+    passes any other kind to ``fallback`` (the game's built-in bots).
+
+    The bots are taken in the order of their kinds, which are functions of the
+    bots (``_kind_of``): the kernel, and so its cache key, depend only on which
+    bot texts it holds, not on what else this process loaded or in what order.
+    Compiled once per process and set of bots, and cached across processes:
+    the tables of a comparison or a tournament (``api`` opens a group of all
+    its bots) share one compile; a match outside a group has a kernel of its
+    own bots."""
+    with _kernels_lock:
+        bots = {f.kind: f for f in _together if _specs[f.kind].game == game}
+    bots.update((f.kind, f) for f in families if f.decide is not None)
+    return _kernel_of(game, [bots[k] for k in sorted(bots)], with_decide, fallback)
+
+
+_together: list[BotFamily] = []  # the user bots of the open groups (``together``)
+
+
+@contextlib.contextmanager
+def together(families):
+    """A group of user bots compiled into one kernel: within it, every match's
+    user kernel (:func:`user_kernel`) holds the user bots among ``families``
+    (and those of any enclosing group) besides its own. A comparison, a
+    tournament or a sweep, whose tables seat different bots, opens one around
+    all its bots so that it compiles once; so does a test module whose tests
+    share one kernel. The group names its bots, so the kernel is the same in
+    every process that opens it, whatever else was loaded."""
+    added = [f for f in families if getattr(f, "decide", None) is not None]
+    with _kernels_lock:
+        _together.extend(added)
+    try:
+        yield
+    finally:
+        with _kernels_lock:
+            for f in added:  # one entry each, by identity (a nested group may hold it too)
+                at = next((i for i, g in enumerate(_together) if g is f), None)
+                if at is not None:
+                    del _together[at]
 
 
 def _variant_key(families, fallback) -> str:
     """What a user kernel's compiled code comes from, besides the game's kernel
     module and its imports (``jit.variant_dir`` keys by those): each bot's kind
-    and source text, in routing order; the built-in ``decide`` they fall back
+    and source text, in the order of the kinds (the routing order); the built-in ``decide`` they fall back
     to; and the analyzer sources compiled into the bots and their adapters
     (this module, the accessors' and view's modules a bot file imports, with
     theirs). numba checks only the cached function's own file, so anything
@@ -721,6 +776,7 @@ def _variant_key(families, fallback) -> str:
 
 
 def _kernel_of(game: str, families, with_decide, fallback):
+    families = sorted(families, key=lambda f: f.kind)  # one order for one set: one key
     key = (game, tuple((f.kind, _texts[f.kind][1]) for f in families), with_decide)
     _register_dynamic_module()
     with _kernels_lock:
@@ -847,10 +903,12 @@ def warm_up(match) -> None:
 
 def forget(families) -> None:
     """Drop user bots that did not compile in a kernel, so that the kernels of
-    later matches in this process (which hold every loaded bot) do not fail too."""
+    later matches in this process (a group's hold all its bots) do not fail too."""
     kinds = {f.kind for f in families if f.decide is not None}
     for game, items in _by_game.items():
         _by_game[game] = [f for f in items if f.kind not in kinds]
+    with _kernels_lock:
+        _together[:] = [f for f in _together if f.kind not in kinds]
     for key in [k for k, f in _loaded.items() if f.kind in kinds]:
         del _loaded[key]
 
@@ -955,11 +1013,11 @@ def api_page(spec: ViewSpec) -> str:
             "run with one line naming the bot file, the decision and the exception.", "",
             _RESTRICTIONS.rstrip(), "",
             "A user bot compiles with the game's kernel (minutes on a busy machine) the",
-            "first time it runs; all the user bots of a run share that one compile, and",
-            "it is cached: the next run of the same bot files (same text, same order)",
-            "loads it in seconds. An edited bot file, or a new version of the analyzer,",
-            "compiles again (the cache is keyed by the sources; the built-in bots' cache",
-            "is never touched)."]
+            "first time it runs; all the user bots of a run (a comparison's, a",
+            "tournament's) share that one compile, and it is cached: the next run of the",
+            "same bot files (same texts, in any order) loads it in seconds. An edited bot",
+            "file, or a new version of the analyzer, compiles again (the cache is keyed",
+            "by the sources; the built-in bots' cache is never touched)."]
     return "\n".join(out) + "\n"
 
 

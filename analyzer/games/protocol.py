@@ -44,8 +44,8 @@ User bots (``analyzer/engine/userbots.py``). A game gets ``.py`` bots, plain Pyt
   module-level ``decide`` swapped by ``with_decide`` (the module recompiled,
   uncached), with a copy of the bot's parameter row; every answer range-checked
   (``userbots.FAULT``, a failed bot's answer, is out of every range);
-- the match: ``userbots.user_kernel(game, kernel.with_decide, builtin_decide)``
-  when a seat holds a user bot, ``warm_up`` through ``userbots.warm_up(self)``
+- the match: ``userbots.user_kernel(game, kernel.with_decide, builtin_decide,
+  families)`` (its seated families) when a seat holds a user bot, ``warm_up`` through ``userbots.warm_up(self)``
   and ``_bot_failed`` calling ``userbots.raise_fault(self, status)`` first.
 """
 from __future__ import annotations

@@ -78,7 +78,7 @@ class LemmingMafiaMatch(PooledMatch):
         self.game_array = pack_game(self.board, self.deck, kinds)
         user = any(f.decide is not None for f in self.families)
         if user:
-            self._play = userbots.user_kernel(self.game, kernel.with_decide, decide_builtin)
+            self._play = userbots.user_kernel(self.game, kernel.with_decide, decide_builtin, self.families)
         elif all(kind == RANDOM for kind in kinds):
             self._play = random_race.play_races  # the same races, on the fast path
         else:

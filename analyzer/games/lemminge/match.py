@@ -71,7 +71,8 @@ class LemmingeMatch(PooledMatch):
         self.game_array = kernel.pack_game(self.map, [f.kind for f in self.families], check=check)
         self.n_cells = self.map.n_cells
         user = any(f.decide is not None for f in self.families)
-        self._play = (userbots.user_kernel(self.game, kernel.with_decide, kernel.no_user_bot) if user
+        self._play = (userbots.user_kernel(self.game, kernel.with_decide, kernel.no_user_bot,
+                                          self.families) if user
                       else kernel.play_games)
 
     # ------------------------------------------------------------------ playing

@@ -74,7 +74,8 @@ class MafiaMatch(PooledMatch):
         self.game_array = pack_game(self.map, players, kinds, check=check, side_params=side_params)
         self.path_table = self.map.path_table()
         user = any(f.decide is not None for f in self.families)
-        self._play = (userbots.user_kernel(self.game, kernel.with_decide, kernel.no_user_bot) if user
+        self._play = (userbots.user_kernel(self.game, kernel.with_decide, kernel.no_user_bot,
+                                          self.families) if user
                       else kernel.play_games)
 
     @classmethod

@@ -71,7 +71,8 @@ class SauMauMauMatch(PooledMatch):
         super().__init__(REGISTRY, players, bots)
         self.game_array = kernel.pack_game(self.crown, [f.kind for f in self.families])
         user = any(f.decide is not None for f in self.families)
-        self._play = (userbots.user_kernel(self.game, kernel.with_decide, kernel.no_user_bot) if user
+        self._play = (userbots.user_kernel(self.game, kernel.with_decide, kernel.no_user_bot,
+                                          self.families) if user
                       else kernel.play_games)
 
     variant = None

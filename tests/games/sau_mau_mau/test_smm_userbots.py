@@ -1,13 +1,15 @@
 """Sau Mau Mau user bots (engine/userbots.py through view.py): the example in
 its plain and fast versions plays, compares, rates and gives identical tables;
 a bot that raises, answers outside its options or indexes out of bounds ends
-the run in one line naming its file. Every bot of this module is loaded before
-the first match, so they all share one compiled kernel (a compile costs 30-60 s)."""
+the run in one line naming its file. Every bot of this module is loaded up front
+in one group (``userbots.together``), so they all share one compiled kernel,
+cached across runs (a compile costs 30-60 s)."""
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
+from analyzer.engine import userbots
 from analyzer.engine.botspec import BotSpec
 from analyzer.games.sau_mau_mau.registry import REGISTRY
 from tests.cli_support import assert_usage_error, run
@@ -42,16 +44,17 @@ BAD = {
 
 @pytest.fixture(scope="module")
 def bots(tmp_path_factory):
-    """Every bot file of the module, loaded (and so in the one kernel) up front."""
+    """Every bot file of the module, loaded up front in one group: one kernel,
+    the same in every run (its cache key names only these bots)."""
     folder = tmp_path_factory.mktemp("smm_bots")
     paths = {"plain": PLAIN, "fast": FAST}
     for name, body in BAD.items():
         path = folder / name
         path.write_text(HEADER + body + f"BOT = UserBot('{path.stem}', decide, game='sau-mau-mau')\n")
         paths[path.stem] = path
-    for path in paths.values():
-        REGISTRY.resolve(BotSpec(str(path)))
-    return paths
+    families = [REGISTRY.resolve(BotSpec(str(path))) for path in paths.values()]
+    with userbots.together(families):  # one kernel for all: the same in every run, so cached
+        yield paths
 
 
 def _tables(out: Path) -> dict[str, pd.DataFrame]:
