@@ -63,6 +63,28 @@ def below(buf, at, n):
 
 
 @kernel(inline=True)
+def below_if_choice(buf, at, n):
+    """``below(n)`` for ``n > 1``; 0 for ``n == 1``, drawing nothing: a bot's
+    pick among its options, where one option is no choice. The same draws as
+    ``0 if n == 1 else below(buf, at, n)``, without that branch: the stream
+    advances by ``n > 1`` draws, whose value is computed either way. Where the
+    options are one or several at random (a random bot's moves), the branch is
+    mispredicted often."""
+    take = n > 1
+    slot = ix(at)
+    old = np.uint64(buf[slot])
+    counter = old + _GAMMA
+    buf[slot] = np.int64(old + _GAMMA * np.uint64(take))
+    bound = np.uint64(n)
+    product = (mix64(counter) >> _S32) * bound
+    if take & ((product & _LOW32) < bound):
+        # maybe Lemire's rare rejection: below's own, from the same counter
+        buf[slot] = np.int64(old)
+        return below(buf, at, n)
+    return np.int64(product >> _S32)
+
+
+@kernel(inline=True)
 def prefer(value, best, ties, buf, at):
     """Whether an option worth ``value`` replaces the best so far, exact ties
     broken uniformly at random (reservoir sampling, drawing from the stream at

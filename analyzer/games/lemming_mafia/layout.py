@@ -65,7 +65,7 @@ G_FORCE_AT = 23  # hidden: where an intervention's forcing region starts (0: non
 G_FIELD_BIT_AT = 24  # fields + 3: a position's bit in its section's occupancy mask, at position + 2
 # (0 in the start area, once eliminated and in the water)
 G_SECTION_FULL_AT = 25  # sections + 1: the mask of every field of each section (the water: 0)
-G_S_SECTIONS_AT = 26  # state: sections + 2 occupancy masks, after S_OCCUPANT's fields (S_SECTIONS below)
+G_S_SECTIONS_AT = 26  # state: sections + 2 occupancy masks, after S_OCCUPANT's fields (see S_OCCUPANT)
 G_HEADER = 27
 
 # lemming positions: a field index, or one of these

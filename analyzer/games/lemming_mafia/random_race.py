@@ -14,7 +14,7 @@ as often as right:
 - the k-th free field is read from the section's mask (``rules.SELECT``), not
   from the options ``rules.target_fields`` writes;
 - a pick among one option (one candidate, one free field) draws nothing, as
-  the bot does, but without a branch (``random_pick``);
+  the bot does, but without a branch (``rng.below_if_choice``);
 - the cards of each seat are bit masks (``hands``), so a bet or a discard is a
   draw and a lookup; the hidden rows get what the records read: the stacks as
   they grow and, at the end, which contracts are held (``put_back_held``).
@@ -22,7 +22,7 @@ as often as right:
 import numpy as np
 
 from analyzer.engine.jit import ix, kernel
-from analyzer.engine.rng import _GAMMA, _LOW32, _S32, below, mix64, seed_stream
+from analyzer.engine.rng import below, below_if_choice, seed_stream
 from analyzer.games.lemming_mafia.layout import (
     DECIDE_BET, DECIDE_DISCARD, FIELD_LEN, G_H_ANSWERS_AT, G_H_COUNT_AT, G_H_DISCARD_AT, G_H_LEN,
     G_N_FIELDS, G_N_PLAYERS, G_S_LEN, MAX_SECTION_FIELDS, N_CONTRACTS_EACH, N_LEMMINGS, OWN_DECISIONS,
@@ -34,25 +34,13 @@ from analyzer.games.lemming_mafia.rules import (
     next_free_section, own_at, reach_water, record_race, resolve_landing, section_first, track_place,
 )
 
+
 @kernel(inline=True)
 def random_pick(hidden, at, n):
-    """The random bot's pick among ``n`` options: ``below(n)`` from its stream
-    when ``n > 1``, counted as a decision; 0 for one option, nothing drawn or
-    counted. Without a branch on ``n``: the stream advances by ``n > 1`` draws
-    (rng.py: a draw adds ``_GAMMA`` to the counter). Lemire's rare rejection
-    is ``below``'s own, from the same counter."""
-    take = n > 1
-    slot = ix(at + OWN_RNG)
-    old = np.uint64(hidden[slot])
-    counter = old + _GAMMA
-    hidden[slot] = np.int64(old + _GAMMA * np.uint64(take))
-    hidden[ix(at + OWN_DECISIONS)] += take
-    bound = np.uint64(n)
-    product = (mix64(counter) >> _S32) * bound
-    if take & ((product & _LOW32) < bound):
-        hidden[slot] = np.int64(old)
-        return below(hidden, at + OWN_RNG, n)
-    return np.int64(product >> _S32)
+    """The random bot's pick among ``n`` options (``random_bot._answer``), counted
+    as a decision when there is a choice; nothing drawn or counted for one."""
+    hidden[ix(at + OWN_DECISIONS)] += n > 1
+    return below_if_choice(hidden, at + OWN_RNG, n)
 
 
 # ------------------------------------------------------------------ the cards
