@@ -13,7 +13,6 @@ import sys
 import numpy as np
 
 from analyzer.engine.jit import ix, kernel, recompiled
-from analyzer.engine.rng import seed_stream
 from analyzer.engine.trace import emit, payload
 from analyzer.games.lemming_mafia.bots import LOOKAHEAD, RANDOM, decide_builtin
 from analyzer.games.lemming_mafia.random_bot import decide_random_seated
@@ -21,15 +20,16 @@ from analyzer.games.lemming_mafia.layout import (
     DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, DERIVED_AT, ERROR_BET,
     ERROR_DISCARD, ERROR_FIELD, ERROR_MOVE, EV_END, EV_FIELD, EV_LAND, EV_ROLL, EV_ROUND,
     EV_WATER, F_BOT_ANSWER, F_COUNT, F_LEADER, F_LEADER_STEP, F_MODE, F_REACHED, F_ROUND, F_SEAT,
-    F_SLOT, F_TURN, F_WHAT, FIELD_LEN, FORCE_BET_LEADER, FORCE_DISCARD, FORCE_HOLD,
+    F_SLOT, F_TURN, F_WHAT, FORCE_BET_LEADER, FORCE_DISCARD, FORCE_HOLD,
     G_FORCE_AT, G_H_ANSWERS_AT, G_TRACE_AT,
-    G_H_COUNT_AT, G_H_LEN, G_N_FIELDS, G_N_PLAYERS, G_S_LEN, N_LEMMINGS, N_PARAMS, OWN_DECISIONS, OWN_RNG,
+    G_H_LEN, G_N_PLAYERS, G_S_LEN, N_LEMMINGS, N_PARAMS, OWN_DECISIONS, OWN_RNG,
     OWN_HAND, OWN_HELD, OWN_VIEW_LEN, PUB_ERROR, PUB_MOVER, PUB_OUT, PUB_MOVING, PUB_POS, PUB_RNG, PUB_TURN,
     S_OPTIONS, S_VIEW,
 )
 from analyzer.games.lemming_mafia.rules import (
-    NEEDS_BETS, NEEDS_DISCARDS, NO_WINNER, apply_bets, apply_discards, bot_kind, deal,
-    own_at, reach_water, record_race, sections_passed, resolve_landing, roll_candidates, target_fields,
+    NEEDS_BETS, NEEDS_DISCARDS, NO_WINNER, add_field_counts, apply_bets, apply_discards, bot_kind,
+    own_at, reach_water, record_race, resolve_landing, roll_candidates, sections_passed, start_race,
+    target_fields,
 )
 
 BOT_ERROR = -2  # a move ended by an invalid bot answer (see PUB_ERROR)
@@ -186,11 +186,8 @@ def play_race(game, state, hidden, params, seed, index, races, players, contract
               bets, record):
     """Race ``index`` of ``seed`` from the deal to the scores, recorded in row
     ``record`` of the record arrays. Returns 0 or the bot error code."""
-    seed_stream(state, PUB_RNG, seed, index, 0)
-    deal(game, state, hidden)
+    start_race(game, state, hidden, seed, index)
     n_players = game[G_N_PLAYERS]
-    for seat in range(n_players):
-        seed_stream(hidden, own_at(game, seat) + OWN_RNG, seed, index, 1 + seat)
     # bots' scratch starts empty in every race: nothing may carry over from the
     # race before, or results would depend on how races are chunked (the
     # reference random bot keeps none; a built-in bot's tables from DERIVED_AT on
@@ -256,10 +253,7 @@ def play_races(game, params, seed, first, count, races, players, contracts, bets
                           contracts, bets, i)
         if error != 0:
             return error * (1 << 32) + first + i
-    counters = game[G_H_COUNT_AT]
-    for field in range(game[G_N_FIELDS]):
-        for column in range(FIELD_LEN):
-            field_count[field, column] += hidden[counters + field * FIELD_LEN + column]
+    add_field_counts(game, hidden, field_count)
     return 0
 
 

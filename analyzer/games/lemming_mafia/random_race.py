@@ -22,16 +22,17 @@ as often as right:
 import numpy as np
 
 from analyzer.engine.jit import ix, kernel
-from analyzer.engine.rng import below, below_if_choice, seed_stream
+from analyzer.engine.rng import below, below_if_choice
 from analyzer.games.lemming_mafia.layout import (
-    DECIDE_BET, DECIDE_DISCARD, FIELD_LEN, G_H_ANSWERS_AT, G_H_COUNT_AT, G_H_DISCARD_AT, G_H_LEN,
-    G_N_FIELDS, G_N_PLAYERS, G_S_LEN, MAX_SECTION_FIELDS, N_CONTRACTS_EACH, N_LEMMINGS, OWN_DECISIONS,
+    DECIDE_BET, DECIDE_DISCARD, G_H_ANSWERS_AT, G_H_DISCARD_AT, G_H_LEN,
+    G_N_PLAYERS, G_S_LEN, MAX_SECTION_FIELDS, N_CONTRACTS_EACH, N_LEMMINGS, OWN_DECISIONS,
     OWN_HAND, OWN_HELD, OWN_RNG, OWN_STACK, OWN_STACK_N, OWN_STACK_PLACE, OWN_STACK_TURN, PUB_N_ELIM,
-    PUB_RNG, PUB_TURN, S_OPTIONS,
+    PUB_TURN, S_OPTIONS,
 )
 from analyzer.games.lemming_mafia.rules import (
-    NEEDS_BETS, NEEDS_DISCARDS, NO_WINNER, POPCOUNT, SELECT, deal, dice_candidates, draw,
-    next_free_section, own_at, reach_water, record_race, resolve_landing, section_first, track_place,
+    NEEDS_BETS, NEEDS_DISCARDS, NO_WINNER, POPCOUNT, SELECT, add_field_counts, dice_candidates,
+    draw, next_free_section, own_at, reach_water, record_race, resolve_landing, section_first,
+    start_race, track_place,
 )
 
 
@@ -197,13 +198,9 @@ def play_random_race(game, state, hidden, hands, seed, index, races, players, co
                      record):
     """Race ``index`` of ``seed``, every seat random, recorded in row ``record``
     (``kernel.play_race``'s race)."""
-    seed_stream(state, PUB_RNG, seed, index, 0)
-    deal(game, state, hidden)
+    start_race(game, state, hidden, seed, index)
+    init_hands(game, hidden, hands, -1)
     n_players = game[G_N_PLAYERS]
-    for seat in range(n_players):
-        seed_stream(hidden, own_at(game, seat) + OWN_RNG, seed, index, 1 + seat)
-        hands[ix(seat)] = (1 << N_LEMMINGS) - 1
-        hands[ix(n_players + seat)] = (1 << N_CONTRACTS_EACH) - 1
     seat = 0
     n_rounds = 0  # every seat is asked in every round
     while True:
@@ -232,8 +229,5 @@ def play_races(game, params, seed, first, count, races, players, contracts, bets
     for i in range(count):
         play_random_race(game, state, hidden, hands, seed, first + i, races, players, contracts, bets,
                          i)
-    counters = game[G_H_COUNT_AT]
-    for field in range(game[G_N_FIELDS]):
-        for column in range(FIELD_LEN):
-            field_count[field, column] += hidden[counters + field * FIELD_LEN + column]
+    add_field_counts(game, hidden, field_count)
     return 0

@@ -7,7 +7,7 @@ All functions work on the flat ``game`` / ``state`` / ``hidden`` arrays of
 import numpy as np
 
 from analyzer.engine.jit import ix, kernel
-from analyzer.engine.rng import below, uniform
+from analyzer.engine.rng import below, seed_stream, uniform
 from analyzer.games.lemming_mafia.layout import (
     AT_LEAST_THREE_ELIMINATED, AT_MOST_ONE_ELIMINATED, BEFORE, BET_COLOR, BET_PAID,
     BET_PLACE, BET_TURN, BOOKMAKER, BOSS, CONCRETE, CT_CARD, CT_DISCARD_TURN,
@@ -380,6 +380,26 @@ def discard(game, state, hidden, seat, slot):
     turn = game[G_H_DISCARD_AT] + seat * N_CONTRACTS_EACH + s
     hidden[turn] = state[PUB_TURN] if yes else hidden[turn]
     state[ix(PUB_HELD_COUNT + seat)] -= yes
+
+
+@kernel(inline=True)
+def start_race(game, state, hidden, seed, index):
+    """Race ``index`` of ``seed`` dealt, with its streams: the dice's (lane 0,
+    which also deals) and each player's own (lanes 1..), seeded after the deal."""
+    seed_stream(state, PUB_RNG, seed, index, 0)
+    deal(game, state, hidden)
+    for seat in range(game[G_N_PLAYERS]):
+        seed_stream(hidden, own_at(game, seat) + OWN_RNG, seed, index, 1 + seat)
+
+
+@kernel(inline=True)
+def add_field_counts(game, hidden, field_count):
+    """Add each field's landings and triggers, counted in ``hidden``, to
+    ``field_count`` ([fields, FIELD_LEN])."""
+    counters = game[G_H_COUNT_AT]
+    for field in range(game[G_N_FIELDS]):
+        for column in range(FIELD_LEN):
+            field_count[field, column] += hidden[ix(counters + field * FIELD_LEN + column)]
 
 
 @kernel(inline=True)
