@@ -23,6 +23,28 @@ import numpy as np
 from numba import njit
 from numba.core import caching
 
+
+def _load_numba_arrays_without_scipy() -> None:
+    """Load numba's array functions as on an install without scipy. When they
+    load (at the first kernel of a process) they probe for BLAS by importing
+    ``scipy.linalg``: 0.3-0.5 s of every start where scipy is installed (the
+    test extra), for ``np.dot`` and ``np.linalg`` in jitted code, which no
+    kernel here uses. The probe then finds no BLAS, as on a plain install;
+    ``scipy.linalg`` stays importable for everything else. Nothing to do if it
+    is already loaded (the probe is then free) or numba's array functions are."""
+    import sys
+
+    if "scipy.linalg" in sys.modules or "numba.np.arraymath" in sys.modules:
+        return
+    sys.modules["scipy.linalg"] = None  # an import of it raises ImportError
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        del sys.modules["scipy.linalg"]
+
+
+_load_numba_arrays_without_scipy()
+
 _ROOT = Path(__file__).resolve().parent.parent  # the analyzer package
 
 

@@ -39,3 +39,25 @@ def test_a_copy_elsewhere_loads_what_the_first_copy_compiled(tmp_path):
     rng = tmp_path / "b" / "analyzer" / "engine" / "rng.py"
     rng.write_text(rng.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
     assert _probe(tmp_path / "b", cache)[:2] == (0, 1)
+
+
+STARTUP_PROBE = """
+import sys
+import numpy as np
+from analyzer.engine import rng
+buf = np.zeros(4, np.uint64)
+rng.seed_stream(buf, 0, 7, 3)  # a kernel runs: numba's array functions are loaded
+from numba.np import arraymath
+loaded_at_start = "scipy.linalg" in sys.modules
+import scipy.linalg
+print(loaded_at_start, arraymath._HAVE_BLAS, scipy.linalg.cython_blas.__name__)
+"""
+
+
+def test_a_kernel_starts_without_loading_scipy_linalg():
+    """numba's BLAS probe would import scipy.linalg (0.3-0.5 s of every start
+    where scipy is installed); jit.py answers it as an install without scipy
+    would, and scipy.linalg stays importable afterwards."""
+    out = subprocess.run([sys.executable, "-c", STARTUP_PROBE], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["False", "False", "scipy.linalg.cython_blas"]

@@ -28,7 +28,7 @@ from analyzer.games.lemming_mafia.layout import (
 )
 from analyzer.games.lemming_mafia.random_bot import decide_random
 from analyzer.games.lemming_mafia.random_race import (
-    init_hands, put_back_held, random_bets, random_discards, random_landing, random_playout,
+    init_hands, put_back_held, random_card, random_landing, random_playout,
 )
 from analyzer.games.lemming_mafia.rules import (
     apply_bets, apply_discards, card_entry, contract_fulfilled, own_at, reach_water, score_race,
@@ -60,16 +60,28 @@ def start_rollout(game, state, sim, simh, base, r):
     sim[PUB_MOVING] = -1
 
 
+@kernel(inline=True)
+def copy_race(state, sim, dice):
+    """The race as the bot sees it copied into ``sim``, the dice's stream at
+    ``dice`` (``start_rollout`` with the players' streams already in the rows)."""
+    for i in range(sim.shape[0]):
+        sim[i] = state[i]
+    sim[PUB_RNG] = dice
+    sim[PUB_MOVING] = -1
+
+
 # ------------------------------------------------- shared playouts (P_SHARED)
 # The race itself (dice, moves, fields, blocks) never depends on a bet or a
-# discard, and nothing in a random playout reads a hand. So the deciding bot's
-# own bets and discards are taken out of the playout: there it passes every
-# round and the kinds of the rounds are logged; its later bets and discards are
-# drawn afterwards from a stream of their own (``_OWN_BETS_LANE``), once per
-# option, starting from that option's cards. One playout then serves every
-# option of a bet or discard decision: the options differ only in the bot's
-# cards. Every player still plays the reference random bot (each bet or discard
-# a coin flip, then a uniform card): the same law as a playout per option.
+# discard, and nothing in a random playout reads a hand. So the bets and
+# discards are taken out of the playout: it only logs the kinds of its rounds,
+# and every seat answers them after the race. The deciding bot's later bets
+# and discards are drawn from a stream of their own (``_OWN_BETS_LANE``), once
+# per option, starting from that option's cards: one playout then serves every
+# option of a bet or discard decision, which differ only in the bot's cards.
+# The other seats' answers continue their own streams (``random_rounds_after``).
+# Every player still plays the reference random bot (each bet or discard a coin
+# flip, then a uniform card), whose answers depend on nothing of the race: the
+# same law as answering at each round, in a playout per option.
 
 @kernel(inline=True)
 def row_score(game, sim, row, at, places, winner):
@@ -104,6 +116,37 @@ def play_own_rounds(what, answer, sim, row, log):
                 row[OWN_STACK_N] = n_stack + 1
             elif what == DECIDE_DISCARD:
                 row[OWN_HELD + answer] = 0
+
+
+@kernel(inline=True)
+def random_rounds_after(row, at, what, log):
+    """The random answers of the seat whose hidden row is ``row[at:]`` to a
+    ``what`` round (-1: none) and then to the logged rounds, drawn after the
+    playout from its own stream (continued), into its stack and held flags
+    (what ``row_score`` reads; its hand flags are left as they were). A random
+    answer depends on nothing of the race, and each draw is a fresh uniform
+    whether it comes before or after the playout's moves: the same law as
+    answering at each round (``random_race.random_bets``)."""
+    hand = 0
+    for color in range(N_LEMMINGS):
+        hand |= row[at + OWN_HAND + color] << color
+    held = 0
+    for slot in range(N_CONTRACTS_EACH):
+        held |= row[at + OWN_HELD + slot] << slot
+    n_stack = row[at + OWN_STACK_N]
+    for i in range(log[0] + 1):
+        kind = what if i == 0 else log[i]
+        if kind == DECIDE_BET and hand != 0:
+            yes, color = random_card(row, at, hand)
+            hand &= ~(np.int64(yes) << color)
+            row[at + OWN_STACK + n_stack] = color  # below 6: a card is in hand
+            n_stack += yes
+        elif kind == DECIDE_DISCARD and held != 0:
+            yes, slot = random_card(row, at, held)
+            held &= ~(np.int64(yes) << slot)
+    row[at + OWN_STACK_N] = n_stack
+    for slot in range(N_CONTRACTS_EACH):
+        row[at + OWN_HELD + slot] = (held >> slot) & 1
 
 
 # ----------------------------------------------------------- sampling a world
@@ -207,7 +250,7 @@ def lookahead_decide(what, seat, game, state, params, n_options):
         if (what == DECIDE_MOVE or what == DECIDE_FIELD) and params[P_MOVE_ROLLOUTS] >= 1:
             rollouts = int(params[P_MOVE_ROLLOUTS])
         # the records' room is scratch here: shared playouts keep no records
-        scratch = state[records_at:records_at + N_LEMMINGS + OWN_VIEW_LEN + WORK_OPTIONS]
+        scratch = state[records_at:records_at + N_LEMMINGS + OWN_VIEW_LEN + WORK_OPTIONS + 2]
         _weigh_shared(what, seat, game, state, n, rollouts, params[P_DROP], sim, simh, world, scratch,
                       lemmings, fields, values, per_rollout, world_rows, hands, log)
         best = _best(values, n)
@@ -296,6 +339,7 @@ def _weigh_shared(what, seat, game, state, n, rollouts, drop, sim, simh, world, 
     places = scratch[:N_LEMMINGS]
     row = scratch[N_LEMMINGS:N_LEMMINGS + OWN_VIEW_LEN]
     alive = scratch[N_LEMMINGS + OWN_VIEW_LEN:N_LEMMINGS + OWN_VIEW_LEN + WORK_OPTIONS]
+    seeds = scratch[N_LEMMINGS + OWN_VIEW_LEN + WORK_OPTIONS:]  # rollout r's dice and own bets streams
     alive[:n] = 1
     racing = drop > 0 and not shared
     mine = own_at(game, seat)
@@ -309,6 +353,13 @@ def _weigh_shared(what, seat, game, state, n, rollouts, drop, sim, simh, world, 
         # rest of the hidden array is written before it is read)
         seed_stream(world, 0, base, r, _WORLD_LANE)
         sample_world(game, state, seat, simh, world)
+        # the streams of rollout r (start_rollout's), seeded once: the players'
+        # in the rows kept for the further options, the dice's and the bot's own
+        # later bets' (the same for every option) apart
+        for p in range(n_players):
+            seed_stream(simh, own_at(game, p) + OWN_RNG, base, r, 1 + p)
+        seed_stream(seeds, 0, base, r, 0)
+        seed_stream(seeds, 1, base, r, _OWN_BETS_LANE)
         for i in range(n_rows):
             world_rows[i] = simh[i]
         first_playout = True
@@ -319,14 +370,9 @@ def _weigh_shared(what, seat, game, state, n, rollouts, drop, sim, simh, world, 
                 for i in range(n_rows):
                     simh[i] = world_rows[i]
             first_playout = False
-            start_rollout(game, state, sim, simh, base, r)
-            init_hands(game, simh, hands, seat)  # the bot passes every round of the playout
-            log[0] = 0
-            if shared:  # this round, the bot's answer being the option
-                if what == DECIDE_BET:
-                    random_bets(game, sim, simh, hands)
-                else:
-                    random_discards(game, sim, simh, hands)
+            copy_race(state, sim, seeds[0])
+            log[0] = 0  # the rounds of the playout: every seat answers them after it
+            if shared:  # this round: the bot's answer is the option, the others' come after the race
                 result = -1
             elif fields[k] >= state[PUB_N_FIELDS]:
                 result = reach_water(game, sim, lemmings[k])
@@ -334,20 +380,20 @@ def _weigh_shared(what, seat, game, state, n, rollouts, drop, sim, simh, world, 
                 result = random_landing(game, sim, simh, hands, lemmings[k], fields[k], seat, log)
             if result < 0:
                 result = random_playout(game, sim, simh, hands, (mover + 1) % n_players, seat, log)
-            put_back_held(game, simh, hands, seat)
             winner = result >> 1
             for lem in range(N_LEMMINGS):
                 places[lem] = track_place(sim, lem)
             best_other = -1000
             for p in range(n_players):
                 if p != seat:
-                    best_other = max(best_other, row_score(game, sim, simh, own_at(game, p), places,
-                                                           winner))
+                    at = own_at(game, p)
+                    random_rounds_after(simh, at, what if shared else -1, log)
+                    best_other = max(best_other, row_score(game, sim, simh, at, places, winner))
             first = 0 if shared else k
             for j in range(first, first + (n if shared else 1)):
                 for i in range(OWN_VIEW_LEN):
                     row[i] = simh[mine + i]
-                seed_stream(row, OWN_RNG, base, r, _OWN_BETS_LANE)
+                row[OWN_RNG] = seeds[1]
                 play_own_rounds(what, lemmings[j] if shared else -1, sim, row, log)
                 value = row_score(game, sim, row, 0, places, winner) - best_other
                 values[j] += value
@@ -403,7 +449,7 @@ def _weigh(what, seat, game, state, n, rollouts, sim, simh, world, race_row,
             sample_world(game, state, seat, simh, world)
             start_rollout(game, state, sim, simh, base, r)
             if what == DECIDE_MOVE or what == DECIDE_FIELD:
-                init_hands(game, simh, hands, -1)
+                init_hands(game, simh, hands)
                 if fields[k] >= state[PUB_N_FIELDS]:
                     result = reach_water(game, sim, lemmings[k])
                 else:
@@ -419,11 +465,11 @@ def _weigh(what, seat, game, state, n, rollouts, sim, simh, world, race_row,
                     apply_bets(game, sim, simh)
                 else:
                     apply_discards(game, sim, simh)
-                init_hands(game, simh, hands, -1)
+                init_hands(game, simh, hands)
                 result = -1
             if result < 0:
                 result = random_playout(game, sim, simh, hands, (mover + 1) % n_players, -1, lemmings)
-            put_back_held(game, simh, hands, -1)
+            put_back_held(game, simh, hands)
             score_race(game, sim, simh, result >> 1, race_row, player_rows, contract_rows,
                        bet_rows)
             best_other = -1000

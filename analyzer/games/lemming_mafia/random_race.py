@@ -47,10 +47,9 @@ def random_pick(hidden, at, n):
 # ------------------------------------------------------------------ the cards
 
 @kernel(inline=True)
-def init_hands(game, hidden, hands, bot):
+def init_hands(game, hidden, hands):
     """Each seat's bet cards (``hands[seat]``) and held contracts (``hands[players
-    + seat]``) as masks, from the flags of its hidden row; none for ``bot``
-    (-1: none), which then passes every round."""
+    + seat]``) as masks, from the flags of its hidden row."""
     n_players = game[G_N_PLAYERS]
     for seat in range(n_players):
         at = own_at(game, seat)
@@ -60,18 +59,16 @@ def init_hands(game, hidden, hands, bot):
         held = 0
         for slot in range(N_CONTRACTS_EACH):
             held |= hidden[ix(at + OWN_HELD + slot)] << slot
-        hands[ix(seat)] = 0 if seat == bot else hand
-        hands[ix(n_players + seat)] = 0 if seat == bot else held
+        hands[ix(seat)] = hand
+        hands[ix(n_players + seat)] = held
 
 
 @kernel(inline=True)
-def put_back_held(game, hidden, hands, bot):
-    """The held-contract flags of every seat but ``bot``, from the masks (what
-    the scores read; the hand flags are left as dealt)."""
+def put_back_held(game, hidden, hands):
+    """The held-contract flags of every seat, from the masks (what the scores
+    read; the hand flags are left as dealt)."""
     n_players = game[G_N_PLAYERS]
     for seat in range(n_players):
-        if seat == bot:
-            continue
         at = own_at(game, seat)
         held = hands[ix(n_players + seat)]
         for slot in range(N_CONTRACTS_EACH):
@@ -136,15 +133,17 @@ def random_discards(game, state, hidden, hands):
 def random_landing(game, state, hidden, hands, lemming, field, bot, log):
     """Land the lemming on ``field`` (``rules.resolve_landing``) and play the
     round it asks for. Returns the race's result: ``winner * 2 + finish``,
-    NO_WINNER, or NEEDS_BETS / NEEDS_DISCARDS for a round played. With ``bot
-    >= 0`` (the look-ahead's shared playouts) the round's kind is appended to
-    ``log`` (``log[0]``: rounds so far)."""
+    NO_WINNER, or NEEDS_BETS / NEEDS_DISCARDS for a round. With ``bot >= 0``
+    (the look-ahead's shared playouts) the round is not played: its kind is
+    appended to ``log`` (``log[0]``: rounds so far), and every seat answers the
+    logged rounds after the race (``lookahead.random_rounds_after``)."""
     result = resolve_landing(game, state, hidden, lemming, field)
-    if result == NEEDS_BETS:
-        random_bets(game, state, hidden, hands)
-    elif result == NEEDS_DISCARDS:
-        random_discards(game, state, hidden, hands)
-    if bot >= 0 and result < NO_WINNER:
+    if bot < 0:
+        if result == NEEDS_BETS:
+            random_bets(game, state, hidden, hands)
+        elif result == NEEDS_DISCARDS:
+            random_discards(game, state, hidden, hands)
+    elif result < NO_WINNER:
         n = log[0] + 1
         log[ix(n)] = DECIDE_BET if result == NEEDS_BETS else DECIDE_DISCARD
         log[0] = n
@@ -178,9 +177,9 @@ def random_move(game, state, hidden, hands, seat, bot, log):
 
 @kernel
 def random_playout(game, state, hidden, hands, seat, bot, log):
-    """Play the race on from ``seat``'s move, random bots in every seat (``bot``
-    passes every round and ``log`` gets their kinds, as in ``random_landing``;
-    ``bot = -1``: everyone plays). Returns ``winner * 2 + finish``."""
+    """Play the race on from ``seat``'s move, random bots in every seat (with
+    ``bot >= 0`` the rounds are only logged, as in ``random_landing``; ``bot =
+    -1``: they are played). Returns ``winner * 2 + finish``."""
     n_players = game[G_N_PLAYERS]
     while True:
         result = random_move(game, state, hidden, hands, seat, bot, log)
@@ -199,7 +198,7 @@ def play_random_race(game, state, hidden, hands, seed, index, races, players, co
     """Race ``index`` of ``seed``, every seat random, recorded in row ``record``
     (``kernel.play_race``'s race)."""
     start_race(game, state, hidden, seed, index)
-    init_hands(game, hidden, hands, -1)
+    init_hands(game, hidden, hands)
     n_players = game[G_N_PLAYERS]
     seat = 0
     n_rounds = 0  # every seat is asked in every round
@@ -211,7 +210,7 @@ def play_random_race(game, state, hidden, hands, seed, index, races, players, co
         seat += 1
         if seat == n_players:
             seat = 0
-    put_back_held(game, hidden, hands, -1)
+    put_back_held(game, hidden, hands)
     for seat in range(n_players):
         hidden[ix(own_at(game, seat) + OWN_DECISIONS)] += n_rounds
     record_race(game, state, hidden, result, races[record], players[record], contracts[record],

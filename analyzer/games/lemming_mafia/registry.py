@@ -96,7 +96,7 @@ _FAMILIES = {
         {"rollouts": (P_ROLLOUTS, 16.0, "rollouts per option of each decision"),
          "shared": (P_SHARED, 1.0, "1: one playout a rollout serves every bet or discard option (the "
                     "bot's own later bets drawn apart); 0: a playout per option, as before 0.2.0"),
-         "drop": (P_DROP, 1.5, "shared playouts: a move option this many standard errors behind "
+         "drop": (P_DROP, 1.0, "shared playouts: a move option this many standard errors behind "
                   "the leader after 4, 8, 12 rollouts gets no more (0: never)"),
          "move_rollouts": (P_MOVE_ROLLOUTS, 0.0, "shared playouts: rollouts per move option (0: rollouts)")},
         integer=frozenset({"rollouts", "shared", "move_rollouts"})),

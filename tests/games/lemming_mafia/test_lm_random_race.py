@@ -59,3 +59,52 @@ def test_a_random_table_plays_on_the_fast_path():
     assert LemmingMafiaMatch(None, 4, table)._play is random_race.play_races
     mixed = [BotSpec("favourite")] + table[1:]
     assert LemmingMafiaMatch(None, 4, mixed)._play is kernel.play_races
+
+
+def test_the_look_ahead_answers_a_playouts_rounds_as_the_random_bot_would():
+    """The look-ahead's playouts only log their rounds; each seat answers them
+    after the race (``lookahead.random_rounds_after``): to a current round
+    first, then to each logged one, from its own stream continued. Those are
+    the reference random bot's answers, draw for draw: ``decide_random`` asked
+    the same rounds in turn from the same stream leaves the same stack, the
+    same held contracts and the stream at the same place."""
+    from analyzer.games.lemming_mafia.lookahead import random_rounds_after
+    from analyzer.games.lemming_mafia.random_bot import decide_random
+
+    rng = np.random.default_rng(5)
+    at = L.OWN_LEN  # the second seat's row: offsets are honoured
+    for _ in range(300):
+        row = np.zeros(2 * L.OWN_LEN, np.int64)
+        colors = rng.permutation(L.N_LEMMINGS)
+        n_stack = int(rng.integers(0, L.N_LEMMINGS + 1))
+        row[at + L.OWN_STACK:at + L.OWN_STACK + n_stack] = colors[:n_stack]
+        row[at + L.OWN_STACK_N] = n_stack
+        row[at + L.OWN_HAND + colors[n_stack:]] = 1
+        row[at + L.OWN_HELD:at + L.OWN_HELD + L.N_CONTRACTS_EACH] = rng.integers(0, 2, L.N_CONTRACTS_EACH)
+        row[at + L.OWN_RNG] = rng.integers(-2**63, 2**63 - 1)
+        kinds = rng.choice([L.DECIDE_BET, L.DECIDE_DISCARD], int(rng.integers(0, 10)))
+        log = np.zeros(16, np.int64)
+        log[0] = len(kinds)
+        log[1:1 + len(kinds)] = kinds
+        current = int(rng.choice([-1, L.DECIDE_BET, L.DECIDE_DISCARD]))
+
+        expected = row.copy()
+        for kind in ([current] if current >= 0 else []) + [int(k) for k in kinds]:
+            answer = decide_random(kind, expected, at, expected, 0)
+            if answer < 0:
+                continue
+            if kind == L.DECIDE_BET:
+                n = expected[at + L.OWN_STACK_N]
+                expected[at + L.OWN_HAND + answer] = 0
+                expected[at + L.OWN_STACK + n] = answer
+                expected[at + L.OWN_STACK_N] = n + 1
+            else:
+                expected[at + L.OWN_HELD + answer] = 0
+
+        random_rounds_after(row, at, current, log)
+        n = expected[at + L.OWN_STACK_N]
+        assert row[at + L.OWN_STACK_N] == n
+        assert list(row[at + L.OWN_STACK:at + L.OWN_STACK + n]) == list(expected[at + L.OWN_STACK:at + L.OWN_STACK + n])
+        held = slice(at + L.OWN_HELD, at + L.OWN_HELD + L.N_CONTRACTS_EACH)
+        assert list(row[held]) == list(expected[held])
+        assert row[at + L.OWN_RNG] == expected[at + L.OWN_RNG]
