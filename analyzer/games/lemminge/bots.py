@@ -267,29 +267,72 @@ def push_value(game, state, seat, option, params):
     return value
 
 
+@kernel(inline=True)
+def step_value(here, now, later, pushes, cost):
+    """A step's worth from the plans out of its target (``now`` with the movement
+    left, ``later`` with LOOKAHEAD more): one expression, so that a bound computed
+    from lower bounds of ``now`` and ``later`` is >= the value, rounding included."""
+    return here - later + 0.5 * (here - now) + pushes - 0.01 * cost
+
+
 @kernel
 def choose_step(game, state, seat, params, n_options):
+    """The step whose target plans best, or -1 (stop) unless a step beats stopping.
+
+    A plan from a target can reach no closer than its finish distance minus the
+    movement (a step costs at least 1 and changes the distance by at most 1), so
+    ``step_value`` of those bounds is an upper bound of the option's value: the
+    option of the highest bound is planned first, and every other option whose
+    bound cannot beat the best so far is not planned at all (most of them once a
+    straight path is found). The answer is the one the plain loop gives: the
+    first option of the highest value, if above the value of stopping."""
     lemming = state[PUB_LEMMING]
     t = state[PUB_TERRAIN]
     m = state[PUB_MOVEMENT]
     here = distance(game, state, lemming)
     pos = state[PUB_POS + lemming]
-    # stopping keeps what the lemming can reach from here later; a step, what it reaches from there
-    now, later = plan_pair(game, state, lemming, pos, t, 0, LOOKAHEAD)
-    best = here - later + 0.5 * (here - now)
+    first = -1
+    top = 0.0
+    for i in range(n_options):  # the option of the highest bound (the first on a tie)
+        o = S_OPTIONS + i * OPT_WIDTH
+        left = m - state[o + OPT_COST]
+        reach = game[ix(G_DIST + state[o + OPT_TARGET])]
+        bound = step_value(here, max(0, reach - left), max(0, reach - left - LOOKAHEAD),
+                           push_value(game, state, seat, o, params), state[o + OPT_COST])
+        if first < 0 or bound > top:
+            first = i
+            top = bound
+    best = 0.0
     pick = -1
-    for i in range(n_options):
+    for j in range(-1, n_options):
+        i = first if j < 0 else j
+        if i < 0 or (j >= 0 and i == first):
+            continue
         o = S_OPTIONS + i * OPT_WIDTH
         left = m - state[o + OPT_COST]
         target = state[o + OPT_TARGET]
+        pushes = push_value(game, state, seat, o, params)
+        if pick >= 0:
+            reach = game[ix(G_DIST + target)]
+            bound = step_value(here, max(0, reach - left), max(0, reach - left - LOOKAHEAD),
+                               pushes, state[o + OPT_COST])
+            if bound < best or (bound == best and pick < i):
+                continue  # cannot beat the best so far (nor come first among equals)
         now, later = plan_pair(game, state, lemming, target, t, left, left + LOOKAHEAD)
-        v = (here - later
-             + 0.5 * (here - now)
-             + push_value(game, state, seat, o, params) - 0.01 * state[o + OPT_COST])
-        if v > best:
+        v = step_value(here, now, later, pushes, state[o + OPT_COST])
+        if pick < 0 or v > best or (v == best and i < pick):
             best = v
             pick = i
-    return pick
+    # stopping keeps what the lemming can reach from here later; it wins ties. Its
+    # value is at most min(here, LOOKAHEAD): planned only when that could win.
+    stop_bound = here - max(0, here - LOOKAHEAD) + 0.5 * (here - here)
+    if pick >= 0 and best > stop_bound:
+        return pick
+    now, later = plan_pair(game, state, lemming, pos, t, 0, LOOKAHEAD)
+    stop = here - later + 0.5 * (here - now)
+    if pick >= 0 and best > stop:
+        return pick
+    return -1
 
 
 @kernel
