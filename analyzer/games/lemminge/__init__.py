@@ -26,7 +26,9 @@ GAME = GameInfo(
     player_counts=(MIN_PLAYERS, MAX_PLAYERS),
     board_help="hex map TOML file (grid, card values, tile supply)",
     bench=(
-        BenchTable("random bots", "random", (200_000, 20_000), 20_000),
-        BenchTable("default table", None, (20_000, 2_000)),
+        # models: 2 / single-thread time a game (docs/performance.md, "Lemminge"):
+        # 62 us with random bots, 1,027 us for the default table
+        BenchTable("random bots", "random", (200_000, 20_000), 20_000, model=32_000),
+        BenchTable("default table", None, (20_000, 2_000), model=1_950),
     ),
 )

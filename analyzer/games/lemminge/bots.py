@@ -37,17 +37,21 @@ DETOUR_WEIGHT = 0.25  # weight of that longer reach beside the hexes gained now
 LEVELS = S_SCRATCH  # scratch: a search's best finish distance per movement 0, 1, 2, ...
 COST = S_SCRATCH + MAX_CELLS  # scratch: planned cost per cell
 QUEUE = S_SCRATCH + 2 * MAX_CELLS  # scratch: cells reached, in order
+MARKS = LEVELS  # scratch of choose_tile (its plans keep no levels): hexes its plans could enter
 SLOT = MAX_CELLS // (LEMMINGS * N_TERRAINS)  # levels kept per (lemming, card terrain) in choose_action
 
 
 @kernel
-def search(game, state, lemming, source, terrain, movement, out, keep):
+def search(game, state, lemming, source, terrain, movement, out, keep, mark=0):
     """Smallest finish distance ``lemming`` can reach from ``source`` (a cell,
     or AT_START: every start hex) with ``movement`` over ``terrain``, the board
     as it stands (a push costs its line; where the pushed land is ignored).
     The same search answers every smaller movement too (a cell's cost does not
     depend on the bound): the answer for movement L < ``keep`` is written to
-    ``state[out + L]``, so one search serves a move and its look-ahead."""
+    ``state[out + L]``, so one search serves a move and its look-ahead. With
+    ``mark`` (a bit), every hex next to a hex it could still step out of gets
+    that bit in ``state[MARKS + hex]``: only those hexes could be entered, so a
+    change of terrain elsewhere leaves the search's answer as it is."""
     if source == HOME:
         for level in range(min(keep, movement + 1)):
             state[ix(out + level)] = 0
@@ -103,7 +107,13 @@ def search(game, state, lemming, source, terrain, movement, out, keep):
         if level < keep:
             state[ix(out + level)] = best
     for j in range(n):
-        state[ix(COST + state[ix(QUEUE + j)])] = INF
+        c = state[ix(QUEUE + j)]
+        if mark != 0 and state[ix(COST + c)] < movement and game[ix(G_TERRAIN + c)] != FINISH:
+            for d in range(N_DIRECTIONS):
+                t = game[ix(G_NB + c * N_DIRECTIONS + d)]
+                if t >= 0:
+                    state[ix(MARKS + t)] |= mark
+        state[ix(COST + c)] = INF
     return best
 
 
@@ -267,29 +277,72 @@ def push_value(game, state, seat, option, params):
     return value
 
 
+@kernel(inline=True)
+def step_value(here, now, later, pushes, cost):
+    """A step's worth from the plans out of its target (``now`` with the movement
+    left, ``later`` with LOOKAHEAD more): one expression, so that a bound computed
+    from lower bounds of ``now`` and ``later`` is >= the value, rounding included."""
+    return here - later + 0.5 * (here - now) + pushes - 0.01 * cost
+
+
 @kernel
 def choose_step(game, state, seat, params, n_options):
+    """The step whose target plans best, or -1 (stop) unless a step beats stopping.
+
+    A plan from a target can reach no closer than its finish distance minus the
+    movement (a step costs at least 1 and changes the distance by at most 1), so
+    ``step_value`` of those bounds is an upper bound of the option's value: the
+    option of the highest bound is planned first, and every other option whose
+    bound cannot beat the best so far is not planned at all (most of them once a
+    straight path is found). The answer is the one the plain loop gives: the
+    first option of the highest value, if above the value of stopping."""
     lemming = state[PUB_LEMMING]
     t = state[PUB_TERRAIN]
     m = state[PUB_MOVEMENT]
     here = distance(game, state, lemming)
     pos = state[PUB_POS + lemming]
-    # stopping keeps what the lemming can reach from here later; a step, what it reaches from there
-    now, later = plan_pair(game, state, lemming, pos, t, 0, LOOKAHEAD)
-    best = here - later + 0.5 * (here - now)
+    first = -1
+    top = 0.0
+    for i in range(n_options):  # the option of the highest bound (the first on a tie)
+        o = S_OPTIONS + i * OPT_WIDTH
+        left = m - state[o + OPT_COST]
+        reach = game[ix(G_DIST + state[o + OPT_TARGET])]
+        bound = step_value(here, max(0, reach - left), max(0, reach - left - LOOKAHEAD),
+                           push_value(game, state, seat, o, params), state[o + OPT_COST])
+        if first < 0 or bound > top:
+            first = i
+            top = bound
+    best = 0.0
     pick = -1
-    for i in range(n_options):
+    for j in range(-1, n_options):
+        i = first if j < 0 else j
+        if i < 0 or (j >= 0 and i == first):
+            continue
         o = S_OPTIONS + i * OPT_WIDTH
         left = m - state[o + OPT_COST]
         target = state[o + OPT_TARGET]
+        pushes = push_value(game, state, seat, o, params)
+        if pick >= 0:
+            reach = game[ix(G_DIST + target)]
+            bound = step_value(here, max(0, reach - left), max(0, reach - left - LOOKAHEAD),
+                               pushes, state[o + OPT_COST])
+            if bound < best or (bound == best and pick < i):
+                continue  # cannot beat the best so far (nor come first among equals)
         now, later = plan_pair(game, state, lemming, target, t, left, left + LOOKAHEAD)
-        v = (here - later
-             + 0.5 * (here - now)
-             + push_value(game, state, seat, o, params) - 0.01 * state[o + OPT_COST])
-        if v > best:
+        v = step_value(here, now, later, pushes, state[o + OPT_COST])
+        if pick < 0 or v > best or (v == best and i < pick):
             best = v
             pick = i
-    return pick
+    # stopping keeps what the lemming can reach from here later; it wins ties. Its
+    # value is at most min(here, LOOKAHEAD): planned only when that could win.
+    stop_bound = here - max(0, here - LOOKAHEAD) + 0.5 * (here - here)
+    if pick >= 0 and best > stop_bound:
+        return pick
+    now, later = plan_pair(game, state, lemming, pos, t, 0, LOOKAHEAD)
+    stop = here - later + 0.5 * (here - now)
+    if pick >= 0 and best > stop:
+        return pick
+    return -1
 
 
 @kernel
@@ -309,11 +362,23 @@ def choose_tile(game, state, seat, params, n_options):
         if lem // LEMMINGS != seat and state[PUB_POS + lem] >= 0:
             if rival < 0 or distance(game, state, lem) < distance(game, state, rival):
                 rival = lem
+    # the plans without a tile; each marks the hexes it could enter (bit k): a
+    # tile elsewhere cannot change that lemming's plan, which is then not made again
+    for c in range(game[G_N_CELLS]):
+        state[MARKS + c] = 0
     base = 0.0
+    plain0 = 0.0
+    plain1 = 0.0
     for k in range(LEMMINGS):
         lem = seat * LEMMINGS + k
         if state[PUB_POS + lem] != HOME:
-            base = max(base, float(distance(game, state, lem) - plan(game, state, lem, state[PUB_POS + lem], t, m)))
+            plain = float(distance(game, state, lem)
+                          - search(game, state, lem, state[PUB_POS + lem], t, m, LEVELS, 0, 1 << k))
+            if k == 0:
+                plain0 = plain
+            else:
+                plain1 = plain
+            base = max(base, plain)
     for i in range(n):
         c = game[G_TILE_CELLS + i]
         ter = state[PUB_TER + c]
@@ -338,8 +403,11 @@ def choose_tile(game, state, seat, params, n_options):
             for k in range(LEMMINGS):
                 lem = seat * LEMMINGS + k
                 if state[PUB_POS + lem] != HOME:
-                    gain = max(gain, float(distance(game, state, lem)
-                                           - plan(game, state, lem, state[PUB_POS + lem], t, m)))
+                    if state[ix(MARKS + c)] >> k & 1:
+                        gain = max(gain, float(distance(game, state, lem)
+                                               - plan(game, state, lem, state[PUB_POS + lem], t, m)))
+                    else:  # the same plan as without the tile
+                        gain = max(gain, plain0 if k == 0 else plain1)
             state[PUB_TER + c] = ter
             v = params[P_TILE_GAIN] * (gain - base)
         if rival >= 0 and params[P_BLOCK] > 0 and terrain != MEADOW and (ter == MEADOW):
