@@ -986,36 +986,38 @@ def own_move(g, s, pt, sp, cr, tr, side):
     d2 = s[S_DICE + 1]
     first = 3 * side if side != STATE else PREFECT
     last = first + 3 if side != STATE else N_PIECES
-    total = 0
-    on_map = 0
+    # the count in one pass over the pieces: the two-piece options of ordered pairs
+    # a != b number sum_a n1(a) * sum_b n2(b) - sum_a n1(a) n2(a) (each order of the dice
+    # if they differ), where n1, n2 count the paths of each die (was a loop over the pairs)
+    singles = 0
+    sum1 = 0
+    sum2 = 0
+    same = 0
     for p in range(first, last):
         if s[S_LOC + p] >= 0:
-            on_map += 1
-            total += n_paths(s, pt, p, d1 + d2)
-    if on_map >= 2:
-        for a in range(first, last):
-            if s[S_LOC + a] < 0:
-                continue
-            for b in range(first, last):
-                if b == a or s[S_LOC + b] < 0:
-                    continue
-                total += n_paths(s, pt, a, d1) * n_paths(s, pt, b, d2)
-                if d1 != d2:
-                    total += n_paths(s, pt, a, d2) * n_paths(s, pt, b, d1)
+            singles += n_paths(s, pt, p, d1 + d2)
+            n1 = n_paths(s, pt, p, d1)
+            n2 = n_paths(s, pt, p, d2) if d1 != d2 else n1
+            sum1 += n1
+            sum2 += n2
+            same += n1 * n2
+    total = singles + (sum1 * sum2 - same) * (2 if d1 != d2 else 1)
     if total == 0:
         trace(tr, T_PASS_MOVE, side, 0, 0)
         return
     if g[G_KINDS + side] != RANDOM:
         list_own_moves(s, pt, side, d1, d2)
     k = ask(g, s, tr, side, D_MOVE, total)
-    for p in range(first, last):
-        if s[S_LOC + p] >= 0:
-            n = n_paths(s, pt, p, d1 + d2)
-            if k < n:
-                move_piece(s, pt, sp, tr, p, d1 + d2, k)
-                resolve(g, s, sp, cr, tr, p)
-                return
-            k -= n
+    if k < singles:
+        for p in range(first, last):
+            if s[S_LOC + p] >= 0:
+                n = n_paths(s, pt, p, d1 + d2)
+                if k < n:
+                    move_piece(s, pt, sp, tr, p, d1 + d2, k)
+                    resolve(g, s, sp, cr, tr, p)
+                    return
+                k -= n
+    k -= singles
     for a in range(first, last):
         if s[S_LOC + a] < 0:
             continue
