@@ -30,7 +30,7 @@ from analyzer.games.mafia.layout import (
     MAX_OPTIONS, MAX_SPACES, N_CARDS, N_PIECES, N_FAMILIES, NOTABLE_PROTECTION, P_CLUE, P_ENNA, P_GAIN, P_GUARD, P_HOLD,
     P_LEADER, P_MARKER, P_PHONE, P_RISK, P_S_LEADER, P_S_PHONE, P_S_RISK, P_SHOOT, P_STACK, P_TAKE,
     P_ARREST, PARAM_UNIT, PARAMS_WIDTH, PREFECT, RAIDER, RESTAURANT, ROADBLOCK, S_ASK_CARD, S_ASK_OTHER,
-    S_ASK_PIECE, S_BASE, S_HOLDER, S_LOC, S_MARK, S_MEMO, S_MEMO_AT, S_MEMO_N, S_OPT, S_OPT_N, S_SCORE, S_SIDE, S_TRIGGER, S_TYPE,
+    S_ASK_PIECE, S_BASE, S_CONTROLLED, S_HOLDER, S_LOC, S_MARK, S_MEMO, S_MEMO_AT, S_MEMO_N, S_OPT, S_OPT_N, S_SCORE, S_SIDE, S_TRIGGER, S_TYPE,
     SISDE, SPECIAL_WEAPONS, SPY, STATE, TELEPHONE, WARDEN, WIFE_CHEATS, WIRETAP,
 )
 
@@ -51,12 +51,10 @@ def chance(trigger):
     return n / 6.0
 
 
-@kernel
+@kernel(inline=True)
 def controls(g, s, f):
-    n = 0
-    for x in range(g[G_N_SPACES]):
-        n += s[S_MARK + 4 * x + f] > 0
-    return n
+    """Spaces family ``f`` controls (the kernel keeps the count as markers come and go)."""
+    return s[S_CONTROLLED + f]
 
 
 @kernel

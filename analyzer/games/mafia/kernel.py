@@ -278,8 +278,16 @@ def purge_halves(s):
     return total
 
 
-@kernel(cache=_CACHE)
+@kernel(cache=_CACHE, inline=True)
 def controlled(g, s, f):
+    """Spaces family ``f`` controls: kept by the marker functions (``add_marker``,
+    ``remove_marker``, ``place_marker``) instead of a scan of every space before each
+    family turn; ``check_invariants`` compares it with the scan."""
+    return s[L.S_CONTROLLED + f]
+
+
+@kernel(cache=_CACHE)
+def controlled_scan(g, s, f):
     n = 0
     for x in range(g[G_N_SPACES]):
         n += s[S_MARK + 4 * x + f] > 0
@@ -399,6 +407,8 @@ def remove_marker(s, sp, tr, x):
         if s[S_MARK + 4 * x + f] > 0:
             s[S_MARK + 4 * x + f] -= 1
             s[S_SUPPLY + f] += 1
+            if s[S_MARK + 4 * x + f] == 0:
+                s[L.S_CONTROLLED + f] -= 1
             s[S_GM + GM_MARKERS_REMOVED] += 1
             sp[x, SP_MARKERS_REMOVED] += 1
             trace(tr, T_MARKER_OFF, f, x, 0)
@@ -411,6 +421,8 @@ def add_marker(s, sp, tr, f, x):
     if s[S_SUPPLY + f] > 0:
         s[S_SUPPLY + f] -= 1
         s[S_MARK + 4 * x + f] += 1
+        if s[S_MARK + 4 * x + f] == 1:
+            s[L.S_CONTROLLED + f] += 1
         s[S_GM + GM_MARKERS_PLACED] += 1
         sp[x, SP_MARKERS_PLACED] += 1
         trace(tr, T_MARKER_ON, f, x, 0)
@@ -431,6 +443,8 @@ def place_marker(s, sp, tr, f, x):
             sp[x, SP_MARKERS_REMOVED] += 1
             trace(tr, T_MARKER_OFF, h, x, 0)
             other = s[S_MARK + 4 * x + h] > 0
+            if not other:
+                s[L.S_CONTROLLED + h] -= 1
     if not other:
         add_marker(s, sp, tr, f, x)
 
@@ -1212,6 +1226,8 @@ def check_invariants(g, s):
             total += s[S_MARK + 4 * x + f]
         if total != MARKERS or s[S_SUPPLY + f] < 0:
             return False
+        if controlled(g, s, f) != controlled_scan(g, s, f):
+            return False
     for x in range(n):
         families = 0
         for f in range(N_FAMILIES):
@@ -1249,6 +1265,7 @@ def setup(g, s, sp, tr):
     s[S_ERROR] = 0
     for f in range(N_FAMILIES):
         s[S_SUPPLY + f] = MARKERS
+        s[L.S_CONTROLLED + f] = 0
         k = 0
         for x in range(n):
             k += (g[G_OPEN + x] >> f) & 1

@@ -190,7 +190,9 @@ S_SIDE = S_NO_AIR + 1  # side whose turn it is
 S_PASS = S_SIDE + 1  # calendar turn (0-based pass of the calendar)
 S_FORBIDDEN = S_PASS + 1  # N_PIECES: 1: forbidden every activity this resolution
 S_SUPPLY = S_FORBIDDEN + N_PIECES  # N_FAMILIES: markers left in each family's supply
-S_MOVED_STATE = S_SUPPLY + N_FAMILIES  # four players: the State piece the family moved, resolving (-1: none)
+S_CONTROLLED = S_SUPPLY + N_FAMILIES  # N_FAMILIES: spaces each family controls (markers > 0), kept
+# by the marker functions as markers come and go (the calendar reads it before every family turn)
+S_MOVED_STATE = S_CONTROLLED + N_FAMILIES  # four players: the State piece the family moved, resolving (-1: none)
 S_ERROR = S_MOVED_STATE + 1  # error * 8 + side (0: none)
 S_RNG = S_ERROR + 1  # dice and decks (lane 0)
 S_RNG_SIDE = S_RNG + 1  # N_SIDES: each side's own choices (lane 1 + side)
