@@ -30,9 +30,12 @@ GAME = GameInfo(
     roles=(ROLE_STATE, ROLE_FAMILY),
     board_help="map TOML file (spaces, ring, bar, bases)",
     bench=(
-        BenchTable("random bots, 5 players", "random", (1_000_000, 100_000), 100_000, players=5),
+        # model: 2 / single-thread CPU time a game (docs/performance.md, "Mafia": 9.7 us and
+        # 31.6 us, then ~0.9x with the controlled-spaces count: ~8.8 us and ~29 us)
+        BenchTable("random bots, 5 players", "random", (1_000_000, 100_000), 100_000, players=5,
+                   model=227_000),
         # the heuristic table of docs/performance.md (two bots per family role, the hunter as State)
         BenchTable("heuristic table, 5 players", "expander,raider,hunter,expander,raider", (100_000, 10_000),
-                   players=5),
+                   players=5, model=69_000),
     ),
 )

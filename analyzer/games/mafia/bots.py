@@ -27,10 +27,10 @@ from analyzer.games.mafia.layout import (
     COMMISSION, D_ANTI_MAFIA_SPACE, D_ARREST, D_BASE, D_CARD, D_FORBID, D_GIVE_UP, D_HELI_DIE, D_HOLD,
     D_MOVE, D_RESIST, D_SHOOT, D_STATE_MOVE, D_VISIT_SPACE, DECK_SIZE, EXPANDER, G_N_SPACES, G_OPEN,
     G_PARAMS, GOV_PROTECTION, GOVERNMENT_FALLS, HELIBORNE, HIDEOUT, HUNTER, JUDICIARY, LAS_VEGAS,
-    MAX_OPTIONS, N_CARDS, N_FAMILIES, NOTABLE_PROTECTION, P_CLUE, P_ENNA, P_GAIN, P_GUARD, P_HOLD,
+    MAX_OPTIONS, MAX_SPACES, N_CARDS, N_PIECES, N_FAMILIES, NOTABLE_PROTECTION, P_CLUE, P_ENNA, P_GAIN, P_GUARD, P_HOLD,
     P_LEADER, P_MARKER, P_PHONE, P_RISK, P_S_LEADER, P_S_PHONE, P_S_RISK, P_SHOOT, P_STACK, P_TAKE,
     P_ARREST, PARAM_UNIT, PARAMS_WIDTH, PREFECT, RAIDER, RESTAURANT, ROADBLOCK, S_ASK_CARD, S_ASK_OTHER,
-    S_ASK_PIECE, S_BASE, S_HOLDER, S_LOC, S_MARK, S_OPT, S_OPT_N, S_SCORE, S_SIDE, S_TRIGGER, S_TYPE,
+    S_ASK_PIECE, S_BASE, S_CONTROLLED, S_HOLDER, S_LOC, S_MARK, S_MEMO, S_MEMO_AT, S_MEMO_N, S_OPT, S_OPT_N, S_SCORE, S_SIDE, S_TRIGGER, S_TYPE,
     SISDE, SPECIAL_WEAPONS, SPY, STATE, TELEPHONE, WARDEN, WIFE_CHEATS, WIRETAP,
 )
 
@@ -51,12 +51,10 @@ def chance(trigger):
     return n / 6.0
 
 
-@kernel
+@kernel(inline=True)
 def controls(g, s, f):
-    n = 0
-    for x in range(g[G_N_SPACES]):
-        n += s[S_MARK + 4 * x + f] > 0
-    return n
+    """Spaces family ``f`` controls (the kernel keeps the count as markers come and go)."""
+    return s[S_CONTROLLED + f]
 
 
 @kernel
@@ -187,6 +185,13 @@ def best_move(g, s, side, n, rng, state_piece):
     # the leading family does not depend on the option: once per decision, not per
     # option (it scans every space for every family; a decision has up to hundreds of options)
     lead = leader(g, s, -1 if side == STATE and not state_piece else side)
+    # a piece's value on a space does not depend on the option either (scoring changes
+    # no state): each (piece, end) is valued once per decision, marked with the
+    # decision's stamp, and a two-piece option adds two stored values (the same floats
+    # in the same order as before: the same scores)
+    stamp = s[S_MEMO_N] + 1
+    s[S_MEMO_N] = stamp
+    memo = s[S_MEMO:S_MEMO + N_PIECES * MAX_SPACES].view(np.float64)
     for i in range(m):
         at = S_OPT + 4 * i
         v = 0.0
@@ -195,12 +200,19 @@ def best_move(g, s, side, n, rng, state_piece):
             if p < 0:
                 continue
             x = s[at + 2 * k + 1]
+            j = p * MAX_SPACES + x
+            if s[S_MEMO_AT + j] == stamp:
+                v += memo[j]
+                continue
             if state_piece:
-                v += state_value(g, s, side, p, x, side, lead)
+                value = state_value(g, s, side, p, x, side, lead)
             elif side == STATE:
-                v += state_value(g, s, side, p, x, -1, lead)
+                value = state_value(g, s, side, p, x, -1, lead)
             else:
-                v += family_value(g, s, side, p, x, lead)
+                value = family_value(g, s, side, p, x, lead)
+            memo[j] = value
+            s[S_MEMO_AT + j] = stamp
+            v += value
         s[S_SCORE + i] = np.int64(v * SCALE)
     k, _ = pick_best(s, S_SCORE, m, s, rng)
     return k

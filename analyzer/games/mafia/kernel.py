@@ -278,8 +278,16 @@ def purge_halves(s):
     return total
 
 
-@kernel(cache=_CACHE)
+@kernel(cache=_CACHE, inline=True)
 def controlled(g, s, f):
+    """Spaces family ``f`` controls: kept by the marker functions (``add_marker``,
+    ``remove_marker``, ``place_marker``) instead of a scan of every space before each
+    family turn; ``check_invariants`` compares it with the scan."""
+    return s[L.S_CONTROLLED + f]
+
+
+@kernel(cache=_CACHE)
+def controlled_scan(g, s, f):
     n = 0
     for x in range(g[G_N_SPACES]):
         n += s[S_MARK + 4 * x + f] > 0
@@ -399,6 +407,8 @@ def remove_marker(s, sp, tr, x):
         if s[S_MARK + 4 * x + f] > 0:
             s[S_MARK + 4 * x + f] -= 1
             s[S_SUPPLY + f] += 1
+            if s[S_MARK + 4 * x + f] == 0:
+                s[L.S_CONTROLLED + f] -= 1
             s[S_GM + GM_MARKERS_REMOVED] += 1
             sp[x, SP_MARKERS_REMOVED] += 1
             trace(tr, T_MARKER_OFF, f, x, 0)
@@ -411,6 +421,8 @@ def add_marker(s, sp, tr, f, x):
     if s[S_SUPPLY + f] > 0:
         s[S_SUPPLY + f] -= 1
         s[S_MARK + 4 * x + f] += 1
+        if s[S_MARK + 4 * x + f] == 1:
+            s[L.S_CONTROLLED + f] += 1
         s[S_GM + GM_MARKERS_PLACED] += 1
         sp[x, SP_MARKERS_PLACED] += 1
         trace(tr, T_MARKER_ON, f, x, 0)
@@ -431,6 +443,8 @@ def place_marker(s, sp, tr, f, x):
             sp[x, SP_MARKERS_REMOVED] += 1
             trace(tr, T_MARKER_OFF, h, x, 0)
             other = s[S_MARK + 4 * x + h] > 0
+            if not other:
+                s[L.S_CONTROLLED + h] -= 1
     if not other:
         add_marker(s, sp, tr, f, x)
 
@@ -986,36 +1000,38 @@ def own_move(g, s, pt, sp, cr, tr, side):
     d2 = s[S_DICE + 1]
     first = 3 * side if side != STATE else PREFECT
     last = first + 3 if side != STATE else N_PIECES
-    total = 0
-    on_map = 0
+    # the count in one pass over the pieces: the two-piece options of ordered pairs
+    # a != b number sum_a n1(a) * sum_b n2(b) - sum_a n1(a) n2(a) (each order of the dice
+    # if they differ), where n1, n2 count the paths of each die (was a loop over the pairs)
+    singles = 0
+    sum1 = 0
+    sum2 = 0
+    same = 0
     for p in range(first, last):
         if s[S_LOC + p] >= 0:
-            on_map += 1
-            total += n_paths(s, pt, p, d1 + d2)
-    if on_map >= 2:
-        for a in range(first, last):
-            if s[S_LOC + a] < 0:
-                continue
-            for b in range(first, last):
-                if b == a or s[S_LOC + b] < 0:
-                    continue
-                total += n_paths(s, pt, a, d1) * n_paths(s, pt, b, d2)
-                if d1 != d2:
-                    total += n_paths(s, pt, a, d2) * n_paths(s, pt, b, d1)
+            singles += n_paths(s, pt, p, d1 + d2)
+            n1 = n_paths(s, pt, p, d1)
+            n2 = n_paths(s, pt, p, d2) if d1 != d2 else n1
+            sum1 += n1
+            sum2 += n2
+            same += n1 * n2
+    total = singles + (sum1 * sum2 - same) * (2 if d1 != d2 else 1)
     if total == 0:
         trace(tr, T_PASS_MOVE, side, 0, 0)
         return
     if g[G_KINDS + side] != RANDOM:
         list_own_moves(s, pt, side, d1, d2)
     k = ask(g, s, tr, side, D_MOVE, total)
-    for p in range(first, last):
-        if s[S_LOC + p] >= 0:
-            n = n_paths(s, pt, p, d1 + d2)
-            if k < n:
-                move_piece(s, pt, sp, tr, p, d1 + d2, k)
-                resolve(g, s, sp, cr, tr, p)
-                return
-            k -= n
+    if k < singles:
+        for p in range(first, last):
+            if s[S_LOC + p] >= 0:
+                n = n_paths(s, pt, p, d1 + d2)
+                if k < n:
+                    move_piece(s, pt, sp, tr, p, d1 + d2, k)
+                    resolve(g, s, sp, cr, tr, p)
+                    return
+                k -= n
+    k -= singles
     for a in range(first, last):
         if s[S_LOC + a] < 0:
             continue
@@ -1210,6 +1226,8 @@ def check_invariants(g, s):
             total += s[S_MARK + 4 * x + f]
         if total != MARKERS or s[S_SUPPLY + f] < 0:
             return False
+        if controlled(g, s, f) != controlled_scan(g, s, f):
+            return False
     for x in range(n):
         families = 0
         for f in range(N_FAMILIES):
@@ -1247,6 +1265,7 @@ def setup(g, s, sp, tr):
     s[S_ERROR] = 0
     for f in range(N_FAMILIES):
         s[S_SUPPLY + f] = MARKERS
+        s[L.S_CONTROLLED + f] = 0
         k = 0
         for x in range(n):
             k += (g[G_OPEN + x] >> f) & 1

@@ -190,7 +190,9 @@ S_SIDE = S_NO_AIR + 1  # side whose turn it is
 S_PASS = S_SIDE + 1  # calendar turn (0-based pass of the calendar)
 S_FORBIDDEN = S_PASS + 1  # N_PIECES: 1: forbidden every activity this resolution
 S_SUPPLY = S_FORBIDDEN + N_PIECES  # N_FAMILIES: markers left in each family's supply
-S_MOVED_STATE = S_SUPPLY + N_FAMILIES  # four players: the State piece the family moved, resolving (-1: none)
+S_CONTROLLED = S_SUPPLY + N_FAMILIES  # N_FAMILIES: spaces each family controls (markers > 0), kept
+# by the marker functions as markers come and go (the calendar reads it before every family turn)
+S_MOVED_STATE = S_CONTROLLED + N_FAMILIES  # four players: the State piece the family moved, resolving (-1: none)
 S_ERROR = S_MOVED_STATE + 1  # error * 8 + side (0: none)
 S_RNG = S_ERROR + 1  # dice and decks (lane 0)
 S_RNG_SIDE = S_RNG + 1  # N_SIDES: each side's own choices (lane 1 + side)
@@ -211,9 +213,14 @@ S_DIE_SCRIPT = S_SCRIPT + SCRIPT_LEN  # SCRIPT_LEN die faces; when used up, dice
 S_OPT_N = S_DIE_SCRIPT + SCRIPT_LEN
 S_OPT = S_OPT_N + 1  # MAX_OPTIONS * 4
 S_SCORE = S_OPT + MAX_OPTIONS * 4  # MAX_OPTIONS: a bot's scratch (scores of the options)
+# a heuristic bot's value of one piece ending on one space, computed once per move decision
+# (a two-piece option adds two of them; the same piece and end recur in many options)
+S_MEMO_N = S_SCORE + MAX_OPTIONS  # move decisions scored so far (the stamp of this one)
+S_MEMO_AT = S_MEMO_N + 1  # N_PIECES * MAX_SPACES: stamp of the decision whose value is below
+S_MEMO = S_MEMO_AT + N_PIECES * MAX_SPACES  # N_PIECES * MAX_SPACES: the value (float64 bits)
 # user bots (view.py): per side, its parameters then its memory, as float64 bits (the
 # kernel hands them over as a float64 view of these slots; cleared at every game start)
-S_USER = S_SCORE + MAX_OPTIONS  # N_SIDES * USER_WIDTH
+S_USER = S_MEMO + N_PIECES * MAX_SPACES  # N_SIDES * USER_WIDTH
 N_PARAMS = PARAMS_WIDTH  # parameters a user bot may declare
 USER_MEMORY = 16  # float slots a user bot keeps between its decisions in a game
 USER_WIDTH = N_PARAMS + USER_MEMORY

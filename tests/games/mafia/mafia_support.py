@@ -63,6 +63,7 @@ class Table:
     def mark(self, space, family, n):
         at = L.S_MARK + 4 * space + family
         self.s[L.S_SUPPLY + family] -= n - self.s[at]
+        self.s[L.S_CONTROLLED + family] += int(n > 0) - int(self.s[at] > 0)  # the kernel's count
         self.s[at] = n
         return self
 
