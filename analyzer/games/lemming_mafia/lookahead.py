@@ -28,7 +28,7 @@ from analyzer.games.lemming_mafia.layout import (
 )
 from analyzer.games.lemming_mafia.random_bot import decide_random
 from analyzer.games.lemming_mafia.random_race import (
-    init_hands, put_back_held, random_card, random_landing, random_playout,
+    card_masks, init_hands, put_back_held, put_held, random_card, random_landing, random_playout,
 )
 from analyzer.games.lemming_mafia.rules import (
     apply_bets, apply_discards, card_entry, contract_fulfilled, own_at, reach_water, score_race,
@@ -52,19 +52,23 @@ def start_rollout(game, state, sim, simh, base, r):
     """The race as the bot sees it copied into ``sim``, with the streams of
     rollout ``r``: the dice (lane 0) and each player's (lanes 1-6), the same for
     every option of the rollout (common random numbers)."""
-    for i in range(sim.shape[0]):  # (array copies need numba's allocator)
-        sim[i] = state[i]
+    copy_race(state, sim, 0)
     seed_stream(sim, PUB_RNG, base, r, 0)
+    seed_players(game, simh, base, r)
+
+
+@kernel(inline=True)
+def seed_players(game, simh, base, r):
+    """Each player's own stream in rollout ``r`` (lanes 1-6), in its hidden row."""
     for p in range(game[G_N_PLAYERS]):
         seed_stream(simh, own_at(game, p) + OWN_RNG, base, r, 1 + p)
-    sim[PUB_MOVING] = -1
 
 
 @kernel(inline=True)
 def copy_race(state, sim, dice):
     """The race as the bot sees it copied into ``sim``, the dice's stream at
     ``dice`` (``start_rollout`` with the players' streams already in the rows)."""
-    for i in range(sim.shape[0]):
+    for i in range(sim.shape[0]):  # (array copies need numba's allocator)
         sim[i] = state[i]
     sim[PUB_RNG] = dice
     sim[PUB_MOVING] = -1
@@ -100,22 +104,19 @@ def row_score(game, sim, row, at, places, winner):
 
 
 @kernel(inline=True)
-def play_own_rounds(what, answer, sim, row, log):
+def play_own_rounds(what, answer, row, log):
     """The bot's own cards (``row``: a hidden row, its stream seeded) after its
     ``answer`` to a ``what`` round (-1: nothing, or no such round) and then its
-    random answers to the logged rounds."""
-    for i in range(log[0] + 1):
-        if i > 0:
-            what = log[i]
-            answer = decide_random(what, row, 0, sim, 0)
-        if answer >= 0:
-            if what == DECIDE_BET:
-                n_stack = row[OWN_STACK_N]
-                row[OWN_HAND + answer] = 0
-                row[OWN_STACK + n_stack] = answer
-                row[OWN_STACK_N] = n_stack + 1
-            elif what == DECIDE_DISCARD:
-                row[OWN_HELD + answer] = 0
+    random answers to the logged rounds (``random_rounds_after``)."""
+    if answer >= 0:
+        if what == DECIDE_BET:
+            n_stack = row[OWN_STACK_N]
+            row[OWN_HAND + answer] = 0
+            row[OWN_STACK + n_stack] = answer
+            row[OWN_STACK_N] = n_stack + 1
+        elif what == DECIDE_DISCARD:
+            row[OWN_HELD + answer] = 0
+    random_rounds_after(row, 0, -1, log)
 
 
 @kernel(inline=True)
@@ -127,12 +128,7 @@ def random_rounds_after(row, at, what, log):
     answer depends on nothing of the race, and each draw is a fresh uniform
     whether it comes before or after the playout's moves: the same law as
     answering at each round (``random_race.random_bets``)."""
-    hand = 0
-    for color in range(N_LEMMINGS):
-        hand |= row[at + OWN_HAND + color] << color
-    held = 0
-    for slot in range(N_CONTRACTS_EACH):
-        held |= row[at + OWN_HELD + slot] << slot
+    hand, held = card_masks(row, at)
     n_stack = row[at + OWN_STACK_N]
     for i in range(log[0] + 1):
         kind = what if i == 0 else log[i]
@@ -145,8 +141,7 @@ def random_rounds_after(row, at, what, log):
             yes, slot = random_card(row, at, held)
             held &= ~(np.int64(yes) << slot)
     row[at + OWN_STACK_N] = n_stack
-    for slot in range(N_CONTRACTS_EACH):
-        row[at + OWN_HELD + slot] = (held >> slot) & 1
+    put_held(row, at, held)
 
 
 # ----------------------------------------------------------- sampling a world
@@ -356,8 +351,7 @@ def _weigh_shared(what, seat, game, state, n, rollouts, drop, sim, simh, world, 
         # the streams of rollout r (start_rollout's), seeded once: the players'
         # in the rows kept for the further options, the dice's and the bot's own
         # later bets' (the same for every option) apart
-        for p in range(n_players):
-            seed_stream(simh, own_at(game, p) + OWN_RNG, base, r, 1 + p)
+        seed_players(game, simh, base, r)
         seed_stream(seeds, 0, base, r, 0)
         seed_stream(seeds, 1, base, r, _OWN_BETS_LANE)
         for i in range(n_rows):
@@ -394,7 +388,7 @@ def _weigh_shared(what, seat, game, state, n, rollouts, drop, sim, simh, world, 
                 for i in range(OWN_VIEW_LEN):
                     row[i] = simh[mine + i]
                 row[OWN_RNG] = seeds[1]
-                play_own_rounds(what, lemmings[j] if shared else -1, sim, row, log)
+                play_own_rounds(what, lemmings[j] if shared else -1, row, log)
                 value = row_score(game, sim, row, 0, places, winner) - best_other
                 values[j] += value
                 if r < RACING_ROLLOUTS:

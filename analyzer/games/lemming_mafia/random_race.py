@@ -47,18 +47,32 @@ def random_pick(hidden, at, n):
 # ------------------------------------------------------------------ the cards
 
 @kernel(inline=True)
+def card_masks(hidden, at):
+    """The bet cards in hand and the contracts held of the hidden row at ``at``,
+    as masks (bit c: colour c; bit s: slot s) from its flags."""
+    hand = 0
+    for color in range(N_LEMMINGS):
+        hand |= hidden[ix(at + OWN_HAND + color)] << color
+    held = 0
+    for slot in range(N_CONTRACTS_EACH):
+        held |= hidden[ix(at + OWN_HELD + slot)] << slot
+    return hand, held
+
+
+@kernel(inline=True)
+def put_held(hidden, at, held):
+    """The held-contract flags of the hidden row at ``at``, from the mask."""
+    for slot in range(N_CONTRACTS_EACH):
+        hidden[ix(at + OWN_HELD + slot)] = (held >> slot) & 1
+
+
+@kernel(inline=True)
 def init_hands(game, hidden, hands):
     """Each seat's bet cards (``hands[seat]``) and held contracts (``hands[players
     + seat]``) as masks, from the flags of its hidden row."""
     n_players = game[G_N_PLAYERS]
     for seat in range(n_players):
-        at = own_at(game, seat)
-        hand = 0
-        for color in range(N_LEMMINGS):
-            hand |= hidden[ix(at + OWN_HAND + color)] << color
-        held = 0
-        for slot in range(N_CONTRACTS_EACH):
-            held |= hidden[ix(at + OWN_HELD + slot)] << slot
+        hand, held = card_masks(hidden, own_at(game, seat))
         hands[ix(seat)] = hand
         hands[ix(n_players + seat)] = held
 
@@ -69,10 +83,7 @@ def put_back_held(game, hidden, hands):
     read; the hand flags are left as dealt)."""
     n_players = game[G_N_PLAYERS]
     for seat in range(n_players):
-        at = own_at(game, seat)
-        held = hands[ix(n_players + seat)]
-        for slot in range(N_CONTRACTS_EACH):
-            hidden[ix(at + OWN_HELD + slot)] = (held >> slot) & 1
+        put_held(hidden, own_at(game, seat), hands[ix(n_players + seat)])
 
 
 @kernel(inline=True)
