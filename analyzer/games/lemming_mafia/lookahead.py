@@ -20,7 +20,7 @@ from analyzer.engine.rng import below, next_u64, seed_stream
 from analyzer.games.lemming_mafia.layout import (
     DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, DECK_POINTS, G_H_ANSWERS_AT, G_H_LEN,
     G_S_WORK_AT, RACING_ROLLOUTS, UNFULFILLED_PENALTY,
-    G_N_CARDS, G_N_PLAYERS, N_CONTRACTS_EACH, N_LEMMINGS, OWN_CONTRACT, OWN_HAND, OWN_LEN,
+    G_N_CARDS, G_N_PLAYERS, MAX_SECTION_FIELDS, N_CONTRACTS_EACH, N_LEMMINGS, OWN_CONTRACT, OWN_HAND, OWN_LEN,
     OWN_HELD, OWN_RNG, OWN_STACK, OWN_STACK_N, OWN_VIEW_LEN, PL_LEN, PL_SCORE, PUB_HAND_COUNT,
     PUB_HELD_COUNT, PUB_MOVER, PUB_MOVING, PUB_N_FIELDS, PUB_RNG, PUB_STACK_COUNT,
     PUB_TURN, RACE_LEN, BET_LEN, CT_LEN, S_OPTIONS, S_SCRATCH, S_VIEW, SC_PLAN_FIELD,
@@ -28,10 +28,10 @@ from analyzer.games.lemming_mafia.layout import (
 )
 from analyzer.games.lemming_mafia.random_bot import decide_random
 from analyzer.games.lemming_mafia.random_race import (
-    card_masks, init_hands, put_back_held, put_held, random_card, random_landing, random_playout,
+    card_masks, init_hands, put_back_held, random_landing, random_playout,
 )
 from analyzer.games.lemming_mafia.rules import (
-    apply_bets, apply_discards, card_entry, contract_fulfilled, own_at, reach_water, score_race,
+    POPCOUNT, SELECT, apply_bets, apply_discards, card_entry, contract_fulfilled, own_at, reach_water, score_race,
     target_fields, track_place,
 )
 
@@ -82,32 +82,88 @@ def copy_race(state, sim, dice):
 # and discards are drawn from a stream of their own (``_OWN_BETS_LANE``), once
 # per option, starting from that option's cards: one playout then serves every
 # option of a bet or discard decision, which differ only in the bot's cards.
-# The other seats' answers continue their own streams (``random_rounds_after``).
-# Every player still plays the reference random bot (each bet or discard a coin
-# flip, then a uniform card), whose answers depend on nothing of the race: the
-# same law as answering at each round, in a playout per option.
+# The other seats' answers continue their own streams. Every player still
+# plays the reference random bot, whose answers depend on nothing of the race
+# (``random_points``): the same law as answering at each round, in a playout
+# per option.
+
+_S1 = np.uint64(1)
+_S2 = np.uint64(2)
+_S4 = np.uint64(4)
+_S56 = np.uint64(56)
+_BITS_01 = np.uint64(0x5555555555555555)
+_BITS_0011 = np.uint64(0x3333333333333333)
+_NIBBLES = np.uint64(0x0F0F0F0F0F0F0F0F)
+_BYTES_1 = np.uint64(0x0101010101010101)
+
 
 @kernel(inline=True)
-def row_score(game, sim, row, at, places, winner):
-    """Bet and contract points of the hidden row ``row[at:]`` at the end of the
-    race (as ``score_race`` counts them)."""
+def heads(buf, at, flips):
+    """How many of ``flips`` fair coins fall heads (a binomial(flips, 1/2)
+    draw): the set bits among ``flips`` bits of 64-bit draws from the stream at
+    ``buf[at]``, counted in parallel (LLVM emits one popcnt)."""
+    n = 0
+    while flips > 0:
+        word = next_u64(buf, at)
+        if flips < 64:
+            word >>= np.uint64(64 - flips)
+        word = word - ((word >> _S1) & _BITS_01)
+        word = (word & _BITS_0011) + ((word >> _S2) & _BITS_0011)
+        word = (word + (word >> _S4)) & _NIBBLES
+        n += np.int64((word * _BYTES_1) >> _S56)
+        flips -= 64
+    return n
+
+
+@kernel(inline=True)
+def random_points(game, sim, row, at, bets, boss, places, winner):
+    """The bet and contract points, at the end of the race ``sim`` (``places``,
+    ``winner``), of the seat whose hidden row is ``row[at:]`` when it answers
+    ``bets`` bookmaker and ``boss`` boss rounds more as the reference random bot
+    does, from its own stream (continued).
+
+    In a round the random bot holding cards bets on a fair coin (its draw below
+    twice the cards held falls below their count), then a uniform card among
+    them (``random_race.random_card``). So over ``bets`` rounds it places
+    min(cards, heads of ``bets`` coins) of them, and the cards come out in a
+    uniformly random order: the winner's card, if in hand, stands at a uniform
+    place of that order and is bet, onto the stack's next slots, if its place
+    comes before that count. Likewise it discards min(contracts, heads of
+    ``boss`` coins) of its contracts, a uniformly random set of them. Neither
+    depends on the order of the rounds or on anything of the race: two coin
+    counts and two or three uniform draws give the law of every answer in
+    turn (test: ``test_lm_random_race.py``), and only what the scores read is
+    drawn (``score_race``'s bet and contract points)."""
+    hand, held = card_masks(row, at)
     n_stack = row[at + OWN_STACK_N]
     points = 0
     for k in range(N_LEMMINGS):
         points += (k + 1) * ((k < n_stack) & (row[at + OWN_STACK + k] == winner))
+    # the coins and the winner's place are drawn whatever the cards: the options
+    # of a decision, which differ only in the bot's cards, then share them
+    # (common random numbers: a bet option's contracts are those of a pass)
+    if bets > 0:
+        n_hand = POPCOUNT[hand]
+        placed = min(n_hand, heads(row, at + OWN_RNG, bets))
+        order = below(row, at + OWN_RNG, max(n_hand, 1))
+        points += (n_stack + order + 1) * ((order < placed) & (((hand >> winner) & 1) == 1))
+    if boss > 0:
+        n_held = POPCOUNT[held]
+        for _ in range(min(n_held, heads(row, at + OWN_RNG, boss))):
+            held &= ~(np.int64(1) << SELECT[held * MAX_SECTION_FIELDS + below(row, at + OWN_RNG, n_held)])
+            n_held -= 1
     for slot in range(N_CONTRACTS_EACH):
         card = row[at + OWN_CONTRACT + slot]
         fulfilled = contract_fulfilled(game, sim, card, places, winner)
         worth = card_entry(game, card, DECK_POINTS) if fulfilled else UNFULFILLED_PENALTY
-        points += row[at + OWN_HELD + slot] * worth
+        points += ((held >> slot) & 1) * worth
     return points
 
 
 @kernel(inline=True)
-def play_own_rounds(what, answer, row, log):
-    """The bot's own cards (``row``: a hidden row, its stream seeded) after its
-    ``answer`` to a ``what`` round (-1: nothing, or no such round) and then its
-    random answers to the logged rounds (``random_rounds_after``)."""
+def answer_own(what, answer, row):
+    """The bot's own cards (``row``: a copy of its hidden row) after its
+    ``answer`` to a ``what`` round (-1: nothing, or no such round)."""
     if answer >= 0:
         if what == DECIDE_BET:
             n_stack = row[OWN_STACK_N]
@@ -116,32 +172,17 @@ def play_own_rounds(what, answer, row, log):
             row[OWN_STACK_N] = n_stack + 1
         elif what == DECIDE_DISCARD:
             row[OWN_HELD + answer] = 0
-    random_rounds_after(row, 0, -1, log)
 
 
 @kernel(inline=True)
-def random_rounds_after(row, at, what, log):
-    """The random answers of the seat whose hidden row is ``row[at:]`` to a
-    ``what`` round (-1: none) and then to the logged rounds, drawn after the
-    playout from its own stream (continued), into its stack and held flags
-    (what ``row_score`` reads; its hand flags are left as they were). A random
-    answer depends on nothing of the race, and each draw is a fresh uniform
-    whether it comes before or after the playout's moves: the same law as
-    answering at each round (``random_race.random_bets``)."""
-    hand, held = card_masks(row, at)
-    n_stack = row[at + OWN_STACK_N]
-    for i in range(log[0] + 1):
-        kind = what if i == 0 else log[i]
-        if kind == DECIDE_BET and hand != 0:
-            yes, color = random_card(row, at, hand)
-            hand &= ~(np.int64(yes) << color)
-            row[at + OWN_STACK + n_stack] = color  # below 6: a card is in hand
-            n_stack += yes
-        elif kind == DECIDE_DISCARD and held != 0:
-            yes, slot = random_card(row, at, held)
-            held &= ~(np.int64(yes) << slot)
-    row[at + OWN_STACK_N] = n_stack
-    put_held(row, at, held)
+def logged_rounds(log):
+    """How many bookmaker and boss rounds a playout logged."""
+    bets = 0
+    boss = 0
+    for i in range(1, log[0] + 1):
+        bets += log[i] == DECIDE_BET
+        boss += log[i] == DECIDE_DISCARD
+    return bets, boss
 
 
 # ----------------------------------------------------------- sampling a world
@@ -377,19 +418,22 @@ def _weigh_shared(what, seat, game, state, n, rollouts, drop, sim, simh, world, 
             winner = result >> 1
             for lem in range(N_LEMMINGS):
                 places[lem] = track_place(sim, lem)
+            bets, boss = logged_rounds(log)
+            # the other seats answer this round too (a shared decision's), the bot its option
+            others_bets = bets + (shared and what == DECIDE_BET)
+            others_boss = boss + (shared and what == DECIDE_DISCARD)
             best_other = -1000
             for p in range(n_players):
                 if p != seat:
-                    at = own_at(game, p)
-                    random_rounds_after(simh, at, what if shared else -1, log)
-                    best_other = max(best_other, row_score(game, sim, simh, at, places, winner))
+                    best_other = max(best_other, random_points(game, sim, simh, own_at(game, p), others_bets,
+                                                               others_boss, places, winner))
             first = 0 if shared else k
             for j in range(first, first + (n if shared else 1)):
                 for i in range(OWN_VIEW_LEN):
                     row[i] = simh[mine + i]
                 row[OWN_RNG] = seeds[1]
-                play_own_rounds(what, lemmings[j] if shared else -1, row, log)
-                value = row_score(game, sim, row, 0, places, winner) - best_other
+                answer_own(what, lemmings[j] if shared else -1, row)
+                value = random_points(game, sim, row, 0, bets, boss, places, winner) - best_other
                 values[j] += value
                 if r < RACING_ROLLOUTS:
                     per_rollout[j, r] = value

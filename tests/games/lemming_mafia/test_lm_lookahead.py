@@ -1,0 +1,100 @@
+"""The look-ahead bot's playouts only log their bookmaker and boss rounds; after
+the race every seat's answers to them are drawn as the reference random bot
+would answer them in turn (``lookahead.random_points``: two coin counts and a
+few uniform draws, not one draw a round). Here the points this gives are
+checked against their exact law, computed from the rules page's random bot
+round by round, and the same samples must reject the law of one round more."""
+from fractions import Fraction
+from functools import lru_cache
+
+import numpy as np
+from scipy.stats import chi2
+
+import tests.games.lemming_mafia.lm_support as S
+from analyzer.games.lemming_mafia import layout as L
+from analyzer.games.lemming_mafia.board import pack_game
+from analyzer.games.lemming_mafia.bots import RANDOM
+from analyzer.games.lemming_mafia.lookahead import random_points
+from analyzer.games.lemming_mafia.rules import card_entry, contract_fulfilled
+
+SAMPLES = 3000
+
+
+def exact_points(stack, hand, held, worth, rounds, winner):
+    """The law of the final points of a random seat: in each round, in turn, a
+    pass with chance 1/2, else each card held (bookmaker: a bet card onto the
+    stack; boss: a contract discarded) with chance 1/(2 x cards held)."""
+    @lru_cache(maxsize=None)
+    def law(i, stack, hand, held):
+        if i == len(rounds):
+            points = sum(k + 1 for k, color in enumerate(stack) if color == winner)
+            return {points + sum(worth[slot] for slot in held): Fraction(1)}
+        cards = hand if rounds[i] == L.DECIDE_BET else held
+        if not cards:
+            return law(i + 1, stack, hand, held)
+        out = {}
+        branches = [(Fraction(1, 2), (stack, hand, held))]
+        for card in cards:
+            after = ((stack + (card,), hand - {card}, held) if rounds[i] == L.DECIDE_BET
+                     else (stack, hand, held - {card}))
+            branches.append((Fraction(1, 2 * len(cards)), after))
+        for chance, after in branches:
+            for points, p in law(i + 1, *after).items():
+                out[points] = out.get(points, 0) + chance * p
+        return out
+    return law(0, tuple(stack), frozenset(hand), frozenset(held))
+
+
+def chi_square_p(counts, law):
+    support = sorted(law)
+    assert set(counts) <= set(support), f"points outside the law: {set(counts) - set(support)}"
+    n = sum(counts.values())
+    stat = sum((counts.get(v, 0) - n * float(law[v])) ** 2 / (n * float(law[v])) for v in support)
+    return chi2.sf(stat, max(1, len(support) - 1))
+
+
+def test_answers_after_the_race_follow_the_random_bots_law():
+    game = pack_game(S.DEFAULT_BOARD, S.DEFAULT_DECK, [RANDOM] * 4)
+    rng = np.random.default_rng(3)
+    at = L.OWN_LEN  # the second seat's row: offsets are honoured
+    p_values, p_one_more = [], []
+    for _ in range(24):
+        sim = np.zeros(game[L.G_S_LEN], np.int64)
+        sim[L.PUB_BLOCKS:L.PUB_BLOCKS + L.N_LEMMINGS] = rng.integers(0, 3, L.N_LEMMINGS)
+        places = rng.permutation(L.N_LEMMINGS) + 1
+        winner = int(np.argmin(places))
+        row = np.zeros(2 * L.OWN_LEN, np.int64)
+        colors = [int(c) for c in rng.permutation(L.N_LEMMINGS)]
+        colors.remove(winner)
+        colors.insert(int(rng.integers(0, L.N_LEMMINGS)), winner)  # in hand, or on the stack (1 in 2)
+        n_stack = int(rng.integers(0, 4))
+        stack, hand = colors[:n_stack], colors[n_stack:]
+        row[at + L.OWN_STACK:at + L.OWN_STACK + n_stack] = stack
+        row[at + L.OWN_STACK_N] = n_stack
+        row[at + L.OWN_HAND + np.array(hand)] = 1
+        held = [slot for slot in range(L.N_CONTRACTS_EACH) if rng.random() < 0.8]
+        row[at + L.OWN_HELD + np.array(held, int)] = 1
+        cards = rng.choice(game[L.G_N_CARDS], L.N_CONTRACTS_EACH, replace=False)
+        row[at + L.OWN_CONTRACT:at + L.OWN_CONTRACT + L.N_CONTRACTS_EACH] = cards
+        worth = [card_entry(game, c, L.DECK_POINTS) if contract_fulfilled(game, sim, c, places, winner)
+                 else L.UNFULFILLED_PENALTY for c in cards]
+        bets, boss = int(rng.integers(1, 6)), int(rng.integers(0, 4))
+        rounds = [L.DECIDE_BET] * bets + [L.DECIDE_DISCARD] * boss
+        rng.shuffle(rounds)  # the answers do not depend on the order of the rounds
+        row[at + L.OWN_RNG] = rng.integers(-2**63, 2**63 - 1)
+
+        counts = {}
+        for _ in range(SAMPLES):  # the stream continues from call to call
+            v = int(random_points(game, sim, row, at, bets, boss, places, winner))
+            counts[v] = counts.get(v, 0) + 1
+        hand_set = set(hand)
+        p_values.append(chi_square_p(counts, exact_points(stack, hand_set, held, worth, rounds, winner)))
+        one_more = exact_points(stack, hand_set, held, worth, rounds + [L.DECIDE_BET], winner)
+        if set(counts) <= set(one_more):
+            p_one_more.append(chi_square_p(counts, one_more))
+        else:
+            p_one_more.append(0.0)
+    # 24 tests at 1 in 10,000 each: a false alarm has a chance below 1 in 400
+    assert min(p_values) > 1e-4, p_values
+    # the same samples tell one bookmaker round more apart in most configurations
+    assert sum(p < 1e-4 for p in p_one_more) >= 12, p_one_more
