@@ -280,8 +280,12 @@ def lookahead_decide(what, seat, game, state, params, n_options):
     hands = state[at:at + 2 * n_players]  # random_race.py's masks of the seats' cards
     log = state[at + 2 * n_players:]
     n = _options(what, game, state, n_options, lemmings, fields)
-    if n == 1 and what != DECIDE_MOVE:
+    if n == 1:  # nothing to weigh
         best = 0
+        if what == DECIDE_MOVE:
+            # a move's single option was weighed until 0.2.0, drawing the rollouts'
+            # key: drawn still, so that the bot's later draws are the same
+            next_u64(state, S_VIEW + OWN_RNG)
     elif params[P_SHARED] != 0:
         if (what == DECIDE_MOVE or what == DECIDE_FIELD) and params[P_MOVE_ROLLOUTS] >= 1:
             rollouts = int(params[P_MOVE_ROLLOUTS])
