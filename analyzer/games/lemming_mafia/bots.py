@@ -246,9 +246,17 @@ def contract_chance(game, state, params, card, left):
             return 0.0
         mine = lemming_value(game, state, params, c1)
         ahead = 0.0
+        # values are few (sections less blocks): lemmings of one value share
+        # their sigmoid, an exp each saved (the same term, so the same sum)
+        last_x = 0.0
+        last_term = 0.5  # _sigmoid(0.0), a lemming level with c1
         for lem in range(N_LEMMINGS):
             if lem != c1 and state[ix(PUB_OUT + lem)] == 0:
-                ahead += _sigmoid((lemming_value(game, state, params, lem) - mine) / spread)
+                x = (lemming_value(game, state, params, lem) - mine) / spread
+                if x != last_x:
+                    last_x = x
+                    last_term = _sigmoid(x)
+                ahead += last_term
         return _sigmoid(2.0 * (2.5 - ahead))
     expected_more = 0.0
     for lem in range(N_LEMMINGS):
@@ -358,10 +366,23 @@ def favourite(game, state, params):
 @kernel(inline=True)
 def win_weights(game, state, params):
     """``win_weight`` of every lemming into ``params[SC_WEIGHT:]``; returns their
-    sum."""
+    sum. The table is checked once for all six (``win_weight`` checks it per
+    lemming), the same weights."""
+    n_sections = state[PUB_N_SECTIONS]
     total = 0.0
+    if n_sections + 2 > WEIGHT_TABLE_PROGRESS:
+        for lem in range(N_LEMMINGS):
+            w = win_weight(game, state, params, lem)
+            params[ix(SC_WEIGHT + lem)] = w
+            total += w
+        return total
+    if params[TABLE_SECTIONS] != n_sections:
+        build_weight_table(params, n_sections)
     for lem in range(N_LEMMINGS):
-        w = win_weight(game, state, params, lem)
+        step = progress_step(game, state, lem)
+        blocks = min(state[ix(PUB_BLOCKS + lem)], 2)
+        w = params[ix(WEIGHT_TABLE + 3 * step + blocks)]
+        w = w if state[ix(PUB_OUT + lem)] == 0 else 0.0
         params[ix(SC_WEIGHT + lem)] = w
         total += w
     return total
@@ -455,21 +476,31 @@ def choose_move(kind, game, state, params, n_options):
     return best_i
 
 
-@kernel
-def choose_bet(kind, game, state, params):
-    """Throw away unlikely colours first; place the likely winner late.
-
-    ``late_bets`` cards are held back for the end; they go down, likeliest first,
-    once the leader is within ``urgency`` sections of the water. The favourite bot
-    counts its favourite as the likeliest whatever the race says."""
+@kernel(inline=True)
+def bet_timing(game, state, params):
+    """Whether to bet now (see ``choose_bet``): 0 pass (no card, or only the
+    cards held back while the leader is far), 1 throw away, 2 urgent. Inlined in
+    ``decide_builtin``: a pass, a good share of the bet decisions, then costs no
+    call."""
     n_hand = 0
     for color in range(N_LEMMINGS):
         n_hand += state[ix(_OWN + OWN_HAND + color)]
     if n_hand == 0:
-        return -1
+        return 0
     urgent = remaining_sections(game, state) <= params[P_URGENCY]
     if not urgent and n_hand <= params[P_LATE_BETS]:
-        return -1
+        return 0
+    return 2 if urgent else 1
+
+
+@kernel
+def choose_bet(kind, game, state, params, urgent):
+    """Throw away unlikely colours first; place the likely winner late.
+
+    ``late_bets`` cards are held back for the end; they go down, likeliest first,
+    once the leader is within ``urgency`` sections of the water (``urgent``, when
+    ``bet_timing`` says to bet). The favourite bot counts its favourite as the
+    likeliest whatever the race says."""
     fav = -1
     total = 0.0
     all_weights = win_weights(game, state, params)  # each weight once, into SC_WEIGHT
@@ -548,4 +579,7 @@ def decide_builtin(what, seat, kind, game, state, params, n_options):
         return decide_move(kind, game, state, params, n_options)
     if what == DECIDE_FIELD:
         return decide_field(kind, game, state, params, n_options)
-    return choose_bet(kind, game, state, params)
+    timing = bet_timing(game, state, params)
+    if timing == 0:
+        return -1
+    return choose_bet(kind, game, state, params, timing == 2)
