@@ -7,7 +7,7 @@ All functions work on the flat ``game`` / ``state`` / ``hidden`` arrays of
 import numpy as np
 
 from analyzer.engine.jit import ix, kernel
-from analyzer.engine.rng import below, seed_stream, uniform
+from analyzer.engine.rng import below, index_key, lane_key, seed_keyed, seed_stream, uniform
 from analyzer.games.lemming_mafia.layout import (
     AT_LEAST_THREE_ELIMINATED, AT_MOST_ONE_ELIMINATED, BEFORE, BET_COLOR, BET_PAID,
     BET_PLACE, BET_TURN, BOOKMAKER, BOSS, CONCRETE, CT_CARD, CT_DISCARD_TURN,
@@ -232,7 +232,12 @@ def leave_field(game, state, lemming):
 
 @kernel(inline=True)
 def land(game, state, hidden, lemming, field):
-    leave_field(game, state, lemming)
+    # leave_field without its branch on the start area (a lemming's first move,
+    # as good as random to a branch predictor): from there the slot freed is the
+    # field landed on, which is written just after
+    pos = state[ix(PUB_POS + lemming)]
+    state[ix(S_OCCUPANT + (pos if pos >= 0 else field))] = -1
+    state[ix(section_mask_at(game, pos))] &= ~field_bit(game, pos)
     state[ix(S_OCCUPANT + field)] = lemming
     state[ix(section_mask_at(game, field))] |= field_bit(game, field)
     state[ix(PUB_POS + lemming)] = field
@@ -390,6 +395,25 @@ def start_race(game, state, hidden, seed, index):
     deal(game, state, hidden)
     for seat in range(game[G_N_PLAYERS]):
         seed_stream(hidden, own_at(game, seat) + OWN_RNG, seed, index, 1 + seat)
+
+
+@kernel(inline=True)
+def lane_keys(game, seed, keys):
+    """``keys[lane]``: the part of ``start_race``'s stream starts that depends on
+    the seed and the lane only (``rng.lane_key``), for ``start_race_keyed``."""
+    for lane in range(1 + game[G_N_PLAYERS]):
+        keys[ix(lane)] = lane_key(seed, lane)
+
+
+@kernel(inline=True)
+def start_race_keyed(game, state, hidden, keys, index):
+    """``start_race`` with the lanes' keys computed once for a block of races
+    (``lane_keys``): the same streams, one mix64 each instead of four."""
+    race = index_key(index)
+    seed_keyed(state, PUB_RNG, keys[0], race)
+    deal(game, state, hidden)
+    for seat in range(game[G_N_PLAYERS]):
+        seed_keyed(hidden, own_at(game, seat) + OWN_RNG, keys[ix(1 + seat)], race)
 
 
 @kernel(inline=True)
