@@ -99,8 +99,10 @@ def below_if_choice(buf, at, n):
     buf[slot] = np.int64(old + _GAMMA * np.uint64(take))
     bound = np.uint64(n)
     product = (mix64(counter) >> _S32) * bound
-    if take & ((product & _LOW32) < bound):
-        # maybe Lemire's rare rejection: below's own, from the same counter
+    # maybe Lemire's rare rejection (below's own, from the same counter), only
+    # with a choice: one comparison, never taken without one (bit 32 set), as
+    # ``take & (low < bound)`` was compiled to two branches, the first on ``take``
+    if ((product & _LOW32) | (np.uint64(n <= 1) << _S32)) < bound:
         buf[slot] = np.int64(old)
         return below(buf, at, n)
     return np.int64(product >> _S32)

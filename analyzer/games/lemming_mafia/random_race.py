@@ -36,6 +36,9 @@ from analyzer.games.lemming_mafia.rules import (
 )
 
 
+ALL_OR_NONE = np.array([0, -1], np.int64)  # a mask from a flag, read from memory
+
+
 @kernel(inline=True)
 def random_pick(hidden, at, n):
     """The random bot's pick among ``n`` options (``random_bot._answer``), counted
@@ -127,6 +130,8 @@ def random_discards(game, state, hidden, hands):
     into its answer slot instead, which nothing here reads."""
     turn = state[PUB_TURN]
     n_players = game[G_N_PLAYERS]
+    discard_at = game[G_H_DISCARD_AT]
+    answers = game[G_H_ANSWERS_AT]
     for seat in range(n_players):
         at = own_at(game, seat)
         held = hands[ix(n_players + seat)]
@@ -134,8 +139,12 @@ def random_discards(game, state, hidden, hands):
             continue
         yes, slot = random_card(hidden, at, held)
         hands[ix(n_players + seat)] = held & ~(np.int64(yes) << slot)
-        turn_at = game[G_H_DISCARD_AT] + seat * N_CONTRACTS_EACH + slot
-        hidden[ix(turn_at if yes else game[G_H_ANSWERS_AT] + seat)] = turn
+        # which slot, without a branch on the coin flip: LLVM compiles a select
+        # here to a branch (the flip comes late, the two offsets early), not
+        # an and with a mask it reads from memory
+        answer_at = answers + seat
+        turn_at = discard_at + seat * N_CONTRACTS_EACH + slot
+        hidden[ix(answer_at ^ ((answer_at ^ turn_at) & ALL_OR_NONE[ix(yes)]))] = turn
 
 
 # ------------------------------------------------------------------ the moves
