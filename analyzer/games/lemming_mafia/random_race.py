@@ -31,12 +31,9 @@ from analyzer.games.lemming_mafia.layout import (
 )
 from analyzer.games.lemming_mafia.rules import (
     NEEDS_BETS, NEEDS_DISCARDS, NO_WINNER, POPCOUNT, SELECT, add_field_counts, draw, lane_keys,
-    next_free_section, own_at, reach_water, record_race, resolve_landing, section_first,
+    next_free_section, own_at, pick, reach_water, record_race, resolve_landing, section_first,
     start_race_keyed, track_place,
 )
-
-
-ALL_OR_NONE = np.array([0, -1], np.int64)  # a mask from a flag, read from memory
 
 
 @kernel(inline=True)
@@ -139,12 +136,8 @@ def random_discards(game, state, hidden, hands):
             continue
         yes, slot = random_card(hidden, at, held)
         hands[ix(n_players + seat)] = held & ~(np.int64(yes) << slot)
-        # which slot, without a branch on the coin flip: LLVM compiles a select
-        # here to a branch (the flip comes late, the two offsets early), not
-        # an and with a mask it reads from memory
-        answer_at = answers + seat
-        turn_at = discard_at + seat * N_CONTRACTS_EACH + slot
-        hidden[ix(answer_at ^ ((answer_at ^ turn_at) & ALL_OR_NONE[ix(yes)]))] = turn
+        # which slot, without a branch on the coin flip (a select was compiled to one)
+        hidden[ix(pick(yes, discard_at + seat * N_CONTRACTS_EACH + slot, answers + seat))] = turn
 
 
 # ------------------------------------------------------------------ the moves

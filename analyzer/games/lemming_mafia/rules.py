@@ -37,6 +37,19 @@ if (NEEDS_BETS, NEEDS_DISCARDS, BOSS) != (NO_WINNER - 2, NO_WINNER - 3, BOOKMAKE
     raise ImportError("rules.py: resolve_landing's arithmetic on action codes no longer matches the codes")
 
 
+# A flag as a mask (0 or all ones) read from memory, for ``pick``: LLVM compiles
+# a select whose condition comes late (a draw, a chain of loads) and whose
+# values are ready early to a branch, which on a coin flip is mispredicted half
+# the time; an and with a mask it reads from memory stays arithmetic.
+ALL_OR_NONE = np.array([0, -1], np.int64)
+
+
+@kernel(inline=True)
+def pick(flag, if_true, if_false):
+    """``if_true if flag else if_false`` without a branch (``ALL_OR_NONE``)."""
+    return if_false ^ ((if_false ^ if_true) & ALL_OR_NONE[ix(flag)])
+
+
 # ----------------------------------------------------------------- accessors
 
 @kernel(inline=True)
@@ -109,13 +122,12 @@ def bot_uniform(state):
 def track_place(state, lemming):
     """Place the lemming holds now (competition ranking; eliminated by order out)."""
     out = state[ix(PUB_OUT + lemming)]
-    if out > 0:
-        return N_LEMMINGS + 1 - out
     pos = state[ix(PUB_POS + lemming)]
     ahead = 0
     for other in range(N_LEMMINGS):
         ahead += (state[ix(PUB_OUT + other)] == 0) & (state[ix(PUB_POS + other)] > pos)
-    return ahead + 1
+    # both computed: whether a bet's colour is out is as good as random
+    return pick(out > 0, N_LEMMINGS + 1 - out, ahead + 1)
 
 
 @kernel(inline=True)
@@ -199,6 +211,12 @@ def next_free_section(game, state, lemming):
     section = sections_passed(game, state[ix(PUB_POS + lemming)])
     free = free_fields(game, state, section)
     n_sections = game[G_N_SECTIONS]
+    # one step without a branch (whether the section ahead is full is as good
+    # as random); the loop is left for two full sections in a row
+    after = min(section + 1, n_sections)
+    full = free == 0
+    section = pick(full, after, section)
+    free = pick(full, free_fields(game, state, after), free)
     while free == 0 and section < n_sections:
         section += 1
         free = free_fields(game, state, section)
@@ -512,7 +530,7 @@ def score_race(game, state, hidden, winner, race_row, player_rows, contract_rows
         # rows past the stack's height are written as empty, without branching
         for k in range(N_LEMMINGS):
             placed = k < n_stack
-            color = hidden[ix(at + OWN_STACK + k)] if placed else -1
+            color = pick(placed, hidden[ix(at + OWN_STACK + k)], -1)
             paid = (k + 1) * (color == winner)
             bet_points += paid
             bet_rows[seat, k, BET_COLOR] = color
@@ -525,7 +543,7 @@ def score_race(game, state, hidden, winner, race_row, player_rows, contract_rows
             card = hidden[ix(at + OWN_CONTRACT + slot)]
             fulfilled = contract_fulfilled(game, state, card, places, winner)
             held = hidden[ix(at + OWN_HELD + slot)]
-            points = card_entry(game, card, DECK_POINTS) if fulfilled else UNFULFILLED_PENALTY
+            points = pick(fulfilled, card_entry(game, card, DECK_POINTS), UNFULFILLED_PENALTY)
             payoff = points * held
             n_discarded += 1 - held
             contract_points += payoff
