@@ -35,8 +35,30 @@ def seed_stream(buf, at, seed, index, lane=0):
     ``seed``. Lanes separate what must not share draws (the dice from each
     player's own choices), so that two bots compared in the same seat see the
     same dice and deals (common random numbers)."""
-    key = mix64(np.uint64(seed) + _STREAM_SALT) ^ mix64((np.uint64(lane) + np.uint64(1)) * _STREAM_SALT)
-    buf[at] = np.int64(mix64(key ^ mix64(np.uint64(index) * _GAMMA + _GAMMA)))
+    seed_keyed(buf, at, lane_key(seed, lane), index_key(index))
+
+
+# seed_stream in parts, for a kernel that seeds several lanes of many games: the
+# lane's key depends on (seed, lane) only and the game's on the index only, so
+# a block of games computes each lane's key once and each game's once (one
+# mix64 a stream instead of four); the same starts as seed_stream.
+
+@kernel(inline=True)
+def lane_key(seed, lane):
+    """The part of a stream's start that depends on (seed, lane) only."""
+    return mix64(np.uint64(seed) + _STREAM_SALT) ^ mix64((np.uint64(lane) + np.uint64(1)) * _STREAM_SALT)
+
+
+@kernel(inline=True)
+def index_key(index):
+    """The part of a stream's start that depends on the game index only."""
+    return mix64(np.uint64(index) * _GAMMA + _GAMMA)
+
+
+@kernel(inline=True)
+def seed_keyed(buf, at, lane, item):
+    """``seed_stream`` from ``lane_key(seed, lane)`` and ``index_key(index)``."""
+    buf[at] = np.int64(mix64(lane ^ item))
 
 
 @kernel(inline=True)
@@ -77,8 +99,10 @@ def below_if_choice(buf, at, n):
     buf[slot] = np.int64(old + _GAMMA * np.uint64(take))
     bound = np.uint64(n)
     product = (mix64(counter) >> _S32) * bound
-    if take & ((product & _LOW32) < bound):
-        # maybe Lemire's rare rejection: below's own, from the same counter
+    # maybe Lemire's rare rejection (below's own, from the same counter), only
+    # with a choice: one comparison, never taken without one (bit 32 set), as
+    # ``take & (low < bound)`` was compiled to two branches, the first on ``take``
+    if ((product & _LOW32) | (np.uint64(n <= 1) << _S32)) < bound:
         buf[slot] = np.int64(old)
         return below(buf, at, n)
     return np.int64(product >> _S32)

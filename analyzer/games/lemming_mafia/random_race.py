@@ -27,12 +27,12 @@ from analyzer.games.lemming_mafia.layout import (
     DECIDE_BET, DECIDE_DISCARD, G_H_ANSWERS_AT, G_H_DISCARD_AT, G_H_LEN,
     G_N_PLAYERS, G_S_LEN, MAX_SECTION_FIELDS, N_CONTRACTS_EACH, N_LEMMINGS, OWN_DECISIONS,
     OWN_HAND, OWN_HELD, OWN_RNG, OWN_STACK, OWN_STACK_N, OWN_STACK_PLACE, OWN_STACK_TURN, PUB_N_ELIM,
-    PUB_TURN, S_OPTIONS,
+    PUB_OUT, PUB_POS, PUB_TURN,
 )
 from analyzer.games.lemming_mafia.rules import (
-    NEEDS_BETS, NEEDS_DISCARDS, NO_WINNER, POPCOUNT, SELECT, add_field_counts, dice_candidates,
-    draw, next_free_section, own_at, reach_water, record_race, resolve_landing, section_first,
-    start_race, track_place,
+    NEEDS_BETS, NEEDS_DISCARDS, NO_WINNER, POPCOUNT, SELECT, add_field_counts, draw, lane_keys,
+    next_free_section, own_at, pick, reach_water, record_race, resolve_landing, section_first,
+    start_race_keyed, track_place,
 )
 
 
@@ -127,6 +127,8 @@ def random_discards(game, state, hidden, hands):
     into its answer slot instead, which nothing here reads."""
     turn = state[PUB_TURN]
     n_players = game[G_N_PLAYERS]
+    discard_at = game[G_H_DISCARD_AT]
+    answers = game[G_H_ANSWERS_AT]
     for seat in range(n_players):
         at = own_at(game, seat)
         held = hands[ix(n_players + seat)]
@@ -134,8 +136,8 @@ def random_discards(game, state, hidden, hands):
             continue
         yes, slot = random_card(hidden, at, held)
         hands[ix(n_players + seat)] = held & ~(np.int64(yes) << slot)
-        turn_at = game[G_H_DISCARD_AT] + seat * N_CONTRACTS_EACH + slot
-        hidden[ix(turn_at if yes else game[G_H_ANSWERS_AT] + seat)] = turn
+        # which slot, without a branch on the coin flip (a select was compiled to one)
+        hidden[ix(pick(yes, discard_at + seat * N_CONTRACTS_EACH + slot, answers + seat))] = turn
 
 
 # ------------------------------------------------------------------ the moves
@@ -162,6 +164,25 @@ def random_landing(game, state, hidden, hands, lemming, field, bot, log):
 
 
 @kernel(inline=True)
+def candidate_masks(state, first, second):
+    """The lemmings two dice faces stand for (``rules.dice_candidates``) as two
+    masks (bit l: lemming l): the first face's, then the second's not among the
+    first's. A face of an eliminated colour stands for the last-placed lemmings
+    still running (all of them if several tie)."""
+    far = 1 << 30
+    last = far
+    for lem in range(N_LEMMINGS):
+        pos = state[ix(PUB_POS + lem)]
+        last = min(last, pos if state[ix(PUB_OUT + lem)] == 0 else far)
+    tied = 0
+    for lem in range(N_LEMMINGS):
+        tied |= np.int64((state[ix(PUB_OUT + lem)] == 0) & (state[ix(PUB_POS + lem)] == last)) << lem
+    first_mask = tied if state[ix(PUB_OUT + first)] > 0 else np.int64(1) << first
+    second_mask = (tied if state[ix(PUB_OUT + second)] > 0 else np.int64(1) << second) & ~first_mask
+    return first_mask, second_mask
+
+
+@kernel(inline=True)
 def random_move(game, state, hidden, hands, seat, bot, log):
     """The move of the random player in ``seat``: roll, pick a candidate, pick
     a free field of the next section with one (none ahead: the water), land.
@@ -175,8 +196,14 @@ def random_move(game, state, hidden, hands, seat, bot, log):
         # no colour is out: the faces' lemmings, one or two, without a branch
         lemming = second if random_pick(hidden, at, 1 + (first != second)) == 1 else first
     else:
-        n_cand = dice_candidates(state, first, second, S_OPTIONS)
-        lemming = state[ix(S_OPTIONS + random_pick(hidden, at, n_cand))]
+        # rules.dice_candidates' list as two masks, without its branches: the
+        # first face's lemmings in colour order, then the second's not yet listed
+        first_mask, second_mask = candidate_masks(state, first, second)
+        n_first = POPCOUNT[ix(first_mask)]
+        k = random_pick(hidden, at, n_first + POPCOUNT[ix(second_mask)])
+        from_first = SELECT[ix(first_mask * MAX_SECTION_FIELDS + min(k, MAX_SECTION_FIELDS - 1))]
+        from_second = SELECT[ix(second_mask * MAX_SECTION_FIELDS + max(k - n_first, 0))]
+        lemming = from_first if k < n_first else from_second
     # rules.target_fields, its k-th field read from the mask
     section, free = next_free_section(game, state, lemming)
     if free == 0:
@@ -204,13 +231,15 @@ def random_playout(game, state, hidden, hands, seat, bot, log):
 # ------------------------------------------------------------ a random table
 
 @kernel
-def play_random_race(game, state, hidden, hands, seed, index, races, players, contracts, bets,
+def play_random_race(game, state, hidden, hands, keys, index, races, players, contracts, bets,
                      record):
-    """Race ``index`` of ``seed``, every seat random, recorded in row ``record``
-    (``kernel.play_race``'s race)."""
-    start_race(game, state, hidden, seed, index)
-    init_hands(game, hidden, hands)
+    """Race ``index`` of the seed whose lane keys are ``keys`` (``rules.lane_keys``),
+    every seat random, recorded in row ``record`` (``kernel.play_race``'s race)."""
+    start_race_keyed(game, state, hidden, keys, index)
     n_players = game[G_N_PLAYERS]
+    for seat in range(n_players):  # init_hands of a dealt race: every card in hand, every contract held
+        hands[ix(seat)] = (1 << N_LEMMINGS) - 1
+        hands[ix(n_players + seat)] = (1 << N_CONTRACTS_EACH) - 1
     seat = 0
     n_rounds = 0  # every seat is asked in every round
     while True:
@@ -236,8 +265,10 @@ def play_races(game, params, seed, first, count, races, players, contracts, bets
     state = np.zeros(game[G_S_LEN], np.int64)
     hidden = np.zeros(game[G_H_LEN], np.int64)
     hands = np.zeros(2 * game[G_N_PLAYERS], np.int64)
+    keys = np.zeros(1 + game[G_N_PLAYERS], np.uint64)
+    lane_keys(game, seed, keys)
     for i in range(count):
-        play_random_race(game, state, hidden, hands, seed, first + i, races, players, contracts, bets,
+        play_random_race(game, state, hidden, hands, keys, first + i, races, players, contracts, bets,
                          i)
     add_field_counts(game, hidden, field_count)
     return 0

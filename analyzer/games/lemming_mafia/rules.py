@@ -7,7 +7,7 @@ All functions work on the flat ``game`` / ``state`` / ``hidden`` arrays of
 import numpy as np
 
 from analyzer.engine.jit import ix, kernel
-from analyzer.engine.rng import below, seed_stream, uniform
+from analyzer.engine.rng import below, index_key, lane_key, seed_keyed, seed_stream, uniform
 from analyzer.games.lemming_mafia.layout import (
     AT_LEAST_THREE_ELIMINATED, AT_MOST_ONE_ELIMINATED, BEFORE, BET_COLOR, BET_PAID,
     BET_PLACE, BET_TURN, BOOKMAKER, BOSS, CONCRETE, CT_CARD, CT_DISCARD_TURN,
@@ -35,6 +35,19 @@ NEEDS_DISCARDS = -4  # the landing asks for a boss round
 if (NEEDS_BETS, NEEDS_DISCARDS, BOSS) != (NO_WINNER - 2, NO_WINNER - 3, BOOKMAKER + 1) or BOOKMAKER <= max(
         CONCRETE, JACKHAMMER, GETAWAY):
     raise ImportError("rules.py: resolve_landing's arithmetic on action codes no longer matches the codes")
+
+
+# A flag as a mask (0 or all ones) read from memory, for ``pick``: LLVM compiles
+# a select whose condition comes late (a draw, a chain of loads) and whose
+# values are ready early to a branch, which on a coin flip is mispredicted half
+# the time; an and with a mask it reads from memory stays arithmetic.
+ALL_OR_NONE = np.array([0, -1], np.int64)
+
+
+@kernel(inline=True)
+def pick(flag, if_true, if_false):
+    """``if_true if flag else if_false`` without a branch (``ALL_OR_NONE``)."""
+    return if_false ^ ((if_false ^ if_true) & ALL_OR_NONE[ix(flag)])
 
 
 # ----------------------------------------------------------------- accessors
@@ -109,13 +122,12 @@ def bot_uniform(state):
 def track_place(state, lemming):
     """Place the lemming holds now (competition ranking; eliminated by order out)."""
     out = state[ix(PUB_OUT + lemming)]
-    if out > 0:
-        return N_LEMMINGS + 1 - out
     pos = state[ix(PUB_POS + lemming)]
     ahead = 0
     for other in range(N_LEMMINGS):
         ahead += (state[ix(PUB_OUT + other)] == 0) & (state[ix(PUB_POS + other)] > pos)
-    return ahead + 1
+    # both computed: whether a bet's colour is out is as good as random
+    return pick(out > 0, N_LEMMINGS + 1 - out, ahead + 1)
 
 
 @kernel(inline=True)
@@ -199,6 +211,12 @@ def next_free_section(game, state, lemming):
     section = sections_passed(game, state[ix(PUB_POS + lemming)])
     free = free_fields(game, state, section)
     n_sections = game[G_N_SECTIONS]
+    # one step without a branch (whether the section ahead is full is as good
+    # as random); the loop is left for two full sections in a row
+    after = min(section + 1, n_sections)
+    full = free == 0
+    section = pick(full, after, section)
+    free = pick(full, free_fields(game, state, after), free)
     while free == 0 and section < n_sections:
         section += 1
         free = free_fields(game, state, section)
@@ -232,7 +250,12 @@ def leave_field(game, state, lemming):
 
 @kernel(inline=True)
 def land(game, state, hidden, lemming, field):
-    leave_field(game, state, lemming)
+    # leave_field without its branch on the start area (a lemming's first move,
+    # as good as random to a branch predictor): from there the slot freed is the
+    # field landed on, which is written just after
+    pos = state[ix(PUB_POS + lemming)]
+    state[ix(S_OCCUPANT + (pos if pos >= 0 else field))] = -1
+    state[ix(section_mask_at(game, pos))] &= ~field_bit(game, pos)
     state[ix(S_OCCUPANT + field)] = lemming
     state[ix(section_mask_at(game, field))] |= field_bit(game, field)
     state[ix(PUB_POS + lemming)] = field
@@ -393,6 +416,25 @@ def start_race(game, state, hidden, seed, index):
 
 
 @kernel(inline=True)
+def lane_keys(game, seed, keys):
+    """``keys[lane]``: the part of ``start_race``'s stream starts that depends on
+    the seed and the lane only (``rng.lane_key``), for ``start_race_keyed``."""
+    for lane in range(1 + game[G_N_PLAYERS]):
+        keys[ix(lane)] = lane_key(seed, lane)
+
+
+@kernel(inline=True)
+def start_race_keyed(game, state, hidden, keys, index):
+    """``start_race`` with the lanes' keys computed once for a block of races
+    (``lane_keys``): the same streams, one mix64 each instead of four."""
+    race = index_key(index)
+    seed_keyed(state, PUB_RNG, keys[0], race)
+    deal(game, state, hidden)
+    for seat in range(game[G_N_PLAYERS]):
+        seed_keyed(hidden, own_at(game, seat) + OWN_RNG, keys[ix(1 + seat)], race)
+
+
+@kernel(inline=True)
 def add_field_counts(game, hidden, field_count):
     """Add each field's landings and triggers, counted in ``hidden``, to
     ``field_count`` ([fields, FIELD_LEN])."""
@@ -488,7 +530,7 @@ def score_race(game, state, hidden, winner, race_row, player_rows, contract_rows
         # rows past the stack's height are written as empty, without branching
         for k in range(N_LEMMINGS):
             placed = k < n_stack
-            color = hidden[ix(at + OWN_STACK + k)] if placed else -1
+            color = pick(placed, hidden[ix(at + OWN_STACK + k)], -1)
             paid = (k + 1) * (color == winner)
             bet_points += paid
             bet_rows[seat, k, BET_COLOR] = color
@@ -501,7 +543,7 @@ def score_race(game, state, hidden, winner, race_row, player_rows, contract_rows
             card = hidden[ix(at + OWN_CONTRACT + slot)]
             fulfilled = contract_fulfilled(game, state, card, places, winner)
             held = hidden[ix(at + OWN_HELD + slot)]
-            points = card_entry(game, card, DECK_POINTS) if fulfilled else UNFULFILLED_PENALTY
+            points = pick(fulfilled, card_entry(game, card, DECK_POINTS), UNFULFILLED_PENALTY)
             payoff = points * held
             n_discarded += 1 - held
             contract_points += payoff
