@@ -149,7 +149,7 @@ def random_landing(game, state, hidden, hands, lemming, field, bot, log):
     NO_WINNER, or NEEDS_BETS / NEEDS_DISCARDS for a round. With ``bot >= 0``
     (the look-ahead's shared playouts) the round is not played: its kind is
     appended to ``log`` (``log[0]``: rounds so far), and every seat answers the
-    logged rounds after the race (``lookahead.random_rounds_after``)."""
+    logged rounds after the race (``lookahead.random_points``)."""
     result = resolve_landing(game, state, hidden, lemming, field)
     if bot < 0:
         if result == NEEDS_BETS:
