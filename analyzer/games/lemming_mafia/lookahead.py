@@ -132,7 +132,7 @@ def random_points(game, sim, row, at, bets, boss, places, winner):
     ``boss`` coins) of its contracts, a uniformly random set of them. Neither
     depends on the order of the rounds or on anything of the race: two coin
     counts and two or three uniform draws give the law of every answer in
-    turn (test: ``test_lm_random_race.py``), and only what the scores read is
+    turn (test: ``test_lm_lookahead.py``), and only what the scores read is
     drawn (``score_race``'s bet and contract points)."""
     hand, held = card_masks(row, at)
     n_stack = row[at + OWN_STACK_N]
