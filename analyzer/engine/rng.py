@@ -150,3 +150,32 @@ def pick_best(values, first, n, buf, at):
 def uniform(buf, at):
     """Uniform float in [0, 1) with 53 random bits."""
     return np.float64(next_u64(buf, at) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+# the SWAR bit count of ``heads`` (LLVM turns it into one popcnt)
+_S1 = np.uint64(1)
+_S2 = np.uint64(2)
+_S4 = np.uint64(4)
+_S56 = np.uint64(56)
+_BITS_01 = np.uint64(0x5555555555555555)
+_BITS_0011 = np.uint64(0x3333333333333333)
+_NIBBLES = np.uint64(0x0F0F0F0F0F0F0F0F)
+_BYTES_1 = np.uint64(0x0101010101010101)
+
+
+@kernel(inline=True)
+def heads(buf, at, flips):
+    """How many of ``flips`` fair coins fall heads (a binomial(flips, 1/2)
+    draw): the set bits among ``flips`` bits of 64-bit draws from the stream at
+    ``buf[at]``, counted in parallel (LLVM emits one popcnt)."""
+    n = 0
+    while flips > 0:
+        word = next_u64(buf, at)
+        if flips < 64:
+            word >>= np.uint64(64 - flips)
+        word = word - ((word >> _S1) & _BITS_01)
+        word = (word & _BITS_0011) + ((word >> _S2) & _BITS_0011)
+        word = (word + (word >> _S4)) & _NIBBLES
+        n += np.int64((word * _BYTES_1) >> _S56)
+        flips -= 64
+    return n

@@ -16,10 +16,10 @@ grows with ``rollouts``; ``make bench`` prints the time per decision.
 import numpy as np
 
 from analyzer.engine.jit import kernel
-from analyzer.engine.rng import below, next_u64, seed_stream
+from analyzer.engine.rng import below, heads, next_u64, seed_stream
 from analyzer.games.lemming_mafia.layout import (
-    DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, DECK_POINTS, G_H_ANSWERS_AT, G_H_LEN,
-    G_S_WORK_AT, RACING_ROLLOUTS, UNFULFILLED_PENALTY,
+    DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, G_H_ANSWERS_AT, G_H_LEN,
+    G_S_WORK_AT, RACING_ROLLOUTS,
     G_N_CARDS, G_N_PLAYERS, MAX_SECTION_FIELDS, N_CONTRACTS_EACH, N_LEMMINGS, OWN_CONTRACT, OWN_HAND, OWN_LEN,
     OWN_HELD, OWN_RNG, OWN_STACK, OWN_STACK_N, OWN_VIEW_LEN, PL_LEN, PL_SCORE, PUB_HAND_COUNT,
     PUB_HELD_COUNT, PUB_MOVER, PUB_MOVING, PUB_N_FIELDS, PUB_RNG, PUB_STACK_COUNT,
@@ -31,8 +31,8 @@ from analyzer.games.lemming_mafia.random_race import (
     card_masks, init_hands, put_back_held, random_landing, random_playout,
 )
 from analyzer.games.lemming_mafia.rules import (
-    POPCOUNT, SELECT, apply_bets, apply_discards, card_entry, contract_fulfilled, own_at, reach_water, score_race,
-    target_fields, track_place,
+    POPCOUNT, SELECT, apply_bets, apply_discards, bet_paid, contract_worth, own_at, reach_water,
+    score_race, target_fields, track_place,
 )
 
 P_ROLLOUTS = 0  # parameter slot: rollouts per option
@@ -87,34 +87,6 @@ def copy_race(state, sim, dice):
 # (``random_points``): the same law as answering at each round, in a playout
 # per option.
 
-_S1 = np.uint64(1)
-_S2 = np.uint64(2)
-_S4 = np.uint64(4)
-_S56 = np.uint64(56)
-_BITS_01 = np.uint64(0x5555555555555555)
-_BITS_0011 = np.uint64(0x3333333333333333)
-_NIBBLES = np.uint64(0x0F0F0F0F0F0F0F0F)
-_BYTES_1 = np.uint64(0x0101010101010101)
-
-
-@kernel(inline=True)
-def heads(buf, at, flips):
-    """How many of ``flips`` fair coins fall heads (a binomial(flips, 1/2)
-    draw): the set bits among ``flips`` bits of 64-bit draws from the stream at
-    ``buf[at]``, counted in parallel (LLVM emits one popcnt)."""
-    n = 0
-    while flips > 0:
-        word = next_u64(buf, at)
-        if flips < 64:
-            word >>= np.uint64(64 - flips)
-        word = word - ((word >> _S1) & _BITS_01)
-        word = (word & _BITS_0011) + ((word >> _S2) & _BITS_0011)
-        word = (word + (word >> _S4)) & _NIBBLES
-        n += np.int64((word * _BYTES_1) >> _S56)
-        flips -= 64
-    return n
-
-
 @kernel(inline=True)
 def random_points(game, sim, row, at, bets, boss, places, winner):
     """The bet and contract points, at the end of the race ``sim`` (``places``,
@@ -138,7 +110,7 @@ def random_points(game, sim, row, at, bets, boss, places, winner):
     n_stack = row[at + OWN_STACK_N]
     points = 0
     for k in range(N_LEMMINGS):
-        points += (k + 1) * ((k < n_stack) & (row[at + OWN_STACK + k] == winner))
+        points += bet_paid(k, row[at + OWN_STACK + k], winner) * (k < n_stack)
     # the coins and the winner's place are drawn whatever the cards: the options
     # of a decision, which differ only in the bot's cards, then share them
     # (common random numbers: a bet option's contracts are those of a pass)
@@ -146,7 +118,7 @@ def random_points(game, sim, row, at, bets, boss, places, winner):
         n_hand = POPCOUNT[hand]
         placed = min(n_hand, heads(row, at + OWN_RNG, bets))
         order = below(row, at + OWN_RNG, max(n_hand, 1))
-        points += (n_stack + order + 1) * ((order < placed) & (((hand >> winner) & 1) == 1))
+        points += bet_paid(n_stack + order, winner, winner) * ((order < placed) & (((hand >> winner) & 1) == 1))
     if boss > 0:
         n_held = POPCOUNT[held]
         for _ in range(min(n_held, heads(row, at + OWN_RNG, boss))):
@@ -154,9 +126,7 @@ def random_points(game, sim, row, at, bets, boss, places, winner):
             n_held -= 1
     for slot in range(N_CONTRACTS_EACH):
         card = row[at + OWN_CONTRACT + slot]
-        fulfilled = contract_fulfilled(game, sim, card, places, winner)
-        worth = card_entry(game, card, DECK_POINTS) if fulfilled else UNFULFILLED_PENALTY
-        points += ((held >> slot) & 1) * worth
+        points += ((held >> slot) & 1) * contract_worth(game, sim, card, places, winner)[1]
     return points
 
 

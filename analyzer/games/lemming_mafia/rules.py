@@ -501,6 +501,22 @@ def contract_fulfilled(game, state, card, places, winner):
 
 
 @kernel(inline=True)
+def contract_worth(game, state, card, places, winner):
+    """Whether the contract ``card`` is fulfilled at the end of the race, and
+    what it is worth to a player still holding it: its points if fulfilled,
+    else the penalty (a discarded contract is worth nothing)."""
+    fulfilled = contract_fulfilled(game, state, card, places, winner)
+    return fulfilled, pick(fulfilled, card_entry(game, card, DECK_POINTS), UNFULFILLED_PENALTY)
+
+
+@kernel(inline=True)
+def bet_paid(slot, color, winner):
+    """The points of the bet card on ``slot`` (0: the first placed) of a stack:
+    the later a bet on the winner is placed, the more it pays (slot + 1)."""
+    return (slot + 1) * (color == winner)
+
+
+@kernel(inline=True)
 def record_race(game, state, hidden, result, race_row, player_rows, contract_rows, bet_rows):
     """The race ended with ``result`` (``winner * 2 + finish``): its row of the
     races record, and the scores (``score_race``)."""
@@ -531,7 +547,7 @@ def score_race(game, state, hidden, winner, race_row, player_rows, contract_rows
         for k in range(N_LEMMINGS):
             placed = k < n_stack
             color = pick(placed, hidden[ix(at + OWN_STACK + k)], -1)
-            paid = (k + 1) * (color == winner)
+            paid = bet_paid(k, color, winner)
             bet_points += paid
             bet_rows[seat, k, BET_COLOR] = color
             bet_rows[seat, k, BET_TURN] = hidden[ix(at + OWN_STACK_TURN + k)] * placed
@@ -541,9 +557,8 @@ def score_race(game, state, hidden, winner, race_row, player_rows, contract_rows
         n_discarded = 0
         for slot in range(N_CONTRACTS_EACH):
             card = hidden[ix(at + OWN_CONTRACT + slot)]
-            fulfilled = contract_fulfilled(game, state, card, places, winner)
+            fulfilled, points = contract_worth(game, state, card, places, winner)
             held = hidden[ix(at + OWN_HELD + slot)]
-            points = pick(fulfilled, card_entry(game, card, DECK_POINTS), UNFULFILLED_PENALTY)
             payoff = points * held
             n_discarded += 1 - held
             contract_points += payoff
