@@ -20,6 +20,15 @@ _S31 = np.uint64(31)
 _S32 = np.uint64(32)
 _LOW32 = np.uint64(0xFFFFFFFF)
 _STREAM_SALT = np.uint64(0xD1B54A32D192ED03)
+# the bit count of ``heads`` (SWAR; LLVM turns it into one popcnt)
+_S1 = np.uint64(1)
+_S2 = np.uint64(2)
+_S4 = np.uint64(4)
+_S56 = np.uint64(56)
+_BITS_01 = np.uint64(0x5555555555555555)
+_BITS_0011 = np.uint64(0x3333333333333333)
+_NIBBLES = np.uint64(0x0F0F0F0F0F0F0F0F)
+_BYTES_1 = np.uint64(0x0101010101010101)
 
 
 @kernel(inline=True)
@@ -150,17 +159,6 @@ def pick_best(values, first, n, buf, at):
 def uniform(buf, at):
     """Uniform float in [0, 1) with 53 random bits."""
     return np.float64(next_u64(buf, at) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
-
-# the SWAR bit count of ``heads`` (LLVM turns it into one popcnt)
-_S1 = np.uint64(1)
-_S2 = np.uint64(2)
-_S4 = np.uint64(4)
-_S56 = np.uint64(56)
-_BITS_01 = np.uint64(0x5555555555555555)
-_BITS_0011 = np.uint64(0x3333333333333333)
-_NIBBLES = np.uint64(0x0F0F0F0F0F0F0F0F)
-_BYTES_1 = np.uint64(0x0101010101010101)
 
 
 @kernel(inline=True)
