@@ -59,16 +59,16 @@ def _module_path(module: str) -> Path | None:
     return None
 
 
-@lru_cache(maxsize=None)
-def _analyzer_imports(path: Path) -> frozenset[str]:
-    """The analyzer modules a source file imports (``from a.b import c`` may name
-    a module ``a.b.c`` or a name in ``a.b``: both are tried)."""
+def analyzer_imports(text: str) -> frozenset[str]:
+    """The analyzer modules a Python source text imports (``from a.b import c``
+    may name a module ``a.b.c`` or a name in ``a.b``: both are tried). Raises
+    SyntaxError for text that is not Python."""
     found = set()
     # imports are statements: walking the statements alone (into the bodies of
     # functions, classes, ifs, trys...) finds every one without visiting the
     # expressions, most of the tree (ast.walk made this a tenth of a second of
     # every start-up)
-    todo = list(ast.parse(path.read_text(encoding="utf-8")).body)
+    todo = list(ast.parse(text).body)
     while todo:
         node = todo.pop()
         if isinstance(node, ast.Import):
@@ -81,6 +81,12 @@ def _analyzer_imports(path: Path) -> frozenset[str]:
             for block in ("body", "orelse", "finalbody", "handlers", "cases"):
                 todo.extend(getattr(node, block, None) or ())
     return frozenset(m for m in found if m.split(".")[0] == "analyzer" and _module_path(m) is not None)
+
+
+@lru_cache(maxsize=None)
+def _analyzer_imports(path: Path) -> frozenset[str]:
+    """``analyzer_imports`` of a source file, read once per process."""
+    return analyzer_imports(path.read_text(encoding="utf-8"))
 
 
 def jit_sources(module: str) -> list[Path]:

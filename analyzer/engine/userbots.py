@@ -60,7 +60,7 @@ import sys
 import threading
 import traceback
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -300,7 +300,7 @@ def _legal_text(d: Decision | None, n: int) -> str:
     if d.answer == INDEX:
         return f"the options are 0-{n - 1}"
     if d.answer == INDEX_OR_PASS:
-        return f"the options are 0-{n - 1}, or -1 ({d.answer_text})" if n else f"the only answer is -1"
+        return f"the options are 0-{n - 1}, or -1 ({d.answer_text})" if n else "the only answer is -1"
     return f"the answer is {d.lo} to {d.hi} ({d.answer_text})"
 
 
@@ -749,7 +749,6 @@ def _variant_key(families, fallback) -> str:
     (this module, the accessors' and view's modules a bot file imports, with
     theirs). numba checks only the cached function's own file, so anything
     left out of this key could run stale code."""
-    import ast
     import hashlib
 
     from analyzer.engine import jit
@@ -759,16 +758,9 @@ def _variant_key(families, fallback) -> str:
     for family in families:
         text, digest = _texts[family.kind]
         parts.append(f"bot {family.kind} {digest} {family.decide.user_py.__module__}")
-        try:
-            tree = ast.parse(text)
-        except SyntaxError:
-            tree = ast.Module(body=[], type_ignores=[])
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                modules |= {a.name for a in node.names}
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                modules |= {node.module} | {f"{node.module}.{a.name}" for a in node.names}
-    sources = sorted({path for m in modules if m.split(".")[0] == "analyzer" for path in jit.jit_sources(m)})
+        with contextlib.suppress(SyntaxError):  # a bot that is not Python fails later, with its own line
+            modules |= jit.analyzer_imports(text)
+    sources = sorted({path for m in modules for path in jit.jit_sources(m)})
     for path in sources:
         parts.append(f"source {path.relative_to(jit._ROOT)} "
                      f"{hashlib.sha256(path.read_bytes()).hexdigest()}")
