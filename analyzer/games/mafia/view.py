@@ -12,6 +12,7 @@ from numba.extending import register_jitable
 from analyzer.engine import userbots
 from analyzer.engine.userbots import INDEX, Decision, Field, ViewSpec
 from analyzer.games.mafia import layout as L
+from analyzer.games.mafia.bots import chance  # the built-in bots' own reading of a trigger
 
 _SIDE = "side 0-4 (" + ", ".join(L.SIDE_NAMES) + ")"
 _FAMILY = "family 0-3 (" + ", ".join(L.FAMILIES) + ")"
@@ -82,11 +83,7 @@ def trigger_chance(view, space):
     """the share of die faces that set a space off (0 for a space without trigger)"""
     if space < 0 or space >= L.MAX_SPACES:
         raise IndexError("trigger_chance(view, space): space outside the map")
-    faces = view.state[L.V_TRIGGER + space]
-    n = 0
-    for f in range(1, 7):
-        n += (faces >> f) & 1
-    return n / 6.0
+    return chance(view.state[L.V_TRIGGER + space])
 
 
 @register_jitable
