@@ -35,6 +35,9 @@ NEEDS_DISCARDS = -4  # the landing asks for a boss round
 if (NEEDS_BETS, NEEDS_DISCARDS, BOSS) != (NO_WINNER - 2, NO_WINNER - 3, BOOKMAKER + 1) or BOOKMAKER <= max(
         CONCRETE, JACKHAMMER, GETAWAY):
     raise ImportError("rules.py: resolve_landing's arithmetic on action codes no longer matches the codes")
+# track_place and random_race.candidate_masks tell the running lemmings by position alone
+if not ELIMINATED_POS < START < 0:
+    raise ImportError("rules.py: an eliminated lemming's position must lie behind the start area")
 
 
 # A flag as a mask (0 or all ones) read from memory, for ``pick``: LLVM compiles
@@ -125,7 +128,9 @@ def track_place(state, lemming):
     pos = state[ix(PUB_POS + lemming)]
     ahead = 0
     for other in range(N_LEMMINGS):
-        ahead += (state[ix(PUB_OUT + other)] == 0) & (state[ix(PUB_POS + other)] > pos)
+        # the running lemmings ahead: an eliminated one stands at ELIMINATED_POS,
+        # behind every running one (START and up), so no check of PUB_OUT
+        ahead += state[ix(PUB_POS + other)] > pos
     # both computed: whether a bet's colour is out is as good as random
     return pick(out > 0, N_LEMMINGS + 1 - out, ahead + 1)
 
