@@ -26,8 +26,8 @@ from analyzer.engine.rng import below, below_if_choice
 from analyzer.games.lemming_mafia.layout import (
     DECIDE_BET, DECIDE_DISCARD, G_H_ANSWERS_AT, G_H_DISCARD_AT, G_H_LEN,
     G_N_PLAYERS, G_S_LEN, MAX_SECTION_FIELDS, N_CONTRACTS_EACH, N_LEMMINGS, OWN_DECISIONS,
-    OWN_HAND, OWN_HELD, OWN_RNG, OWN_STACK, OWN_STACK_N, OWN_STACK_PLACE, OWN_STACK_TURN, PUB_N_ELIM,
-    PUB_OUT, PUB_POS, PUB_TURN,
+    ELIMINATED_POS, OWN_HAND, OWN_HELD, OWN_RNG, OWN_STACK, OWN_STACK_N, OWN_STACK_PLACE, OWN_STACK_TURN,
+    PUB_N_ELIM, PUB_OUT, PUB_POS, PUB_TURN, START,
 )
 from analyzer.games.lemming_mafia.rules import (
     NEEDS_BETS, NEEDS_DISCARDS, NO_WINNER, POPCOUNT, SELECT, add_field_counts, draw, lane_keys,
@@ -163,20 +163,26 @@ def random_landing(game, state, hidden, hands, lemming, field, bot, log):
     return result
 
 
+BEHIND_ALL = np.int64(2**63 - 1)  # candidate_masks' rank of an eliminated lemming
+if START != -1 or ELIMINATED_POS >= START:
+    raise ImportError("random_race.py: candidate_masks ranks positions from START = -1, eliminated behind")
+
+
 @kernel(inline=True)
 def candidate_masks(state, first, second):
     """The lemmings two dice faces stand for (``rules.dice_candidates``) as two
     masks (bit l: lemming l): the first face's, then the second's not among the
     first's. A face of an eliminated colour stands for the last-placed lemmings
     still running (all of them if several tie)."""
-    far = 1 << 30
-    last = far
+    # ranked by position + 1 with the sign bit cleared: running lemmings (START
+    # = -1 and up) keep their order from 0, an eliminated one (ELIMINATED_POS)
+    # ranks past all of them; so no look at PUB_OUT
+    last = BEHIND_ALL
     for lem in range(N_LEMMINGS):
-        pos = state[ix(PUB_POS + lem)]
-        last = min(last, pos if state[ix(PUB_OUT + lem)] == 0 else far)
+        last = min(last, (state[ix(PUB_POS + lem)] + 1) & BEHIND_ALL)
     tied = 0
     for lem in range(N_LEMMINGS):
-        tied |= np.int64((state[ix(PUB_OUT + lem)] == 0) & (state[ix(PUB_POS + lem)] == last)) << lem
+        tied |= np.int64(((state[ix(PUB_POS + lem)] + 1) & BEHIND_ALL) == last) << lem
     first_mask = tied if state[ix(PUB_OUT + first)] > 0 else np.int64(1) << first
     second_mask = (tied if state[ix(PUB_OUT + second)] > 0 else np.int64(1) << second) & ~first_mask
     return first_mask, second_mask

@@ -35,6 +35,9 @@ NEEDS_DISCARDS = -4  # the landing asks for a boss round
 if (NEEDS_BETS, NEEDS_DISCARDS, BOSS) != (NO_WINNER - 2, NO_WINNER - 3, BOOKMAKER + 1) or BOOKMAKER <= max(
         CONCRETE, JACKHAMMER, GETAWAY):
     raise ImportError("rules.py: resolve_landing's arithmetic on action codes no longer matches the codes")
+# track_place and random_race.candidate_masks tell the running lemmings by position alone
+if not ELIMINATED_POS < START < 0:
+    raise ImportError("rules.py: an eliminated lemming's position must lie behind the start area")
 
 
 # A flag as a mask (0 or all ones) read from memory, for ``pick``: LLVM compiles
@@ -125,7 +128,9 @@ def track_place(state, lemming):
     pos = state[ix(PUB_POS + lemming)]
     ahead = 0
     for other in range(N_LEMMINGS):
-        ahead += (state[ix(PUB_OUT + other)] == 0) & (state[ix(PUB_POS + other)] > pos)
+        # the running lemmings ahead: an eliminated one stands at ELIMINATED_POS,
+        # behind every running one (START and up), so no check of PUB_OUT
+        ahead += state[ix(PUB_POS + other)] > pos
     # both computed: whether a bet's colour is out is as good as random
     return pick(out > 0, N_LEMMINGS + 1 - out, ahead + 1)
 
@@ -250,16 +255,23 @@ def leave_field(game, state, lemming):
 
 @kernel(inline=True)
 def land(game, state, hidden, lemming, field):
+    # everything read from ``game`` before the first store: for all the compiler
+    # knows the arrays may overlap, so a read after a store is made again
+    pos = state[ix(PUB_POS + lemming)]
+    from_mask = section_mask_at(game, pos)
+    from_bit = field_bit(game, pos)
+    to_mask = section_mask_at(game, field)
+    to_bit = field_bit(game, field)
+    landings = game[G_H_COUNT_AT] + field * FIELD_LEN + FIELD_LANDINGS
     # leave_field without its branch on the start area (a lemming's first move,
     # as good as random to a branch predictor): from there the slot freed is the
     # field landed on, which is written just after
-    pos = state[ix(PUB_POS + lemming)]
     state[ix(S_OCCUPANT + (pos if pos >= 0 else field))] = -1
-    state[ix(section_mask_at(game, pos))] &= ~field_bit(game, pos)
+    state[ix(from_mask)] &= ~from_bit
     state[ix(S_OCCUPANT + field)] = lemming
-    state[ix(section_mask_at(game, field))] |= field_bit(game, field)
+    state[ix(to_mask)] |= to_bit
     state[ix(PUB_POS + lemming)] = field
-    hidden[ix(game[G_H_COUNT_AT] + field * FIELD_LEN + FIELD_LANDINGS)] += 1
+    hidden[ix(landings)] += 1
 
 
 @kernel(inline=True)
@@ -308,10 +320,11 @@ def resolve_landing(game, state, hidden, lemming, field):
     take a branch; the other actions are resolved as arithmetic on the action
     code. The action of the field landed on is as good as random to a branch
     predictor: a switch over it (a jump table) was mispredicted on most landings."""
-    land(game, state, hidden, lemming, field)
+    # the board read before land's stores (see land)
     counters = game[G_H_COUNT_AT]
+    action = field_action(game, field)
+    land(game, state, hidden, lemming, field)
     while True:
-        action = field_action(game, field)
         trigger = counters + field * FIELD_LEN + FIELD_TRIGGERS
         if action == GETAWAY:
             hidden[ix(trigger)] += 1
@@ -319,6 +332,7 @@ def resolve_landing(game, state, hidden, lemming, field):
             if target >= game[G_N_FIELDS]:
                 return reach_water(game, state, lemming)
             if state[ix(S_OCCUPANT + target)] < 0:
+                action = field_action(game, target)
                 land(game, state, hidden, lemming, target)
                 field = target
                 continue
