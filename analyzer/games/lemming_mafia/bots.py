@@ -449,10 +449,40 @@ def best_field(kind, game, state, params, lemming, options_at, n_options):
     before = lemming_value(game, state, params, lemming)
     lemming_progress = progress(game, state, lemming)
     blocks = state[ix(PUB_BLOCKS + lemming)]
+    # the options are the free fields of one section (``target_fields``): the
+    # lemming moves as far to each, so a field's gain depends on its action
+    # alone, but for a getaway (the fields after it). The utility of each other
+    # kind of field is taken once for the option (``gain_from`` and
+    # ``utility_of``'s expressions, in their order) and each field selects its
+    # own: no branch a field on its action or the lemming's blocks, which are
+    # as good as random to the branch predictor.
+    moved = float(field_section(game, state[ix(options_at)]) + 1) - lemming_progress
+    block = params[P_BLOCK_WEIGHT]
+    on_concrete = (-params[P_ELIM_COST] - before) if blocks >= 2 else moved - block
+    on_jackhammer = moved + block if blocks > 0 else moved
+    u_plain = lemming_stake * moved
+    u_round = u_plain + 0.05
+    u_concrete = lemming_stake * on_concrete
+    u_jackhammer = lemming_stake * on_jackhammer
+    if (moved >= _WIN) | (on_concrete >= _WIN) | (on_jackhammer >= _WIN):
+        # a win ends the race: scored by what it pays (``utility_of``); only
+        # with extreme parameters
+        won = _WIN * (bet_gain(state, lemming) + contract_stake(game, state, lemming))
+        u_plain = won if moved >= _WIN else u_plain
+        u_round = won if moved >= _WIN else u_round
+        u_concrete = won if on_concrete >= _WIN else u_concrete
+        u_jackhammer = won if on_jackhammer >= _WIN else u_jackhammer
     for i in range(n_options):
         field = state[ix(options_at + i)]
-        gain = gain_from(game, state, params, lemming, field, before, lemming_progress, blocks)
-        params[ix(SC_FIELD_VALUE + i)] = utility_of(game, state, lemming, field, gain, lemming_stake)
+        action = field_action(game, field)
+        if action == GETAWAY:
+            gain = gain_from(game, state, params, lemming, field, before, lemming_progress, blocks)
+            u = utility_of(game, state, lemming, field, gain, lemming_stake)
+        else:
+            u = u_concrete if action == CONCRETE else u_plain
+            u = u_jackhammer if action == JACKHAMMER else u
+            u = u_round if action >= BOOKMAKER else u
+        params[ix(SC_FIELD_VALUE + i)] = u
     i, best = pick(params, SC_FIELD_VALUE, n_options, state)
     return best, i
 
