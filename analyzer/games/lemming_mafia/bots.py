@@ -583,12 +583,24 @@ def decide_move(kind, game, state, params, n_options):
     return choose_move(kind, game, state, params, n_options)
 
 
-@kernel
-def decide_field(kind, game, state, params, n_options):
+@kernel(inline=True)
+def planned_field(state, params, n_options):
+    """The option index of the field this heuristic bot's move decision of this
+    turn chose (``choose_move``), or -1: no move decision this turn (one
+    candidate: a forced move). It reads neither the bot's view nor its stream,
+    so the kernel asks it before copying the view (``kernel.ask``)."""
     if params[SC_SIZED_TURN] == state[PUB_TURN]:
         for i in range(n_options):
             if state[ix(S_OPTIONS + i)] == params[SC_MOVE_FIELD]:
                 return i
+    return -1
+
+
+@kernel
+def decide_field(kind, game, state, params, n_options):
+    planned = planned_field(state, params, n_options)
+    if planned >= 0:
+        return planned
     size_up(kind, game, state, params)
     _, i = best_field(kind, game, state, params, state[PUB_MOVING], S_OPTIONS, n_options)
     return i
