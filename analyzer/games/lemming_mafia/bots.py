@@ -32,6 +32,10 @@ pushes a favourite, buries a rival in concrete or steers a contract.
 """
 import math
 
+from llvmlite import ir as llvm_ir
+from numba.core import types
+from numba.extending import intrinsic
+
 from analyzer.engine import rng
 from analyzer.engine.jit import ix, kernel
 from analyzer.games.lemming_mafia.layout import (
@@ -52,6 +56,7 @@ from analyzer.games.lemming_mafia.random_bot import decide_random
 from analyzer.games.lemming_mafia.rules import (
     card_entry, field_action, field_section, sections_passed, target_fields,
 )
+from analyzer.games.lemming_mafia.rules import pick as pick_int
 
 # bot ids (the kernel dispatches on them; registry.py names them)
 RANDOM, FAVOURITE, TIMER, CONTRACTOR, LOOKAHEAD = range(5)
@@ -74,6 +79,29 @@ _OWN = S_VIEW  # the deciding player's own row in state
 
 
 # ---------------------------------------------------------- the shared race model
+
+@intrinsic
+def bits_of_float(typingctx, value):
+    """The 64 bits of a float64 as an int64 (no conversion), for a select
+    without a branch (``rules.pick``)."""
+    if not isinstance(value, types.Float):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], llvm_ir.IntType(64))
+    return types.int64(types.float64), codegen
+
+
+@intrinsic
+def float_of_bits(typingctx, bits):
+    """The float64 whose 64 bits ``bits_of_float`` gave."""
+    if not isinstance(bits, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], llvm_ir.DoubleType())
+    return types.float64(types.int64), codegen
+
 
 @kernel(inline=True)
 def pick(params, first, n, state):
@@ -472,6 +500,10 @@ def best_field(kind, game, state, params, lemming, options_at, n_options):
         u_round = won if moved >= _WIN else u_round
         u_concrete = won if on_concrete >= _WIN else u_concrete
         u_jackhammer = won if on_jackhammer >= _WIN else u_jackhammer
+    plain_bits = bits_of_float(u_plain)
+    round_bits = bits_of_float(u_round)
+    concrete_bits = bits_of_float(u_concrete)
+    jackhammer_bits = bits_of_float(u_jackhammer)
     for i in range(n_options):
         field = state[ix(options_at + i)]
         action = field_action(game, field)
@@ -479,9 +511,11 @@ def best_field(kind, game, state, params, lemming, options_at, n_options):
             gain = gain_from(game, state, params, lemming, field, before, lemming_progress, blocks)
             u = utility_of(game, state, lemming, field, gain, lemming_stake)
         else:
-            u = u_concrete if action == CONCRETE else u_plain
-            u = u_jackhammer if action == JACKHAMMER else u
-            u = u_round if action >= BOOKMAKER else u
+            # selected as bit patterns with ``rules.pick``: LLVM turns float
+            # selects on the action back into a chain of branches
+            u_bits = pick_int(action == CONCRETE, concrete_bits, plain_bits)
+            u_bits = pick_int(action == JACKHAMMER, jackhammer_bits, u_bits)
+            u = float_of_bits(pick_int(action >= BOOKMAKER, round_bits, u_bits))
         params[ix(SC_FIELD_VALUE + i)] = u
     i, best = pick(params, SC_FIELD_VALUE, n_options, state)
     return best, i
