@@ -32,6 +32,10 @@ pushes a favourite, buries a rival in concrete or steers a contract.
 """
 import math
 
+from llvmlite import ir as llvm_ir
+from numba.core import types
+from numba.extending import intrinsic
+
 from analyzer.engine import rng
 from analyzer.engine.jit import ix, kernel
 from analyzer.games.lemming_mafia.layout import (
@@ -52,6 +56,7 @@ from analyzer.games.lemming_mafia.random_bot import decide_random
 from analyzer.games.lemming_mafia.rules import (
     card_entry, field_action, field_section, sections_passed, target_fields,
 )
+from analyzer.games.lemming_mafia.rules import pick as pick_int
 
 # bot ids (the kernel dispatches on them; registry.py names them)
 RANDOM, FAVOURITE, TIMER, CONTRACTOR, LOOKAHEAD = range(5)
@@ -74,6 +79,29 @@ _OWN = S_VIEW  # the deciding player's own row in state
 
 
 # ---------------------------------------------------------- the shared race model
+
+@intrinsic
+def bits_of_float(typingctx, value):
+    """The 64 bits of a float64 as an int64 (no conversion), for a select
+    without a branch (``rules.pick``)."""
+    if not isinstance(value, types.Float):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], llvm_ir.IntType(64))
+    return types.int64(types.float64), codegen
+
+
+@intrinsic
+def float_of_bits(typingctx, bits):
+    """The float64 whose 64 bits ``bits_of_float`` gave."""
+    if not isinstance(bits, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], llvm_ir.DoubleType())
+    return types.float64(types.int64), codegen
+
 
 @kernel(inline=True)
 def pick(params, first, n, state):
@@ -449,10 +477,46 @@ def best_field(kind, game, state, params, lemming, options_at, n_options):
     before = lemming_value(game, state, params, lemming)
     lemming_progress = progress(game, state, lemming)
     blocks = state[ix(PUB_BLOCKS + lemming)]
+    # the options are the free fields of one section (``target_fields``): the
+    # lemming moves as far to each, so a field's gain depends on its action
+    # alone, but for a getaway (the fields after it). The utility of each other
+    # kind of field is taken once for the option (``gain_from`` and
+    # ``utility_of``'s expressions, in their order) and each field selects its
+    # own: no branch a field on its action or the lemming's blocks, which are
+    # as good as random to the branch predictor.
+    moved = float(field_section(game, state[ix(options_at)]) + 1) - lemming_progress
+    block = params[P_BLOCK_WEIGHT]
+    on_concrete = (-params[P_ELIM_COST] - before) if blocks >= 2 else moved - block
+    on_jackhammer = moved + block if blocks > 0 else moved
+    u_plain = lemming_stake * moved
+    u_round = u_plain + 0.05
+    u_concrete = lemming_stake * on_concrete
+    u_jackhammer = lemming_stake * on_jackhammer
+    if (moved >= _WIN) | (on_concrete >= _WIN) | (on_jackhammer >= _WIN):
+        # a win ends the race: scored by what it pays (``utility_of``); only
+        # with extreme parameters
+        won = _WIN * (bet_gain(state, lemming) + contract_stake(game, state, lemming))
+        u_plain = won if moved >= _WIN else u_plain
+        u_round = won if moved >= _WIN else u_round
+        u_concrete = won if on_concrete >= _WIN else u_concrete
+        u_jackhammer = won if on_jackhammer >= _WIN else u_jackhammer
+    plain_bits = bits_of_float(u_plain)
+    round_bits = bits_of_float(u_round)
+    concrete_bits = bits_of_float(u_concrete)
+    jackhammer_bits = bits_of_float(u_jackhammer)
     for i in range(n_options):
         field = state[ix(options_at + i)]
-        gain = gain_from(game, state, params, lemming, field, before, lemming_progress, blocks)
-        params[ix(SC_FIELD_VALUE + i)] = utility_of(game, state, lemming, field, gain, lemming_stake)
+        action = field_action(game, field)
+        if action == GETAWAY:
+            gain = gain_from(game, state, params, lemming, field, before, lemming_progress, blocks)
+            u = utility_of(game, state, lemming, field, gain, lemming_stake)
+        else:
+            # selected as bit patterns with ``rules.pick``: LLVM turns float
+            # selects on the action back into a chain of branches
+            u_bits = pick_int(action == CONCRETE, concrete_bits, plain_bits)
+            u_bits = pick_int(action == JACKHAMMER, jackhammer_bits, u_bits)
+            u = float_of_bits(pick_int(action >= BOOKMAKER, round_bits, u_bits))
+        params[ix(SC_FIELD_VALUE + i)] = u
     i, best = pick(params, SC_FIELD_VALUE, n_options, state)
     return best, i
 
@@ -553,12 +617,24 @@ def decide_move(kind, game, state, params, n_options):
     return choose_move(kind, game, state, params, n_options)
 
 
-@kernel
-def decide_field(kind, game, state, params, n_options):
+@kernel(inline=True)
+def planned_field(state, params, n_options):
+    """The option index of the field this heuristic bot's move decision of this
+    turn chose (``choose_move``), or -1: no move decision this turn (one
+    candidate: a forced move). It reads neither the bot's view nor its stream,
+    so the kernel asks it before copying the view (``kernel.ask``)."""
     if params[SC_SIZED_TURN] == state[PUB_TURN]:
         for i in range(n_options):
             if state[ix(S_OPTIONS + i)] == params[SC_MOVE_FIELD]:
                 return i
+    return -1
+
+
+@kernel
+def decide_field(kind, game, state, params, n_options):
+    planned = planned_field(state, params, n_options)
+    if planned >= 0:
+        return planned
     size_up(kind, game, state, params)
     _, i = best_field(kind, game, state, params, state[PUB_MOVING], S_OPTIONS, n_options)
     return i

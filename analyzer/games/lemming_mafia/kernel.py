@@ -14,7 +14,7 @@ import numpy as np
 
 from analyzer.engine.jit import ix, kernel, recompiled
 from analyzer.engine.trace import emit, payload
-from analyzer.games.lemming_mafia.bots import LOOKAHEAD, RANDOM, decide_builtin
+from analyzer.games.lemming_mafia.bots import LOOKAHEAD, RANDOM, decide_builtin, planned_field
 from analyzer.games.lemming_mafia.random_bot import decide_random_seated
 from analyzer.games.lemming_mafia.layout import (
     DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, DERIVED_AT, ERROR_BET,
@@ -52,6 +52,13 @@ def ask(what, seat, game, state, hidden, params, n_options):
     hidden[ix(at + OWN_DECISIONS)] += 1
     if kind == RANDOM:
         return decide_random_seated(what, hidden, at, state, n_options, seat)
+    if what == DECIDE_FIELD and kind < LOOKAHEAD:
+        # a heuristic bot's field after its own move decision: the field that
+        # decision chose, found without the view copy or a call (most of their
+        # field decisions)
+        planned = planned_field(state, params[seat], n_options)
+        if planned >= 0:
+            return planned
     for i in range(OWN_VIEW_LEN):
         state[S_VIEW + i] = hidden[ix(at + i)]
     dice = state[PUB_RNG]
