@@ -15,7 +15,7 @@ from analyzer.errors import AnalyzerError
 from analyzer.games.lemming_mafia import kernel, random_race
 from analyzer.games.lemming_mafia import layout as L
 from analyzer.games.lemming_mafia.board import check_players, load_setup, pack_game
-from analyzer.games.lemming_mafia.bots import PARAMS_WIDTH, RANDOM, decide_builtin
+from analyzer.games.lemming_mafia.bots import RANDOM, decide_builtin
 from analyzer.games.lemming_mafia.records import TABLES as SPECS
 from analyzer.games.lemming_mafia.registry import REGISTRY
 from analyzer.games.lemming_mafia.summary import Summary

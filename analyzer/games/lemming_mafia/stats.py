@@ -178,7 +178,7 @@ class LemmingMafiaStats:
         cells = n_labels * width * width
         at = label * (width * width)
         # ordered pairs (i, j) of one group: first each row with itself, then i != j both ways
-        pair_i, pair_j, own = [np.arange(len(label))], [np.arange(len(label))], [at + seat * (width + 1)]
+        pair_i, pair_j = [np.arange(len(label))], [np.arange(len(label))]
         for offset in range(1, len(label)):
             same = np.flatnonzero((label[offset:] == label[:-offset]) & (race[offset:] == race[:-offset]))
             if not same.size:
