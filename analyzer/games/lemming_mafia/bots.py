@@ -75,6 +75,7 @@ P_DISCARD_MARGIN = 9  # contractor: keep a contract down to this expected loss
 # (N_PARAMS, PARAMS_WIDTH and the scratch slots SC_* are in layout.py)
 
 _WIN = 1000.0  # value gained by a lemming that reaches the water
+_ROUND_BONUS = 0.05  # what a round of bets or discards is worth to a planner
 _OWN = S_VIEW  # the deciding player's own row in state
 
 
@@ -148,14 +149,28 @@ def win_weight(game, state, params, lemming):
     ``sharpness`` times its value, from a table built once per board (an exp
     costs as much as a whole decision's arithmetic)."""
     n_sections = state[PUB_N_SECTIONS]
+    if n_sections + 2 > WEIGHT_TABLE_PROGRESS:
+        return weight_computed(game, state, params, lemming)
+    if params[TABLE_SECTIONS] != n_sections:
+        build_weight_table(params, n_sections)
+    return weight_from_table(game, state, params, lemming)
+
+
+@kernel(inline=True)
+def weight_from_table(game, state, params, lemming):
+    """``win_weight`` read from the table, which is built for this board."""
     step = progress_step(game, state, lemming)
     blocks = min(state[ix(PUB_BLOCKS + lemming)], 2)  # 3 once eliminated
-    if n_sections + 2 > WEIGHT_TABLE_PROGRESS:
-        weight = weight_of(params, float(step), blocks)
-    else:
-        if params[TABLE_SECTIONS] != n_sections:
-            build_weight_table(params, n_sections)
-        weight = params[ix(WEIGHT_TABLE + 3 * step + blocks)]
+    weight = params[ix(WEIGHT_TABLE + 3 * step + blocks)]
+    return weight if state[ix(PUB_OUT + lemming)] == 0 else 0.0
+
+
+@kernel(inline=True)
+def weight_computed(game, state, params, lemming):
+    """``win_weight`` on a board too long for the table."""
+    step = progress_step(game, state, lemming)
+    blocks = min(state[ix(PUB_BLOCKS + lemming)], 2)
+    weight = weight_of(params, float(step), blocks)
     return weight if state[ix(PUB_OUT + lemming)] == 0 else 0.0
 
 
@@ -208,10 +223,19 @@ def gain_from(game, state, params, lemming, field, before, lemming_progress, blo
             extra += crash if blocked else step
             extra += 0.0 if blocked else there
         return moved + extra / 6.0
-    on_concrete = (-elim - before) if blocks >= 2 else moved - block
-    on_jackhammer = moved + block if blocks > 0 else moved
+    on_concrete, on_jackhammer = block_gains(params, moved, before, blocks)
     gain = on_concrete if action == CONCRETE else moved
     return on_jackhammer if action == JACKHAMMER else gain
+
+
+@kernel(inline=True)
+def block_gains(params, moved, before, blocks):
+    """``gain_from`` on a concrete and on a jackhammer field ``moved`` sections
+    on: a block more (the third eliminates), or one fewer."""
+    block = params[P_BLOCK_WEIGHT]
+    on_concrete = (-params[P_ELIM_COST] - before) if blocks >= 2 else moved - block
+    on_jackhammer = moved + block if blocks > 0 else moved
+    return on_concrete, on_jackhammer
 
 
 @kernel(inline=True)
@@ -400,17 +424,14 @@ def win_weights(game, state, params):
     total = 0.0
     if n_sections + 2 > WEIGHT_TABLE_PROGRESS:
         for lem in range(N_LEMMINGS):
-            w = win_weight(game, state, params, lem)
+            w = weight_computed(game, state, params, lem)
             params[ix(SC_WEIGHT + lem)] = w
             total += w
         return total
     if params[TABLE_SECTIONS] != n_sections:
         build_weight_table(params, n_sections)
     for lem in range(N_LEMMINGS):
-        step = progress_step(game, state, lem)
-        blocks = min(state[ix(PUB_BLOCKS + lem)], 2)
-        w = params[ix(WEIGHT_TABLE + 3 * step + blocks)]
-        w = w if state[ix(PUB_OUT + lem)] == 0 else 0.0
+        w = weight_from_table(game, state, params, lem)
         params[ix(SC_WEIGHT + lem)] = w
         total += w
     return total
@@ -460,12 +481,17 @@ def move_utility(game, state, params, lemming, field, lemming_stake):
 @kernel(inline=True)
 def utility_of(game, state, lemming, field, gain, lemming_stake):
     """``move_utility`` from the landing's ``gain``."""
-    if gain >= _WIN:  # a win ends the race: score it by what it pays this player
-        return _WIN * (bet_gain(state, lemming) + contract_stake(game, state, lemming))
+    if gain >= _WIN:
+        return win_utility(game, state, lemming)
     u = lemming_stake * gain
     action = field_action(game, field)
-    # a round of bets or discards is worth a little to a planner
-    return u + 0.05 if (action == BOOKMAKER) | (action == BOSS) else u
+    return u + _ROUND_BONUS if (action == BOOKMAKER) | (action == BOSS) else u
+
+
+@kernel(inline=True)
+def win_utility(game, state, lemming):
+    """A win ends the race: it is worth what it pays this player."""
+    return _WIN * (bet_gain(state, lemming) + contract_stake(game, state, lemming))
 
 
 @kernel(inline=True)
@@ -480,22 +506,20 @@ def best_field(kind, game, state, params, lemming, options_at, n_options):
     # the options are the free fields of one section (``target_fields``): the
     # lemming moves as far to each, so a field's gain depends on its action
     # alone, but for a getaway (the fields after it). The utility of each other
-    # kind of field is taken once for the option (``gain_from`` and
-    # ``utility_of``'s expressions, in their order) and each field selects its
-    # own: no branch a field on its action or the lemming's blocks, which are
-    # as good as random to the branch predictor.
+    # kind of field is taken once for the option (``gain_from``'s gains and
+    # ``utility_of``'s utilities, from their own helpers) and each field selects
+    # its own: no branch a field on its action or the lemming's blocks, which
+    # are as good as random to the branch predictor.
     moved = float(field_section(game, state[ix(options_at)]) + 1) - lemming_progress
-    block = params[P_BLOCK_WEIGHT]
-    on_concrete = (-params[P_ELIM_COST] - before) if blocks >= 2 else moved - block
-    on_jackhammer = moved + block if blocks > 0 else moved
+    on_concrete, on_jackhammer = block_gains(params, moved, before, blocks)
     u_plain = lemming_stake * moved
-    u_round = u_plain + 0.05
+    u_round = u_plain + _ROUND_BONUS
     u_concrete = lemming_stake * on_concrete
     u_jackhammer = lemming_stake * on_jackhammer
     if (moved >= _WIN) | (on_concrete >= _WIN) | (on_jackhammer >= _WIN):
         # a win ends the race: scored by what it pays (``utility_of``); only
         # with extreme parameters
-        won = _WIN * (bet_gain(state, lemming) + contract_stake(game, state, lemming))
+        won = win_utility(game, state, lemming)
         u_plain = won if moved >= _WIN else u_plain
         u_round = won if moved >= _WIN else u_round
         u_concrete = won if on_concrete >= _WIN else u_concrete
