@@ -422,38 +422,67 @@ def list_bots(game: str = _game_argument()):
 # stopped by a signal (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).
 EXIT_OUTPUT = 1
 EXIT_USAGE = 2
-_SIGNALS = ("SIGTERM", "SIGHUP")
+_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
 
 
 class _Stopped:
-    """Which signal stopped the command: SIGTERM and SIGHUP are turned into a
+    """Which signal stopped the command: Ctrl-C, SIGTERM and SIGHUP raise a
     KeyboardInterrupt, so everything that cleans up after Ctrl-C (the hidden
-    partial run directory, the thread pool) cleans up after them too."""
+    partial run directory, the thread pool) cleans up after them too; the stop
+    is also recorded in ``engine.stop``, which the run's loops check between
+    chunks in case that exception is lost."""
     signum: int | None = None
 
 
 def _on_signal(signum, frame):
+    from analyzer.engine import stop
+
     _Stopped.signum = signum
+    stop.request()
     raise KeyboardInterrupt
 
 
 def _install_signal_handlers() -> dict:
+    """Our handler for each stopping signal, and an unraisable-exception hook
+    that stays silent about the KeyboardInterrupt of a stop it already knows
+    (raised inside a finaliser, which Python would report as "Exception
+    ignored in ..." and drop: the run's loop stops at the next chunk instead).
+    A SIGINT that is ignored (a background job) stays ignored."""
     import signal
     import threading
 
     if threading.current_thread() is not threading.main_thread():
         return {}
+    from analyzer.engine import stop
+
+    stop.clear()
     previous = {}
     for name in _SIGNALS:
         if hasattr(signal, name):
             number = getattr(signal, name)
+            if number == signal.SIGINT and signal.getsignal(number) is not signal.default_int_handler:
+                continue
             previous[number] = signal.signal(number, _on_signal)
+    hook = sys.unraisablehook
+
+    def unraisable(info):
+        if not (issubclass(info.exc_type, KeyboardInterrupt) and stop.requested()):
+            hook(info)
+
+    sys.unraisablehook = unraisable
+    previous["unraisablehook"] = hook
     return previous
 
 
 def _restore_signal_handlers(previous: dict) -> None:
+    """The handlers and hook from before the command; its stop request is spent."""
     import signal
 
+    from analyzer.engine import stop
+
+    stop.clear()
+    if "unraisablehook" in previous:
+        sys.unraisablehook = previous.pop("unraisablehook")
     for number, handler in previous.items():
         signal.signal(number, handler)
 

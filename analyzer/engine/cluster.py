@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 import analyzer
+from analyzer.engine import stop
 from analyzer.errors import AnalyzerError
 
 CONNECT_SECONDS = 4  # an unreachable scheduler fails after this long
@@ -289,6 +290,7 @@ def _ordered(session: Session, tasks, window: int | None = None):
             except Exception as e:  # distributed's: a lost scheduler, a task that killed its workers
                 raise ClusterError(f"the cluster at {session.address} failed: {type(e).__name__}: "
                                    f"{_first_line(e)}") from None
+            stop.check()  # a signal whose KeyboardInterrupt was lost (see stop.py)
             submit()
             yield result
     finally:

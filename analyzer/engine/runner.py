@@ -16,6 +16,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TypeVar
 
+from analyzer.engine import stop
 from analyzer.errors import AnalyzerError
 
 T = TypeVar("T")
@@ -117,6 +118,7 @@ def run_chunks(
                 submit()
             first, count, started, futures = in_flight.pop(0)
             parts = [future.result() for future in futures]
+            stop.check()  # a signal whose KeyboardInterrupt was lost (see stop.py)
             chunks.measured(count, time.perf_counter() - started)
             on_chunk(first, count, parts)
             del parts  # let the chunk go before the next one is played
@@ -151,6 +153,7 @@ def interruptible(fn: Callable[[], T]) -> T:
     worker.start()
     while worker.is_alive():
         worker.join(0.1)
+        stop.check()
     if "error" in box:
         raise box["error"]
     return box.get("value")
