@@ -47,6 +47,8 @@ from analyzer.games.lemming_mafia.layout import (
     S_SCRATCH, S_VIEW, TOP3, UNFULFILLED_PENALTY, WINNER_CLEAN,
 )
 from analyzer.games.lemming_mafia.layout import (  # noqa: F401  (re-exported)
+    CONTRACTOR, FAVOURITE, LOOKAHEAD, P_BET_STAKE, P_BLOCK_WEIGHT, P_DISCARD_MARGIN, P_ELIM_COST,
+    P_HARM, P_LATE_BETS, P_LOYALTY, P_PUSH, P_SHARPNESS, P_URGENCY, RANDOM, TIMER,
     N_PARAMS, PARAMS_WIDTH, SC_CONTRACT_STAKE, SC_EXPECTED, SC_FAVOURITE, SC_FIELD_VALUE, SC_GAIN,
     SC_MOVE_FIELD, SC_OPTION_FIELD, SC_OPTION_VALUE, SC_SIZED_TURN, SC_TOTAL,
     SC_WEIGHT, TABLE_SECTIONS, WEIGHT_TABLE, WEIGHT_TABLE_PROGRESS,
@@ -58,21 +60,8 @@ from analyzer.games.lemming_mafia.rules import (
 )
 from analyzer.games.lemming_mafia.rules import pick as pick_int
 
-# bot ids (the kernel dispatches on them; registry.py names them)
-RANDOM, FAVOURITE, TIMER, CONTRACTOR, LOOKAHEAD = range(5)
-
-# parameter slots of the heuristic bots; registry.py names them and sets defaults
-P_BLOCK_WEIGHT = 0  # sections of progress one concrete block is worth
-P_SHARPNESS = 1  # how strongly the leader is expected to win
-P_ELIM_COST = 2  # value lost by an eliminated lemming, in sections
-P_LATE_BETS = 3  # bet cards held back for the end of the race
-P_URGENCY = 4  # the held cards go down once the leader is this many sections out
-P_BET_STAKE = 5  # weight of bet points in move choices (timer, contractor)
-P_PUSH = 6  # favourite: stake in its favourite
-P_HARM = 7  # favourite: how hard it hinders likely rival winners
-P_LOYALTY = 8  # favourite: value bonus of a colour whose card is still to play
-P_DISCARD_MARGIN = 9  # contractor: keep a contract down to this expected loss
-# (N_PARAMS, PARAMS_WIDTH and the scratch slots SC_* are in layout.py)
+# the bot ids (RANDOM ... LOOKAHEAD), the parameter slots P_*, N_PARAMS,
+# PARAMS_WIDTH and the scratch slots SC_* are in layout.py
 
 _WIN = 1000.0  # value gained by a lemming that reaches the water
 _ROUND_BONUS = 0.05  # what a round of bets or discards is worth to a planner

@@ -125,10 +125,31 @@ WORK_OPTIONS = 64  # options the look-ahead bot weighs at most
 RACING_ROLLOUTS = 16  # rollouts of each option the look-ahead bot keeps for dropping options
 
 
+# built-in bot ids (the kernel dispatches on them; registry.py names them). Here,
+# not in bots.py, so the registry and a random table's match load without the
+# heuristic and look-ahead bots' compiled code (a shorter start-up).
+RANDOM, FAVOURITE, TIMER, CONTRACTOR, LOOKAHEAD = range(5)
+
 # a bot's row of params: its parameters, then scratch it keeps between its own
 # decisions (cleared every race; no other bot sees it); a user bot's whole row
 # past its parameters is scratch
 N_PARAMS = 10
+# the heuristic bots' parameter slots (registry.py names them and sets defaults)
+P_BLOCK_WEIGHT = 0  # sections of progress one concrete block is worth
+P_SHARPNESS = 1  # how strongly the leader is expected to win
+P_ELIM_COST = 2  # value lost by an eliminated lemming, in sections
+P_LATE_BETS = 3  # bet cards held back for the end of the race
+P_URGENCY = 4  # the held cards go down once the leader is this many sections out
+P_BET_STAKE = 5  # weight of bet points in move choices (timer, contractor)
+P_PUSH = 6  # favourite: stake in its favourite
+P_HARM = 7  # favourite: how hard it hinders likely rival winners
+P_LOYALTY = 8  # favourite: value bonus of a colour whose card is still to play
+P_DISCARD_MARGIN = 9  # contractor: keep a contract down to this expected loss
+# the look-ahead bot's parameter slots
+P_ROLLOUTS = 0  # rollouts per option
+P_SHARED = 1  # 1 shared playouts (lookahead.py), 0 one playout per option and rollout
+P_DROP = 2  # drop a move option this many standard errors below the leader (0: never)
+P_MOVE_ROLLOUTS = 3  # shared playouts: rollouts per move or field option (0: P_ROLLOUTS)
 SC_CONTRACT_STAKE = N_PARAMS  # 6: what held contracts gain per unit of each lemming's value
 SC_TOTAL = N_PARAMS + 6  # heuristic bots, per move: the sum of the win weights ...
 SC_EXPECTED = N_PARAMS + 7  # ... the bet points they expect ...

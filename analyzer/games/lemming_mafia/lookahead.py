@@ -26,6 +26,9 @@ from analyzer.games.lemming_mafia.layout import (
     PUB_TURN, RACE_LEN, BET_LEN, CT_LEN, S_OPTIONS, S_SCRATCH, S_VIEW, SC_PLAN_FIELD,
     SC_PLAN_TURN, WORK_OPTIONS,
 )
+from analyzer.games.lemming_mafia.layout import (  # noqa: F401  (re-exported: the look-ahead's slots)
+    P_DROP, P_MOVE_ROLLOUTS, P_ROLLOUTS, P_SHARED,
+)
 from analyzer.games.lemming_mafia.random_bot import decide_random
 from analyzer.games.lemming_mafia.random_race import (
     card_masks, init_hands, put_back_held, random_landing, random_playout,
@@ -35,10 +38,6 @@ from analyzer.games.lemming_mafia.rules import (
     score_race, target_fields, track_place,
 )
 
-P_ROLLOUTS = 0  # parameter slot: rollouts per option
-P_SHARED = 1  # parameter slot: 1 shared playouts (below), 0 one playout per option and rollout
-P_DROP = 2  # parameter slot: drop a move option this many standard errors below the leader (0: never)
-P_MOVE_ROLLOUTS = 3  # parameter slot: shared playouts: rollouts per move or field option (0: P_ROLLOUTS)
 _DROPPED = -(1 << 40)  # the value of a dropped option
 _WORLD_LANE = 7  # stream lane for sampling hidden cards (dice use lane 0, players 1-6)
 _OWN_BETS_LANE = 8  # shared playouts: the bot's own later bets and discards

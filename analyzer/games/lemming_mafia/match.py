@@ -12,10 +12,10 @@ from analyzer.engine import userbots
 from analyzer.engine.botspec import BotSpec
 from analyzer.engine.match import PooledMatch
 from analyzer.errors import AnalyzerError
-from analyzer.games.lemming_mafia import kernel, random_race
+from analyzer.games.lemming_mafia import random_race
 from analyzer.games.lemming_mafia import layout as L
 from analyzer.games.lemming_mafia.board import check_players, load_setup, pack_game
-from analyzer.games.lemming_mafia.bots import RANDOM, decide_builtin
+from analyzer.games.lemming_mafia.layout import RANDOM
 from analyzer.games.lemming_mafia.records import TABLES as SPECS
 from analyzer.games.lemming_mafia.registry import REGISTRY
 from analyzer.games.lemming_mafia.summary import Summary
@@ -77,10 +77,16 @@ class LemmingMafiaMatch(PooledMatch):
         kinds = [f.kind for f in self.families]
         self.game_array = pack_game(self.board, self.deck, kinds)
         user = any(f.decide is not None for f in self.families)
+        if not user and all(kind == RANDOM for kind in kinds):
+            self._play = random_race.play_races  # the same races, on the fast path
+            return
+        # the general kernel and the built-in bots, imported only for a table that
+        # needs them: a random table starts without them
+        from analyzer.games.lemming_mafia import kernel
+        from analyzer.games.lemming_mafia.bots import decide_builtin
+
         if user:
             self._play = userbots.user_kernel(self.game, kernel.with_decide, decide_builtin, self.families)
-        elif all(kind == RANDOM for kind in kinds):
-            self._play = random_race.play_races  # the same races, on the fast path
         else:
             self._play = kernel.play_races
 

@@ -8,23 +8,23 @@ import dataclasses
 
 from analyzer.engine import userbots
 from analyzer.engine.bots import BotFamily, BotRegistry, ParamRange, UserBot  # noqa: F401  (UserBot: for bot files)
-from analyzer.games.lemming_mafia import bots as B
-from analyzer.games.lemming_mafia.lookahead import P_DROP, P_MOVE_ROLLOUTS, P_ROLLOUTS, P_SHARED
+from analyzer.games.lemming_mafia import layout as L  # the bot ids and parameter slots
+from analyzer.games.lemming_mafia.layout import P_DROP, P_MOVE_ROLLOUTS, P_ROLLOUTS, P_SHARED
 from analyzer.games.lemming_mafia.view import VIEW
 
 # parameters every heuristic bot shares: the race model
 _MODEL = {
-    "block_weight": (B.P_BLOCK_WEIGHT, 1.5, "sections of progress one concrete block is worth"),
-    "sharpness": (B.P_SHARPNESS, 0.6, "how strongly the leader is expected to win (softmax scale)"),
-    "elim_cost": (B.P_ELIM_COST, 6.0, "value lost when a lemming is eliminated, in sections"),
+    "block_weight": (L.P_BLOCK_WEIGHT, 1.5, "sections of progress one concrete block is worth"),
+    "sharpness": (L.P_SHARPNESS, 0.6, "how strongly the leader is expected to win (softmax scale)"),
+    "elim_cost": (L.P_ELIM_COST, 6.0, "value lost when a lemming is eliminated, in sections"),
 }
 
 
 def _bet_timing(late_bets: float) -> dict:
     """The bet-timing parameters every heuristic bot has, with its own default."""
     return {
-        "late_bets": (B.P_LATE_BETS, late_bets, "cards held back for the end of the race"),
-        "urgency": (B.P_URGENCY, 3.0,
+        "late_bets": (L.P_LATE_BETS, late_bets, "cards held back for the end of the race"),
+        "urgency": (L.P_URGENCY, 3.0,
                     "the held cards go down once the leader is this many sections from the water"),
     }
 
@@ -61,36 +61,36 @@ def _with_ranges(family: BotFamily) -> BotFamily:
 
 _FAMILIES = {
     "random": BotFamily(
-        "random", B.RANDOM,
+        "random", L.RANDOM,
         "the reference random bot of the rules page: uniform moves and fields, "
         "bets and discards each with probability 1/2"),
     "favourite": BotFamily(
-        "favourite", B.FAVOURITE,
+        "favourite", L.FAVOURITE,
         "backs the most promising lemming: pushes it, keeps it off concrete, puts "
         "rivals on concrete, throws other colours away and bets it late",
         {**_MODEL,
-         "push": (B.P_PUSH, 1.0, "stake in its favourite per section it gains"),
-         "harm": (B.P_HARM, 0.6, "how hard it hinders rivals likely to win"),
-         "loyalty": (B.P_LOYALTY, 1.0, "bonus (sections) for a colour whose card is still to bet"),
+         "push": (L.P_PUSH, 1.0, "stake in its favourite per section it gains"),
+         "harm": (L.P_HARM, 0.6, "how hard it hinders rivals likely to win"),
+         "loyalty": (L.P_LOYALTY, 1.0, "bonus (sections) for a colour whose card is still to bet"),
          **_bet_timing(1.0)}, integer=_STEPS),
     "timer": BotFamily(
-        "timer", B.TIMER,
+        "timer", L.TIMER,
         "plays for bet timing: throws unlikely colours away early, holds the likely "
         "winners and bets them as the race nears the water, moves to favour its stack",
         {**_MODEL,
          **_bet_timing(3.0),
-         "bet_stake": (B.P_BET_STAKE, 1.0, "weight of bet points in its moves")}, integer=_STEPS),
+         "bet_stake": (L.P_BET_STAKE, 1.0, "weight of bet points in its moves")}, integer=_STEPS),
     "contractor": BotFamily(
-        "contractor", B.CONTRACTOR,
+        "contractor", L.CONTRACTOR,
         "plays for its contracts: steers lemmings towards what its contracts need and "
         "discards those it is unlikely to fulfil",
         {**_MODEL,
          **_bet_timing(2.0),
-         "bet_stake": (B.P_BET_STAKE, 0.5, "weight of bet points in its moves"),
-         "discard_margin": (B.P_DISCARD_MARGIN, 0.0, "keeps a contract down to this expected loss in points")},
+         "bet_stake": (L.P_BET_STAKE, 0.5, "weight of bet points in its moves"),
+         "discard_margin": (L.P_DISCARD_MARGIN, 0.0, "keeps a contract down to this expected loss in points")},
         integer=_STEPS),
     "lookahead": BotFamily(
-        "lookahead", B.LOOKAHEAD,
+        "lookahead", L.LOOKAHEAD,
         "strong reference: plays every option out many times (Monte Carlo rollouts with "
         "random play after it, hidden cards sampled) and takes the best; slow",
         {"rollouts": (P_ROLLOUTS, 16.0, "rollouts per option of each decision"),
@@ -107,7 +107,7 @@ _FAMILIES = {name: _with_ranges(f) for name, f in _FAMILIES.items()}
 USER_KIND_BASE = userbots.USER_KIND_BASE
 
 # user bots: what they see is declared in view.py; engine/userbots.py loads them
-REGISTRY = BotRegistry(_FAMILIES, B.PARAMS_WIDTH, view=VIEW)
+REGISTRY = BotRegistry(_FAMILIES, L.PARAMS_WIDTH, view=VIEW)
 BUILTIN = REGISTRY.builtin
 resolve = REGISTRY.resolve
 read_bot_toml = REGISTRY.read_bot_toml
