@@ -241,8 +241,8 @@ def compare(make_match: Callable[[list[BotSpec]], object], a: BotSpec, b: BotSpe
             first = k * per_seat + done  # disjoint race indices per seat, same in both arms
 
             def play(start, count, ma=match_a, mb=match_b):
-                ca = ma.play(seed, start, count)
-                cb = mb.play(seed, start, count)
+                ca = ma.play(seed, start, count, detail=False)  # outcomes only
+                cb = mb.play(seed, start, count, detail=False)
                 out = (ma.outcomes(ca), mb.outcomes(cb))
                 ma.release([ca])
                 mb.release([cb])

@@ -152,8 +152,10 @@ def _play_here(match, races, seed, threads, chunk_size, summary, writer, stats, 
                 stats.add({**tables, **match.chunk_extras(part)})
         match.release(parts)  # after the tables are built: the buffers get reused
 
+    detail = writer is not None or stats is not None  # else only the summary reads the chunks
+
     def play(first, count):
-        return match.play(seed, first, count)
+        return match.play(seed, first, count, detail)
 
     # small chunks first, then chunks of about a quarter second (at most
     # chunk_size): progress moves often whatever the game's speed

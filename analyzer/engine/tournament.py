@@ -177,7 +177,7 @@ def tournament(make_match: Callable[[list[BotSpec]], object], specs: list[BotSpe
             row = np.array(seating)
 
             def play(first, count, match=match, base=t * deals):
-                chunk = match.play(seed, base + first, count)
+                chunk = match.play(seed, base + first, count, detail=False)  # outcomes only
                 out = match.outcomes(chunk)
                 match.release([chunk])
                 return first, out

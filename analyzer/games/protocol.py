@@ -119,9 +119,11 @@ class Match(Protocol):
     def warm_up(self) -> None:
         """Compile (or load from the cache) before timing or showing progress."""
 
-    def play(self, seed: int, first: int, count: int):
+    def play(self, seed: int, first: int, count: int, detail: bool = True):
         """Play items ``first .. first+count-1`` into a chunk; thread-safe (nogil
-        kernels, one pooled buffer per call). Item ``i`` depends only on (seed, i)."""
+        kernels, one pooled buffer per call). Item ``i`` depends only on (seed, i).
+        ``detail=False``: the chunk goes only to a summary's ``add`` and to
+        ``outcomes``, never to ``tables_of``, so a game may leave the rest unwritten."""
 
     def reserve(self, count: int) -> None:
         """Largest chunk to come: buffers are made once and reused."""

@@ -235,7 +235,7 @@ def play_race(game, state, hidden, params, seed, index, races, players, contract
     # the record rows are taken here: in play_races, which allocates, every
     # view would cost two atomic reference-count updates a race
     record_race(game, state, hidden, result, races[record], players[record], contracts[record],
-                bets[record])
+                bets[record], True)
     return 0
 
 

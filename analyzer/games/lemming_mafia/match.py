@@ -77,10 +77,12 @@ class LemmingMafiaMatch(PooledMatch):
         kinds = [f.kind for f in self.families]
         self.game_array = pack_game(self.board, self.deck, kinds)
         user = any(f.decide is not None for f in self.families)
+        self._play_summaries = None  # a kernel writing only the races and players rows, if any
         if user:
             self._play = userbots.user_kernel(self.game, kernel.with_decide, decide_builtin, self.families)
         elif all(kind == RANDOM for kind in kinds):
             self._play = random_race.play_races  # the same races, on the fast path
+            self._play_summaries = random_race.play_race_summaries
         else:
             self._play = kernel.play_races
 
@@ -107,6 +109,15 @@ class LemmingMafiaMatch(PooledMatch):
         chunk.fields[:] = 0
         return self._play(self.game_array, self.params, seed, first, count, chunk.races,
                           chunk.players, chunk.contracts, chunk.bets, chunk.fields)
+
+    def _play_summary_into(self, chunk: Chunk, seed: int, first: int, count: int) -> int:
+        """The races and players rows and the field counts only (what ``Summary.add``
+        and ``outcomes`` read), the contracts and bets rows left as they were."""
+        if self._play_summaries is None:
+            return self._play_into(chunk, seed, first, count)
+        chunk.fields[:] = 0
+        return self._play_summaries(self.game_array, self.params, seed, first, count, chunk.races,
+                                    chunk.players, chunk.contracts, chunk.bets, chunk.fields)
 
     def outcomes(self, chunk: Chunk) -> tuple[np.ndarray, np.ndarray]:
         """Per race and seat: won (shared wins count) and score."""

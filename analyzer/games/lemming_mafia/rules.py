@@ -531,22 +531,25 @@ def bet_paid(slot, color, winner):
 
 
 @kernel(inline=True)
-def record_race(game, state, hidden, result, race_row, player_rows, contract_rows, bet_rows):
+def record_race(game, state, hidden, result, race_row, player_rows, contract_rows, bet_rows,
+                detail):
     """The race ended with ``result`` (``winner * 2 + finish``): its row of the
-    races record, and the scores (``score_race``)."""
+    races record, and the scores (``score_race``; ``detail``: as there)."""
     winner = result >> 1
     finish = result & 1
     race_row[RACE_TURNS] = state[PUB_TURN]
     race_row[RACE_FINISH] = finish
     race_row[RACE_WINNER_FIELD] = (state[PUB_WATER_FROM] if finish == FINISH_WATER
                                    else state[ix(PUB_POS + winner)])
-    score_race(game, state, hidden, winner, race_row, player_rows, contract_rows, bet_rows)
+    score_race(game, state, hidden, winner, race_row, player_rows, contract_rows, bet_rows, detail)
 
 
 @kernel(inline=True)
 def score_race(game, state, hidden, winner, race_row, player_rows, contract_rows,
-               bet_rows):
-    """Final places, bet and contract points, winners; written into the records."""
+               bet_rows, detail):
+    """Final places, bet and contract points, winners; written into the records.
+    With ``detail`` false (a constant of the caller: only the race and player
+    rows are read) the contract and bet rows are left as they were."""
     n_players = game[G_N_PLAYERS]
     places = race_row[RACE_PLACE:RACE_PLACE + N_LEMMINGS]
     for lem in range(N_LEMMINGS):
@@ -563,10 +566,11 @@ def score_race(game, state, hidden, winner, race_row, player_rows, contract_rows
             color = pick(placed, hidden[ix(at + OWN_STACK + k)], -1)
             paid = bet_paid(k, color, winner)
             bet_points += paid
-            bet_rows[seat, k, BET_COLOR] = color
-            bet_rows[seat, k, BET_TURN] = hidden[ix(at + OWN_STACK_TURN + k)] * placed
-            bet_rows[seat, k, BET_PLACE] = hidden[ix(at + OWN_STACK_PLACE + k)] * placed
-            bet_rows[seat, k, BET_PAID] = paid
+            if detail:
+                bet_rows[seat, k, BET_COLOR] = color
+                bet_rows[seat, k, BET_TURN] = hidden[ix(at + OWN_STACK_TURN + k)] * placed
+                bet_rows[seat, k, BET_PLACE] = hidden[ix(at + OWN_STACK_PLACE + k)] * placed
+                bet_rows[seat, k, BET_PAID] = paid
         contract_points = 0
         n_discarded = 0
         for slot in range(N_CONTRACTS_EACH):
@@ -576,12 +580,13 @@ def score_race(game, state, hidden, winner, race_row, player_rows, contract_rows
             payoff = points * held
             n_discarded += 1 - held
             contract_points += payoff
-            contract_rows[seat, slot, CT_CARD] = card
-            contract_rows[seat, slot, CT_DISCARDED] = 1 - held
-            contract_rows[seat, slot, CT_FULFILLED] = fulfilled
-            contract_rows[seat, slot, CT_PAYOFF] = payoff
-            contract_rows[seat, slot, CT_DISCARD_TURN] = hidden[
-                game[G_H_DISCARD_AT] + seat * N_CONTRACTS_EACH + slot]
+            if detail:
+                contract_rows[seat, slot, CT_CARD] = card
+                contract_rows[seat, slot, CT_DISCARDED] = 1 - held
+                contract_rows[seat, slot, CT_FULFILLED] = fulfilled
+                contract_rows[seat, slot, CT_PAYOFF] = payoff
+                contract_rows[seat, slot, CT_DISCARD_TURN] = hidden[
+                    game[G_H_DISCARD_AT] + seat * N_CONTRACTS_EACH + slot]
         score = bet_points + contract_points
         player_rows[seat, PL_BET_POINTS] = bet_points
         player_rows[seat, PL_CONTRACT_POINTS] = contract_points
