@@ -176,7 +176,7 @@ def move_lemming(game, state, hidden, params, lemming):
     if game[G_TRACE_AT] != 0:
         payload(hidden, emit(hidden, game[G_TRACE_AT], EV_FIELD, seat, lemming, n_free, pick), state,
                 S_OPTIONS, n_free)
-    result = resolve_landing(game, state, hidden, lemming, field)
+    result = resolve_landing(game, state, hidden, lemming, field, True)
     if game[G_TRACE_AT] != 0:
         payload(hidden, emit(hidden, game[G_TRACE_AT], EV_LAND, seat, lemming, field, result), state,
                 PUB_POS, 3 * N_LEMMINGS)

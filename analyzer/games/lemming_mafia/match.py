@@ -39,6 +39,9 @@ class Chunk:
     contracts: np.ndarray  # [n, players, 3, CT_LEN]
     bets: np.ndarray  # [n, players, 6, BET_LEN]
     fields: np.ndarray  # [fields, FIELD_LEN], summed over the chunk
+    # False: played for a summary's figures and outcomes only (match.play(detail=False)):
+    # the races and players rows are written, the contracts, bets and field counts may not be
+    detail: bool = True
 
     @classmethod
     def empty(cls, capacity: int, players: int, n_fields: int) -> "Chunk":
@@ -56,7 +59,7 @@ class Chunk:
     def view(self) -> "Chunk":
         n = self.count
         return Chunk(self.first, n, self.races[:n], self.players[:n], self.contracts[:n],
-                     self.bets[:n], self.fields)
+                     self.bets[:n], self.fields, self.detail)
 
 
 class LemmingMafiaMatch(PooledMatch):
@@ -107,15 +110,18 @@ class LemmingMafiaMatch(PooledMatch):
 
     def _play_into(self, chunk: Chunk, seed: int, first: int, count: int) -> int:
         chunk.fields[:] = 0
+        chunk.detail = True
         return self._play(self.game_array, self.params, seed, first, count, chunk.races,
                           chunk.players, chunk.contracts, chunk.bets, chunk.fields)
 
     def _play_summary_into(self, chunk: Chunk, seed: int, first: int, count: int) -> int:
-        """The races and players rows and the field counts only (what ``Summary.add``
-        and ``outcomes`` read), the contracts and bets rows left as they were."""
+        """The races and players rows only (what ``Summary.add`` and ``outcomes``
+        read): on the fast path, the contracts and bets rows are left as they were
+        and the fields are not counted (``chunk.detail`` False)."""
         if self._play_summaries is None:
             return self._play_into(chunk, seed, first, count)
         chunk.fields[:] = 0
+        chunk.detail = False
         return self._play_summaries(self.game_array, self.params, seed, first, count, chunk.races,
                                     chunk.players, chunk.contracts, chunk.bets, chunk.fields)
 
@@ -175,6 +181,8 @@ class LemmingMafiaMatch(PooledMatch):
     def tables_of(self, chunk: Chunk) -> dict[str, pd.DataFrame]:
         import pandas as pd
 
+        if not chunk.detail:
+            raise ValueError("a chunk played with detail=False has no tables")  # a bug of ours
         c = chunk.view()
         n, p = c.count, self.players
         race_ids = np.arange(c.first, c.first + n, dtype=np.int64)

@@ -155,7 +155,7 @@ def random_landing(game, state, hidden, hands, lemming, field, bot, log, detail)
     appended to ``log`` (``log[0]``: rounds so far), and every seat answers the
     logged rounds after the race (``lookahead.random_points``). ``detail``: as
     ``random_bets`` and ``random_discards``."""
-    result = resolve_landing(game, state, hidden, lemming, field)
+    result = resolve_landing(game, state, hidden, lemming, field, detail)
     if bot < 0:
         if result == NEEDS_BETS:
             random_bets(game, state, hidden, hands, detail)
@@ -303,7 +303,8 @@ def random_races(game, seed, first, count, races, players, contracts, bets, fiel
         else:
             play_random_race_summary(game, state, hidden, hands, keys, first + i, races, players,
                                      contracts, bets, i)
-    add_field_counts(game, hidden, field_count)
+    if detail:
+        add_field_counts(game, hidden, field_count)
 
 
 @kernel(allocates=True)

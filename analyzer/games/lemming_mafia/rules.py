@@ -254,7 +254,7 @@ def leave_field(game, state, lemming):
 
 
 @kernel(inline=True)
-def land(game, state, hidden, lemming, field):
+def land(game, state, hidden, lemming, field, count):
     # everything read from ``game`` before the first store: for all the compiler
     # knows the arrays may overlap, so a read after a store is made again
     pos = state[ix(PUB_POS + lemming)]
@@ -271,7 +271,8 @@ def land(game, state, hidden, lemming, field):
     state[ix(S_OCCUPANT + field)] = lemming
     state[ix(to_mask)] |= to_bit
     state[ix(PUB_POS + lemming)] = field
-    hidden[ix(landings)] += 1
+    if count:  # a constant of the caller: whether the field counters are kept
+        hidden[ix(landings)] += 1
 
 
 @kernel(inline=True)
@@ -311,7 +312,7 @@ def reach_water(game, state, lemming):
 
 
 @kernel(inline=True)
-def resolve_landing(game, state, hidden, lemming, field):
+def resolve_landing(game, state, hidden, lemming, field, count):
     """Put the lemming on ``field`` and resolve the field's action, getaway chains
     included. Returns ``winner * 2 + finish`` if the race ends, NEEDS_BETS or
     NEEDS_DISCARDS when a round of decisions is due, else NO_WINNER.
@@ -319,21 +320,24 @@ def resolve_landing(game, state, hidden, lemming, field):
     Only the getaway (a roll and maybe a further landing) and an elimination
     take a branch; the other actions are resolved as arithmetic on the action
     code. The action of the field landed on is as good as random to a branch
-    predictor: a switch over it (a jump table) was mispredicted on most landings."""
+    predictor: a switch over it (a jump table) was mispredicted on most landings.
+    ``count`` (a constant): whether each field's landings and triggers are
+    counted (the fields table); a summary-only run does without."""
     # the board read before land's stores (see land)
     counters = game[G_H_COUNT_AT]
     action = field_action(game, field)
-    land(game, state, hidden, lemming, field)
+    land(game, state, hidden, lemming, field, count)
     while True:
         trigger = counters + field * FIELD_LEN + FIELD_TRIGGERS
         if action == GETAWAY:
-            hidden[ix(trigger)] += 1
+            if count:
+                hidden[ix(trigger)] += 1
             target = field + draw(state, 6) + 1
             if target >= game[G_N_FIELDS]:
                 return reach_water(game, state, lemming)
             if state[ix(S_OCCUPANT + target)] < 0:
                 action = field_action(game, target)
-                land(game, state, hidden, lemming, target)
+                land(game, state, hidden, lemming, target, count)
                 field = target
                 continue
             last = give_block(game, state, lemming)
@@ -345,7 +349,8 @@ def resolve_landing(game, state, hidden, lemming, field):
         concrete = action == CONCRETE
         drill = (action == JACKHAMMER) & (blocks > 0)
         rounds = action >= BOOKMAKER  # BOOKMAKER or BOSS
-        hidden[ix(trigger)] += concrete | drill | rounds
+        if count:
+            hidden[ix(trigger)] += concrete | drill | rounds
         blocks += concrete
         blocks -= drill
         state[ix(PUB_BLOCKS + lemming)] = blocks

@@ -67,8 +67,8 @@ def test_a_random_table_plays_on_the_fast_path():
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_summary_kernel_writes_the_races_and_players_of_the_full_one(name, players):
     """``play_race_summaries`` (simulate without tables, compare, tournament,
-    tune) writes the races and players rows and the field counts exactly as
-    ``play_races`` does, and nothing of the contracts and bets rows."""
+    tune) writes the races and players rows exactly as ``play_races`` does, and
+    nothing of the contracts and bets rows or the field counts."""
     sections = BOARDS[name]
     board = S.DEFAULT_BOARD if sections is None else S.make_board(sections)
     game = pack_game(board, S.DEFAULT_DECK, [RANDOM] * players)
@@ -77,13 +77,14 @@ def test_summary_kernel_writes_the_races_and_players_of_the_full_one(name, playe
         summary = Chunk.empty(1500, players, game[L.G_N_FIELDS])
         summary.contracts[:] = 77
         summary.bets[:] = 77
+        summary.fields[:] = 77
         status = random_race.play_race_summaries(game, np.zeros((players, PARAMS_WIDTH)), seed, first, 1500,
                                                  summary.races, summary.players, summary.contracts,
                                                  summary.bets, summary.fields)
         assert status == 0
-        for part in ("races", "players", "fields"):
+        for part in ("races", "players"):
             np.testing.assert_array_equal(getattr(summary, part), getattr(full, part), err_msg=part)
-        assert (summary.contracts == 77).all() and (summary.bets == 77).all()
+        assert (summary.contracts == 77).all() and (summary.bets == 77).all() and (summary.fields == 77).all()
 
 
 def summary_and_outcomes(match, detail, seed=5, races=4000, pieces=3):
@@ -132,3 +133,20 @@ def test_simulate_without_tables_gives_the_summary_of_a_run_with_them(tmp_path):
     written = simulate(match, 3000, 11, threads=2, chunk_size=1000, out_dir=tmp_path / "out", progress=False)
     assert plain.manifest["summary"] == written.manifest["summary"]
     assert plain.summary.render() == written.summary.render()
+
+
+def test_a_summary_chunk_has_no_tables_and_counts_no_fields():
+    """What a summary-only play leaves out is not read by mistake: its chunk
+    refuses ``tables_of`` and adds no field counts to the summary."""
+    match = LemmingMafiaMatch(None, 4, [BotSpec("random")] * 4)
+    chunk = match.play(3, 0, 200, detail=False)
+    assert not chunk.detail
+    with pytest.raises(ValueError):
+        match.tables_of(chunk)
+    s = match.new_summary()
+    s.add(chunk)
+    assert s.fields is None
+    full = match.play(3, 0, 200)
+    assert full.detail and full.fields.sum() > 0
+    s.add(full)
+    np.testing.assert_array_equal(s.fields, full.fields)
