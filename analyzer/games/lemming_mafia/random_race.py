@@ -18,6 +18,9 @@ as often as right:
 - the cards of each seat are bit masks (``hands``), so a bet or a discard is a
   draw and a lookup; the hidden rows get what the records read: the stacks as
   they grow and, at the end, which contracts are held (``put_back_held``).
+A run that reads no tables (``match.play(detail=False)``: a summary, compare,
+tournament, tune) plays on ``play_race_summaries``: the same races and the same
+races and players rows, without the contracts and bets rows and field counts.
 """
 import numpy as np
 
@@ -153,8 +156,9 @@ def random_landing(game, state, hidden, hands, lemming, field, bot, log, detail)
     NO_WINNER, or NEEDS_BETS / NEEDS_DISCARDS for a round. With ``bot >= 0``
     (the look-ahead's shared playouts) the round is not played: its kind is
     appended to ``log`` (``log[0]``: rounds so far), and every seat answers the
-    logged rounds after the race (``lookahead.random_points``). ``detail``: as
-    ``random_bets`` and ``random_discards``."""
+    logged rounds after the race (``lookahead.random_points``). ``detail`` (a
+    constant): false, the field counters are not kept (``resolve_landing``'s
+    ``count``), nor what ``random_bets`` and ``random_discards`` leave out."""
     result = resolve_landing(game, state, hidden, lemming, field, detail)
     if bot < 0:
         if result == NEEDS_BETS:
@@ -246,8 +250,8 @@ def random_table_race(game, state, hidden, hands, keys, index, races, players, c
                       record, detail):
     """Race ``index`` of the seed whose lane keys are ``keys`` (``rules.lane_keys``),
     every seat random, recorded in row ``record`` (``kernel.play_race``'s race).
-    ``detail`` (a constant): whether the contracts and bets rows are written;
-    the races and players rows are the same either way."""
+    ``detail`` (a constant): whether the contracts and bets rows are written and
+    the fields counted; the races and players rows are the same either way."""
     start_race_keyed(game, state, hidden, keys, index)
     n_players = game[G_N_PLAYERS]
     for seat in range(n_players):  # init_hands of a dealt race: every card in hand, every contract held
@@ -286,10 +290,12 @@ def play_random_race_summary(game, state, hidden, hands, keys, index, races, pla
                       record, False)
 
 
-@kernel(inline=True)
+@kernel(inline=True, allocates=True)
 def random_races(game, seed, first, count, races, players, contracts, bets, field_count, detail):
     """Races ``first .. first+count-1`` of ``seed`` into rows 0.. (``detail``: as
-    ``random_table_race``); each field's landings and triggers added to ``field_count``."""
+    ``random_table_race``); with ``detail``, each field's landings and triggers
+    added to ``field_count``. Inlined into the two entry points below, which
+    allocate anyway; the race itself is a call (see ``play_random_race``)."""
     game = game.copy()
     state = np.zeros(game[G_S_LEN], np.int64)
     hidden = np.zeros(game[G_H_LEN], np.int64)
@@ -318,8 +324,8 @@ def play_races(game, params, seed, first, count, races, players, contracts, bets
 @kernel(allocates=True)
 def play_race_summaries(game, params, seed, first, count, races, players, contracts, bets,
                         field_count):
-    """``play_races`` writing only what a summary and ``match.outcomes`` read:
-    the races and players rows (the same as ``play_races``') and the field
-    counts; the contracts and bets rows are left as they were."""
+    """``play_races`` writing only what a summary's figures and ``match.outcomes``
+    read: the races and players rows (the same as ``play_races``'); the
+    contracts and bets rows and ``field_count`` are left as they were."""
     random_races(game, seed, first, count, races, players, contracts, bets, field_count, False)
     return 0
