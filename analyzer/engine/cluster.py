@@ -214,9 +214,10 @@ def play_task(sent, client_version: str, seed: int, first: int, count: int, piec
     match.reserve(min(piece, count))
     for start in range(first, first + count, piece):
         n = min(piece, first + count - start)
-        chunk = match.play(seed, start, n)
+        detail = part_dir is not None or ship_tables
+        chunk = match.play(seed, start, n, detail)
         summary.add(chunk)
-        if part_dir is not None or ship_tables:
+        if detail:
             tables = match.tables_of(chunk)
             if part_dir is not None:
                 for name, df in tables.items():
@@ -339,7 +340,7 @@ def outcomes_task(sent, client_version: str, seed: int, first: int, count: int, 
     match.reserve(min(piece, count))
     won, score = [], []
     for start in range(first, first + count, piece):
-        chunk = match.play(seed, start, min(piece, first + count - start))
+        chunk = match.play(seed, start, min(piece, first + count - start), detail=False)  # outcomes only
         w, s = match.outcomes(chunk)
         won.append(np.array(w, copy=True))
         score.append(np.array(s, copy=True))

@@ -225,8 +225,8 @@ def compare(make_match: Callable[[list[BotSpec]], object], a: BotSpec, b: BotSpe
     arms = [(make_match(ta), make_match(tb)) for _, ta, tb in tables]
     for match_a, match_b in arms:
         if cluster is None:  # on a cluster the workers load the kernels
-            match_a.warm_up()
-            match_b.warm_up()
+            match_a.warm_up(detail=False)  # outcomes only
+            match_b.warm_up(detail=False)
     per_seat = -(-races // len(seats))
     if sprt is not None:  # look every sprt.look races per arm, as the test's error rates assume
         chunk_size = max(1, sprt.look // len(seats))
@@ -241,8 +241,8 @@ def compare(make_match: Callable[[list[BotSpec]], object], a: BotSpec, b: BotSpe
             first = k * per_seat + done  # disjoint race indices per seat, same in both arms
 
             def play(start, count, ma=match_a, mb=match_b):
-                ca = ma.play(seed, start, count)
-                cb = mb.play(seed, start, count)
+                ca = ma.play(seed, start, count, detail=False)  # outcomes only
+                cb = mb.play(seed, start, count, detail=False)
                 out = (ma.outcomes(ca), mb.outcomes(cb))
                 ma.release([ca])
                 mb.release([cb])

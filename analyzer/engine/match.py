@@ -103,9 +103,16 @@ class PooledMatch:
         """Fill ``chunk`` with ``count`` items from ``first``; the kernel's status (0: fine)."""
         raise NotImplementedError
 
-    def play(self, seed: int, first: int, count: int):
+    def _play_summary_into(self, chunk, seed: int, first: int, count: int) -> int:
+        """``_play_into`` for a chunk that only a summary's ``add`` and ``outcomes``
+        read (``play(detail=False)``); a game may write less. By default, all."""
+        return self._play_into(chunk, seed, first, count)
+
+    def play(self, seed: int, first: int, count: int, detail: bool = True):
         """Play items ``first .. first+count-1`` into a pooled chunk; thread-safe
-        (nogil kernels, one buffer per call)."""
+        (nogil kernels, one buffer per call). ``detail=False``: the chunk will
+        not go to ``tables_of`` (only to a summary and ``outcomes``), so the game
+        may leave its other records unwritten (``_play_summary_into``)."""
         try:
             chunk = self._pool.get_nowait()
             if chunk.capacity < count:
@@ -114,7 +121,8 @@ class PooledMatch:
             chunk = self._new_chunk(max(count, self._capacity))
         chunk.first, chunk.count = first, count
         try:
-            status = self._play_into(chunk, seed, first, count)
+            play_into = self._play_into if detail else self._play_summary_into
+            status = play_into(chunk, seed, first, count)
         except Exception as e:
             from numba.core.errors import NumbaError
 

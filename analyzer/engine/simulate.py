@@ -135,14 +135,15 @@ def _play_here(match, races, seed, threads, chunk_size, summary, writer, stats, 
     """Play the run on this process's threads; returns when play started."""
     # compiled (or loaded from the cache) off the main thread, so Ctrl-C stops
     # even a user bot stuck in an endless loop during its warm-up race
+    detail = writer is not None or stats is not None  # else only the summary reads the chunks
     with bar.phase("compiling" if match.user_sources else "loading the compiled core"):
-        interruptible(match.warm_up)
+        interruptible(lambda: match.warm_up(detail))
     match.reserve(-(-min(chunk_size, races) // threads))
 
     def on_chunk(first, count, parts):
         for part in parts:
             summary.add(part)
-            if writer is None and stats is None:
+            if not detail:
                 continue
             tables = match.tables_of(part)
             if writer is not None:
@@ -153,7 +154,7 @@ def _play_here(match, races, seed, threads, chunk_size, summary, writer, stats, 
         match.release(parts)  # after the tables are built: the buffers get reused
 
     def play(first, count):
-        return match.play(seed, first, count)
+        return match.play(seed, first, count, detail)
 
     # small chunks first, then chunks of about a quarter second (at most
     # chunk_size): progress moves often whatever the game's speed

@@ -168,7 +168,7 @@ def tournament(make_match: Callable[[list[BotSpec]], object], specs: list[BotSpe
                 full[s] = bot
             match = make_match(full)
             if cluster is None:  # on a cluster the workers load the kernels
-                match.warm_up()  # compiles once; a table with a user bot may need its own kernel
+                match.warm_up(detail=False)  # compiles once (outcomes only); a table with a user bot may need its own kernel
             setup = setup or {**match.describe(), "title": getattr(match, "title", "")}
             for seat, b in zip(places, seating):
                 if params[b] is None:
@@ -177,7 +177,7 @@ def tournament(make_match: Callable[[list[BotSpec]], object], specs: list[BotSpe
             row = np.array(seating)
 
             def play(first, count, match=match, base=t * deals):
-                chunk = match.play(seed, base + first, count)
+                chunk = match.play(seed, base + first, count, detail=False)  # outcomes only
                 out = match.outcomes(chunk)
                 match.release([chunk])
                 return first, out

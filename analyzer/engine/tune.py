@@ -177,8 +177,8 @@ class _Shifted:
     def __init__(self, match, offset: int):
         self._m, self._offset = match, offset
 
-    def play(self, seed, first, count):
-        return self._m.play(seed, first + self._offset, count)
+    def play(self, seed, first, count, detail=True):
+        return self._m.play(seed, first + self._offset, count, detail)
 
     def __getattr__(self, name):
         return getattr(self._m, name)
@@ -214,11 +214,11 @@ def _evaluate(make_match, specs: list[BotSpec], fill: list[BotSpec], roles: list
                     won.append(w[:, seat])
                     score.append(s[:, seat])
                 continue
-            match.warm_up()
+            match.warm_up(detail=False)  # outcomes only
             parts_all = []
 
             def play(start, count, match=match, base=first + k * per_seat):
-                chunk = match.play(seed, base + start, count)
+                chunk = match.play(seed, base + start, count, detail=False)  # outcomes only
                 w, s = match.outcomes(chunk)
                 match.release([chunk])
                 return w, s

@@ -874,13 +874,14 @@ def _import_text(text: str, path: str, digest: str):
     return module
 
 
-def warm_up(match) -> None:
-    """A match's first (compiling) play; a user bot that does not compile in the
-    kernel ends in one line naming its file (and is dropped from later kernels)."""
+def warm_up(match, detail: bool = True) -> None:
+    """A match's first (compiling) play, of the kernel ``play(..., detail)`` runs; a
+    user bot that does not compile in the kernel ends in one line naming its file
+    (and is dropped from later kernels)."""
     from numba.core.errors import NumbaError
 
     try:
-        match.release([match.play(0, 0, 1)])
+        match.release([match.play(0, 0, 1, detail)])
     except NumbaError as e:
         user = [f for f in match.families if f.decide is not None]
         if not user:

@@ -45,7 +45,7 @@ User bots (``analyzer/engine/userbots.py``). A game gets ``.py`` bots, plain Pyt
   uncached), with a copy of the bot's parameter row; every answer range-checked
   (``userbots.FAULT``, a failed bot's answer, is out of every range);
 - the match: ``userbots.user_kernel(game, kernel.with_decide, builtin_decide,
-  families)`` (its seated families) when a seat holds a user bot, ``warm_up`` through ``userbots.warm_up(self)``
+  families)`` (its seated families) when a seat holds a user bot, ``warm_up`` through ``userbots.warm_up(self, detail)``
   and ``_bot_failed`` calling ``userbots.raise_fault(self, status)`` first.
 """
 from __future__ import annotations
@@ -116,12 +116,15 @@ class Match(Protocol):
     labels: list[str]  # bot label per seat
     roles: list[str]  # role per seat
 
-    def warm_up(self) -> None:
-        """Compile (or load from the cache) before timing or showing progress."""
+    def warm_up(self, detail: bool = True) -> None:
+        """Compile (or load from the cache) before timing or showing progress the
+        kernel ``play(..., detail)`` will run."""
 
-    def play(self, seed: int, first: int, count: int):
+    def play(self, seed: int, first: int, count: int, detail: bool = True):
         """Play items ``first .. first+count-1`` into a chunk; thread-safe (nogil
-        kernels, one pooled buffer per call). Item ``i`` depends only on (seed, i)."""
+        kernels, one pooled buffer per call). Item ``i`` depends only on (seed, i).
+        ``detail=False``: the chunk goes only to a summary's ``add`` and to
+        ``outcomes``, never to ``tables_of``, so a game may leave the rest unwritten."""
 
     def reserve(self, count: int) -> None:
         """Largest chunk to come: buffers are made once and reused."""

@@ -66,7 +66,7 @@ class SidesMatch(PooledMatch):
     def __init__(self, players, bots):
         super().__init__(REGISTRY, players, bots)
 
-    def warm_up(self):
+    def warm_up(self, detail=True):
         pass
 
     def _new_chunk(self, capacity):

@@ -18,7 +18,7 @@ GAME = GameInfo(
     board_help="board and contract deck TOML file",
     bench=(
         # targets of issue 17: 1M races/s with random bots, 400k with the default table
-        BenchTable("random bots", "random", (5_000_000, 500_000), 1_000_000, model=1_150_000),
+        BenchTable("random bots", "random", (5_000_000, 500_000), 1_000_000, model=1_290_000),
         BenchTable("favourite,timer,contractor,random", "favourite,timer,contractor,random",
                    (5_000_000, 200_000), 400_000, model=296_000),
         BenchTable("favourite,timer,contractor,favourite", "favourite,timer,contractor,favourite",

@@ -176,7 +176,7 @@ def move_lemming(game, state, hidden, params, lemming):
     if game[G_TRACE_AT] != 0:
         payload(hidden, emit(hidden, game[G_TRACE_AT], EV_FIELD, seat, lemming, n_free, pick), state,
                 S_OPTIONS, n_free)
-    result = resolve_landing(game, state, hidden, lemming, field)
+    result = resolve_landing(game, state, hidden, lemming, field, True)
     if game[G_TRACE_AT] != 0:
         payload(hidden, emit(hidden, game[G_TRACE_AT], EV_LAND, seat, lemming, field, result), state,
                 PUB_POS, 3 * N_LEMMINGS)
@@ -235,7 +235,7 @@ def play_race(game, state, hidden, params, seed, index, races, players, contract
     # the record rows are taken here: in play_races, which allocates, every
     # view would cost two atomic reference-count updates a race
     record_race(game, state, hidden, result, races[record], players[record], contracts[record],
-                bets[record])
+                bets[record], True)
     return 0
 
 

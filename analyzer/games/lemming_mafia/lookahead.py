@@ -385,7 +385,7 @@ def _weigh_shared(what, seat, game, state, n, rollouts, drop, sim, simh, world, 
             elif fields[k] >= state[PUB_N_FIELDS]:
                 result = reach_water(game, sim, lemmings[k])
             else:
-                result = random_landing(game, sim, simh, hands, lemmings[k], fields[k], seat, log)
+                result = random_landing(game, sim, simh, hands, lemmings[k], fields[k], seat, log, True)
             if result < 0:
                 result = random_playout(game, sim, simh, hands, (mover + 1) % n_players, seat, log)
             winner = result >> 1
@@ -466,7 +466,7 @@ def _weigh(what, seat, game, state, n, rollouts, sim, simh, world, race_row,
                 else:
                     # bot -1: every seat plays its round, nothing is logged (``lemmings`` stands in
                     # for the log, never read or written)
-                    result = random_landing(game, sim, simh, hands, lemmings[k], fields[k], -1, lemmings)
+                    result = random_landing(game, sim, simh, hands, lemmings[k], fields[k], -1, lemmings, True)
             else:
                 answers = game[G_H_ANSWERS_AT]
                 for p in range(n_players):
@@ -482,7 +482,7 @@ def _weigh(what, seat, game, state, n, rollouts, sim, simh, world, race_row,
                 result = random_playout(game, sim, simh, hands, (mover + 1) % n_players, -1, lemmings)
             put_back_held(game, simh, hands)
             score_race(game, sim, simh, result >> 1, race_row, player_rows, contract_rows,
-                       bet_rows)
+                       bet_rows, True)
             best_other = -1000
             for p in range(n_players):
                 if p != seat:

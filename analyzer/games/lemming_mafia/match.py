@@ -39,6 +39,9 @@ class Chunk:
     contracts: np.ndarray  # [n, players, 3, CT_LEN]
     bets: np.ndarray  # [n, players, 6, BET_LEN]
     fields: np.ndarray  # [fields, FIELD_LEN], summed over the chunk
+    # False: played for a summary's figures and outcomes only (match.play(detail=False)):
+    # the races and players rows are written, the contracts, bets and field counts may not be
+    detail: bool = True
 
     @classmethod
     def empty(cls, capacity: int, players: int, n_fields: int) -> "Chunk":
@@ -56,7 +59,7 @@ class Chunk:
     def view(self) -> "Chunk":
         n = self.count
         return Chunk(self.first, n, self.races[:n], self.players[:n], self.contracts[:n],
-                     self.bets[:n], self.fields)
+                     self.bets[:n], self.fields, self.detail)
 
 
 class LemmingMafiaMatch(PooledMatch):
@@ -77,8 +80,10 @@ class LemmingMafiaMatch(PooledMatch):
         kinds = [f.kind for f in self.families]
         self.game_array = pack_game(self.board, self.deck, kinds)
         user = any(f.decide is not None for f in self.families)
+        self._play_summaries = None  # a kernel writing only the races and players rows, if any
         if not user and all(kind == RANDOM for kind in kinds):
             self._play = random_race.play_races  # the same races, on the fast path
+            self._play_summaries = random_race.play_race_summaries
             return
         # the general kernel and the built-in bots, imported only for a table that
         # needs them: a random table starts without them
@@ -98,9 +103,9 @@ class LemmingMafiaMatch(PooledMatch):
 
     # ------------------------------------------------------------------ playing
 
-    def warm_up(self) -> None:
+    def warm_up(self, detail: bool = True) -> None:
         """Compile (or load from cache) before timing or showing progress."""
-        userbots.warm_up(self)
+        userbots.warm_up(self, detail)
 
     def _bot_failed(self, status: int) -> None:
         userbots.raise_fault(self, status)  # a user bot's failure, in one line naming its file
@@ -111,8 +116,20 @@ class LemmingMafiaMatch(PooledMatch):
 
     def _play_into(self, chunk: Chunk, seed: int, first: int, count: int) -> int:
         chunk.fields[:] = 0
+        chunk.detail = True
         return self._play(self.game_array, self.params, seed, first, count, chunk.races,
                           chunk.players, chunk.contracts, chunk.bets, chunk.fields)
+
+    def _play_summary_into(self, chunk: Chunk, seed: int, first: int, count: int) -> int:
+        """The races and players rows only (what ``Summary.add`` and ``outcomes``
+        read): on the fast path, the contracts and bets rows are left as they were
+        and the fields are not counted (``chunk.detail`` False)."""
+        if self._play_summaries is None:
+            return self._play_into(chunk, seed, first, count)
+        chunk.fields[:] = 0
+        chunk.detail = False
+        return self._play_summaries(self.game_array, self.params, seed, first, count, chunk.races,
+                                    chunk.players, chunk.contracts, chunk.bets, chunk.fields)
 
     def outcomes(self, chunk: Chunk) -> tuple[np.ndarray, np.ndarray]:
         """Per race and seat: won (shared wins count) and score."""
@@ -170,6 +187,8 @@ class LemmingMafiaMatch(PooledMatch):
     def tables_of(self, chunk: Chunk) -> dict[str, pd.DataFrame]:
         import pandas as pd
 
+        if not chunk.detail:
+            raise ValueError("a chunk played with detail=False has no tables")  # a bug of ours
         c = chunk.view()
         n, p = c.count, self.players
         race_ids = np.arange(c.first, c.first + n, dtype=np.int64)

@@ -18,6 +18,9 @@ as often as right:
 - the cards of each seat are bit masks (``hands``), so a bet or a discard is a
   draw and a lookup; the hidden rows get what the records read: the stacks as
   they grow and, at the end, which contracts are held (``put_back_held``).
+A run that reads no tables (``match.play(detail=False)``: a summary, compare,
+tournament, tune) plays on ``play_race_summaries``: the same races and the same
+races and players rows, without the contracts and bets rows and field counts.
 """
 import numpy as np
 
@@ -98,13 +101,14 @@ def random_card(hidden, at, mask):
 
 
 @kernel(inline=True)
-def random_bets(game, state, hidden, hands):
+def random_bets(game, state, hidden, hands, detail):
     """A bookmaker round of random bots: each seat holding bet cards passes or
     puts one on its stack (``random_bot._answer``: one draw below twice the
     cards held; below their count, the k-th card). Placed seat by seat, not all
     answers first: a random answer depends on nothing another seat places. The
     stack's slot above its height is written whether or not the seat bets: the
-    records read a stack up to its height only."""
+    records read a stack up to its height only. Without ``detail`` (a constant:
+    no bets table is read) a bet's turn and track place are not kept."""
     turn = state[PUB_TURN]
     for seat in range(game[G_N_PLAYERS]):
         at = own_at(game, seat)
@@ -115,16 +119,18 @@ def random_bets(game, state, hidden, hands):
         hands[ix(seat)] = hand & ~(np.int64(yes) << color)
         n_stack = hidden[ix(at + OWN_STACK_N)]  # below 6: a card is in hand
         hidden[ix(at + OWN_STACK + n_stack)] = color
-        hidden[ix(at + OWN_STACK_TURN + n_stack)] = turn
-        hidden[ix(at + OWN_STACK_PLACE + n_stack)] = track_place(state, color)
+        if detail:
+            hidden[ix(at + OWN_STACK_TURN + n_stack)] = turn
+            hidden[ix(at + OWN_STACK_PLACE + n_stack)] = track_place(state, color)
         hidden[ix(at + OWN_STACK_N)] = n_stack + yes
 
 
 @kernel(inline=True)
-def random_discards(game, state, hidden, hands):
+def random_discards(game, state, hidden, hands, detail):
     """A boss round of random bots: each seat holding contracts keeps them or
     discards one, as ``random_bets``. A seat that keeps them all writes the turn
-    into its answer slot instead, which nothing here reads."""
+    into its answer slot instead, which nothing here reads. Without ``detail``
+    (a constant: no contracts table is read) the turn is not kept."""
     turn = state[PUB_TURN]
     n_players = game[G_N_PLAYERS]
     discard_at = game[G_H_DISCARD_AT]
@@ -136,26 +142,29 @@ def random_discards(game, state, hidden, hands):
             continue
         yes, slot = random_card(hidden, at, held)
         hands[ix(n_players + seat)] = held & ~(np.int64(yes) << slot)
-        # which slot, without a branch on the coin flip (a select was compiled to one)
-        hidden[ix(pick(yes, discard_at + seat * N_CONTRACTS_EACH + slot, answers + seat))] = turn
+        if detail:
+            # which slot, without a branch on the coin flip (a select was compiled to one)
+            hidden[ix(pick(yes, discard_at + seat * N_CONTRACTS_EACH + slot, answers + seat))] = turn
 
 
 # ------------------------------------------------------------------ the moves
 
 @kernel(inline=True)
-def random_landing(game, state, hidden, hands, lemming, field, bot, log):
+def random_landing(game, state, hidden, hands, lemming, field, bot, log, detail):
     """Land the lemming on ``field`` (``rules.resolve_landing``) and play the
     round it asks for. Returns the race's result: ``winner * 2 + finish``,
     NO_WINNER, or NEEDS_BETS / NEEDS_DISCARDS for a round. With ``bot >= 0``
     (the look-ahead's shared playouts) the round is not played: its kind is
     appended to ``log`` (``log[0]``: rounds so far), and every seat answers the
-    logged rounds after the race (``lookahead.random_points``)."""
-    result = resolve_landing(game, state, hidden, lemming, field)
+    logged rounds after the race (``lookahead.random_points``). ``detail`` (a
+    constant): false, the field counters are not kept (``resolve_landing``'s
+    ``count``), nor what ``random_bets`` and ``random_discards`` leave out."""
+    result = resolve_landing(game, state, hidden, lemming, field, detail)
     if bot < 0:
         if result == NEEDS_BETS:
-            random_bets(game, state, hidden, hands)
+            random_bets(game, state, hidden, hands, detail)
         elif result == NEEDS_DISCARDS:
-            random_discards(game, state, hidden, hands)
+            random_discards(game, state, hidden, hands, detail)
     elif result < NO_WINNER:
         n = log[0] + 1
         log[ix(n)] = DECIDE_BET if result == NEEDS_BETS else DECIDE_DISCARD
@@ -189,7 +198,7 @@ def candidate_masks(state, first, second):
 
 
 @kernel(inline=True)
-def random_move(game, state, hidden, hands, seat, bot, log):
+def random_move(game, state, hidden, hands, seat, bot, log, detail):
     """The move of the random player in ``seat``: roll, pick a candidate, pick
     a free field of the next section with one (none ahead: the water), land.
     Returns ``random_landing``'s result."""
@@ -216,7 +225,7 @@ def random_move(game, state, hidden, hands, seat, bot, log):
         return reach_water(game, state, lemming)
     k = random_pick(hidden, at, POPCOUNT[ix(free)])
     field = section_first(game, section) + SELECT[ix(free * MAX_SECTION_FIELDS + k)]
-    return random_landing(game, state, hidden, hands, lemming, field, bot, log)
+    return random_landing(game, state, hidden, hands, lemming, field, bot, log, detail)
 
 
 @kernel
@@ -226,7 +235,7 @@ def random_playout(game, state, hidden, hands, seat, bot, log):
     -1``: they are played). Returns ``winner * 2 + finish``."""
     n_players = game[G_N_PLAYERS]
     while True:
-        result = random_move(game, state, hidden, hands, seat, bot, log)
+        result = random_move(game, state, hidden, hands, seat, bot, log, True)
         if result >= 0:
             return result
         seat += 1
@@ -236,11 +245,13 @@ def random_playout(game, state, hidden, hands, seat, bot, log):
 
 # ------------------------------------------------------------ a random table
 
-@kernel
-def play_random_race(game, state, hidden, hands, keys, index, races, players, contracts, bets,
-                     record):
+@kernel(inline=True)
+def random_table_race(game, state, hidden, hands, keys, index, races, players, contracts, bets,
+                      record, detail):
     """Race ``index`` of the seed whose lane keys are ``keys`` (``rules.lane_keys``),
-    every seat random, recorded in row ``record`` (``kernel.play_race``'s race)."""
+    every seat random, recorded in row ``record`` (``kernel.play_race``'s race).
+    ``detail`` (a constant): whether the contracts and bets rows are written and
+    the fields counted; the races and players rows are the same either way."""
     start_race_keyed(game, state, hidden, keys, index)
     n_players = game[G_N_PLAYERS]
     for seat in range(n_players):  # init_hands of a dealt race: every card in hand, every contract held
@@ -249,7 +260,7 @@ def play_random_race(game, state, hidden, hands, keys, index, races, players, co
     seat = 0
     n_rounds = 0  # every seat is asked in every round
     while True:
-        result = random_move(game, state, hidden, hands, seat, -1, hands)  # bot -1: no log
+        result = random_move(game, state, hidden, hands, seat, -1, hands, detail)  # bot -1: no log
         if result >= 0:
             break
         n_rounds += result < NO_WINNER
@@ -260,13 +271,31 @@ def play_random_race(game, state, hidden, hands, keys, index, races, players, co
     for seat in range(n_players):
         hidden[ix(own_at(game, seat) + OWN_DECISIONS)] += n_rounds
     record_race(game, state, hidden, result, races[record], players[record], contracts[record],
-                bets[record])
+                bets[record], detail)
 
 
-@kernel(allocates=True)
-def play_races(game, params, seed, first, count, races, players, contracts, bets, field_count):
-    """``kernel.play_races`` for a table of random bots (``params`` unused): the
-    same records. Returns 0 (a random bot's answer is never invalid)."""
+@kernel
+def play_random_race(game, state, hidden, hands, keys, index, races, players, contracts, bets,
+                     record):
+    """``random_table_race`` with every record written."""
+    random_table_race(game, state, hidden, hands, keys, index, races, players, contracts, bets,
+                      record, True)
+
+
+@kernel
+def play_random_race_summary(game, state, hidden, hands, keys, index, races, players, contracts,
+                             bets, record):
+    """``random_table_race`` writing the races and players rows only."""
+    random_table_race(game, state, hidden, hands, keys, index, races, players, contracts, bets,
+                      record, False)
+
+
+@kernel(inline=True, allocates=True)
+def random_races(game, seed, first, count, races, players, contracts, bets, field_count, detail):
+    """Races ``first .. first+count-1`` of ``seed`` into rows 0.. (``detail``: as
+    ``random_table_race``); with ``detail``, each field's landings and triggers
+    added to ``field_count``. Inlined into the two entry points below, which
+    allocate anyway; the race itself is a call (see ``play_random_race``)."""
     game = game.copy()
     state = np.zeros(game[G_S_LEN], np.int64)
     hidden = np.zeros(game[G_H_LEN], np.int64)
@@ -274,7 +303,29 @@ def play_races(game, params, seed, first, count, races, players, contracts, bets
     keys = np.zeros(1 + game[G_N_PLAYERS], np.uint64)
     lane_keys(game, seed, keys)
     for i in range(count):
-        play_random_race(game, state, hidden, hands, keys, first + i, races, players, contracts, bets,
-                         i)
-    add_field_counts(game, hidden, field_count)
+        if detail:
+            play_random_race(game, state, hidden, hands, keys, first + i, races, players, contracts,
+                             bets, i)
+        else:
+            play_random_race_summary(game, state, hidden, hands, keys, first + i, races, players,
+                                     contracts, bets, i)
+    if detail:
+        add_field_counts(game, hidden, field_count)
+
+
+@kernel(allocates=True)
+def play_races(game, params, seed, first, count, races, players, contracts, bets, field_count):
+    """``kernel.play_races`` for a table of random bots (``params`` unused): the
+    same records. Returns 0 (a random bot's answer is never invalid)."""
+    random_races(game, seed, first, count, races, players, contracts, bets, field_count, True)
+    return 0
+
+
+@kernel(allocates=True)
+def play_race_summaries(game, params, seed, first, count, races, players, contracts, bets,
+                        field_count):
+    """``play_races`` writing only what a summary's figures and ``match.outcomes``
+    read: the races and players rows (the same as ``play_races``'); the
+    contracts and bets rows and ``field_count`` are left as they were."""
+    random_races(game, seed, first, count, races, players, contracts, bets, field_count, False)
     return 0

@@ -254,7 +254,7 @@ def leave_field(game, state, lemming):
 
 
 @kernel(inline=True)
-def land(game, state, hidden, lemming, field):
+def land(game, state, hidden, lemming, field, count):
     # everything read from ``game`` before the first store: for all the compiler
     # knows the arrays may overlap, so a read after a store is made again
     pos = state[ix(PUB_POS + lemming)]
@@ -271,7 +271,8 @@ def land(game, state, hidden, lemming, field):
     state[ix(S_OCCUPANT + field)] = lemming
     state[ix(to_mask)] |= to_bit
     state[ix(PUB_POS + lemming)] = field
-    hidden[ix(landings)] += 1
+    if count:  # a constant of the caller: whether the field counters are kept
+        hidden[ix(landings)] += 1
 
 
 @kernel(inline=True)
@@ -311,7 +312,7 @@ def reach_water(game, state, lemming):
 
 
 @kernel(inline=True)
-def resolve_landing(game, state, hidden, lemming, field):
+def resolve_landing(game, state, hidden, lemming, field, count):
     """Put the lemming on ``field`` and resolve the field's action, getaway chains
     included. Returns ``winner * 2 + finish`` if the race ends, NEEDS_BETS or
     NEEDS_DISCARDS when a round of decisions is due, else NO_WINNER.
@@ -319,21 +320,24 @@ def resolve_landing(game, state, hidden, lemming, field):
     Only the getaway (a roll and maybe a further landing) and an elimination
     take a branch; the other actions are resolved as arithmetic on the action
     code. The action of the field landed on is as good as random to a branch
-    predictor: a switch over it (a jump table) was mispredicted on most landings."""
+    predictor: a switch over it (a jump table) was mispredicted on most landings.
+    ``count`` (a constant): whether each field's landings and triggers are
+    counted (the fields table); a summary-only run does without."""
     # the board read before land's stores (see land)
     counters = game[G_H_COUNT_AT]
     action = field_action(game, field)
-    land(game, state, hidden, lemming, field)
+    land(game, state, hidden, lemming, field, count)
     while True:
         trigger = counters + field * FIELD_LEN + FIELD_TRIGGERS
         if action == GETAWAY:
-            hidden[ix(trigger)] += 1
+            if count:
+                hidden[ix(trigger)] += 1
             target = field + draw(state, 6) + 1
             if target >= game[G_N_FIELDS]:
                 return reach_water(game, state, lemming)
             if state[ix(S_OCCUPANT + target)] < 0:
                 action = field_action(game, target)
-                land(game, state, hidden, lemming, target)
+                land(game, state, hidden, lemming, target, count)
                 field = target
                 continue
             last = give_block(game, state, lemming)
@@ -345,7 +349,8 @@ def resolve_landing(game, state, hidden, lemming, field):
         concrete = action == CONCRETE
         drill = (action == JACKHAMMER) & (blocks > 0)
         rounds = action >= BOOKMAKER  # BOOKMAKER or BOSS
-        hidden[ix(trigger)] += concrete | drill | rounds
+        if count:
+            hidden[ix(trigger)] += concrete | drill | rounds
         blocks += concrete
         blocks -= drill
         state[ix(PUB_BLOCKS + lemming)] = blocks
@@ -531,22 +536,25 @@ def bet_paid(slot, color, winner):
 
 
 @kernel(inline=True)
-def record_race(game, state, hidden, result, race_row, player_rows, contract_rows, bet_rows):
+def record_race(game, state, hidden, result, race_row, player_rows, contract_rows, bet_rows,
+                detail):
     """The race ended with ``result`` (``winner * 2 + finish``): its row of the
-    races record, and the scores (``score_race``)."""
+    races record, and the scores (``score_race``; ``detail``: as there)."""
     winner = result >> 1
     finish = result & 1
     race_row[RACE_TURNS] = state[PUB_TURN]
     race_row[RACE_FINISH] = finish
     race_row[RACE_WINNER_FIELD] = (state[PUB_WATER_FROM] if finish == FINISH_WATER
                                    else state[ix(PUB_POS + winner)])
-    score_race(game, state, hidden, winner, race_row, player_rows, contract_rows, bet_rows)
+    score_race(game, state, hidden, winner, race_row, player_rows, contract_rows, bet_rows, detail)
 
 
 @kernel(inline=True)
 def score_race(game, state, hidden, winner, race_row, player_rows, contract_rows,
-               bet_rows):
-    """Final places, bet and contract points, winners; written into the records."""
+               bet_rows, detail):
+    """Final places, bet and contract points, winners; written into the records.
+    With ``detail`` false (a constant of the caller: only the race and player
+    rows are read) the contract and bet rows are left as they were."""
     n_players = game[G_N_PLAYERS]
     places = race_row[RACE_PLACE:RACE_PLACE + N_LEMMINGS]
     for lem in range(N_LEMMINGS):
@@ -563,10 +571,11 @@ def score_race(game, state, hidden, winner, race_row, player_rows, contract_rows
             color = pick(placed, hidden[ix(at + OWN_STACK + k)], -1)
             paid = bet_paid(k, color, winner)
             bet_points += paid
-            bet_rows[seat, k, BET_COLOR] = color
-            bet_rows[seat, k, BET_TURN] = hidden[ix(at + OWN_STACK_TURN + k)] * placed
-            bet_rows[seat, k, BET_PLACE] = hidden[ix(at + OWN_STACK_PLACE + k)] * placed
-            bet_rows[seat, k, BET_PAID] = paid
+            if detail:
+                bet_rows[seat, k, BET_COLOR] = color
+                bet_rows[seat, k, BET_TURN] = hidden[ix(at + OWN_STACK_TURN + k)] * placed
+                bet_rows[seat, k, BET_PLACE] = hidden[ix(at + OWN_STACK_PLACE + k)] * placed
+                bet_rows[seat, k, BET_PAID] = paid
         contract_points = 0
         n_discarded = 0
         for slot in range(N_CONTRACTS_EACH):
@@ -576,12 +585,13 @@ def score_race(game, state, hidden, winner, race_row, player_rows, contract_rows
             payoff = points * held
             n_discarded += 1 - held
             contract_points += payoff
-            contract_rows[seat, slot, CT_CARD] = card
-            contract_rows[seat, slot, CT_DISCARDED] = 1 - held
-            contract_rows[seat, slot, CT_FULFILLED] = fulfilled
-            contract_rows[seat, slot, CT_PAYOFF] = payoff
-            contract_rows[seat, slot, CT_DISCARD_TURN] = hidden[
-                game[G_H_DISCARD_AT] + seat * N_CONTRACTS_EACH + slot]
+            if detail:
+                contract_rows[seat, slot, CT_CARD] = card
+                contract_rows[seat, slot, CT_DISCARDED] = 1 - held
+                contract_rows[seat, slot, CT_FULFILLED] = fulfilled
+                contract_rows[seat, slot, CT_PAYOFF] = payoff
+                contract_rows[seat, slot, CT_DISCARD_TURN] = hidden[
+                    game[G_H_DISCARD_AT] + seat * N_CONTRACTS_EACH + slot]
         score = bet_points + contract_points
         player_rows[seat, PL_BET_POINTS] = bet_points
         player_rows[seat, PL_CONTRACT_POINTS] = contract_points

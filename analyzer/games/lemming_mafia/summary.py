@@ -50,7 +50,7 @@ class Summary:
         self.winner = np.zeros(L.N_LEMMINGS, np.int64)
         self.tiebreak = 0
         self.shared = 0
-        self.fields = None
+        self.fields = None  # landings and triggers per field, of the chunks played with detail
 
     def add(self, chunk) -> None:
         c = chunk.view()
@@ -60,7 +60,8 @@ class Summary:
                     self.contract, self.turns, self.eliminated, self.finish, self.winner, counts)
         self.tiebreak += int(counts[0])
         self.shared += int(counts[1])
-        self.fields = c.fields.copy() if self.fields is None else self.fields + c.fields
+        if c.detail:  # a chunk played for the summary only counts no fields (match.play)
+            self.fields = c.fields.copy() if self.fields is None else self.fields + c.fields
 
     # ------------------------------------------------------------------ figures
 

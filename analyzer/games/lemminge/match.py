@@ -77,9 +77,9 @@ class LemmingeMatch(PooledMatch):
 
     # ------------------------------------------------------------------ playing
 
-    def warm_up(self) -> None:
+    def warm_up(self, detail: bool = True) -> None:
         """Compile (or load from cache) before timing or showing progress."""
-        userbots.warm_up(self)
+        userbots.warm_up(self, detail)
 
     def _bot_failed(self, status: int) -> None:
         userbots.raise_fault(self, status)  # a user bot's failure, in one line naming its file

@@ -85,9 +85,9 @@ class MafiaMatch(PooledMatch):
 
     # ------------------------------------------------------------------ playing
 
-    def warm_up(self) -> None:
+    def warm_up(self, detail: bool = True) -> None:
         """Compile (or load from cache) before timing or showing progress."""
-        userbots.warm_up(self)
+        userbots.warm_up(self, detail)
 
     def _bot_failed(self, status: int) -> None:
         """The kernel names the side that failed; the engine's messages name the seat."""

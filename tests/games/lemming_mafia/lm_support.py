@@ -211,7 +211,7 @@ class Race:
         players = np.zeros((p, L.PL_LEN), np.int64)
         contracts = np.zeros((p, L.N_CONTRACTS_EACH, L.CT_LEN), np.int64)
         bets_ = np.zeros((p, L.N_LEMMINGS, L.BET_LEN), np.int64)
-        rules.score_race(self.game, self.state, self.hidden, winner, race, players, contracts, bets_)
+        rules.score_race(self.game, self.state, self.hidden, winner, race, players, contracts, bets_, True)
         return race, players, contracts, bets_
 
     def places(self) -> list[int]:
