@@ -212,9 +212,9 @@ def play_task(sent, client_version: str, seed: int, first: int, count: int, piec
     summary = match.new_summary()
     parts, shipped = [], []
     match.reserve(min(piece, count))
+    detail = part_dir is not None or ship_tables  # else only the summary reads the chunks
     for start in range(first, first + count, piece):
         n = min(piece, first + count - start)
-        detail = part_dir is not None or ship_tables
         chunk = match.play(seed, start, n, detail)
         summary.add(chunk)
         if detail:

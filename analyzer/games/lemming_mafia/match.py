@@ -115,10 +115,7 @@ class LemmingMafiaMatch(PooledMatch):
         return Chunk.empty(capacity, self.players, self.board.n_fields)
 
     def _play_into(self, chunk: Chunk, seed: int, first: int, count: int) -> int:
-        chunk.fields[:] = 0
-        chunk.detail = True
-        return self._play(self.game_array, self.params, seed, first, count, chunk.races,
-                          chunk.players, chunk.contracts, chunk.bets, chunk.fields)
+        return self._fill(self._play, True, chunk, seed, first, count)
 
     def _play_summary_into(self, chunk: Chunk, seed: int, first: int, count: int) -> int:
         """The races and players rows only (what ``Summary.add`` and ``outcomes``
@@ -126,10 +123,14 @@ class LemmingMafiaMatch(PooledMatch):
         and the fields are not counted (``chunk.detail`` False)."""
         if self._play_summaries is None:
             return self._play_into(chunk, seed, first, count)
+        return self._fill(self._play_summaries, False, chunk, seed, first, count)
+
+    def _fill(self, play, detail: bool, chunk: Chunk, seed: int, first: int, count: int) -> int:
+        """``chunk`` played by the kernel ``play``, marked as written with or without detail."""
         chunk.fields[:] = 0
-        chunk.detail = False
-        return self._play_summaries(self.game_array, self.params, seed, first, count, chunk.races,
-                                    chunk.players, chunk.contracts, chunk.bets, chunk.fields)
+        chunk.detail = detail
+        return play(self.game_array, self.params, seed, first, count, chunk.races, chunk.players,
+                    chunk.contracts, chunk.bets, chunk.fields)
 
     def outcomes(self, chunk: Chunk) -> tuple[np.ndarray, np.ndarray]:
         """Per race and seat: won (shared wins count) and score."""
