@@ -425,20 +425,15 @@ EXIT_USAGE = 2
 _SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
 
 
-class _Stopped:
-    """Which signal stopped the command: Ctrl-C, SIGTERM and SIGHUP raise a
-    KeyboardInterrupt, so everything that cleans up after Ctrl-C (the hidden
-    partial run directory, the thread pool) cleans up after them too; the stop
-    is also recorded in ``engine.stop``, which the run's loops check between
-    chunks in case that exception is lost."""
-    signum: int | None = None
-
-
 def _on_signal(signum, frame):
+    """Ctrl-C, SIGTERM and SIGHUP raise a KeyboardInterrupt, so everything that
+    cleans up after Ctrl-C (the hidden partial run directory, the thread pool)
+    cleans up after them too. The signal is also recorded in ``engine.stop``:
+    the exit line names it, and the run's loops check it between chunks in
+    case the exception is lost."""
     from analyzer.engine import stop
 
-    _Stopped.signum = signum
-    stop.request()
+    stop.request(signum)
     raise KeyboardInterrupt
 
 
@@ -451,11 +446,11 @@ def _install_signal_handlers() -> dict:
     import signal
     import threading
 
-    if threading.current_thread() is not threading.main_thread():
-        return {}
     from analyzer.engine import stop
 
     stop.clear()
+    if threading.current_thread() is not threading.main_thread():
+        return {}
     previous = {}
     for name in _SIGNALS:
         if hasattr(signal, name):
@@ -495,9 +490,12 @@ def _fail(message: str, code: int) -> None:
 def _interrupted() -> None:
     import signal
 
-    if _Stopped.signum is None or _Stopped.signum == signal.SIGINT:
+    from analyzer.engine import stop
+
+    signum = stop.signum()
+    if signum is None or signum == signal.SIGINT:
         _fail("interrupted", 128 + signal.SIGINT)
-    _fail(f"stopped by {signal.Signals(_Stopped.signum).name}", 128 + _Stopped.signum)
+    _fail(f"stopped by {signal.Signals(signum).name}", 128 + signum)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -506,7 +504,6 @@ def main(argv: list[str] | None = None) -> None:
     # over: a rarer collection saves about a tenth of a second a command. Cycles
     # are still collected.
     gc.set_threshold(50_000, 20, 20)
-    _Stopped.signum = None
     previous = _install_signal_handlers()
     try:
         # typer turns Ctrl-C into a *returned* 130 when not standalone: the

@@ -13,26 +13,31 @@ call ``check()`` between chunks: a lost exception delays the stop by one chunk,
 never more.
 
 Only the CLI requests a stop; a notebook's Ctrl-C is Python's own."""
-import threading
-
-_requested = threading.Event()
+_signum: int | None = None  # the signal that asked for the stop; None: none did
 
 
-def request() -> None:
-    """A signal asked the command to stop."""
-    _requested.set()
+def request(signum: int) -> None:
+    """Signal ``signum`` asked the command to stop."""
+    global _signum
+    _signum = signum
 
 
 def clear() -> None:
     """A new command starts (the tests call the CLI's ``main`` many times in one process)."""
-    _requested.clear()
+    global _signum
+    _signum = None
+
+
+def signum() -> int | None:
+    """Which signal asked for the stop (None: no stop was asked for)."""
+    return _signum
 
 
 def requested() -> bool:
-    return _requested.is_set()
+    return _signum is not None
 
 
 def check() -> None:
     """Raise ``KeyboardInterrupt`` if a stop was asked for: called between chunks."""
-    if _requested.is_set():
+    if _signum is not None:
         raise KeyboardInterrupt
