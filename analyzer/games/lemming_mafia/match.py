@@ -15,7 +15,7 @@ from analyzer.errors import AnalyzerError
 from analyzer.games.lemming_mafia import random_race
 from analyzer.games.lemming_mafia import layout as L
 from analyzer.games.lemming_mafia.board import check_players, load_setup, pack_game
-from analyzer.games.lemming_mafia.layout import RANDOM
+from analyzer.games.lemming_mafia.layout import LOOKAHEAD, RANDOM
 from analyzer.games.lemming_mafia.records import TABLES as SPECS
 from analyzer.games.lemming_mafia.registry import REGISTRY
 from analyzer.games.lemming_mafia.summary import Summary
@@ -84,6 +84,13 @@ class LemmingMafiaMatch(PooledMatch):
         if not user and all(kind == RANDOM for kind in kinds):
             self._play = random_race.play_races  # the same races, on the fast path
             self._play_summaries = random_race.play_race_summaries
+            return
+        if not user and all(kind < LOOKAHEAD for kind in kinds):
+            # heuristic and random seats, asked directly: the same races
+            from analyzer.games.lemming_mafia import table_race
+
+            self._play = table_race.play_races
+            self._play_summaries = table_race.play_race_summaries
             return
         # the general kernel and the built-in bots, imported only for a table that
         # needs them: a random table starts without them

@@ -101,50 +101,67 @@ def random_card(hidden, at, mask):
 
 
 @kernel(inline=True)
-def random_bets(game, state, hidden, hands, detail):
-    """A bookmaker round of random bots: each seat holding bet cards passes or
-    puts one on its stack (``random_bot._answer``: one draw below twice the
-    cards held; below their count, the k-th card). Placed seat by seat, not all
-    answers first: a random answer depends on nothing another seat places. The
+def random_bet(game, state, hidden, hands, seat, turn, detail):
+    """The bookmaker-round answer of the random player in ``seat``, placed: if it
+    holds bet cards, it passes or puts one on its stack (``random_bot._answer``:
+    one draw below twice the cards held; below their count, the k-th card). The
     stack's slot above its height is written whether or not the seat bets: the
     records read a stack up to its height only. Without ``detail`` (a constant:
     no bets table is read) a bet's turn and track place are not kept."""
+    at = own_at(game, seat)
+    hand = hands[ix(seat)]
+    if hand == 0:
+        return
+    yes, color = random_card(hidden, at, hand)
+    hands[ix(seat)] = hand & ~(np.int64(yes) << color)
+    n_stack = hidden[ix(at + OWN_STACK_N)]  # below 6: a card is in hand
+    hidden[ix(at + OWN_STACK + n_stack)] = color
+    if detail:
+        hidden[ix(at + OWN_STACK_TURN + n_stack)] = turn
+        hidden[ix(at + OWN_STACK_PLACE + n_stack)] = track_place(state, color)
+    hidden[ix(at + OWN_STACK_N)] = n_stack + yes
+
+
+@kernel(inline=True)
+def random_bets(game, state, hidden, hands, detail):
+    """A bookmaker round of random bots (``random_bet`` for every seat). Placed
+    seat by seat, not all answers first: a random answer depends on nothing
+    another seat places."""
     turn = state[PUB_TURN]
     for seat in range(game[G_N_PLAYERS]):
-        at = own_at(game, seat)
-        hand = hands[ix(seat)]
-        if hand == 0:
-            continue
-        yes, color = random_card(hidden, at, hand)
-        hands[ix(seat)] = hand & ~(np.int64(yes) << color)
-        n_stack = hidden[ix(at + OWN_STACK_N)]  # below 6: a card is in hand
-        hidden[ix(at + OWN_STACK + n_stack)] = color
-        if detail:
-            hidden[ix(at + OWN_STACK_TURN + n_stack)] = turn
-            hidden[ix(at + OWN_STACK_PLACE + n_stack)] = track_place(state, color)
-        hidden[ix(at + OWN_STACK_N)] = n_stack + yes
+        random_bet(game, state, hidden, hands, seat, turn, detail)
+
+
+@kernel(inline=True)
+def random_discard(hidden, hands, at, held_at, discard_at, answer_at, turn, detail):
+    """The boss-round answer of a random player (its row at ``at``, its held
+    contracts' mask at ``hands[held_at]``), applied: if it holds contracts, it
+    keeps them or discards one, as ``random_bet``. The turn of a discard is kept
+    at ``discard_at`` + slot; a seat that keeps them all writes it into its
+    answer slot (``answer_at``) instead, which nothing here reads. Without
+    ``detail`` (a constant: no contracts table is read) the turn is not kept.
+    The slots come from the caller: read from ``game`` once a round, not
+    again after each store (for all the compiler knows the arrays overlap)."""
+    held = hands[ix(held_at)]
+    if held == 0:
+        return
+    yes, slot = random_card(hidden, at, held)
+    hands[ix(held_at)] = held & ~(np.int64(yes) << slot)
+    if detail:
+        # which slot, without a branch on the coin flip (a select was compiled to one)
+        hidden[ix(pick(yes, discard_at + slot, answer_at))] = turn
 
 
 @kernel(inline=True)
 def random_discards(game, state, hidden, hands, detail):
-    """A boss round of random bots: each seat holding contracts keeps them or
-    discards one, as ``random_bets``. A seat that keeps them all writes the turn
-    into its answer slot instead, which nothing here reads. Without ``detail``
-    (a constant: no contracts table is read) the turn is not kept."""
+    """A boss round of random bots (``random_discard`` for every seat)."""
     turn = state[PUB_TURN]
     n_players = game[G_N_PLAYERS]
     discard_at = game[G_H_DISCARD_AT]
     answers = game[G_H_ANSWERS_AT]
     for seat in range(n_players):
-        at = own_at(game, seat)
-        held = hands[ix(n_players + seat)]
-        if held == 0:
-            continue
-        yes, slot = random_card(hidden, at, held)
-        hands[ix(n_players + seat)] = held & ~(np.int64(yes) << slot)
-        if detail:
-            # which slot, without a branch on the coin flip (a select was compiled to one)
-            hidden[ix(pick(yes, discard_at + seat * N_CONTRACTS_EACH + slot, answers + seat))] = turn
+        random_discard(hidden, hands, own_at(game, seat), n_players + seat,
+                       discard_at + seat * N_CONTRACTS_EACH, answers + seat, turn, detail)
 
 
 # ------------------------------------------------------------------ the moves
@@ -198,12 +215,10 @@ def candidate_masks(state, first, second):
 
 
 @kernel(inline=True)
-def random_move(game, state, hidden, hands, seat, bot, log, detail):
-    """The move of the random player in ``seat``: roll, pick a candidate, pick
-    a free field of the next section with one (none ahead: the water), land.
-    Returns ``random_landing``'s result."""
-    state[PUB_TURN] += 1
-    at = own_at(game, seat)
+def random_target(game, state, hidden, at):
+    """The move of the random player whose row is at ``at``: roll, pick a
+    candidate, pick a free field of the next section with one. Returns the
+    lemming and its field, or -1 for the water (no free field ahead)."""
     pair = draw(state, N_LEMMINGS * N_LEMMINGS)  # rules.roll_candidates' draw
     first = pair // N_LEMMINGS
     second = pair - first * N_LEMMINGS
@@ -222,9 +237,19 @@ def random_move(game, state, hidden, hands, seat, bot, log, detail):
     # rules.target_fields, its k-th field read from the mask
     section, free = next_free_section(game, state, lemming)
     if free == 0:
-        return reach_water(game, state, lemming)
+        return lemming, -1
     k = random_pick(hidden, at, POPCOUNT[ix(free)])
-    field = section_first(game, section) + SELECT[ix(free * MAX_SECTION_FIELDS + k)]
+    return lemming, section_first(game, section) + SELECT[ix(free * MAX_SECTION_FIELDS + k)]
+
+
+@kernel(inline=True)
+def random_move(game, state, hidden, hands, seat, bot, log, detail):
+    """The move of the random player in ``seat`` (``random_target``), landed.
+    Returns ``random_landing``'s result, or the race's at the water."""
+    state[PUB_TURN] += 1
+    lemming, field = random_target(game, state, hidden, own_at(game, seat))
+    if field < 0:
+        return reach_water(game, state, lemming)
     return random_landing(game, state, hidden, hands, lemming, field, bot, log, detail)
 
 

@@ -57,7 +57,7 @@ def test_fast_path_plays_the_kernels_races(name, players):
 def test_a_random_table_plays_on_the_fast_path():
     table = [BotSpec("random")] * 4
     assert LemmingMafiaMatch(None, 4, table)._play is random_race.play_races
-    mixed = [BotSpec("favourite")] + table[1:]
+    mixed = [BotSpec("lookahead")] + table[1:]
     assert LemmingMafiaMatch(None, 4, mixed)._play is kernel.play_races
 
 

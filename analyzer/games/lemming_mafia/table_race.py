@@ -1,0 +1,226 @@
+"""Races of a table of built-in bots: heuristic seats (favourite, timer,
+contractor) and random ones, each asked directly, jitted.
+
+``kernel.play_race`` asks every decision through ``ask``, which must serve any
+bot: it dispatches on the seat's bot, copies the bot's row into its view and
+hides the dice's stream, and the race checks every answer, a replay trace and an
+intervention. Here the bots are known: the same races, draw for draw and record
+for record (``tests/games/lemming_mafia/test_lm_table_race.py`` plays both and
+compares every record), with
+- the random seats played as in ``random_race`` (their cards as bit masks, a
+  pick among one option drawing nothing, no answer checked);
+- a heuristic seat's move decision taken as the move and its field at once:
+  ``bots.choose_move`` already chose the field (``SC_MOVE_FIELD``), which the
+  general kernel's field decision reads back (``bots.planned_field``); the
+  field decision is still counted where the general kernel asks it;
+- the rounds played seat by seat: an answer reads the public race and the
+  seat's own row only, which no other seat's answer changes (so each is as if
+  all answered first); the public card counts (``PUB_*_COUNT``), which no
+  heuristic or random bot reads, are not kept;
+- a summary variant (``detail`` false) that writes only the races and players
+  rows, as ``random_race.play_race_summaries``.
+The look-ahead bot and user bots play on the general kernel.
+"""
+import numpy as np
+
+from analyzer.engine.jit import ix, kernel
+from analyzer.games.lemming_mafia.bots import (
+    bet_timing, choose_bet, choose_discard, decide_field, decide_move,
+)
+from analyzer.games.lemming_mafia.layout import (
+    DERIVED_AT, G_H_ANSWERS_AT, G_H_DISCARD_AT, G_H_LEN, G_N_PLAYERS, G_S_LEN, N_CONTRACTS_EACH, N_LEMMINGS, N_PARAMS,
+    OWN_DECISIONS, OWN_RNG, OWN_VIEW_LEN, P_DISCARD_MARGIN, PUB_MOVING, PUB_TURN, RANDOM,
+    S_OPTIONS, S_VIEW, SC_MOVE_FIELD,
+)
+from analyzer.games.lemming_mafia.random_race import (
+    put_back_held, random_bet, random_discard, random_target,
+)
+from analyzer.games.lemming_mafia.rules import (
+    NEEDS_BETS, NEEDS_DISCARDS, NO_WINNER, POPCOUNT, add_field_counts, bot_kind, discard,
+    lane_keys, next_free_section, own_at, place_bet, reach_water, record_race,
+    resolve_landing, roll_candidates, start_race_keyed, target_fields,
+)
+
+
+@kernel(inline=True)
+def show_row(state, hidden, at):
+    """The deciding bot's view of its own row (``kernel.ask``'s copy); it is
+    counted as asked. The dice's stream is not hidden: a built-in bot never
+    reads it."""
+    hidden[ix(at + OWN_DECISIONS)] += 1
+    for i in range(OWN_VIEW_LEN):
+        state[S_VIEW + i] = hidden[ix(at + i)]
+
+
+@kernel(inline=True)
+def take_stream(state, hidden, at):
+    """The bot's own stream, as its decision left it, back into its row."""
+    hidden[ix(at + OWN_RNG)] = state[S_VIEW + OWN_RNG]
+
+
+@kernel(inline=True)
+def heuristic_target(game, state, hidden, params, seat, kind):
+    """The move of the heuristic player in ``seat``: roll, its move decision
+    (with the field it chose) or, with one candidate, its field decision.
+    Returns the lemming and its field, or -1 for the water."""
+    at = own_at(game, seat)
+    n_cand = roll_candidates(state, S_OPTIONS)
+    row = params[seat]
+    if n_cand > 1:
+        show_row(state, hidden, at)
+        lemming = state[ix(S_OPTIONS + decide_move(kind, game, state, row, n_cand))]
+        take_stream(state, hidden, at)
+        section, free = next_free_section(game, state, lemming)
+        if free == 0:
+            return lemming, -1
+        # the general kernel asks the field when there is a choice; the bot
+        # answers it with the field its move decision chose
+        hidden[ix(at + OWN_DECISIONS)] += POPCOUNT[ix(free)] > 1
+        return lemming, np.int64(row[SC_MOVE_FIELD])
+    lemming = state[S_OPTIONS]
+    n_free = target_fields(game, state, lemming, S_OPTIONS)
+    if n_free == 0:
+        return lemming, -1
+    pick = 0
+    if n_free > 1:
+        state[PUB_MOVING] = lemming
+        show_row(state, hidden, at)
+        pick = decide_field(kind, game, state, row, n_free)
+        take_stream(state, hidden, at)
+        state[PUB_MOVING] = -1
+    return lemming, state[ix(S_OPTIONS + pick)]
+
+
+@kernel(inline=True)
+def table_round(game, state, hidden, params, hands, result, detail):
+    """A bookmaker (``NEEDS_BETS``) or boss round: every seat answers and its
+    answer is applied, seat by seat. A heuristic seat's discards are also taken
+    off its mask in ``hands`` (``random_race.put_back_held`` writes every seat's
+    held flags from the masks at the end)."""
+    turn = state[PUB_TURN]
+    n_players = game[G_N_PLAYERS]
+    discard_at = game[G_H_DISCARD_AT]
+    answers = game[G_H_ANSWERS_AT]
+    for seat in range(n_players):
+        kind = bot_kind(game, seat)
+        at = own_at(game, seat)
+        if kind == RANDOM:
+            hidden[ix(at + OWN_DECISIONS)] += 1
+            if result == NEEDS_BETS:
+                random_bet(game, state, hidden, hands, seat, turn, detail)
+            else:
+                random_discard(hidden, hands, at, n_players + seat,
+                               discard_at + seat * N_CONTRACTS_EACH, answers + seat, turn, detail)
+            continue
+        row = params[seat]
+        show_row(state, hidden, at)
+        if result == NEEDS_BETS:
+            timing = bet_timing(game, state, row)
+            color = -1
+            if timing != 0:
+                color = choose_bet(kind, game, state, row, timing == 2)
+                take_stream(state, hidden, at)
+            place_bet(game, state, hidden, seat, color)
+        else:
+            slot = choose_discard(game, state, row, row[P_DISCARD_MARGIN])
+            discard(game, state, hidden, seat, slot)
+            yes = np.int64(slot >= 0)
+            hands[ix(n_players + seat)] &= ~(yes << max(slot, 0))
+
+
+@kernel(inline=True)
+def table_race(game, state, hidden, params, hands, keys, index, races, players, contracts, bets,
+               record, detail):
+    """Race ``index`` of the seed whose lane keys are ``keys``, recorded in row
+    ``record`` (``kernel.play_race``'s race). ``detail`` (a constant): whether
+    the contracts and bets rows are written and the fields counted; the races
+    and players rows are the same either way."""
+    start_race_keyed(game, state, hidden, keys, index)
+    n_players = game[G_N_PLAYERS]
+    for seat in range(n_players):
+        hands[ix(seat)] = (1 << N_LEMMINGS) - 1
+        hands[ix(n_players + seat)] = (1 << N_CONTRACTS_EACH) - 1
+        if bot_kind(game, seat) != RANDOM:
+            # a heuristic bot's scratch starts empty in every race (kernel.play_race)
+            for i in range(N_PARAMS, DERIVED_AT):
+                params[seat, i] = 0.0
+    seat = 0
+    while True:
+        state[PUB_TURN] += 1
+        kind = bot_kind(game, seat)
+        if kind == RANDOM:
+            lemming, field = random_target(game, state, hidden, own_at(game, seat))
+        else:
+            lemming, field = heuristic_target(game, state, hidden, params, seat, kind)
+        if field < 0:
+            result = reach_water(game, state, lemming)
+        else:
+            result = resolve_landing(game, state, hidden, lemming, field, detail)
+            if result < NO_WINNER:
+                table_round(game, state, hidden, params, hands, result, detail)
+                result = NO_WINNER
+        if result >= 0:
+            break
+        seat += 1
+        if seat == n_players:
+            seat = 0
+    put_back_held(game, hidden, hands)
+    record_race(game, state, hidden, result, races[record], players[record], contracts[record],
+                bets[record], detail)
+
+
+@kernel
+def play_table_race(game, state, hidden, params, hands, keys, index, races, players, contracts,
+                    bets, record):
+    """``table_race`` with every record written."""
+    table_race(game, state, hidden, params, hands, keys, index, races, players, contracts, bets,
+               record, True)
+
+
+@kernel
+def play_table_race_summary(game, state, hidden, params, hands, keys, index, races, players,
+                            contracts, bets, record):
+    """``table_race`` writing the races and players rows only."""
+    table_race(game, state, hidden, params, hands, keys, index, races, players, contracts, bets,
+               record, False)
+
+
+@kernel(inline=True, allocates=True)
+def table_races(game, params, seed, first, count, races, players, contracts, bets, field_count,
+                detail):
+    """Races ``first .. first+count-1`` of ``seed`` into rows 0.. (``detail``: as
+    ``table_race``). The game and parameters are copied first: threads running
+    this side by side then share no array."""
+    game = game.copy()
+    params = params.copy()
+    state = np.zeros(game[G_S_LEN], np.int64)
+    hidden = np.zeros(game[G_H_LEN], np.int64)
+    hands = np.zeros(2 * game[G_N_PLAYERS], np.int64)
+    keys = np.zeros(1 + game[G_N_PLAYERS], np.uint64)
+    lane_keys(game, seed, keys)
+    for i in range(count):
+        if detail:
+            play_table_race(game, state, hidden, params, hands, keys, first + i, races, players,
+                            contracts, bets, i)
+        else:
+            play_table_race_summary(game, state, hidden, params, hands, keys, first + i, races,
+                                    players, contracts, bets, i)
+    if detail:
+        add_field_counts(game, hidden, field_count)
+
+
+@kernel(allocates=True)
+def play_races(game, params, seed, first, count, races, players, contracts, bets, field_count):
+    """``kernel.play_races`` for a table of heuristic and random bots: the same
+    records. Returns 0 (a built-in bot's answer is never invalid)."""
+    table_races(game, params, seed, first, count, races, players, contracts, bets, field_count, True)
+    return 0
+
+
+@kernel(allocates=True)
+def play_race_summaries(game, params, seed, first, count, races, players, contracts, bets,
+                        field_count):
+    """``play_races`` writing only the races and players rows (as
+    ``random_race.play_race_summaries``)."""
+    table_races(game, params, seed, first, count, races, players, contracts, bets, field_count, False)
+    return 0
