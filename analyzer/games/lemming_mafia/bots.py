@@ -564,7 +564,14 @@ def bet_timing(game, state, params):
         n_hand += state[ix(_OWN + OWN_HAND + color)]
     if n_hand == 0:
         return 0
-    urgent = remaining_sections(game, state) <= params[P_URGENCY]
+    return timing_of(n_hand, remaining_sections(game, state), params)
+
+
+@kernel(inline=True)
+def timing_of(n_hand, remaining, params):
+    """``bet_timing`` of a player holding ``n_hand`` cards (not none) while the
+    leader has ``remaining`` sections to go (``remaining_sections``)."""
+    urgent = remaining <= params[P_URGENCY]
     if not urgent and n_hand <= params[P_LATE_BETS]:
         return 0
     return 2 if urgent else 1
@@ -604,12 +611,12 @@ def choose_bet(kind, game, state, params, urgent):
 
 
 @kernel
-def choose_discard(game, state, params, margin):
+def choose_discard(game, state, params, margin, left):
     """Discard the held contract with the worst expected payoff if it is below
-    ``-margin`` points."""
+    ``-margin`` points; ``left``: the share of the track the leader still has
+    to cross (``track_left``)."""
     worst = -1
     worst_value = -margin
-    left = remaining_sections(game, state) / (state[PUB_N_SECTIONS] + 1.0)
     for slot in range(N_CONTRACTS_EACH):
         if state[ix(_OWN + OWN_HELD + slot)] == 0:
             continue
@@ -620,6 +627,13 @@ def choose_discard(game, state, params, margin):
             worst_value = value
             worst = slot
     return worst
+
+
+@kernel(inline=True)
+def track_left(game, state):
+    """The share of the track the leading lemming still has to cross (what the
+    contract chances of ``choose_discard`` read): the same for every player."""
+    return remaining_sections(game, state) / (state[PUB_N_SECTIONS] + 1.0)
 
 
 @kernel
@@ -660,7 +674,7 @@ def decide_builtin(what, seat, kind, game, state, params, n_options):
     if kind == LOOKAHEAD:
         return lookahead_decide(what, seat, game, state, params, n_options)
     if what == DECIDE_DISCARD:
-        return choose_discard(game, state, params, params[P_DISCARD_MARGIN])
+        return choose_discard(game, state, params, params[P_DISCARD_MARGIN], track_left(game, state))
     # each decision is one compiled call (``decide_*``, ``choose_*``) with its
     # helpers inlined: a call passes each array as seven words and saves and
     # restores registers, which cost as much as a small helper's work

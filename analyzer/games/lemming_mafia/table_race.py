@@ -17,6 +17,7 @@ compares every record), with
   seat's own row only, which no other seat's answer changes (so each is as if
   all answered first); the public card counts (``PUB_*_COUNT``), which no
   heuristic or random bot reads, are not kept;
+- the decisions inlined into the race, not called (below);
 - a summary variant (``detail`` false) that writes only the races and players
   rows, as ``random_race.play_race_summaries``.
 The look-ahead bot and user bots play on the general kernel.
@@ -24,30 +25,38 @@ The look-ahead bot and user bots play on the general kernel.
 import numpy as np
 
 from analyzer.engine.jit import ix, kernel
-from analyzer.games.lemming_mafia.bots import (
-    bet_timing, choose_bet, choose_discard, decide_field, decide_move,
-)
+from analyzer.games.lemming_mafia import bots
+from analyzer.games.lemming_mafia.bots import remaining_sections, timing_of
 from analyzer.games.lemming_mafia.layout import (
-    DERIVED_AT, G_H_ANSWERS_AT, G_H_DISCARD_AT, G_H_LEN, G_N_PLAYERS, G_S_LEN, N_CONTRACTS_EACH, N_LEMMINGS, N_PARAMS,
-    OWN_DECISIONS, OWN_RNG, OWN_VIEW_LEN, P_DISCARD_MARGIN, PUB_MOVING, PUB_TURN, RANDOM,
-    S_OPTIONS, S_VIEW, SC_MOVE_FIELD,
+    DERIVED_AT, G_H_ANSWERS_AT, G_H_DISCARD_AT, G_H_LEN, G_N_PLAYERS, G_S_LEN, N_CONTRACTS_EACH,
+    N_LEMMINGS, N_PARAMS, OWN_DECISIONS, OWN_RNG, OWN_VIEW_LEN, P_DISCARD_MARGIN, PUB_MOVING,
+    PUB_N_SECTIONS, PUB_TURN, RANDOM, S_OPTIONS, S_VIEW, SC_MOVE_FIELD,
 )
 from analyzer.games.lemming_mafia.random_race import (
     put_back_held, random_bet, random_discard, random_target,
 )
 from analyzer.games.lemming_mafia.rules import (
-    NEEDS_BETS, NEEDS_DISCARDS, NO_WINNER, POPCOUNT, add_field_counts, bot_kind, discard,
+    NEEDS_BETS, NO_WINNER, POPCOUNT, add_field_counts, bot_kind, discard,
     lane_keys, next_free_section, own_at, place_bet, reach_water, record_race,
     resolve_landing, roll_candidates, start_race_keyed, target_fields,
 )
 
 
+# The heuristic bots' decisions, inlined here: the same Python functions as
+# bots.py's, which the general kernel calls as one compiled call each (it must
+# stay small: it serves every bot). Inlined, a decision passes no arrays as
+# arguments and saves no registers: ~5% of a race of the default table.
+# (Compiling them into the race takes a few minutes once, then the cache.)
+decide_move = kernel(inline=True)(bots.decide_move.py_func)
+decide_field = kernel(inline=True)(bots.decide_field.py_func)
+choose_bet = kernel(inline=True)(bots.choose_bet.py_func)
+choose_discard = kernel(inline=True)(bots.choose_discard.py_func)
+
+
 @kernel(inline=True)
 def show_row(state, hidden, at):
-    """The deciding bot's view of its own row (``kernel.ask``'s copy); it is
-    counted as asked. The dice's stream is not hidden: a built-in bot never
-    reads it."""
-    hidden[ix(at + OWN_DECISIONS)] += 1
+    """The deciding bot's view of its own row (``kernel.ask``'s copy). The
+    dice's stream is not hidden: a built-in bot never reads it."""
     for i in range(OWN_VIEW_LEN):
         state[S_VIEW + i] = hidden[ix(at + i)]
 
@@ -67,6 +76,7 @@ def heuristic_target(game, state, hidden, params, seat, kind):
     n_cand = roll_candidates(state, S_OPTIONS)
     row = params[seat]
     if n_cand > 1:
+        hidden[ix(at + OWN_DECISIONS)] += 1
         show_row(state, hidden, at)
         lemming = state[ix(S_OPTIONS + decide_move(kind, game, state, row, n_cand))]
         take_stream(state, hidden, at)
@@ -84,6 +94,7 @@ def heuristic_target(game, state, hidden, params, seat, kind):
     pick = 0
     if n_free > 1:
         state[PUB_MOVING] = lemming
+        hidden[ix(at + OWN_DECISIONS)] += 1
         show_row(state, hidden, at)
         pick = decide_field(kind, game, state, row, n_free)
         take_stream(state, hidden, at)
@@ -94,18 +105,22 @@ def heuristic_target(game, state, hidden, params, seat, kind):
 @kernel(inline=True)
 def table_round(game, state, hidden, params, hands, result, detail):
     """A bookmaker (``NEEDS_BETS``) or boss round: every seat answers and its
-    answer is applied, seat by seat. A heuristic seat's discards are also taken
-    off its mask in ``hands`` (``random_race.put_back_held`` writes every seat's
-    held flags from the masks at the end)."""
+    answer is applied, seat by seat. The heuristic seats' cards are kept as
+    masks in ``hands`` too (``random_race.put_back_held`` writes every seat's
+    held flags from them at the end): a seat with none passes without its view
+    of its row, and so does one whose bet timing says to wait. What the bots
+    compute from the public race alone (``remaining_sections``, ``track_left``)
+    is computed once a round."""
     turn = state[PUB_TURN]
     n_players = game[G_N_PLAYERS]
     discard_at = game[G_H_DISCARD_AT]
     answers = game[G_H_ANSWERS_AT]
+    remaining = remaining_sections(game, state)
     for seat in range(n_players):
         kind = bot_kind(game, seat)
         at = own_at(game, seat)
+        hidden[ix(at + OWN_DECISIONS)] += 1
         if kind == RANDOM:
-            hidden[ix(at + OWN_DECISIONS)] += 1
             if result == NEEDS_BETS:
                 random_bet(game, state, hidden, hands, seat, turn, detail)
             else:
@@ -113,19 +128,26 @@ def table_round(game, state, hidden, params, hands, result, detail):
                                discard_at + seat * N_CONTRACTS_EACH, answers + seat, turn, detail)
             continue
         row = params[seat]
-        show_row(state, hidden, at)
         if result == NEEDS_BETS:
-            timing = bet_timing(game, state, row)
-            color = -1
-            if timing != 0:
-                color = choose_bet(kind, game, state, row, timing == 2)
-                take_stream(state, hidden, at)
+            hand = hands[ix(seat)]
+            timing = 0 if hand == 0 else timing_of(POPCOUNT[ix(hand)], remaining, row)
+            if timing == 0:
+                continue  # bet_timing: a pass
+            show_row(state, hidden, at)
+            color = choose_bet(kind, game, state, row, timing == 2)
+            take_stream(state, hidden, at)
             place_bet(game, state, hidden, seat, color)
+            hands[ix(seat)] = hand & ~(np.int64(1) << color)  # a card in hand: timing_of was not 0
         else:
-            slot = choose_discard(game, state, row, row[P_DISCARD_MARGIN])
+            held = hands[ix(n_players + seat)]
+            if held == 0:
+                continue  # choose_discard keeps what it does not hold
+            show_row(state, hidden, at)
+            slot = choose_discard(game, state, row, row[P_DISCARD_MARGIN],
+                                  remaining / (state[PUB_N_SECTIONS] + 1.0))
             discard(game, state, hidden, seat, slot)
             yes = np.int64(slot >= 0)
-            hands[ix(n_players + seat)] &= ~(yes << max(slot, 0))
+            hands[ix(n_players + seat)] = held & ~(yes << max(slot, 0))
 
 
 @kernel(inline=True)
