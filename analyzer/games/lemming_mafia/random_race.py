@@ -316,17 +316,26 @@ def play_random_race_summary(game, state, hidden, hands, keys, index, races, pla
 
 
 @kernel(inline=True, allocates=True)
+def race_arrays(game, seed):
+    """The working arrays of a block of races of ``seed``: the public state, the
+    hidden rows, each seat's cards as masks (``hands``) and the lanes' keys
+    (``rules.lane_keys``)."""
+    state = np.zeros(game[G_S_LEN], np.int64)
+    hidden = np.zeros(game[G_H_LEN], np.int64)
+    hands = np.zeros(2 * game[G_N_PLAYERS], np.int64)
+    keys = np.zeros(1 + game[G_N_PLAYERS], np.uint64)
+    lane_keys(game, seed, keys)
+    return state, hidden, hands, keys
+
+
+@kernel(inline=True, allocates=True)
 def random_races(game, seed, first, count, races, players, contracts, bets, field_count, detail):
     """Races ``first .. first+count-1`` of ``seed`` into rows 0.. (``detail``: as
     ``random_table_race``); with ``detail``, each field's landings and triggers
     added to ``field_count``. Inlined into the two entry points below, which
     allocate anyway; the race itself is a call (see ``play_random_race``)."""
     game = game.copy()
-    state = np.zeros(game[G_S_LEN], np.int64)
-    hidden = np.zeros(game[G_H_LEN], np.int64)
-    hands = np.zeros(2 * game[G_N_PLAYERS], np.int64)
-    keys = np.zeros(1 + game[G_N_PLAYERS], np.uint64)
-    lane_keys(game, seed, keys)
+    state, hidden, hands, keys = race_arrays(game, seed)
     for i in range(count):
         if detail:
             play_random_race(game, state, hidden, hands, keys, first + i, races, players, contracts,

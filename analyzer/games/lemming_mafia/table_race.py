@@ -28,16 +28,16 @@ from analyzer.engine.jit import ix, kernel
 from analyzer.games.lemming_mafia import bots
 from analyzer.games.lemming_mafia.bots import remaining_sections, timing_of
 from analyzer.games.lemming_mafia.layout import (
-    DERIVED_AT, G_H_ANSWERS_AT, G_H_DISCARD_AT, G_H_LEN, G_N_PLAYERS, G_S_LEN, N_CONTRACTS_EACH,
+    DERIVED_AT, G_H_ANSWERS_AT, G_H_DISCARD_AT, G_N_PLAYERS, N_CONTRACTS_EACH,
     N_LEMMINGS, N_PARAMS, OWN_DECISIONS, OWN_RNG, OWN_VIEW_LEN, P_DISCARD_MARGIN, PUB_MOVING,
     PUB_N_SECTIONS, PUB_TURN, RANDOM, S_OPTIONS, S_VIEW, SC_MOVE_FIELD,
 )
 from analyzer.games.lemming_mafia.random_race import (
-    put_back_held, random_bet, random_discard, random_target,
+    put_back_held, race_arrays, random_bet, random_discard, random_target,
 )
 from analyzer.games.lemming_mafia.rules import (
     NEEDS_BETS, NO_WINNER, POPCOUNT, add_field_counts, bot_kind, discard,
-    lane_keys, next_free_section, own_at, place_bet, reach_water, record_race,
+    next_free_section, own_at, place_bet, reach_water, record_race,
     resolve_landing, roll_candidates, start_race_keyed, target_fields,
 )
 
@@ -215,11 +215,7 @@ def table_races(game, params, seed, first, count, races, players, contracts, bet
     this side by side then share no array."""
     game = game.copy()
     params = params.copy()
-    state = np.zeros(game[G_S_LEN], np.int64)
-    hidden = np.zeros(game[G_H_LEN], np.int64)
-    hands = np.zeros(2 * game[G_N_PLAYERS], np.int64)
-    keys = np.zeros(1 + game[G_N_PLAYERS], np.uint64)
-    lane_keys(game, seed, keys)
+    state, hidden, hands, keys = race_arrays(game, seed)
     for i in range(count):
         if detail:
             play_table_race(game, state, hidden, params, hands, keys, first + i, races, players,
