@@ -26,11 +26,11 @@ import numpy as np
 
 from analyzer.engine.jit import ix, kernel
 from analyzer.games.lemming_mafia import bots
-from analyzer.games.lemming_mafia.bots import remaining_sections, timing_of
+from analyzer.games.lemming_mafia.bots import remaining_sections, timing_of, track_left
 from analyzer.games.lemming_mafia.layout import (
     DERIVED_AT, G_H_ANSWERS_AT, G_H_DISCARD_AT, G_N_PLAYERS, N_CONTRACTS_EACH,
     N_LEMMINGS, N_PARAMS, OWN_DECISIONS, OWN_RNG, OWN_VIEW_LEN, P_DISCARD_MARGIN, PUB_MOVING,
-    PUB_N_SECTIONS, PUB_TURN, RANDOM, S_OPTIONS, S_VIEW, SC_MOVE_FIELD,
+    PUB_TURN, RANDOM, S_OPTIONS, S_VIEW, SC_MOVE_FIELD,
 )
 from analyzer.games.lemming_mafia.random_race import (
     put_back_held, race_arrays, random_bet, random_discard, random_target,
@@ -115,7 +115,8 @@ def table_round(game, state, hidden, params, hands, result, detail):
     n_players = game[G_N_PLAYERS]
     discard_at = game[G_H_DISCARD_AT]
     answers = game[G_H_ANSWERS_AT]
-    remaining = remaining_sections(game, state)
+    remaining = remaining_sections(game, state)  # the bet timing's
+    left = track_left(game, state)  # the contract chances'
     for seat in range(n_players):
         kind = bot_kind(game, seat)
         at = own_at(game, seat)
@@ -143,8 +144,7 @@ def table_round(game, state, hidden, params, hands, result, detail):
             if held == 0:
                 continue  # choose_discard keeps what it does not hold
             show_row(state, hidden, at)
-            slot = choose_discard(game, state, row, row[P_DISCARD_MARGIN],
-                                  remaining / (state[PUB_N_SECTIONS] + 1.0))
+            slot = choose_discard(game, state, row, row[P_DISCARD_MARGIN], left)
             discard(game, state, hidden, seat, slot)
             yes = np.int64(slot >= 0)
             hands[ix(n_players + seat)] = held & ~(yes << max(slot, 0))

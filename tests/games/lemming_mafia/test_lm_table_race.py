@@ -20,7 +20,7 @@ from tests.games.lemming_mafia.test_lm_random_race import BOARDS
 TABLES = {
     "default": "favourite,timer,contractor,random",
     "heuristic": "favourite,timer,contractor,favourite,timer,contractor",
-    "tuned": ("timer:late_bets=0:urgency=100,contractor:discard_margin=0:sharpness=3,"
+    "tuned": ("timer:late_bets=0:urgency=100,contractor:discard_margin=-1:sharpness=3,"
               "favourite:sharpness=0:block_weight=0:loyalty=5,random"),
     "two": "contractor,random",
     "three": "random,favourite,timer",
