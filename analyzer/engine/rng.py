@@ -137,21 +137,29 @@ def pick_best(values, first, n, buf, at):
     ties broken uniformly at random with one draw from the stream at ``buf[at]``
     (none without a tie). The law of ``prefer``, without its branch on every
     option: in an argmax over options whose order is noise to the branch
-    predictor, that branch is mispredicted about once a loop."""
+    predictor, that branch is mispredicted about once a loop.
+
+    One pass finds the best, the last option that raised it and how many equal
+    it since: a value equal to the final best cannot come before the option
+    that raised the best to it, so these are all its ties, and without a tie
+    that option is the answer. Only a tie takes a second pass, for the k-th of
+    the tied options (a NaN equals nothing: as the max of ``max``, never raised
+    past and never tied)."""
     best = values[ix(first)]
+    pick = 0
+    ties = 1
     for i in range(1, n):
-        best = max(best, values[ix(first + i)])
-    ties = 0
-    for i in range(n):
-        ties += values[ix(first + i)] == best
-    k = 0
+        value = values[ix(first + i)]
+        above = value > best
+        ties = 1 if above else ties + (value == best)
+        pick = i if above else pick
+        best = value if above else best
     if ties > 1:
         k = below(buf, at, ties)
-    pick = 0
-    for i in range(n):  # the k-th of the tied options
-        tied = values[ix(first + i)] == best
-        pick = i if tied & (k == 0) else pick
-        k -= tied
+        for i in range(n):  # the k-th of the tied options
+            tied = values[ix(first + i)] == best
+            pick = i if tied & (k == 0) else pick
+            k -= tied
     return pick, best
 
 

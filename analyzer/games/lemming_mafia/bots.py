@@ -32,6 +32,7 @@ pushes a favourite, buries a rival in concrete or steers a contract.
 """
 import math
 
+import numpy as np
 from llvmlite import ir as llvm_ir
 from numba.core import types
 from numba.extending import intrinsic
@@ -250,11 +251,16 @@ def bet_gains(state, params):
         params[ix(SC_GAIN + state[ix(_OWN + OWN_STACK + k)])] = k + 1.0
 
 
+# how likely a lemming carrying 0, 1, 2 blocks is to be eliminated, before the
+# share of the race left (``_elim_chance``); read from a table, as a branch on
+# the blocks of a lemming is mispredicted often
+_ELIM_BASE = np.array([0.1, 0.25, 0.5])
+
+
 @kernel(inline=True)
 def _elim_chance(state, lemming, left):
     blocks = min(state[ix(PUB_BLOCKS + lemming)], 2)
-    base = 0.1 if blocks == 0 else (0.25 if blocks == 1 else 0.5)
-    return base * (0.3 + left)
+    return _ELIM_BASE[ix(blocks)] * (0.3 + left)
 
 
 @kernel(inline=True)
@@ -427,11 +433,23 @@ def win_weights(game, state, params):
 
 
 @kernel(inline=True)
-def size_up(kind, game, state, params):
+def kept_weights(params):
+    """The sum of the win weights a caller keeps current at ``params[SC_WEIGHT:]``
+    (``win_weights``' sum: added in the same order)."""
+    total = 0.0
+    for lem in range(N_LEMMINGS):
+        total += params[ix(SC_WEIGHT + lem)]
+    return total
+
+
+@kernel(inline=True)
+def size_up(kind, game, state, params, kept):
     """Derive once per move what every option is judged by (see ``stake``): each
     lemming's win weight and their sum, this player's bet gains and what it
-    expects from them, its favourite or its contracts' stakes."""
-    total = win_weights(game, state, params)
+    expects from them, its favourite or its contracts' stakes. ``kept`` (a
+    constant of the caller): the weights at ``params[SC_WEIGHT:]`` are current
+    already (``table_race`` updates a lemming's after each of its moves)."""
+    total = kept_weights(params) if kept else win_weights(game, state, params)
     params[SC_TOTAL] = total
     bet_gains(state, params)
     if kind == FAVOURITE:
@@ -578,16 +596,17 @@ def timing_of(n_hand, remaining, params):
 
 
 @kernel
-def choose_bet(kind, game, state, params, urgent):
+def choose_bet(kind, game, state, params, urgent, kept):
     """Throw away unlikely colours first; place the likely winner late.
 
     ``late_bets`` cards are held back for the end; they go down, likeliest first,
     once the leader is within ``urgency`` sections of the water (``urgent``, when
     ``bet_timing`` says to bet). The favourite bot counts its favourite as the
-    likeliest whatever the race says."""
+    likeliest whatever the race says. ``kept``: as ``size_up``'s."""
     fav = -1
     total = 0.0
-    all_weights = win_weights(game, state, params)  # each weight once, into SC_WEIGHT
+    # each weight once, into SC_WEIGHT
+    all_weights = kept_weights(params) if kept else win_weights(game, state, params)
     if kind == FAVOURITE:
         bet_gains(state, params)
         fav = favourite(game, state, params)
@@ -637,8 +656,8 @@ def track_left(game, state):
 
 
 @kernel
-def decide_move(kind, game, state, params, n_options):
-    size_up(kind, game, state, params)
+def decide_move(kind, game, state, params, n_options, kept):
+    size_up(kind, game, state, params, kept)
     # the field decision of this move sees the same race: it reuses the scratch
     params[SC_SIZED_TURN] = state[PUB_TURN]
     return choose_move(kind, game, state, params, n_options)
@@ -658,11 +677,11 @@ def planned_field(state, params, n_options):
 
 
 @kernel
-def decide_field(kind, game, state, params, n_options):
+def decide_field(kind, game, state, params, n_options, kept):
     planned = planned_field(state, params, n_options)
     if planned >= 0:
         return planned
-    size_up(kind, game, state, params)
+    size_up(kind, game, state, params, kept)
     _, i = best_field(kind, game, state, params, state[PUB_MOVING], S_OPTIONS, n_options)
     return i
 
@@ -679,10 +698,10 @@ def decide_builtin(what, seat, kind, game, state, params, n_options):
     # helpers inlined: a call passes each array as seven words and saves and
     # restores registers, which cost as much as a small helper's work
     if what == DECIDE_MOVE:
-        return decide_move(kind, game, state, params, n_options)
+        return decide_move(kind, game, state, params, n_options, False)
     if what == DECIDE_FIELD:
-        return decide_field(kind, game, state, params, n_options)
+        return decide_field(kind, game, state, params, n_options, False)
     timing = bet_timing(game, state, params)
     if timing == 0:
         return -1
-    return choose_bet(kind, game, state, params, timing == 2)
+    return choose_bet(kind, game, state, params, timing == 2, False)

@@ -33,8 +33,8 @@ from analyzer.games.lemming_mafia.layout import (
     PUB_N_ELIM, PUB_OUT, PUB_POS, PUB_TURN, START,
 )
 from analyzer.games.lemming_mafia.rules import (
-    NEEDS_BETS, NEEDS_DISCARDS, NO_WINNER, POPCOUNT, SELECT, add_field_counts, draw, lane_keys,
-    next_free_section, own_at, pick, reach_water, record_race, resolve_landing, section_first,
+    NEEDS_BETS, NEEDS_DISCARDS, NO_WINNER, POPCOUNT, SELECT, add_field_counts, lane_keys,
+    next_free_section, own_at, pick, reach_water, record_race, resolve_landing, roll_faces, section_first,
     start_race_keyed, track_place,
 )
 
@@ -219,9 +219,7 @@ def random_target(game, state, hidden, at):
     """The move of the random player whose row is at ``at``: roll, pick a
     candidate, pick a free field of the next section with one. Returns the
     lemming and its field, or -1 for the water (no free field ahead)."""
-    pair = draw(state, N_LEMMINGS * N_LEMMINGS)  # rules.roll_candidates' draw
-    first = pair // N_LEMMINGS
-    second = pair - first * N_LEMMINGS
+    first, second = roll_faces(state)  # rules.roll_candidates' draw
     if state[PUB_N_ELIM] == 0:
         # no colour is out: the faces' lemmings, one or two, without a branch
         lemming = second if random_pick(hidden, at, 1 + (first != second)) == 1 else first

@@ -136,13 +136,20 @@ def track_place(state, lemming):
 
 
 @kernel(inline=True)
-def roll_candidates(state, options_at):
-    """Roll both lemming dice; write the distinct lemmings they stand for at
-    ``state[options_at:]``; return how many."""
+def roll_faces(state):
+    """Roll both lemming dice: the colours their faces show."""
     # one draw for the pair: 36 equally likely faces, one random number fewer a move
     pair = draw(state, N_LEMMINGS * N_LEMMINGS)
     first = pair // N_LEMMINGS
-    return dice_candidates(state, first, pair - first * N_LEMMINGS, options_at)
+    return first, pair - first * N_LEMMINGS
+
+
+@kernel(inline=True)
+def roll_candidates(state, options_at):
+    """Roll both lemming dice; write the distinct lemmings they stand for at
+    ``state[options_at:]``; return how many."""
+    first, second = roll_faces(state)
+    return dice_candidates(state, first, second, options_at)
 
 
 @kernel(inline=True)

@@ -17,6 +17,11 @@ compares every record), with
   seat's own row only, which no other seat's answer changes (so each is as if
   all answered first); the public card counts (``PUB_*_COUNT``), which no
   heuristic or random bot reads, are not kept;
+- a heuristic seat's dice read as ``random_race`` reads them (``roll_options``:
+  once a colour is out, masks instead of loops and branches on each lemming);
+- each heuristic seat's win weights kept current (``keep_weight``: a move
+  changes the moved lemming's alone), which its decisions read instead of
+  computing all six again (``bots.size_up``'s ``kept``);
 - the decisions inlined into the race, not called (below);
 - a summary variant (``detail`` false) that writes only the races and players
   rows, as ``random_race.play_race_summaries``.
@@ -26,19 +31,21 @@ import numpy as np
 
 from analyzer.engine.jit import ix, kernel
 from analyzer.games.lemming_mafia import bots
-from analyzer.games.lemming_mafia.bots import remaining_sections, timing_of, track_left
+from analyzer.games.lemming_mafia.bots import (
+    remaining_sections, timing_of, track_left, win_weight, win_weights,
+)
 from analyzer.games.lemming_mafia.layout import (
-    DERIVED_AT, G_H_ANSWERS_AT, G_H_DISCARD_AT, G_N_PLAYERS, N_CONTRACTS_EACH,
+    DERIVED_AT, G_H_ANSWERS_AT, G_H_DISCARD_AT, G_N_PLAYERS, MAX_SECTION_FIELDS, N_CONTRACTS_EACH,
     N_LEMMINGS, N_PARAMS, OWN_DECISIONS, OWN_RNG, OWN_VIEW_LEN, P_DISCARD_MARGIN, PUB_MOVING,
-    PUB_TURN, RANDOM, S_OPTIONS, S_VIEW, SC_MOVE_FIELD,
+    PUB_N_ELIM, PUB_TURN, RANDOM, S_OPTIONS, S_VIEW, SC_MOVE_FIELD, SC_WEIGHT,
 )
 from analyzer.games.lemming_mafia.random_race import (
-    put_back_held, race_arrays, random_bet, random_discard, random_target,
+    candidate_masks, put_back_held, race_arrays, random_bet, random_discard, random_target,
 )
 from analyzer.games.lemming_mafia.rules import (
-    NEEDS_BETS, NO_WINNER, POPCOUNT, add_field_counts, bot_kind, discard,
+    NEEDS_BETS, NO_WINNER, POPCOUNT, SELECT, add_field_counts, bot_kind, discard,
     next_free_section, own_at, place_bet, reach_water, record_race,
-    resolve_landing, roll_candidates, start_race_keyed, target_fields,
+    resolve_landing, roll_faces, start_race_keyed, target_fields,
 )
 
 
@@ -68,17 +75,39 @@ def take_stream(state, hidden, at):
 
 
 @kernel(inline=True)
+def roll_options(state):
+    """``rules.roll_candidates`` into the options (``S_OPTIONS``), the same draw and
+    list: once a colour is out, its face's lemmings are read from the masks of
+    ``random_race.candidate_masks`` (the first face's in colour order, then the
+    second's not yet listed) instead of ``rules.dice_candidates``' loops and
+    branches on each lemming."""
+    first, second = roll_faces(state)
+    if state[PUB_N_ELIM] == 0:
+        state[S_OPTIONS] = first
+        state[S_OPTIONS + 1] = second
+        return 1 + (first != second)
+    first_mask, second_mask = candidate_masks(state, first, second)
+    n_first = POPCOUNT[ix(first_mask)]
+    for k in range(n_first):
+        state[ix(S_OPTIONS + k)] = SELECT[ix(first_mask * MAX_SECTION_FIELDS + k)]
+    n_second = POPCOUNT[ix(second_mask)]
+    for k in range(n_second):
+        state[ix(S_OPTIONS + n_first + k)] = SELECT[ix(second_mask * MAX_SECTION_FIELDS + k)]
+    return n_first + n_second
+
+
+@kernel(inline=True)
 def heuristic_target(game, state, hidden, params, seat, kind):
     """The move of the heuristic player in ``seat``: roll, its move decision
     (with the field it chose) or, with one candidate, its field decision.
     Returns the lemming and its field, or -1 for the water."""
     at = own_at(game, seat)
-    n_cand = roll_candidates(state, S_OPTIONS)
+    n_cand = roll_options(state)
     row = params[seat]
     if n_cand > 1:
         hidden[ix(at + OWN_DECISIONS)] += 1
         show_row(state, hidden, at)
-        lemming = state[ix(S_OPTIONS + decide_move(kind, game, state, row, n_cand))]
+        lemming = state[ix(S_OPTIONS + decide_move(kind, game, state, row, n_cand, True))]
         take_stream(state, hidden, at)
         section, free = next_free_section(game, state, lemming)
         if free == 0:
@@ -96,7 +125,7 @@ def heuristic_target(game, state, hidden, params, seat, kind):
         state[PUB_MOVING] = lemming
         hidden[ix(at + OWN_DECISIONS)] += 1
         show_row(state, hidden, at)
-        pick = decide_field(kind, game, state, row, n_free)
+        pick = decide_field(kind, game, state, row, n_free, True)
         take_stream(state, hidden, at)
         state[PUB_MOVING] = -1
     return lemming, state[ix(S_OPTIONS + pick)]
@@ -115,27 +144,30 @@ def table_round(game, state, hidden, params, hands, result, detail):
     n_players = game[G_N_PLAYERS]
     discard_at = game[G_H_DISCARD_AT]
     answers = game[G_H_ANSWERS_AT]
-    remaining = remaining_sections(game, state)  # the bet timing's
-    left = track_left(game, state)  # the contract chances'
+    # what a bet timing or a contract chance reads of the race, once a round
+    # (and only the one this round asks for)
+    bets = result == NEEDS_BETS
+    remaining = remaining_sections(game, state) if bets else 0.0
+    left = 0.0 if bets else track_left(game, state)
     for seat in range(n_players):
         kind = bot_kind(game, seat)
         at = own_at(game, seat)
         hidden[ix(at + OWN_DECISIONS)] += 1
         if kind == RANDOM:
-            if result == NEEDS_BETS:
+            if bets:
                 random_bet(game, state, hidden, hands, seat, turn, detail)
             else:
                 random_discard(hidden, hands, at, n_players + seat,
                                discard_at + seat * N_CONTRACTS_EACH, answers + seat, turn, detail)
             continue
         row = params[seat]
-        if result == NEEDS_BETS:
+        if bets:
             hand = hands[ix(seat)]
             timing = 0 if hand == 0 else timing_of(POPCOUNT[ix(hand)], remaining, row)
             if timing == 0:
                 continue  # bet_timing: a pass
             show_row(state, hidden, at)
-            color = choose_bet(kind, game, state, row, timing == 2)
+            color = choose_bet(kind, game, state, row, timing == 2, True)
             take_stream(state, hidden, at)
             place_bet(game, state, hidden, seat, color)
             hands[ix(seat)] = hand & ~(np.int64(1) << color)  # a card in hand: timing_of was not 0
@@ -148,6 +180,17 @@ def table_round(game, state, hidden, params, hands, result, detail):
             discard(game, state, hidden, seat, slot)
             yes = np.int64(slot >= 0)
             hands[ix(n_players + seat)] = held & ~(yes << max(slot, 0))
+
+
+@kernel(inline=True)
+def keep_weight(game, state, params, lemming):
+    """The win weight of the lemming just moved, anew in each heuristic seat's
+    ``SC_WEIGHT`` slots: a move changes the place, blocks and elimination of
+    the lemming moved alone, so each seat's weights stay those ``win_weights``
+    would compute, and its decisions read them (``kept``)."""
+    for seat in range(game[G_N_PLAYERS]):
+        if bot_kind(game, seat) != RANDOM:
+            params[seat, SC_WEIGHT + lemming] = win_weight(game, state, params[seat], lemming)
 
 
 @kernel(inline=True)
@@ -166,6 +209,7 @@ def table_race(game, state, hidden, params, hands, keys, index, races, players, 
             # a heuristic bot's scratch starts empty in every race (kernel.play_race)
             for i in range(N_PARAMS, DERIVED_AT):
                 params[seat, i] = 0.0
+            win_weights(game, state, params[seat])  # kept from here on (keep_weight)
     seat = 0
     while True:
         state[PUB_TURN] += 1
@@ -178,6 +222,7 @@ def table_race(game, state, hidden, params, hands, keys, index, races, players, 
             result = reach_water(game, state, lemming)
         else:
             result = resolve_landing(game, state, hidden, lemming, field, detail)
+            keep_weight(game, state, params, lemming)
             if result < NO_WINNER:
                 table_round(game, state, hidden, params, hands, result, detail)
                 result = NO_WINNER
