@@ -143,8 +143,9 @@ def pick_best(values, first, n, buf, at):
     it since: a value equal to the final best cannot come before the option
     that raised the best to it, so these are all its ties, and without a tie
     that option is the answer. Only a tie takes a second pass, for the k-th of
-    the tied options (a NaN equals nothing: as the max of ``max``, never raised
-    past and never tied)."""
+    the tied options. A NaN compares false with everything, as in ``max``: one
+    after the first option is never the best nor a tie; a NaN first stays the
+    best, with no tie."""
     best = values[ix(first)]
     pick = 0
     ties = 1
