@@ -30,14 +30,10 @@ its *stakes*: how much it gains per unit of value each lemming gains. A move is
 scored as the sum over lemmings of stake times value change, so the same code
 pushes a favourite, buries a rival in concrete or steers a contract.
 """
-import math
-
 import numpy as np
-from llvmlite import ir as llvm_ir
-from numba.core import types
-from numba.extending import intrinsic
 
 from analyzer.engine import rng
+from analyzer.engine.floats import bits_of_float, exp, float_of_bits
 from analyzer.engine.jit import ix, kernel
 from analyzer.games.lemming_mafia.layout import (
     AT_LEAST_THREE_ELIMINATED, AT_MOST_ONE_ELIMINATED, BEFORE, BOOKMAKER, BOSS,
@@ -51,8 +47,8 @@ from analyzer.games.lemming_mafia.layout import (  # noqa: F401  (re-exported)
     CONTRACTOR, FAVOURITE, LOOKAHEAD, P_BET_STAKE, P_BLOCK_WEIGHT, P_DISCARD_MARGIN, P_ELIM_COST,
     P_HARM, P_LATE_BETS, P_LOYALTY, P_PUSH, P_SHARPNESS, P_URGENCY, RANDOM, TIMER,
     N_PARAMS, PARAMS_WIDTH, SC_CONTRACT_STAKE, SC_EXPECTED, SC_FAVOURITE, SC_FIELD_VALUE, SC_GAIN,
-    SC_MOVE_FIELD, SC_OPTION_FIELD, SC_OPTION_VALUE, SC_SIZED_TURN, SC_TOTAL,
-    SC_WEIGHT, TABLE_SECTIONS, WEIGHT_TABLE, WEIGHT_TABLE_PROGRESS,
+    SC_MOVE_FIELD, SC_OPTION_COUNT, SC_OPTION_FIELD, SC_OPTION_VALUE, SC_SIZED_TURN, SC_TOTAL,
+    SC_VALUE, SC_WEIGHT, TABLE_SECTIONS, WEIGHT_TABLE, WEIGHT_TABLE_PROGRESS,
 )
 from analyzer.games.lemming_mafia.lookahead import lookahead_decide
 from analyzer.games.lemming_mafia.random_bot import decide_random
@@ -70,29 +66,6 @@ _OWN = S_VIEW  # the deciding player's own row in state
 
 
 # ---------------------------------------------------------- the shared race model
-
-@intrinsic
-def bits_of_float(typingctx, value):
-    """The 64 bits of a float64 as an int64 (no conversion), for a select
-    without a branch (``rules.pick``)."""
-    if not isinstance(value, types.Float):
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.bitcast(args[0], llvm_ir.IntType(64))
-    return types.int64(types.float64), codegen
-
-
-@intrinsic
-def float_of_bits(typingctx, bits):
-    """The float64 whose 64 bits ``bits_of_float`` gave."""
-    if not isinstance(bits, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.bitcast(args[0], llvm_ir.DoubleType())
-    return types.float64(types.int64), codegen
-
 
 @kernel(inline=True)
 def pick(params, first, n, state):
@@ -120,8 +93,18 @@ def lemming_value(game, state, params, lemming):
 
 
 @kernel(inline=True)
+def value_of(game, state, params, lemming, kept):
+    """``lemming_value``; ``kept`` (a constant of the caller): read from
+    ``params[SC_VALUE:]``, which the caller keeps current (``table_race``
+    updates a lemming's after each of its moves, as its win weight)."""
+    if kept:
+        return params[ix(SC_VALUE + lemming)]
+    return lemming_value(game, state, params, lemming)
+
+
+@kernel(inline=True)
 def weight_of(params, progress, blocks):
-    return math.exp(params[P_SHARPNESS] * (progress - params[P_BLOCK_WEIGHT] * blocks))
+    return exp(params[P_SHARPNESS] * (progress - params[P_BLOCK_WEIGHT] * blocks))
 
 
 @kernel
@@ -265,11 +248,11 @@ def _elim_chance(state, lemming, left):
 
 @kernel(inline=True)
 def _sigmoid(x):
-    return 1.0 / (1.0 + math.exp(-x))
+    return 1.0 / (1.0 + exp(-x))
 
 
 @kernel(inline=True)
-def contract_chance(game, state, params, card, left):
+def contract_chance(game, state, params, card, left, kept):
     """Rough chance that a contract will be fulfilled, from the public race;
     ``left``: the share of the track the leader still has to cross (see
     ``choose_discard``)."""
@@ -285,13 +268,13 @@ def contract_chance(game, state, params, card, left):
         q2 = _elim_chance(state, c2, left)
         return 1.0 - (1.0 - q1) * (1.0 - q2)
     if kind == BEFORE:
-        d = (lemming_value(game, state, params, c1)
-             - lemming_value(game, state, params, c2))
+        d = (value_of(game, state, params, c1, kept)
+             - value_of(game, state, params, c2, kept))
         return _sigmoid(d / spread)
     if kind == TOP3:
         if state[ix(PUB_OUT + c1)] > 0:
             return 0.0
-        mine = lemming_value(game, state, params, c1)
+        mine = value_of(game, state, params, c1, kept)
         ahead = 0.0
         # values are few (sections less blocks): lemmings of one value share
         # their sigmoid, an exp each saved (the same term, so the same sum)
@@ -299,7 +282,7 @@ def contract_chance(game, state, params, card, left):
         last_term = 0.5  # _sigmoid(0.0), a lemming level with c1
         for lem in range(N_LEMMINGS):
             if lem != c1 and state[ix(PUB_OUT + lem)] == 0:
-                x = (lemming_value(game, state, params, lem) - mine) / spread
+                x = (value_of(game, state, params, lem, kept) - mine) / spread
                 if x != last_x:
                     last_x = x
                     last_term = _sigmoid(x)
@@ -312,7 +295,7 @@ def contract_chance(game, state, params, card, left):
     if kind == AT_MOST_ONE_ELIMINATED:
         if n_elim >= 2:
             return 0.0
-        return math.exp(-expected_more) * (1.0 + expected_more * (1 - n_elim))
+        return exp(-expected_more) * (1.0 + expected_more * (1 - n_elim))
     if kind == AT_LEAST_THREE_ELIMINATED:
         if n_elim >= 3:
             return 1.0
@@ -398,11 +381,11 @@ def contract_stakes(game, state, params):
 
 
 @kernel(inline=True)
-def favourite(game, state, params):
+def favourite(game, state, params, kept):
     """The lemming the favourite bot backs: the most promising one whose card it
     has not thrown away early."""
     for lem in range(N_LEMMINGS):
-        score = lemming_value(game, state, params, lem)
+        score = value_of(game, state, params, lem, kept)
         loyal = params[ix(SC_GAIN + lem)] >= state[ix(_OWN + OWN_STACK_N)]
         score += params[P_LOYALTY] if loyal else 0.0
         params[ix(SC_OPTION_VALUE + lem)] = score if state[ix(PUB_OUT + lem)] == 0 else -1e300
@@ -443,17 +426,27 @@ def kept_weights(params):
 
 
 @kernel(inline=True)
+def weights_total(game, state, params, kept):
+    """The win weights at ``params[SC_WEIGHT:]`` and their sum; ``kept`` (a
+    constant of the caller): they are current already (``table_race`` updates a
+    lemming's after each of its moves), so only summed."""
+    if kept:
+        return kept_weights(params)
+    return win_weights(game, state, params)
+
+
+@kernel(inline=True)
 def size_up(kind, game, state, params, kept):
     """Derive once per move what every option is judged by (see ``stake``): each
     lemming's win weight and their sum, this player's bet gains and what it
     expects from them, its favourite or its contracts' stakes. ``kept`` (a
     constant of the caller): the weights at ``params[SC_WEIGHT:]`` are current
     already (``table_race`` updates a lemming's after each of its moves)."""
-    total = kept_weights(params) if kept else win_weights(game, state, params)
+    total = weights_total(game, state, params, kept)
     params[SC_TOTAL] = total
     bet_gains(state, params)
     if kind == FAVOURITE:
-        params[SC_FAVOURITE] = favourite(game, state, params)
+        params[SC_FAVOURITE] = favourite(game, state, params, kept)
         return
     expected = 0.0
     for lem in range(N_LEMMINGS):
@@ -502,12 +495,12 @@ def win_utility(game, state, lemming):
 
 
 @kernel(inline=True)
-def best_field(kind, game, state, params, lemming, options_at, n_options):
+def best_field(kind, game, state, params, lemming, options_at, n_options, kept):
     """Utility and index of the best of the fields at ``state[options_at:]``."""
     lemming_stake = stake(kind, params, lemming)
     # what every field's landing starts from, read once (the same values
     # ``landing_gain`` reads per field)
-    before = lemming_value(game, state, params, lemming)
+    before = value_of(game, state, params, lemming, kept)
     lemming_progress = progress(game, state, lemming)
     blocks = state[ix(PUB_BLOCKS + lemming)]
     # the options are the free fields of one section (``target_fields``): the
@@ -553,7 +546,7 @@ def best_field(kind, game, state, params, lemming, options_at, n_options):
 
 
 @kernel(inline=True)
-def choose_move(kind, game, state, params, n_options):
+def choose_move(kind, game, state, params, n_options, kept):
     for i in range(n_options):
         lemming = state[ix(S_OPTIONS + i)]
         n = target_fields(game, state, lemming, S_SCRATCH)
@@ -561,10 +554,11 @@ def choose_move(kind, game, state, params, n_options):
         if n == 0:
             u = move_utility(game, state, params, lemming, state[PUB_N_FIELDS], 0.0)
         else:
-            u, j = best_field(kind, game, state, params, lemming, S_SCRATCH, n)
+            u, j = best_field(kind, game, state, params, lemming, S_SCRATCH, n, kept)
             field = state[ix(S_SCRATCH + j)]
         params[ix(SC_OPTION_VALUE + i)] = u
         params[ix(SC_OPTION_FIELD + i)] = field
+        params[ix(SC_OPTION_COUNT + i)] = n  # the race reads it for the chosen one
     best_i, _ = pick(params, SC_OPTION_VALUE, n_options, state)
     # the field decision of this move, if it comes, takes this field
     params[SC_MOVE_FIELD] = params[ix(SC_OPTION_FIELD + best_i)]
@@ -606,10 +600,10 @@ def choose_bet(kind, game, state, params, urgent, kept):
     fav = -1
     total = 0.0
     # each weight once, into SC_WEIGHT
-    all_weights = kept_weights(params) if kept else win_weights(game, state, params)
+    all_weights = weights_total(game, state, params, kept)
     if kind == FAVOURITE:
         bet_gains(state, params)
-        fav = favourite(game, state, params)
+        fav = favourite(game, state, params, kept)
         if fav >= 0 and state[ix(_OWN + OWN_HAND + fav)] == 1:
             total = all_weights
     for color in range(N_LEMMINGS):
@@ -630,17 +624,17 @@ def choose_bet(kind, game, state, params, urgent, kept):
 
 
 @kernel
-def choose_discard(game, state, params, margin, left):
+def choose_discard(game, state, params, margin, left, kept):
     """Discard the held contract with the worst expected payoff if it is below
     ``-margin`` points; ``left``: the share of the track the leader still has
-    to cross (``track_left``)."""
+    to cross (``track_left``); ``kept``: as ``value_of``'s."""
     worst = -1
     worst_value = -margin
     for slot in range(N_CONTRACTS_EACH):
         if state[ix(_OWN + OWN_HELD + slot)] == 0:
             continue
         card = state[ix(_OWN + OWN_CONTRACT + slot)]
-        p = contract_chance(game, state, params, card, left)
+        p = contract_chance(game, state, params, card, left, kept)
         value = p * card_entry(game, card, DECK_POINTS) + (1.0 - p) * UNFULFILLED_PENALTY
         if value < worst_value:
             worst_value = value
@@ -660,7 +654,7 @@ def decide_move(kind, game, state, params, n_options, kept):
     size_up(kind, game, state, params, kept)
     # the field decision of this move sees the same race: it reuses the scratch
     params[SC_SIZED_TURN] = state[PUB_TURN]
-    return choose_move(kind, game, state, params, n_options)
+    return choose_move(kind, game, state, params, n_options, kept)
 
 
 @kernel(inline=True)
@@ -682,7 +676,7 @@ def decide_field(kind, game, state, params, n_options, kept):
     if planned >= 0:
         return planned
     size_up(kind, game, state, params, kept)
-    _, i = best_field(kind, game, state, params, state[PUB_MOVING], S_OPTIONS, n_options)
+    _, i = best_field(kind, game, state, params, state[PUB_MOVING], S_OPTIONS, n_options, kept)
     return i
 
 
@@ -693,7 +687,8 @@ def decide_builtin(what, seat, kind, game, state, params, n_options):
     if kind == LOOKAHEAD:
         return lookahead_decide(what, seat, game, state, params, n_options)
     if what == DECIDE_DISCARD:
-        return choose_discard(game, state, params, params[P_DISCARD_MARGIN], track_left(game, state))
+        return choose_discard(game, state, params, params[P_DISCARD_MARGIN], track_left(game, state),
+                              False)
     # each decision is one compiled call (``decide_*``, ``choose_*``) with its
     # helpers inlined: a call passes each array as seven words and saves and
     # restores registers, which cost as much as a small helper's work

@@ -19,9 +19,12 @@ compares every record), with
   heuristic or random bot reads, are not kept;
 - a heuristic seat's dice read as ``random_race`` reads them (``roll_options``:
   once a colour is out, masks instead of loops and branches on each lemming);
-- each heuristic seat's win weights kept current (``keep_weight``: a move
-  changes the moved lemming's alone), which its decisions read instead of
-  computing all six again (``bots.size_up``'s ``kept``);
+- each heuristic seat's win weights and lemming values kept current
+  (``keep_weight``: a move changes the moved lemming's alone), which its
+  decisions read instead of computing all six again (``bots.size_up``'s and
+  ``bots.value_of``'s ``kept``);
+- the move's free fields read from the move decision, which found them
+  (``SC_OPTION_COUNT``);
 - the decisions inlined into the race, not called (below);
 - a summary variant (``detail`` false) that writes only the races and players
   rows, as ``random_race.play_race_summaries``.
@@ -32,20 +35,21 @@ import numpy as np
 from analyzer.engine.jit import ix, kernel
 from analyzer.games.lemming_mafia import bots
 from analyzer.games.lemming_mafia.bots import (
-    remaining_sections, timing_of, track_left, win_weight, win_weights,
+    lemming_value, remaining_sections, timing_of, track_left, win_weight, win_weights,
 )
 from analyzer.games.lemming_mafia.layout import (
     DERIVED_AT, G_H_ANSWERS_AT, G_H_DISCARD_AT, G_N_PLAYERS, MAX_SECTION_FIELDS, N_CONTRACTS_EACH,
     N_LEMMINGS, N_PARAMS, OWN_DECISIONS, OWN_RNG, OWN_VIEW_LEN, P_DISCARD_MARGIN, PUB_MOVING,
-    PUB_N_ELIM, PUB_TURN, RANDOM, S_OPTIONS, S_VIEW, SC_MOVE_FIELD, SC_WEIGHT,
+    PUB_N_ELIM, PUB_TURN, RANDOM, S_OPTIONS, S_VIEW, SC_MOVE_FIELD, SC_OPTION_COUNT, SC_VALUE,
+    SC_WEIGHT,
 )
 from analyzer.games.lemming_mafia.random_race import (
     candidate_masks, put_back_held, race_arrays, random_bet, random_discard, random_target,
 )
 from analyzer.games.lemming_mafia.rules import (
-    NEEDS_BETS, NO_WINNER, POPCOUNT, SELECT, add_field_counts, bot_kind, discard,
-    next_free_section, own_at, place_bet, reach_water, record_race,
-    resolve_landing, roll_faces, start_race_keyed, target_fields,
+    NEEDS_BETS, NO_WINNER, POPCOUNT, SELECT, add_field_counts, bot_kind, discard, own_at,
+    place_bet, reach_water, record_race, resolve_landing, roll_faces, start_race_keyed,
+    target_fields,
 )
 
 
@@ -107,14 +111,16 @@ def heuristic_target(game, state, hidden, params, seat, kind):
     if n_cand > 1:
         hidden[ix(at + OWN_DECISIONS)] += 1
         show_row(state, hidden, at)
-        lemming = state[ix(S_OPTIONS + decide_move(kind, game, state, row, n_cand, True))]
+        option = decide_move(kind, game, state, row, n_cand, True)
+        lemming = state[ix(S_OPTIONS + option)]
         take_stream(state, hidden, at)
-        section, free = next_free_section(game, state, lemming)
-        if free == 0:
+        # the move decision found the lemming's free fields (``rules.target_fields``)
+        n_free = row[ix(SC_OPTION_COUNT + option)]
+        if n_free == 0:
             return lemming, -1
         # the general kernel asks the field when there is a choice; the bot
         # answers it with the field its move decision chose
-        hidden[ix(at + OWN_DECISIONS)] += POPCOUNT[ix(free)] > 1
+        hidden[ix(at + OWN_DECISIONS)] += n_free > 1
         return lemming, np.int64(row[SC_MOVE_FIELD])
     lemming = state[S_OPTIONS]
     n_free = target_fields(game, state, lemming, S_OPTIONS)
@@ -176,7 +182,7 @@ def table_round(game, state, hidden, params, hands, result, detail):
             if held == 0:
                 continue  # choose_discard keeps what it does not hold
             show_row(state, hidden, at)
-            slot = choose_discard(game, state, row, row[P_DISCARD_MARGIN], left)
+            slot = choose_discard(game, state, row, row[P_DISCARD_MARGIN], left, True)
             discard(game, state, hidden, seat, slot)
             yes = np.int64(slot >= 0)
             hands[ix(n_players + seat)] = held & ~(yes << max(slot, 0))
@@ -184,13 +190,16 @@ def table_round(game, state, hidden, params, hands, result, detail):
 
 @kernel(inline=True)
 def keep_weight(game, state, params, lemming):
-    """The win weight of the lemming just moved, anew in each heuristic seat's
-    ``SC_WEIGHT`` slots: a move changes the place, blocks and elimination of
-    the lemming moved alone, so each seat's weights stay those ``win_weights``
-    would compute, and its decisions read them (``kept``)."""
+    """The win weight and value of the lemming just moved, anew in each
+    heuristic seat's ``SC_WEIGHT`` and ``SC_VALUE`` slots: a move changes the
+    place, blocks and elimination of the lemming moved alone, so each seat's
+    weights and values stay those ``win_weights`` and ``lemming_value`` would
+    compute, and its decisions read them (``kept``)."""
     for seat in range(game[G_N_PLAYERS]):
         if bot_kind(game, seat) != RANDOM:
-            params[seat, SC_WEIGHT + lemming] = win_weight(game, state, params[seat], lemming)
+            row = params[seat]
+            row[SC_WEIGHT + lemming] = win_weight(game, state, row, lemming)
+            row[SC_VALUE + lemming] = lemming_value(game, state, row, lemming)
 
 
 @kernel(inline=True)
@@ -209,7 +218,10 @@ def table_race(game, state, hidden, params, hands, keys, index, races, players, 
             # a heuristic bot's scratch starts empty in every race (kernel.play_race)
             for i in range(N_PARAMS, DERIVED_AT):
                 params[seat, i] = 0.0
-            win_weights(game, state, params[seat])  # kept from here on (keep_weight)
+            # kept from here on (keep_weight)
+            win_weights(game, state, params[seat])
+            for lemming in range(N_LEMMINGS):
+                params[seat, SC_VALUE + lemming] = lemming_value(game, state, params[seat], lemming)
     seat = 0
     while True:
         state[PUB_TURN] += 1
