@@ -48,7 +48,7 @@ from analyzer.games.lemming_mafia.layout import (  # noqa: F401  (re-exported)
     P_HARM, P_LATE_BETS, P_LOYALTY, P_PUSH, P_SHARPNESS, P_URGENCY, RANDOM, TIMER,
     N_PARAMS, PARAMS_WIDTH, SC_CONTRACT_STAKE, SC_EXPECTED, SC_FAVOURITE, SC_FIELD_VALUE, SC_GAIN,
     SC_MOVE_FIELD, SC_OPTION_COUNT, SC_OPTION_FIELD, SC_OPTION_VALUE, SC_SIZED_TURN, SC_TOTAL,
-    SC_VALUE, SC_WEIGHT, TABLE_SECTIONS, WEIGHT_TABLE, WEIGHT_TABLE_PROGRESS,
+    SC_TERM, SC_VALUE, SC_WEIGHT, TABLE_SECTIONS, WEIGHT_TABLE, WEIGHT_TABLE_PROGRESS,
 )
 from analyzer.games.lemming_mafia.lookahead import lookahead_decide
 from analyzer.games.lemming_mafia.random_bot import decide_random
@@ -126,6 +126,15 @@ def win_weight(game, state, params, lemming):
         return weight_computed(game, state, params, lemming)
     if params[TABLE_SECTIONS] != n_sections:
         build_weight_table(params, n_sections)
+    return weight_from_table(game, state, params, lemming)
+
+
+@kernel(inline=True)
+def built_weight(game, state, params, lemming):
+    """``win_weight`` where the table is built for this board already
+    (``win_weights`` builds it): without ``win_weight``'s check."""
+    if state[PUB_N_SECTIONS] + 2 > WEIGHT_TABLE_PROGRESS:
+        return weight_computed(game, state, params, lemming)
     return weight_from_table(game, state, params, lemming)
 
 
@@ -227,11 +236,18 @@ def bet_gain(state, lemming):
 @kernel(inline=True)
 def bet_gains(state, params):
     """``bet_gain`` of every lemming at once, into ``params[SC_GAIN:]``."""
-    n = state[ix(_OWN + OWN_STACK_N)]
+    bet_gains_of(state, _OWN, params)
+
+
+@kernel(inline=True)
+def bet_gains_of(row, at, params):
+    """``bet_gains`` of the player whose row is ``row[at:]`` (its view, or its
+    hidden row itself: ``table_race`` keeps the gains as its bets change them)."""
+    n = row[ix(at + OWN_STACK_N)]
     for lem in range(N_LEMMINGS):
-        params[ix(SC_GAIN + lem)] = (n + 1.0) * state[ix(_OWN + OWN_HAND + lem)]
+        params[ix(SC_GAIN + lem)] = (n + 1.0) * row[ix(at + OWN_HAND + lem)]
     for k in range(n):
-        params[ix(SC_GAIN + state[ix(_OWN + OWN_STACK + k)])] = k + 1.0
+        params[ix(SC_GAIN + row[ix(at + OWN_STACK + k)])] = k + 1.0
 
 
 # how likely a lemming carrying 0, 1, 2 blocks is to be eliminated, before the
@@ -351,11 +367,69 @@ def contract_stake(game, state, lemming):
 
 
 @kernel(inline=True)
-def contract_stakes(game, state, params):
+def contract_terms(game, row, at, params):
+    """Each held contract's term of ``contract_stake`` for each lemming, with a
+    block and without, into ``params[SC_TERM:]`` (layout.py), for the player
+    whose row is ``row[at:]``: they change only when it discards (0.0 then),
+    so ``table_race`` keeps them. ``stake -= t`` is ``stake + (-t)`` bit for
+    bit, and a term of 0.0 adds nothing (no sum here is -0.0), so
+    ``kept_contract_stake`` adds the three terms to the same sum."""
+    for i in range(2 * N_LEMMINGS * N_CONTRACTS_EACH):
+        params[ix(SC_TERM + i)] = 0.0
+    for slot in range(N_CONTRACTS_EACH):
+        if row[ix(at + OWN_HELD + slot)] == 0:
+            continue
+        card = row[ix(at + OWN_CONTRACT + slot)]
+        kind = card_entry(game, card, DECK_KIND)
+        swing = card_entry(game, card, DECK_POINTS) - UNFULFILLED_PENALTY
+        c1 = card_entry(game, card, DECK_C1)
+        c2 = card_entry(game, card, DECK_C2)
+        terms = SC_TERM + 2 * N_LEMMINGS * slot  # the slot's: lemming by lemming, blocked then clean
+        if kind == ELIMINATED:
+            for c in (c1, c2):
+                params[ix(terms + 2 * c)] = -(0.3 * swing)
+                params[ix(terms + 2 * c + 1)] = -(0.3 * swing)
+        elif kind == BEFORE:
+            params[ix(terms + 2 * c1)] = 0.3 * swing
+            params[ix(terms + 2 * c1 + 1)] = 0.3 * swing
+            params[ix(terms + 2 * c2)] = -(0.3 * swing)
+            params[ix(terms + 2 * c2 + 1)] = -(0.3 * swing)
+        elif kind == TOP3:
+            params[ix(terms + 2 * c1)] = 0.3 * swing
+            params[ix(terms + 2 * c1 + 1)] = 0.3 * swing
+        elif kind == AT_MOST_ONE_ELIMINATED:
+            for lem in range(N_LEMMINGS):
+                params[ix(terms + 2 * lem)] = 0.15 * swing
+        elif kind == AT_LEAST_THREE_ELIMINATED:
+            for i in range(2 * N_LEMMINGS):
+                params[ix(terms + i)] = -(0.15 * swing)
+        elif kind == WINNER_CLEAN:
+            for lem in range(N_LEMMINGS):
+                params[ix(terms + 2 * lem + 1)] = 0.1 * swing
+
+
+@kernel(inline=True)
+def kept_contract_stake(state, params, lemming):
+    """``contract_stake`` from the terms ``contract_terms`` keeps: no branch on
+    a contract's kind."""
+    clean = np.int64(state[ix(PUB_BLOCKS + lemming)] == 0)
+    stake = 0.0
+    for slot in range(N_CONTRACTS_EACH):
+        stake += params[ix(SC_TERM + 2 * (N_LEMMINGS * slot + lemming) + clean)]
+    return stake
+
+
+@kernel(inline=True)
+def contract_stakes(game, state, params, kept):
     """``contract_stake`` of every lemming at once, into
     ``params[SC_CONTRACT_STAKE:]``:
     one pass over the held contracts instead of one per lemming (the same sums,
-    added in the same order)."""
+    added in the same order); ``kept``: from the terms ``contract_terms``
+    keeps."""
+    if kept:
+        for lem in range(N_LEMMINGS):
+            params[ix(SC_CONTRACT_STAKE + lem)] = kept_contract_stake(state, params, lem)
+        return
     for lem in range(N_LEMMINGS):
         params[ix(SC_CONTRACT_STAKE + lem)] = 0.0
     for slot in range(N_CONTRACTS_EACH):
@@ -440,11 +514,15 @@ def size_up(kind, game, state, params, kept):
     """Derive once per move what every option is judged by (see ``stake``): each
     lemming's win weight and their sum, this player's bet gains and what it
     expects from them, its favourite or its contracts' stakes. ``kept`` (a
-    constant of the caller): the weights at ``params[SC_WEIGHT:]`` are current
-    already (``table_race`` updates a lemming's after each of its moves)."""
+    constant of the caller): the weights at ``params[SC_WEIGHT:]``, the values
+    at ``SC_VALUE`` and the bet gains at ``SC_GAIN`` are current already
+    (``table_race`` updates a lemming's weight and value after each of its
+    moves, the gains after each of this player's bets, its contracts' terms
+    after each of its discards: ``contract_terms``)."""
     total = weights_total(game, state, params, kept)
     params[SC_TOTAL] = total
-    bet_gains(state, params)
+    if not kept:
+        bet_gains(state, params)
     if kind == FAVOURITE:
         params[SC_FAVOURITE] = favourite(game, state, params, kept)
         return
@@ -454,7 +532,7 @@ def size_up(kind, game, state, params, kept):
         expected += chance * params[ix(SC_GAIN + lem)]
     params[SC_EXPECTED] = expected
     if kind == CONTRACTOR:
-        contract_stakes(game, state, params)
+        contract_stakes(game, state, params, kept)
 
 
 @kernel(inline=True)
@@ -471,26 +549,29 @@ def stake(kind, params, lemming):
 
 
 @kernel(inline=True)
-def move_utility(game, state, params, lemming, field, lemming_stake):
+def move_utility(game, state, params, lemming, field, lemming_stake, kept):
     """What moving the lemming (this player's ``stake`` in it given) to ``field``
     is worth to this player."""
-    return utility_of(game, state, lemming, field, landing_gain(game, state, params, lemming, field),
-                      lemming_stake)
+    return utility_of(game, state, params, lemming, field,
+                      landing_gain(game, state, params, lemming, field), lemming_stake, kept)
 
 
 @kernel(inline=True)
-def utility_of(game, state, lemming, field, gain, lemming_stake):
+def utility_of(game, state, params, lemming, field, gain, lemming_stake, kept):
     """``move_utility`` from the landing's ``gain``."""
     if gain >= _WIN:
-        return win_utility(game, state, lemming)
+        return win_utility(game, state, params, lemming, kept)
     u = lemming_stake * gain
     action = field_action(game, field)
     return u + _ROUND_BONUS if (action == BOOKMAKER) | (action == BOSS) else u
 
 
 @kernel(inline=True)
-def win_utility(game, state, lemming):
-    """A win ends the race: it is worth what it pays this player."""
+def win_utility(game, state, params, lemming, kept):
+    """A win ends the race: it is worth what it pays this player. ``kept``: the
+    bet gains and contract terms are kept current (``size_up``)."""
+    if kept:
+        return _WIN * (params[ix(SC_GAIN + lemming)] + kept_contract_stake(state, params, lemming))
     return _WIN * (bet_gain(state, lemming) + contract_stake(game, state, lemming))
 
 
@@ -519,7 +600,7 @@ def best_field(kind, game, state, params, lemming, options_at, n_options, kept):
     if (moved >= _WIN) | (on_concrete >= _WIN) | (on_jackhammer >= _WIN):
         # a win ends the race: scored by what it pays (``utility_of``); only
         # with extreme parameters
-        won = win_utility(game, state, lemming)
+        won = win_utility(game, state, params, lemming, kept)
         u_plain = won if moved >= _WIN else u_plain
         u_round = won if moved >= _WIN else u_round
         u_concrete = won if on_concrete >= _WIN else u_concrete
@@ -533,7 +614,7 @@ def best_field(kind, game, state, params, lemming, options_at, n_options, kept):
         action = field_action(game, field)
         if action == GETAWAY:
             gain = gain_from(game, state, params, lemming, field, before, lemming_progress, blocks)
-            u = utility_of(game, state, lemming, field, gain, lemming_stake)
+            u = utility_of(game, state, params, lemming, field, gain, lemming_stake, kept)
         else:
             # selected as bit patterns with ``rules.pick``: LLVM turns float
             # selects on the action back into a chain of branches
@@ -552,7 +633,7 @@ def choose_move(kind, game, state, params, n_options, kept):
         n = target_fields(game, state, lemming, S_SCRATCH)
         field = -1
         if n == 0:
-            u = move_utility(game, state, params, lemming, state[PUB_N_FIELDS], 0.0)
+            u = move_utility(game, state, params, lemming, state[PUB_N_FIELDS], 0.0, kept)
         else:
             u, j = best_field(kind, game, state, params, lemming, S_SCRATCH, n, kept)
             field = state[ix(S_SCRATCH + j)]
@@ -602,7 +683,8 @@ def choose_bet(kind, game, state, params, urgent, kept):
     # each weight once, into SC_WEIGHT
     all_weights = weights_total(game, state, params, kept)
     if kind == FAVOURITE:
-        bet_gains(state, params)
+        if not kept:
+            bet_gains(state, params)
         fav = favourite(game, state, params, kept)
         if fav >= 0 and state[ix(_OWN + OWN_HAND + fav)] == 1:
             total = all_weights
