@@ -48,7 +48,7 @@ from analyzer.games.lemming_mafia.layout import (  # noqa: F401  (re-exported)
     P_HARM, P_LATE_BETS, P_LOYALTY, P_PUSH, P_SHARPNESS, P_URGENCY, RANDOM, TIMER,
     N_PARAMS, PARAMS_WIDTH, SC_CONTRACT_STAKE, SC_EXPECTED, SC_FAVOURITE, SC_FIELD_VALUE, SC_GAIN,
     SC_MOVE_FIELD, SC_OPTION_COUNT, SC_OPTION_FIELD, SC_OPTION_VALUE, SC_SIZED_TURN, SC_TOTAL,
-    SC_TERM, SC_VALUE, SC_WEIGHT, TABLE_SECTIONS, WEIGHT_TABLE, WEIGHT_TABLE_PROGRESS,
+    SC_VALUE, SC_WEIGHT, TABLE_SECTIONS, WEIGHT_TABLE, WEIGHT_TABLE_PROGRESS,
 )
 from analyzer.games.lemming_mafia.lookahead import lookahead_decide
 from analyzer.games.lemming_mafia.random_bot import decide_random
@@ -367,69 +367,11 @@ def contract_stake(game, state, lemming):
 
 
 @kernel(inline=True)
-def contract_terms(game, row, at, params):
-    """Each held contract's term of ``contract_stake`` for each lemming, with a
-    block and without, into ``params[SC_TERM:]`` (layout.py), for the player
-    whose row is ``row[at:]``: they change only when it discards (0.0 then),
-    so ``table_race`` keeps them. ``stake -= t`` is ``stake + (-t)`` bit for
-    bit, and a term of 0.0 adds nothing (no sum here is -0.0), so
-    ``kept_contract_stake`` adds the three terms to the same sum."""
-    for i in range(2 * N_LEMMINGS * N_CONTRACTS_EACH):
-        params[ix(SC_TERM + i)] = 0.0
-    for slot in range(N_CONTRACTS_EACH):
-        if row[ix(at + OWN_HELD + slot)] == 0:
-            continue
-        card = row[ix(at + OWN_CONTRACT + slot)]
-        kind = card_entry(game, card, DECK_KIND)
-        swing = card_entry(game, card, DECK_POINTS) - UNFULFILLED_PENALTY
-        c1 = card_entry(game, card, DECK_C1)
-        c2 = card_entry(game, card, DECK_C2)
-        terms = SC_TERM + 2 * N_LEMMINGS * slot  # the slot's: lemming by lemming, blocked then clean
-        if kind == ELIMINATED:
-            for c in (c1, c2):
-                params[ix(terms + 2 * c)] = -(0.3 * swing)
-                params[ix(terms + 2 * c + 1)] = -(0.3 * swing)
-        elif kind == BEFORE:
-            params[ix(terms + 2 * c1)] = 0.3 * swing
-            params[ix(terms + 2 * c1 + 1)] = 0.3 * swing
-            params[ix(terms + 2 * c2)] = -(0.3 * swing)
-            params[ix(terms + 2 * c2 + 1)] = -(0.3 * swing)
-        elif kind == TOP3:
-            params[ix(terms + 2 * c1)] = 0.3 * swing
-            params[ix(terms + 2 * c1 + 1)] = 0.3 * swing
-        elif kind == AT_MOST_ONE_ELIMINATED:
-            for lem in range(N_LEMMINGS):
-                params[ix(terms + 2 * lem)] = 0.15 * swing
-        elif kind == AT_LEAST_THREE_ELIMINATED:
-            for i in range(2 * N_LEMMINGS):
-                params[ix(terms + i)] = -(0.15 * swing)
-        elif kind == WINNER_CLEAN:
-            for lem in range(N_LEMMINGS):
-                params[ix(terms + 2 * lem + 1)] = 0.1 * swing
-
-
-@kernel(inline=True)
-def kept_contract_stake(state, params, lemming):
-    """``contract_stake`` from the terms ``contract_terms`` keeps: no branch on
-    a contract's kind."""
-    clean = np.int64(state[ix(PUB_BLOCKS + lemming)] == 0)
-    stake = 0.0
-    for slot in range(N_CONTRACTS_EACH):
-        stake += params[ix(SC_TERM + 2 * (N_LEMMINGS * slot + lemming) + clean)]
-    return stake
-
-
-@kernel(inline=True)
-def contract_stakes(game, state, params, kept):
+def contract_stakes(game, state, params):
     """``contract_stake`` of every lemming at once, into
     ``params[SC_CONTRACT_STAKE:]``:
     one pass over the held contracts instead of one per lemming (the same sums,
-    added in the same order); ``kept``: from the terms ``contract_terms``
-    keeps."""
-    if kept:
-        for lem in range(N_LEMMINGS):
-            params[ix(SC_CONTRACT_STAKE + lem)] = kept_contract_stake(state, params, lem)
-        return
+    added in the same order)."""
     for lem in range(N_LEMMINGS):
         params[ix(SC_CONTRACT_STAKE + lem)] = 0.0
     for slot in range(N_CONTRACTS_EACH):
@@ -517,8 +459,7 @@ def size_up(kind, game, state, params, kept):
     constant of the caller): the weights at ``params[SC_WEIGHT:]``, the values
     at ``SC_VALUE`` and the bet gains at ``SC_GAIN`` are current already
     (``table_race`` updates a lemming's weight and value after each of its
-    moves, the gains after each of this player's bets, its contracts' terms
-    after each of its discards: ``contract_terms``)."""
+    moves, the gains after each of this player's bets)."""
     total = weights_total(game, state, params, kept)
     params[SC_TOTAL] = total
     if not kept:
@@ -532,7 +473,7 @@ def size_up(kind, game, state, params, kept):
         expected += chance * params[ix(SC_GAIN + lem)]
     params[SC_EXPECTED] = expected
     if kind == CONTRACTOR:
-        contract_stakes(game, state, params, kept)
+        contract_stakes(game, state, params)
 
 
 @kernel(inline=True)
@@ -569,10 +510,9 @@ def utility_of(game, state, params, lemming, field, gain, lemming_stake, kept):
 @kernel(inline=True)
 def win_utility(game, state, params, lemming, kept):
     """A win ends the race: it is worth what it pays this player. ``kept``: the
-    bet gains and contract terms are kept current (``size_up``)."""
-    if kept:
-        return _WIN * (params[ix(SC_GAIN + lemming)] + kept_contract_stake(state, params, lemming))
-    return _WIN * (bet_gain(state, lemming) + contract_stake(game, state, lemming))
+    bet gains are kept current (``size_up``)."""
+    gain = params[ix(SC_GAIN + lemming)] if kept else bet_gain(state, lemming)
+    return _WIN * (gain + contract_stake(game, state, lemming))
 
 
 @kernel(inline=True)
@@ -670,6 +610,16 @@ def timing_of(n_hand, remaining, params):
     return 2 if urgent else 1
 
 
+@kernel(inline=True)
+def in_hand(state, params, color, kept):
+    """Whether this player holds the bet card of ``color``; ``kept``: read from
+    its kept bet gains (``size_up``), which are the stack's count + 1 for a card
+    in hand and at most that count otherwise, not from its row."""
+    if kept:
+        return params[ix(SC_GAIN + color)] > state[ix(_OWN + OWN_STACK_N)]
+    return state[ix(_OWN + OWN_HAND + color)] == 1
+
+
 @kernel
 def choose_bet(kind, game, state, params, urgent, kept):
     """Throw away unlikely colours first; place the likely winner late.
@@ -686,7 +636,7 @@ def choose_bet(kind, game, state, params, urgent, kept):
         if not kept:
             bet_gains(state, params)
         fav = favourite(game, state, params, kept)
-        if fav >= 0 and state[ix(_OWN + OWN_HAND + fav)] == 1:
+        if fav >= 0 and in_hand(state, params, fav, kept):
             total = all_weights
     for color in range(N_LEMMINGS):
         # a lemming's chance to win is its weight over the sum of all weights, so
@@ -695,27 +645,30 @@ def choose_bet(kind, game, state, params, urgent, kept):
         likely += total if color == fav else 0.0
         # urgent: the likeliest winner; otherwise throw away the least likely
         value = likely if urgent else -likely
-        in_hand = state[ix(_OWN + OWN_HAND + color)] == 1
+        holds = in_hand(state, params, color, kept)
         # a held card's value stays above the "not in hand" mark even when the
         # win weights overflow (exp of a large sharpness on a long board gives
         # inf, and -inf or nan would rank a card it does not hold first)
         value = value if value > -1e299 else -1e299
-        params[ix(SC_OPTION_VALUE + color)] = value if in_hand else -1e300
+        params[ix(SC_OPTION_VALUE + color)] = value if holds else -1e300
     color, _ = pick(params, SC_OPTION_VALUE, N_LEMMINGS, state)
     return color
 
 
 @kernel
-def choose_discard(game, state, params, margin, left, kept):
+def choose_discard(game, state, own, at, params, margin, left, kept):
     """Discard the held contract with the worst expected payoff if it is below
     ``-margin`` points; ``left``: the share of the track the leader still has
-    to cross (``track_left``); ``kept``: as ``value_of``'s."""
+    to cross (``track_left``); ``kept``: as ``value_of``'s. The player's row is
+    ``own[at:]``: its view (``state``, ``S_VIEW``), or its hidden row itself
+    (``table_race``: the row is not copied for a decision that reads no more
+    of it than its contracts)."""
     worst = -1
     worst_value = -margin
     for slot in range(N_CONTRACTS_EACH):
-        if state[ix(_OWN + OWN_HELD + slot)] == 0:
+        if own[ix(at + OWN_HELD + slot)] == 0:
             continue
-        card = state[ix(_OWN + OWN_CONTRACT + slot)]
+        card = own[ix(at + OWN_CONTRACT + slot)]
         p = contract_chance(game, state, params, card, left, kept)
         value = p * card_entry(game, card, DECK_POINTS) + (1.0 - p) * UNFULFILLED_PENALTY
         if value < worst_value:
@@ -769,8 +722,8 @@ def decide_builtin(what, seat, kind, game, state, params, n_options):
     if kind == LOOKAHEAD:
         return lookahead_decide(what, seat, game, state, params, n_options)
     if what == DECIDE_DISCARD:
-        return choose_discard(game, state, params, params[P_DISCARD_MARGIN], track_left(game, state),
-                              False)
+        return choose_discard(game, state, state, _OWN, params, params[P_DISCARD_MARGIN],
+                              track_left(game, state), False)
     # each decision is one compiled call (``decide_*``, ``choose_*``) with its
     # helpers inlined: a call passes each array as seven words and saves and
     # restores registers, which cost as much as a small helper's work

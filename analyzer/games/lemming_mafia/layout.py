@@ -166,13 +166,9 @@ SC_OPTION_FIELD = N_PARAMS + 33  # 8: ... the best field of each move option ...
 SC_FIELD_VALUE = N_PARAMS + 41  # 8: ... and the value of each of that option's fields
 SC_OPTION_COUNT = N_PARAMS + 49  # 8: ... and how many fields each move option had (0: the water)
 SC_VALUE = N_PARAMS + 57  # 6: each lemming's value, where the caller keeps it current (table_race)
-# 36: where the caller keeps them (table_race), each held contract's term of
-# ``bots.contract_stake`` for each lemming, carrying a block (+0) or not (+1):
-# SC_TERM + 2 * (N_LEMMINGS * slot + lemming) + (no block); 0.0 once discarded
-SC_TERM = N_PARAMS + 63
 # then what a built-in bot derives from its parameters and the board alone: kept
 # across races (it cannot depend on them), rebuilt in every block of races
-DERIVED_AT = N_PARAMS + 99
+DERIVED_AT = N_PARAMS + 63
 TABLE_SECTIONS = DERIVED_AT  # the board's section count the tables below are for
 WEIGHT_TABLE = DERIVED_AT + 1  # win weight by progress * 3 + blocks (heuristic bots)
 WEIGHT_TABLE_PROGRESS = 32  # progress values it covers: boards of up to 30 sections

@@ -22,9 +22,11 @@ compares every record), with
 - each heuristic seat's win weights and lemming values kept current
   (``keep_weight``: a move changes the moved lemming's alone), and its bet
   gains (``bots.bet_gains_of`` after each of its own bets, which alone change
-  them) and its contracts' terms (``bots.contract_terms`` after each of its
-  discards), which its decisions read instead of computing them again
-  (``bots.size_up``'s and ``bots.value_of``'s ``kept``);
+  them), which its decisions read instead of computing them again
+  (``bots.size_up``'s and ``bots.value_of``'s ``kept``), so a heuristic
+  seat's row is copied into its view only in part: a move, field or bet
+  decision is shown its stack's count, its contracts and its stream
+  (``show_kept_row``), a discard reads its contracts from the row itself;
 - the move's free fields read from the move decision, which found them
   (``SC_OPTION_COUNT``);
 - the decisions inlined into the race, not called (below);
@@ -37,12 +39,12 @@ import numpy as np
 from analyzer.engine.jit import ix, kernel
 from analyzer.games.lemming_mafia import bots
 from analyzer.games.lemming_mafia.bots import (
-    bet_gains_of, built_weight, contract_terms, lemming_value, remaining_sections, timing_of, track_left,
+    bet_gains_of, built_weight, lemming_value, remaining_sections, timing_of, track_left,
     win_weights,
 )
 from analyzer.games.lemming_mafia.layout import (
     DERIVED_AT, G_H_ANSWERS_AT, G_H_DISCARD_AT, G_N_PLAYERS, MAX_SECTION_FIELDS, N_CONTRACTS_EACH,
-    N_LEMMINGS, N_PARAMS, OWN_DECISIONS, OWN_RNG, OWN_STACK_N, OWN_VIEW_LEN, P_DISCARD_MARGIN, PUB_MOVING,
+    N_LEMMINGS, N_PARAMS, OWN_DECISIONS, OWN_RNG, OWN_STACK_N, P_DISCARD_MARGIN, PUB_MOVING,
     PUB_N_ELIM, PUB_TURN, RANDOM, S_OPTIONS, S_VIEW, SC_MOVE_FIELD, SC_OPTION_COUNT, SC_VALUE,
     SC_WEIGHT,
 )
@@ -68,21 +70,15 @@ choose_discard = kernel(inline=True)(bots.choose_discard.py_func)
 
 
 @kernel(inline=True)
-def show_row(state, hidden, at):
-    """The deciding bot's view of its own row (``kernel.ask``'s copy). The
-    dice's stream is not hidden: a built-in bot never reads it."""
-    for i in range(OWN_VIEW_LEN):
+def show_kept_row(state, hidden, at):
+    """What a heuristic seat's move, field and bet decisions read of its row,
+    slots ``OWN_STACK_N`` to ``OWN_RNG`` (layout.py): its stack's count (the
+    favourite's loyalty, which cards are in hand), its contracts (a
+    contractor's stakes, a win's worth) and its stream. Its hand and stack
+    are read as the bet gains its parameters' scratch keeps (``kept``), so
+    that part of its view is not copied."""
+    for i in range(OWN_STACK_N, OWN_RNG + 1):
         state[S_VIEW + i] = hidden[ix(at + i)]
-
-
-@kernel(inline=True)
-def show_move_row(state, hidden, at):
-    """What a heuristic seat's move and field decisions read of its row: its
-    stack's count (the favourite's loyalty) and its stream. Whatever else of
-    its row they need is kept in its parameters' scratch (``kept``: bet
-    gains, contract terms), so the rest of its view is not copied."""
-    state[S_VIEW + OWN_STACK_N] = hidden[ix(at + OWN_STACK_N)]
-    state[S_VIEW + OWN_RNG] = hidden[ix(at + OWN_RNG)]
 
 
 @kernel(inline=True)
@@ -123,7 +119,7 @@ def heuristic_target(game, state, hidden, params, seat, kind):
     row = params[seat]
     if n_cand > 1:
         hidden[ix(at + OWN_DECISIONS)] += 1
-        show_move_row(state, hidden, at)
+        show_kept_row(state, hidden, at)
         option = decide_move(kind, game, state, row, n_cand, True)
         lemming = state[ix(S_OPTIONS + option)]
         take_stream(state, hidden, at)
@@ -143,7 +139,7 @@ def heuristic_target(game, state, hidden, params, seat, kind):
     if n_free > 1:
         state[PUB_MOVING] = lemming
         hidden[ix(at + OWN_DECISIONS)] += 1
-        show_move_row(state, hidden, at)
+        show_kept_row(state, hidden, at)
         pick = decide_field(kind, game, state, row, n_free, True)
         take_stream(state, hidden, at)
         state[PUB_MOVING] = -1
@@ -185,7 +181,7 @@ def table_round(game, state, hidden, params, hands, result, detail):
             timing = 0 if hand == 0 else timing_of(POPCOUNT[ix(hand)], remaining, row)
             if timing == 0:
                 continue  # bet_timing: a pass
-            show_row(state, hidden, at)
+            show_kept_row(state, hidden, at)
             color = choose_bet(kind, game, state, row, timing == 2, True)
             take_stream(state, hidden, at)
             place_bet(game, state, hidden, seat, color)
@@ -195,11 +191,8 @@ def table_round(game, state, hidden, params, hands, result, detail):
             held = hands[ix(n_players + seat)]
             if held == 0:
                 continue  # choose_discard keeps what it does not hold
-            show_row(state, hidden, at)
-            slot = choose_discard(game, state, row, row[P_DISCARD_MARGIN], left, True)
+            slot = choose_discard(game, state, hidden, at, row, row[P_DISCARD_MARGIN], left, True)
             discard(game, state, hidden, seat, slot)
-            if slot >= 0:
-                contract_terms(game, hidden, at, row)  # kept: only its discards change them
             yes = np.int64(slot >= 0)
             hands[ix(n_players + seat)] = held & ~(yes << max(slot, 0))
 
@@ -239,7 +232,6 @@ def table_race(game, state, hidden, params, hands, keys, index, races, players, 
             for lemming in range(N_LEMMINGS):
                 params[seat, SC_VALUE + lemming] = lemming_value(game, state, params[seat], lemming)
             bet_gains_of(hidden, own_at(game, seat), params[seat])
-            contract_terms(game, hidden, own_at(game, seat), params[seat])
     seat = 0
     while True:
         state[PUB_TURN] += 1
