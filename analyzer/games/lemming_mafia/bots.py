@@ -130,12 +130,21 @@ def win_weight(game, state, params, lemming):
 
 
 @kernel(inline=True)
-def built_weight(game, state, params, lemming):
-    """``win_weight`` where the table is built for this board already
-    (``win_weights`` builds it): without ``win_weight``'s check."""
+def kept_weight_and_value(state, params, step, blocks, out):
+    """``win_weight`` and ``lemming_value`` of a lemming ``step`` sections on
+    (``progress_step``) carrying ``blocks`` blocks, ``out`` once eliminated
+    (the race's public slots, read once by a caller that keeps both for every
+    heuristic seat: ``table_race.keep_weight``), where the weight table is
+    built for this board already (``win_weights`` builds it): the same
+    arithmetic as theirs."""
+    capped = min(blocks, 2)
     if state[PUB_N_SECTIONS] + 2 > WEIGHT_TABLE_PROGRESS:
-        return weight_computed(game, state, params, lemming)
-    return weight_from_table(game, state, params, lemming)
+        weight = weight_of(params, float(step), capped)
+    else:
+        weight = params[ix(WEIGHT_TABLE + 3 * step + capped)]
+    value = float(step) - params[P_BLOCK_WEIGHT] * blocks
+    alive = out == 0
+    return (weight if alive else 0.0), (value if alive else -params[P_ELIM_COST])
 
 
 @kernel(inline=True)

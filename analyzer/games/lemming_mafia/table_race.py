@@ -39,14 +39,14 @@ import numpy as np
 from analyzer.engine.jit import ix, kernel
 from analyzer.games.lemming_mafia import bots
 from analyzer.games.lemming_mafia.bots import (
-    bet_gains_of, built_weight, lemming_value, remaining_sections, timing_of, track_left,
-    win_weights,
+    bet_gains_of, kept_weight_and_value, lemming_value, progress_step, remaining_sections, timing_of,
+    track_left, win_weights,
 )
 from analyzer.games.lemming_mafia.layout import (
     DERIVED_AT, G_H_ANSWERS_AT, G_H_DISCARD_AT, G_N_PLAYERS, MAX_SECTION_FIELDS, N_CONTRACTS_EACH,
-    N_LEMMINGS, N_PARAMS, OWN_DECISIONS, OWN_RNG, OWN_STACK_N, P_DISCARD_MARGIN, PUB_MOVING,
-    PUB_N_ELIM, PUB_TURN, RANDOM, S_OPTIONS, S_VIEW, SC_MOVE_FIELD, SC_OPTION_COUNT, SC_VALUE,
-    SC_WEIGHT,
+    N_LEMMINGS, N_PARAMS, OWN_DECISIONS, OWN_RNG, OWN_STACK_N, P_DISCARD_MARGIN, PUB_BLOCKS,
+    PUB_MOVING, PUB_N_ELIM, PUB_OUT, PUB_TURN, RANDOM, S_OPTIONS, S_VIEW, SC_MOVE_FIELD, SC_OPTION_COUNT,
+    SC_VALUE, SC_WEIGHT,
 )
 from analyzer.games.lemming_mafia.random_race import (
     candidate_masks, put_back_held, race_arrays, random_bet, random_discard, random_target,
@@ -204,11 +204,16 @@ def keep_weight(game, state, params, lemming):
     place, blocks and elimination of the lemming moved alone, so each seat's
     weights and values stay those ``win_weights`` and ``lemming_value`` would
     compute, and its decisions read them (``kept``)."""
+    # what both read of the race, once for all seats
+    step = progress_step(game, state, lemming)
+    blocks = state[ix(PUB_BLOCKS + lemming)]
+    out = state[ix(PUB_OUT + lemming)]
     for seat in range(game[G_N_PLAYERS]):
         if bot_kind(game, seat) != RANDOM:
             row = params[seat]
-            row[SC_WEIGHT + lemming] = built_weight(game, state, row, lemming)
-            row[SC_VALUE + lemming] = lemming_value(game, state, row, lemming)
+            weight, value = kept_weight_and_value(state, row, step, blocks, out)
+            row[SC_WEIGHT + lemming] = weight
+            row[SC_VALUE + lemming] = value
 
 
 @kernel(inline=True)
