@@ -14,7 +14,6 @@ still plays the same decisions.
 """
 import math
 import struct
-from decimal import Decimal, localcontext
 
 import numpy as np
 from llvmlite import ir as llvm_ir
@@ -84,16 +83,26 @@ _TOP_LARGE = 0x408
 def _exp_table() -> np.ndarray:
     """glibc's table of 2^(k/N), k < N, two words each: the relative error of
     the nearest double, as a double's bits, then that double's bits less
-    k << 45 (the exponent bits the caller adds back)."""
+    k << 45 (the exponent bits the caller adds back). Computed in integers
+    with 128 fractional bits: 2^(1/N) by N = 2^7 nested integer square roots
+    (each exact to the floor), its powers by truncating products (off by
+    less than k units in the last of those 128 bits, far below what a
+    double's rounding can see); Python's int division rounds correctly."""
+    bits = 128
+    one = 1 << bits
+    root = 1 << (1 + _N * bits)  # 2, with bits * N fractional bits
+    for _ in range(7):
+        root = math.isqrt(root)  # 2^(1/N), with 128 fractional bits
     table = np.empty(2 * _N, np.int64)
-    with localcontext() as ctx:
-        ctx.prec = 60
-        for k in range(_N):
-            exact = Decimal(2) ** (Decimal(k) / _N)
-            nearest = float(exact)
-            tail = float((exact - Decimal(nearest)) / Decimal(nearest))
-            table[2 * k] = struct.unpack("<q", struct.pack("<d", tail))[0]
-            table[2 * k + 1] = struct.unpack("<q", struct.pack("<d", nearest))[0] - (k << 45)
+    power = one
+    for k in range(_N):
+        nearest = power / one
+        numerator, denominator = nearest.as_integer_ratio()
+        exact_nearest = numerator * one // denominator  # exact: the denominator is a power of two
+        tail = (power - exact_nearest) / exact_nearest
+        table[2 * k] = struct.unpack("<q", struct.pack("<d", tail))[0]
+        table[2 * k + 1] = struct.unpack("<q", struct.pack("<d", nearest))[0] - (k << 45)
+        power = power * root >> bits
     return table
 
 
