@@ -87,9 +87,17 @@ def progress(game, state, lemming):
 
 @kernel(inline=True)
 def lemming_value(game, state, params, lemming):
-    value = (progress(game, state, lemming)
-             - params[P_BLOCK_WEIGHT] * state[ix(PUB_BLOCKS + lemming)])
-    return value if state[ix(PUB_OUT + lemming)] == 0 else -params[P_ELIM_COST]
+    return value_at(params, progress_step(game, state, lemming), state[ix(PUB_BLOCKS + lemming)],
+                    state[ix(PUB_OUT + lemming)])
+
+
+@kernel(inline=True)
+def value_at(params, step, blocks, out):
+    """``lemming_value`` of a lemming ``step`` sections on (``progress_step``)
+    carrying ``blocks`` blocks, ``out`` once eliminated: the race's slots, read
+    by the caller (``table_race.keep_weight`` reads them once for every seat)."""
+    value = float(step) - params[P_BLOCK_WEIGHT] * blocks
+    return value if out == 0 else -params[P_ELIM_COST]
 
 
 @kernel(inline=True)
@@ -131,38 +139,43 @@ def win_weight(game, state, params, lemming):
 
 @kernel(inline=True)
 def kept_weight_and_value(state, params, step, blocks, out):
-    """``win_weight`` and ``lemming_value`` of a lemming ``step`` sections on
-    (``progress_step``) carrying ``blocks`` blocks, ``out`` once eliminated
-    (the race's public slots, read once by a caller that keeps both for every
-    heuristic seat: ``table_race.keep_weight``), where the weight table is
-    built for this board already (``win_weights`` builds it): the same
-    arithmetic as theirs."""
-    capped = min(blocks, 2)
+    """``win_weight`` and ``lemming_value`` from the race's slots (as
+    ``value_at``), where the weight table is built for this board already
+    (``win_weights`` builds it): for a caller that keeps both for every
+    heuristic seat (``table_race.keep_weight``)."""
     if state[PUB_N_SECTIONS] + 2 > WEIGHT_TABLE_PROGRESS:
-        weight = weight_of(params, float(step), capped)
+        weight = computed_weight(params, step, blocks, out)
     else:
-        weight = params[ix(WEIGHT_TABLE + 3 * step + capped)]
-    value = float(step) - params[P_BLOCK_WEIGHT] * blocks
-    alive = out == 0
-    return (weight if alive else 0.0), (value if alive else -params[P_ELIM_COST])
+        weight = table_weight(params, step, blocks, out)
+    return weight, value_at(params, step, blocks, out)
 
 
 @kernel(inline=True)
 def weight_from_table(game, state, params, lemming):
     """``win_weight`` read from the table, which is built for this board."""
-    step = progress_step(game, state, lemming)
-    blocks = min(state[ix(PUB_BLOCKS + lemming)], 2)  # 3 once eliminated
-    weight = params[ix(WEIGHT_TABLE + 3 * step + blocks)]
-    return weight if state[ix(PUB_OUT + lemming)] == 0 else 0.0
+    return table_weight(params, progress_step(game, state, lemming), state[ix(PUB_BLOCKS + lemming)],
+                        state[ix(PUB_OUT + lemming)])
+
+
+@kernel(inline=True)
+def table_weight(params, step, blocks, out):
+    """``weight_from_table`` from the race's slots (as ``value_at``)."""
+    weight = params[ix(WEIGHT_TABLE + 3 * step + min(blocks, 2))]  # 3 blocks once eliminated
+    return weight if out == 0 else 0.0
 
 
 @kernel(inline=True)
 def weight_computed(game, state, params, lemming):
     """``win_weight`` on a board too long for the table."""
-    step = progress_step(game, state, lemming)
-    blocks = min(state[ix(PUB_BLOCKS + lemming)], 2)
-    weight = weight_of(params, float(step), blocks)
-    return weight if state[ix(PUB_OUT + lemming)] == 0 else 0.0
+    return computed_weight(params, progress_step(game, state, lemming), state[ix(PUB_BLOCKS + lemming)],
+                           state[ix(PUB_OUT + lemming)])
+
+
+@kernel(inline=True)
+def computed_weight(params, step, blocks, out):
+    """``weight_computed`` from the race's slots (as ``value_at``)."""
+    weight = weight_of(params, float(step), min(blocks, 2))
+    return weight if out == 0 else 0.0
 
 
 @kernel(inline=True)
