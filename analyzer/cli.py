@@ -501,9 +501,11 @@ def _interrupted() -> None:
 def main(argv: list[str] | None = None) -> None:
     # Start-up (numba, its compiled kernels, pandas) makes hundreds of thousands of
     # objects that live to the end, and the collector would scan them over and
-    # over: a rarer collection saves about a tenth of a second a command. Cycles
-    # are still collected.
-    gc.set_threshold(50_000, 20, 20)
+    # over: at most one young collection a 300,000 new objects leaves none
+    # between here and a simulation's first chunk (at 50,000 there were three,
+    # ~30 ms), and about a tenth of a second less a command than Python's 700.
+    # Cycles are still collected.
+    gc.set_threshold(300_000, 20, 20)
     previous = _install_signal_handlers()
     try:
         # typer turns Ctrl-C into a *returned* 130 when not standalone: the

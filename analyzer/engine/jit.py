@@ -15,6 +15,7 @@ import ast
 import hashlib
 import itertools
 import os
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -83,10 +84,43 @@ def analyzer_imports(text: str) -> frozenset[str]:
     return frozenset(m for m in found if m.split(".")[0] == "analyzer" and _module_path(m) is not None)
 
 
+# the first line of an import statement, at any indentation
+_IMPORT_LINE = re.compile(r"[ \t]*(?:import|from)[ \t]")
+_STATEMENT_LINES = 100
+
+
+def import_statements(text: str) -> str:
+    """The import statements of a Python source text, each dedented on its own
+    lines (one continued over lines, in parentheses or after a backslash,
+    whole): the text ``analyzer_imports`` finds the same imports in, found
+    without parsing the whole module (every start-up keys the kernels' caches
+    by their sources: parsing them took ~30 ms of it). A statement is taken
+    line by line until it parses (at most ``_STATEMENT_LINES``); a line inside
+    a string that reads as an import statement is taken too and at worst adds
+    a source to a key, one that never parses is left out. Not for text that
+    may not be Python (a user's bot file): that is ``analyzer_imports``' own
+    check."""
+    lines = text.split("\n")
+    found = []
+    for first, line in enumerate(lines):
+        if not _IMPORT_LINE.match(line):
+            continue
+        for last in range(first, min(first + _STATEMENT_LINES, len(lines))):
+            statement = "\n".join(lines[first:last + 1]).strip()
+            try:
+                ast.parse(statement)
+            except SyntaxError:
+                continue
+            found.append(statement)
+            break
+    return "\n".join(found)
+
+
 @lru_cache(maxsize=None)
 def _analyzer_imports(path: Path) -> frozenset[str]:
-    """``analyzer_imports`` of a source file, read once per process."""
-    return analyzer_imports(path.read_text(encoding="utf-8"))
+    """``analyzer_imports`` of one of the package's source files, read once per
+    process, from its import statements alone (``import_statements``)."""
+    return analyzer_imports(import_statements(path.read_text(encoding="utf-8")))
 
 
 def jit_sources(module: str) -> list[Path]:
@@ -143,6 +177,17 @@ class _KeyedDirectoryLocator(caching.UserProvidedCacheLocator):
     def __init__(self, py_func, py_file):
         super().__init__(py_func, py_file)
         self._cache_path = numba.config.CACHE_DIR
+
+    _ensured: set = set()  # the directories checked in this process
+
+    def ensure_cache_path(self):
+        """numba's check (the directory made, a temporary file written in it),
+        once a directory a process instead of once a kernel: a module's kernels
+        share one keyed directory, and the check of each cost ~0.4 ms, ~40 ms
+        of a start-up."""
+        if self._cache_path not in self._ensured:
+            super().ensure_cache_path()
+            self._ensured.add(self._cache_path)
 
     @classmethod
     def from_function(cls, py_func, py_file):

@@ -61,3 +61,43 @@ def test_a_kernel_starts_without_loading_scipy_linalg():
     out = subprocess.run([sys.executable, "-c", STARTUP_PROBE], capture_output=True, text=True,
                          check=True).stdout.split()
     assert out == ["False", "False", "scipy.linalg.cython_blas"]
+
+
+TRICKY = '''"""A docstring.
+
+    from analyzer.engine import rng
+from the water on, nothing
+"""
+import numpy as np
+from analyzer.engine.jit import (  # noqa: F401  (a comment (with parentheses))
+    ix,
+    kernel,
+)
+from analyzer.engine.rng import below, \\
+    next_u64
+
+
+def f():
+    if True:
+        from analyzer.engine import floats
+    import analyzer.games.lemming_mafia.layout as L
+    return L
+'''
+
+
+def test_the_import_scan_finds_the_imports_a_parse_finds():
+    """``jit.import_statements`` (what the start-up reads to key the kernels'
+    caches) finds every analyzer import the whole module's parse finds: in
+    parentheses with comments, continued by a backslash, nested in functions.
+    A line of a docstring that reads as an import may add a module (a source
+    more in a key, never one fewer); one that does not parse is left out."""
+    from analyzer.engine.jit import analyzer_imports, import_statements
+
+    assert analyzer_imports(import_statements(TRICKY)) == analyzer_imports(TRICKY) | {"analyzer.engine.rng"}
+    assert analyzer_imports(TRICKY) == {
+        "analyzer.engine", "analyzer.engine.jit", "analyzer.engine.rng", "analyzer.engine.floats",
+        "analyzer.games.lemming_mafia.layout"}
+    package = Path(analyzer.__file__).parent
+    for path in sorted(package.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert analyzer_imports(import_statements(text)) >= analyzer_imports(text), path
