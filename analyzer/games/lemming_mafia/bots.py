@@ -422,10 +422,14 @@ def contract_stakes(game, state, params):
 def favourite(game, state, params, kept):
     """The lemming the favourite bot backs: the most promising one whose card it
     has not thrown away early."""
+    # the bonus selected as bit patterns (``rules.pick``; +0.0 without it):
+    # LLVM turns the float select into a branch, and whether a colour's card is
+    # still to bet is a coin flip to the branch predictor
+    loyalty_bits = bits_of_float(params[P_LOYALTY])
     for lem in range(N_LEMMINGS):
         score = value_of(game, state, params, lem, kept)
         loyal = params[ix(SC_GAIN + lem)] >= state[ix(_OWN + OWN_STACK_N)]
-        score += params[P_LOYALTY] if loyal else 0.0
+        score += float_of_bits(pick_int(loyal, loyalty_bits, 0))
         params[ix(SC_OPTION_VALUE + lem)] = score if state[ix(PUB_OUT + lem)] == 0 else -1e300
     best, _ = pick(params, SC_OPTION_VALUE, N_LEMMINGS, state)
     return best
@@ -652,14 +656,16 @@ def choose_bet(kind, game, state, params, urgent, kept):
     likeliest whatever the race says. ``kept``: as ``size_up``'s."""
     fav = -1
     total = 0.0
-    # each weight once, into SC_WEIGHT
-    all_weights = weights_total(game, state, params, kept)
     if kind == FAVOURITE:
+        # each weight once, into SC_WEIGHT, and their sum
+        all_weights = weights_total(game, state, params, kept)
         if not kept:
             bet_gains(state, params)
         fav = favourite(game, state, params, kept)
         if fav >= 0 and in_hand(state, params, fav, kept):
             total = all_weights
+    elif not kept:
+        win_weights(game, state, params)  # each weight once, into SC_WEIGHT
     for color in range(N_LEMMINGS):
         # a lemming's chance to win is its weight over the sum of all weights, so
         # weights rank colours as chances do; the favourite counts as chance + 1
