@@ -46,7 +46,8 @@ from analyzer.games.lemming_mafia.layout import (
 from analyzer.games.lemming_mafia.layout import (  # noqa: F401  (re-exported)
     CONTRACTOR, FAVOURITE, LOOKAHEAD, P_BET_STAKE, P_BLOCK_WEIGHT, P_DISCARD_MARGIN, P_ELIM_COST,
     P_HARM, P_LATE_BETS, P_LOYALTY, P_PUSH, P_SHARPNESS, P_URGENCY, RANDOM, TIMER,
-    N_PARAMS, PARAMS_WIDTH, SC_CONTRACT_STAKE, SC_EXPECTED, SC_FAVOURITE, SC_FIELD_VALUE, SC_GAIN,
+    N_PARAMS, PARAMS_WIDTH, SC_CONTRACT_STAKE, SC_EXPECTED, SC_FAV_SCORE, SC_FAVOURITE, SC_FIELD_VALUE,
+    SC_GAIN,
     SC_MOVE_FIELD, SC_OPTION_COUNT, SC_OPTION_FIELD, SC_OPTION_VALUE, SC_SIZED_TURN, SC_TOTAL,
     SC_VALUE, SC_WEIGHT, TABLE_SECTIONS, WEIGHT_TABLE, WEIGHT_TABLE_PROGRESS,
 )
@@ -421,18 +422,37 @@ def contract_stakes(game, state, params):
 @kernel(inline=True)
 def favourite(game, state, params, kept):
     """The lemming the favourite bot backs: the most promising one whose card it
-    has not thrown away early."""
+    has not thrown away early. ``kept`` (a constant of the caller): its scores
+    at ``params[SC_FAV_SCORE:]`` are current (``favourite_scores``; the caller
+    keeps them as the values), so only picked from."""
+    if kept:
+        best, _ = pick(params, SC_FAV_SCORE, N_LEMMINGS, state)
+        return best
+    favourite_scores(game, state, params, SC_OPTION_VALUE, state[ix(_OWN + OWN_STACK_N)], kept)
+    best, _ = pick(params, SC_OPTION_VALUE, N_LEMMINGS, state)
+    return best
+
+
+@kernel(inline=True)
+def favourite_scores(game, state, params, at, stack_n, kept):
+    """The favourite bot's score of every lemming into ``params[at:]`` (its
+    value and a bonus while its card is still to bet; out of the running once
+    eliminated), for a player whose stack holds ``stack_n`` cards; ``kept``:
+    as ``value_of``'s."""
+    for lem in range(N_LEMMINGS):
+        params[ix(at + lem)] = favourite_score(state, params, lem, value_of(game, state, params, lem, kept),
+                                               stack_n)
+
+
+@kernel(inline=True)
+def favourite_score(state, params, lemming, value, stack_n):
+    """``favourite_scores``' score of one lemming worth ``value``."""
     # the bonus selected as bit patterns (``rules.pick``; +0.0 without it):
     # LLVM turns the float select into a branch, and whether a colour's card is
     # still to bet is a coin flip to the branch predictor
-    loyalty_bits = bits_of_float(params[P_LOYALTY])
-    for lem in range(N_LEMMINGS):
-        score = value_of(game, state, params, lem, kept)
-        loyal = params[ix(SC_GAIN + lem)] >= state[ix(_OWN + OWN_STACK_N)]
-        score += float_of_bits(pick_int(loyal, loyalty_bits, 0))
-        params[ix(SC_OPTION_VALUE + lem)] = score if state[ix(PUB_OUT + lem)] == 0 else -1e300
-    best, _ = pick(params, SC_OPTION_VALUE, N_LEMMINGS, state)
-    return best
+    loyal = params[ix(SC_GAIN + lemming)] >= stack_n
+    score = value + float_of_bits(pick_int(loyal, bits_of_float(params[P_LOYALTY]), 0))
+    return score if state[ix(PUB_OUT + lemming)] == 0 else -1e300
 
 
 @kernel(inline=True)

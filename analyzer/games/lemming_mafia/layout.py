@@ -166,9 +166,10 @@ SC_OPTION_FIELD = N_PARAMS + 33  # 8: ... the best field of each move option ...
 SC_FIELD_VALUE = N_PARAMS + 41  # 8: ... and the value of each of that option's fields
 SC_OPTION_COUNT = N_PARAMS + 49  # 8: ... and how many fields each move option had (0: the water)
 SC_VALUE = N_PARAMS + 57  # 6: each lemming's value, where the caller keeps it current (table_race)
+SC_FAV_SCORE = N_PARAMS + 63  # 6: the favourite bot's score of each lemming, where kept as SC_VALUE
 # then what a built-in bot derives from its parameters and the board alone: kept
 # across races (it cannot depend on them), rebuilt in every block of races
-DERIVED_AT = N_PARAMS + 63
+DERIVED_AT = N_PARAMS + 69
 TABLE_SECTIONS = DERIVED_AT  # the board's section count the tables below are for
 WEIGHT_TABLE = DERIVED_AT + 1  # win weight by progress * 3 + blocks (heuristic bots)
 WEIGHT_TABLE_PROGRESS = 32  # progress values it covers: boards of up to 30 sections

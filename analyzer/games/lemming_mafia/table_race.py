@@ -39,14 +39,14 @@ import numpy as np
 from analyzer.engine.jit import ix, kernel
 from analyzer.games.lemming_mafia import bots
 from analyzer.games.lemming_mafia.bots import (
-    bet_gains_of, kept_weight_and_value, lemming_value, progress_step, remaining_sections, timing_of,
-    track_left, win_weights,
+    bet_gains_of, favourite_score, favourite_scores, kept_weight_and_value, lemming_value, progress_step,
+    remaining_sections, timing_of, track_left, win_weights,
 )
 from analyzer.games.lemming_mafia.layout import (
-    DERIVED_AT, G_H_ANSWERS_AT, G_H_DISCARD_AT, G_N_PLAYERS, MAX_SECTION_FIELDS, N_CONTRACTS_EACH,
+    DERIVED_AT, FAVOURITE, G_H_ANSWERS_AT, G_H_DISCARD_AT, G_N_PLAYERS, MAX_SECTION_FIELDS, N_CONTRACTS_EACH,
     N_LEMMINGS, N_PARAMS, OWN_DECISIONS, OWN_RNG, OWN_STACK_N, P_DISCARD_MARGIN, PUB_BLOCKS,
-    PUB_MOVING, PUB_N_ELIM, PUB_OUT, PUB_TURN, RANDOM, S_OPTIONS, S_VIEW, SC_MOVE_FIELD, SC_OPTION_COUNT,
-    SC_VALUE, SC_WEIGHT,
+    PUB_MOVING, PUB_N_ELIM, PUB_OUT, PUB_TURN, RANDOM, S_OPTIONS, S_VIEW, SC_FAV_SCORE, SC_MOVE_FIELD,
+    SC_OPTION_COUNT, SC_VALUE, SC_WEIGHT,
 )
 from analyzer.games.lemming_mafia.random_race import (
     candidate_masks, put_back_held, race_arrays, random_bet, random_discard, random_target,
@@ -186,6 +186,8 @@ def table_round(game, state, hidden, params, hands, result, detail):
             take_stream(state, hidden, at)
             place_bet(game, state, hidden, seat, color)
             bet_gains_of(hidden, at, row)  # kept: only its own bets change them
+            if kind == FAVOURITE:  # and its scores, which read them and its stack
+                favourite_scores(game, state, row, SC_FAV_SCORE, hidden[ix(at + OWN_STACK_N)], True)
             hands[ix(seat)] = hand & ~(np.int64(1) << color)  # a card in hand: timing_of was not 0
         else:
             held = hands[ix(n_players + seat)]
@@ -198,22 +200,28 @@ def table_round(game, state, hidden, params, hands, result, detail):
 
 
 @kernel(inline=True)
-def keep_weight(game, state, params, lemming):
+def keep_weight(game, state, hidden, params, lemming):
     """The win weight and value of the lemming just moved, anew in each
-    heuristic seat's ``SC_WEIGHT`` and ``SC_VALUE`` slots: a move changes the
-    place, blocks and elimination of the lemming moved alone, so each seat's
-    weights and values stay those ``win_weights`` and ``lemming_value`` would
-    compute, and its decisions read them (``kept``)."""
+    heuristic seat's ``SC_WEIGHT`` and ``SC_VALUE`` slots (and a favourite
+    bot's score of it, ``SC_FAV_SCORE``): a move changes the place, blocks and
+    elimination of the lemming moved alone, so each seat's weights, values and
+    scores stay those ``win_weights``, ``lemming_value`` and
+    ``favourite_scores`` would compute, and its decisions read them
+    (``kept``)."""
     # what both read of the race, once for all seats
     step = progress_step(game, state, lemming)
     blocks = state[ix(PUB_BLOCKS + lemming)]
     out = state[ix(PUB_OUT + lemming)]
     for seat in range(game[G_N_PLAYERS]):
-        if bot_kind(game, seat) != RANDOM:
+        kind = bot_kind(game, seat)
+        if kind != RANDOM:
             row = params[seat]
             weight, value = kept_weight_and_value(state, row, step, blocks, out)
             row[SC_WEIGHT + lemming] = weight
             row[SC_VALUE + lemming] = value
+            if kind == FAVOURITE:
+                stack_n = hidden[ix(own_at(game, seat) + OWN_STACK_N)]
+                row[SC_FAV_SCORE + lemming] = favourite_score(state, row, lemming, value, stack_n)
 
 
 @kernel(inline=True)
@@ -237,6 +245,9 @@ def table_race(game, state, hidden, params, hands, keys, index, races, players, 
             for lemming in range(N_LEMMINGS):
                 params[seat, SC_VALUE + lemming] = lemming_value(game, state, params[seat], lemming)
             bet_gains_of(hidden, own_at(game, seat), params[seat])
+            if bot_kind(game, seat) == FAVOURITE:
+                favourite_scores(game, state, params[seat], SC_FAV_SCORE,
+                                 hidden[ix(own_at(game, seat) + OWN_STACK_N)], True)
     seat = 0
     while True:
         state[PUB_TURN] += 1
@@ -249,7 +260,7 @@ def table_race(game, state, hidden, params, hands, keys, index, races, players, 
             result = reach_water(game, state, lemming)
         else:
             result = resolve_landing(game, state, hidden, lemming, field, detail)
-            keep_weight(game, state, params, lemming)
+            keep_weight(game, state, hidden, params, lemming)
             if result < NO_WINNER:
                 table_round(game, state, hidden, params, hands, result, detail)
                 result = NO_WINNER
