@@ -20,9 +20,9 @@ GAME = GameInfo(
         # targets of issue 17: 1M races/s with random bots, 400k with the default table
         BenchTable("random bots", "random", (5_000_000, 500_000), 1_000_000, model=1_290_000),
         BenchTable("favourite,timer,contractor,random", "favourite,timer,contractor,random",
-                   (5_000_000, 200_000), 400_000, model=407_000),
+                   (5_000_000, 200_000), 400_000, model=428_000),
         BenchTable("favourite,timer,contractor,favourite", "favourite,timer,contractor,favourite",
-                   (5_000_000, 200_000), model=365_000),
+                   (5_000_000, 200_000), model=389_000),
     ),
     bench_cost_bot="lookahead",
     bench_cost_target=25.0,  # us a decision (issue 17)
