@@ -22,8 +22,9 @@ compares every record), with
 - each heuristic seat's win weights and lemming values kept current
   (``keep_weight``: a move changes the moved lemming's alone), and its bet
   gains (``bots.bet_gains_of`` after each of its own bets, which alone change
-  them), which its decisions read instead of computing them again
-  (``bots.size_up``'s and ``bots.value_of``'s ``kept``), so a heuristic
+  them), and a favourite seat's scores of the lemmings (both ways), which its
+  decisions read instead of computing them again (``bots.size_up``'s,
+  ``bots.value_of``'s and ``bots.favourite``'s ``kept``), so a heuristic
   seat's row is copied into its view only in part: a move, field or bet
   decision is shown its stack's count, its contracts and its stream
   (``show_kept_row``), a discard reads its contracts from the row itself;
