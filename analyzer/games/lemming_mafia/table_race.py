@@ -21,7 +21,7 @@ compares every record), with
   once a colour is out, masks instead of loops and branches on each lemming);
 - each heuristic seat's win weights and lemming values kept current
   (``keep_weight``: a move changes the moved lemming's alone), and its bet
-  gains (``bots.bet_gains_of`` after each of its own bets, which alone change
+  gains (``keep_gains`` after each of its own bets, which alone change
   them), and a favourite seat's scores of the lemmings (both ways), which its
   decisions read instead of computing them again (``bots.size_up``'s,
   ``bots.value_of``'s and ``bots.favourite``'s ``kept``), so a heuristic
@@ -186,9 +186,7 @@ def table_round(game, state, hidden, params, hands, result, detail):
             color = choose_bet(kind, game, state, row, timing == 2, True)
             take_stream(state, hidden, at)
             place_bet(game, state, hidden, seat, color)
-            bet_gains_of(hidden, at, row)  # kept: only its own bets change them
-            if kind == FAVOURITE:  # and its scores, which read them and its stack
-                favourite_scores(game, state, row, SC_FAV_SCORE, hidden[ix(at + OWN_STACK_N)], True)
+            keep_gains(game, state, hidden, at, row, kind)  # only its own bets change them
             hands[ix(seat)] = hand & ~(np.int64(1) << color)  # a card in hand: timing_of was not 0
         else:
             held = hands[ix(n_players + seat)]
@@ -198,6 +196,17 @@ def table_round(game, state, hidden, params, hands, result, detail):
             discard(game, state, hidden, seat, slot)
             yes = np.int64(slot >= 0)
             hands[ix(n_players + seat)] = held & ~(yes << max(slot, 0))
+
+
+@kernel(inline=True)
+def keep_gains(game, state, hidden, at, row, kind):
+    """A heuristic seat's bet gains anew in its ``SC_GAIN`` slots (its row in
+    ``hidden`` at ``at``), and a favourite bot's scores of the lemmings, which
+    read them and its stack's count (``SC_FAV_SCORE``): at the race's start
+    and after each of its own bets, which alone change them."""
+    bet_gains_of(hidden, at, row)
+    if kind == FAVOURITE:
+        favourite_scores(game, state, row, SC_FAV_SCORE, hidden[ix(at + OWN_STACK_N)], True)
 
 
 @kernel(inline=True)
@@ -237,18 +246,16 @@ def table_race(game, state, hidden, params, hands, keys, index, races, players, 
     for seat in range(n_players):
         hands[ix(seat)] = (1 << N_LEMMINGS) - 1
         hands[ix(n_players + seat)] = (1 << N_CONTRACTS_EACH) - 1
-        if bot_kind(game, seat) != RANDOM:
+        kind = bot_kind(game, seat)
+        if kind != RANDOM:
             # a heuristic bot's scratch starts empty in every race (kernel.play_race)
             for i in range(N_PARAMS, DERIVED_AT):
                 params[seat, i] = 0.0
-            # kept from here on (keep_weight)
+            # kept from here on (keep_weight, keep_gains)
             win_weights(game, state, params[seat])
             for lemming in range(N_LEMMINGS):
                 params[seat, SC_VALUE + lemming] = lemming_value(game, state, params[seat], lemming)
-            bet_gains_of(hidden, own_at(game, seat), params[seat])
-            if bot_kind(game, seat) == FAVOURITE:
-                favourite_scores(game, state, params[seat], SC_FAV_SCORE,
-                                 hidden[ix(own_at(game, seat) + OWN_STACK_N)], True)
+            keep_gains(game, state, hidden, own_at(game, seat), params[seat], kind)
     seat = 0
     while True:
         state[PUB_TURN] += 1
