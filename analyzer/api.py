@@ -261,7 +261,6 @@ def simulate(game: str, races: int | None = None, *, games: int | None = None, b
     them with ``out`` instead); ``cluster``: play on a Dask cluster,
     ``"tcp://HOST:PORT"`` or ``"local:N"`` (or a session of ``cluster_session``),
     with the same results."""
-    from analyzer.engine.botspec import parse_bot_list, seat_bots
     from analyzer.engine.simulate import DEFAULT_CHUNK, simulate as run_simulation
 
     info, cls, players, threads = _setup(game, players, threads)
@@ -271,12 +270,8 @@ def simulate(game: str, races: int | None = None, *, games: int | None = None, b
     from analyzer.engine.simulate import check_run_options
 
     check_run_options(count, seed, threads, chunk, info.unit)
-    bot_text = _bot_text(bots, "bots")
-    specs = seat_bots(parse_bot_list(bot_text if bot_text is not None else info.default_bot_list(players)),
-                      players)
-    board = _path(board, "--board")
+    match = _match(info, cls, players, bots, board)
     out, report_path = _path(out, "--out"), _path(report, "--report")
-    match = cls(str(board) if board is not None else None, players, specs)
     stats = None
     if report_path is not None:
         from analyzer.report import check_report_path
@@ -284,6 +279,7 @@ def simulate(game: str, races: int | None = None, *, games: int | None = None, b
 
         check_report_path(report_path)
         stats = new_stats(match.game)
+    _compile_ahead([(match, out is not None or report_path is not None, report_path is not None)], progress)
     collector = _Collector(stats) if tables else stats
     with cluster_session(cluster) as session:
         result = run_simulation(match, count, seed, threads=threads, chunk_size=chunk, out_dir=out,
@@ -301,6 +297,61 @@ def simulate(game: str, races: int | None = None, *, games: int | None = None, b
         html = run.report(report_path)
         run.text += f"\nreport: {html}"
     return run
+
+
+def _match(info, cls, players: int, bots, board):
+    """The match a simulation of these bots on this board plays."""
+    from analyzer.engine.botspec import parse_bot_list, seat_bots
+
+    bot_text = _bot_text(bots, "bots")
+    specs = seat_bots(parse_bot_list(bot_text if bot_text is not None else info.default_bot_list(players)),
+                      players)
+    board = _path(board, "--board")
+    return cls(str(board) if board is not None else None, players, specs)
+
+
+def _compile_jobs(match, detail: bool, report: bool) -> list:
+    """The independent compiles a run of ``match`` needs (``engine/warm.py``):
+    its own kernel, and with a report the kernels of the report's controlled
+    tables and of the game's experiments (its report's ``warm_jobs``)."""
+    from functools import partial
+
+    from analyzer.engine.warm import Job, warm_match
+    from analyzer.games import game_info
+
+    jobs = [Job(match.title, partial(warm_match, match, detail), match.kernels(detail), match.compile_seconds)]
+    if report:
+        from analyzer.report.controlled import warm_jobs
+
+        jobs += warm_jobs(match)
+        extra = getattr(game_info(match.game).load("report"), "warm_jobs", None)
+        if extra is not None:
+            jobs += extra(match)
+    return jobs
+
+
+def _compile_ahead(runs, progress: bool | None = None, wait: bool = True) -> int:
+    """Compile ahead, on every core, the cold kernels of ``runs`` (``(match,
+    detail, report)`` each); see ``engine/warm.py``."""
+    from analyzer.engine.warm import compile_ahead
+
+    return compile_ahead([job for run in runs for job in _compile_jobs(*run)], progress, wait)
+
+
+def compile_ahead(runs: list[dict], progress: bool | None = None, wait: bool = False) -> int:
+    """Start compiling, in worker processes on every core, the kernels a list of
+    simulations needs that the numba cache lacks (a scenario's runs: ``analyzer
+    run``), in the order of the runs; each ``simulate`` then waits only for its
+    own (``wait=True``: wait for all here). Each run a dict of ``simulate``'s
+    arguments (``game``, ``bots``, ``players``, ``board``, ``out``, ``report``).
+    Returns how many compile jobs are cold (0 when every kernel is cached)."""
+    matches = []
+    for run in runs:
+        info, cls, players, _ = _setup(run["game"], run.get("players"), None)
+        match = _match(info, cls, players, run.get("bots"), run.get("board"))
+        report = run.get("report") is not None
+        matches.append((match, report or run.get("out") is not None, report))
+    return _compile_ahead(matches, progress, wait)
 
 
 def render_header(match, result) -> str:
@@ -381,16 +432,6 @@ def _check_bot(game: str, spec, role: str) -> None:
         raise BotError(f"bot {spec.label!r} cannot play the {role} seats; it plays {', '.join(family.roles)}")
 
 
-def _together(game: str, specs):
-    """The user bots among ``specs`` as one group (``userbots.together``): every
-    table of a comparison or a tournament plays one kernel, compiled once."""
-    from analyzer.engine import userbots
-    from analyzer.games import registry
-
-    reg = registry(game)
-    return userbots.together([reg.resolve(s) for s in dict.fromkeys(specs) if s.name.endswith(".py")])
-
-
 def compare(game: str, bot: str, vs: str, *, field: BotList = "random", players: int | None = None,
             board=None, races: int | None = None, games: int | None = None, seed: int = 1,
             threads: int | None = None, sprt: tuple[float, float] | str | None = None, alpha: float = 0.05,
@@ -427,7 +468,7 @@ def compare(game: str, bot: str, vs: str, *, field: BotList = "random", players:
     total = -(-count // places) * places * 2
     with Progress(total, f"{info.title} compare ({info.unit} per arm x 2)", enabled=progress) as bar:
         counter = _ArmCounter(bar)
-        with cluster_session(cluster) as session, _together(game, [a, b, *fill]):
+        with cluster_session(cluster) as session:
             result = run(lambda table: cls(board_path, players, table), a, b, fill, players, count, seed,
                          threads=threads, sprt=test, progress=counter, roles=roles, role=role, cluster=session)
     return Comparison(result, render(result))
@@ -514,7 +555,7 @@ def tournament(game: str, bots: BotList, *, players: int | None = None, board=No
         cls(board_path, players, [fill.get(s, spec) for s in range(players)])
     with Progress(planned_races(len(specs), roles.count(role), count, hero),
                   f"{info.title} tournament ({info.unit})", enabled=progress) as bar:
-        with cluster_session(cluster) as session, _together(game, [*specs, *(field_specs or [])]):
+        with cluster_session(cluster) as session:
             result = run(lambda table: cls(board_path, players, table), specs, players, count, seed,
                          threads=threads, gauntlet=hero, progress=bar, roles=roles, role=role, field=field_specs,
                          cluster=session)

@@ -16,7 +16,7 @@ if a command itself failed).
 
     python -m analyzer.bench            # full run, a few minutes on 2 cores
     python -m analyzer.bench --quick    # small race counts, a sanity check
-    python -m analyzer.bench --only heuristic
+    python -m analyzer.bench --only compile  # first contact: cold compiles, a fresh `make run`
 """
 from __future__ import annotations
 
@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from analyzer.games import BenchStrength
 
+ROOT = Path(__file__).resolve().parent.parent  # the checkout: sims/ and the example bots
 WARM_RACES = 1_000
 # race counts of the flagship's measures: full run, --quick (each game's throughput
 # rows and their counts and targets are the game's own: ``GameInfo.bench``)
@@ -54,6 +55,9 @@ TARGET_REPORT = 60.0         # seconds for simulate + report of 1M races, less t
 TARGET_CLUSTER = 0.85        # share of the in-process races/s a local:2 cluster reaches, at least
 TARGET_COMPARE = 30.0        # seconds for a 1M-race paired comparison, less than
 TARGET_STARTUP = 3.0         # seconds, less than
+TARGET_COLD_RUN = 180.0      # seconds of a fresh machine's `make run` (empty kernel cache), at most
+TARGET_COLD_RUN_MEMORY = 2.5e9  # bytes of its peak resident memory (the largest process), at most
+TARGET_USER_BOT_START = 30.0  # seconds from a plain user bot's first `simulate` to its first game, at most
 TARGET_MEMORY = 1.5e9        # bytes of max RSS, less than
 COMPILE_SUSPECT = 5.0       # seconds outside the simulation loop that hint at a recompile
 SPEED = re.compile(r"^speed: ([\d,]+) (?:races|games)/s \(([\d.]+) s", re.M)
@@ -221,6 +225,96 @@ def measure_throughput(quick: bool, only_game: str | None = None) -> list[Row]:
             rows.append(rate_row(f"{info.name} {table.label}", r, count, table.target, info.unit,
                                  table.model))
     return rows
+
+
+def cold_run(args: list[str], env: dict | None = None) -> Run:
+    """``analyzer *args`` on an empty kernel cache (a new ``NUMBA_CACHE_DIR``,
+    removed after): what a fresh install pays, compiles included."""
+    with tempfile.TemporaryDirectory(prefix="analyzer-bench-cache-") as cache:
+        saved = os.environ.get("NUMBA_CACHE_DIR")
+        os.environ["NUMBA_CACHE_DIR"] = cache
+        try:
+            return run(args)
+        finally:
+            if saved is None:
+                del os.environ["NUMBA_CACHE_DIR"]
+            else:
+                os.environ["NUMBA_CACHE_DIR"] = saved
+
+
+def compile_jobs(game: str) -> list:
+    """The compile jobs of a ``simulate --report`` of the game's default table
+    (``api._compile_jobs``): each kernel a ``make run`` of it compiles."""
+    from analyzer import api
+    from analyzer.games import game_info
+
+    info = game_info(game)
+    match = api._match(info, info.load("match"), info.default_players, None, None)
+    return api._compile_jobs(match, True, True)
+
+
+def _compile_job(game: str, index: int) -> None:
+    """``python -m analyzer.bench --compile-job GAME INDEX``: job INDEX of
+    ``compile_jobs(GAME)``, in this process (the bench measures it from outside)."""
+    compile_jobs(game)[index].call()
+
+
+def measure_compile(quick: bool) -> list[Row]:
+    """First contact, on an empty kernel cache each: every kernel a ``make run``
+    of each game compiles (time and peak memory, one process each), a plain
+    user bot's first ``simulate`` (time to its first game), and the whole of
+    ``make run`` (its scenario, reports written to a temporary folder)."""
+    from analyzer.games import infos, registry
+
+    rows = []
+    for info in infos():
+        for index, job in enumerate(compile_jobs(info.name)):
+            r = cold_run_python(["-m", "analyzer.bench", "--compile-job", info.name, str(index)])
+            rows.append(Row(f"cold compile: {job.label}", f"{r.seconds:.0f} s",
+                            detail=f"peak {r.max_rss / 1e9:.2f} GB; kernels "
+                                   + ", ".join(k.py_func.__qualname__ for k in job.kernels)))
+    for info in infos():
+        example = getattr(getattr(registry(info.name), "view", None), "example", "")
+        if not example:
+            continue
+        bots = ",".join([str(ROOT / example)] + ["random"] * (info.default_players - 1))
+        r = cold_run(simulate_args(bots, 1_000, "--no-progress", game=info.name))
+        start = r.outside_loop
+        rows.append(Row(f"cold start, plain user bot: {info.name}", f"{start:.1f} s",
+                        f"<= {TARGET_USER_BOT_START:.0f} s", start <= TARGET_USER_BOT_START,
+                        f"{Path(example).name} and random bots, 1,000 {info.unit}: {r.seconds:.1f} s in all, "
+                        f"peak {r.max_rss / 1e9:.2f} GB"))
+    if not quick:
+        with tempfile.TemporaryDirectory(prefix="analyzer-bench-") as tmp:
+            scenario = Path(tmp) / "default.toml"
+            text = (ROOT / "sims" / "default.toml").read_text(encoding="utf-8")
+            scenario.write_text(text.replace('report = "../reports/', f'report = "{tmp}/'), encoding="utf-8")
+            r = cold_run(["run", str(scenario), "--no-progress"])
+        ok = r.seconds <= TARGET_COLD_RUN and r.max_rss <= TARGET_COLD_RUN_MEMORY
+        rows.append(Row("cold `make run` (analyzer run sims/default.toml, empty kernel cache)", f"{r.seconds:.0f} s",
+                        f"<= {TARGET_COLD_RUN:.0f} s, <= {TARGET_COLD_RUN_MEMORY / 1e9:.1f} GB", ok,
+                        f"peak {r.max_rss / 1e9:.2f} GB (the largest process); {r.cores:.1f} cores busy"))
+    return rows
+
+
+def cold_run_python(args: list[str]) -> Run:
+    """``python *args`` (this interpreter) on an empty kernel cache, measured as ``run``."""
+    with tempfile.TemporaryDirectory(prefix="analyzer-bench-cache-") as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+            start = time.perf_counter()
+            proc = subprocess.Popen([sys.executable, *args], stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                                    env=env)
+            _, status, usage = os.wait4(proc.pid, 0)
+            seconds = time.perf_counter() - start
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            err.seek(0)
+            result = Run([sys.executable, *args], seconds, usage.ru_maxrss * 1024,
+                         usage.ru_utime + usage.ru_stime, proc.returncode, "", err.read().decode(errors="replace"))
+    if result.returncode != 0:
+        tail = "\n".join(result.stderr.strip().splitlines()[-5:])
+        raise CommandFailed(f"`python {' '.join(args)}` exited with {result.returncode}: {tail}")
+    return result
 
 
 def measure_startup() -> list[Row]:
@@ -396,6 +490,7 @@ def measure_sprt(reps: int) -> list[Row]:
 
 
 MEASURES = {
+    "compile": measure_compile,
     "throughput": lambda quick: measure_throughput(quick),
     "startup": lambda quick: measure_startup(),
     "memory": lambda quick: measure_memory(RACES["memory"][quick]),
@@ -439,7 +534,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="small race counts: a fast sanity run")
     parser.add_argument("--only", choices=list(MEASURES), action="append",
                         help="run only this measure (repeatable)")
+    parser.add_argument("--compile-job", nargs=2, metavar=("GAME", "INDEX"), help=argparse.SUPPRESS)
     opts = parser.parse_args(argv)
+    if opts.compile_job:
+        _compile_job(opts.compile_job[0], int(opts.compile_job[1]))
+        return 0
 
     nproc = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     from analyzer.games import names

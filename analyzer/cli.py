@@ -170,7 +170,12 @@ def run_scenario(scenario: Path = typer.Argument(..., help="a scenario file, e.g
     from analyzer.api import cluster_session
     from analyzer.scenario import load_scenarios
 
+    from analyzer.api import compile_ahead
+
     items = load_scenarios(scenario)
+    # every run's kernels that the cache lacks, compiled first on every core
+    compile_ahead([dict(game=i.game, bots=i.bots, players=i.players, board=i.board, out=i.out, report=i.report)
+                   for i in items], progress)
     with cluster_session(cluster) as session:  # one connection for every simulation of the file
         for item in items:
             if item.title:

@@ -255,7 +255,6 @@ def run_sweep(sweep: Sweep, *, resume: bool = False, threads: int | None = None,
     """Run every cell not yet checkpointed; returns the rows, in cell order.
     ``on_cell(cell, row)`` follows each finished cell."""
     from analyzer import api
-    from analyzer.engine.botspec import parse_bot_list
 
     out = sweep.out
     _check_out(out, resume)
@@ -270,9 +269,7 @@ def run_sweep(sweep: Sweep, *, resume: bool = False, threads: int | None = None,
     except OSError as e:
         raise AnalyzerError(f"cannot write to {out}: {e.strerror or e}") from None
     rows = []
-    every_bot = [spec for cell in sweep.cells for spec in parse_bot_list(cell.bots)]
-    # the cells' user bots in one kernel: a sweep over bot lists compiles once
-    with api.cluster_session(cluster) as session, api._together(sweep.game, every_bot):
+    with api.cluster_session(cluster) as session:
         for cell in sweep.cells:
             checkpoint = cells_dir / f"cell-{cell.index:05d}.json"
             key = cell.key(sweep.game, sweep.count)

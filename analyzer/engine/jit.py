@@ -13,7 +13,6 @@
 """
 import ast
 import hashlib
-import itertools
 import os
 import re
 from functools import lru_cache
@@ -21,7 +20,8 @@ from pathlib import Path
 
 import numba
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core.registry import CPUDispatcher
 from numba.core import caching
 
 
@@ -198,8 +198,8 @@ caching.CacheImpl._locator_classes.insert(0, _KeyedDirectoryLocator)
 
 JIT_OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
 
-# bot kinds from here on are user bots, in every game: a kernel answers them with
-# its module-level ``decide``, swapped when the module is recompiled around them
+# bot kinds from here on are user bots, in every game: a kernel answers them
+# through the table of their compiled code's addresses (``bot_table.call_bot``)
 USER_KIND_BASE = 100
 
 # ``a[ix(i)]``: an index that cannot be negative, made unsigned. numba then skips
@@ -209,98 +209,64 @@ USER_KIND_BASE = 100
 ix = np.uint64
 
 
+class _KernelDispatcher(CPUDispatcher):
+    """A kernel's dispatcher: a call from compiled code compiles (or picks) the
+    kernel for its arguments' plain types, never for a constant's literal type.
+    numba's default types a constant argument as itself (``Literal[int](2)``),
+    so ``ask(DECIDE_MOVE, ...)`` and ``ask(DECIDE_BET, ...)`` were two compiles
+    of ``ask`` and of everything it calls with that argument (one game's ``ask``
+    compiled at least 14 times in one kernel, another's 24). A kernel inlined into its
+    caller (``inline=True``) still sees the constant: LLVM folds it after
+    inlining."""
+
+    def get_call_template(self, args, kws):
+        return super().get_call_template(tuple(types.unliteral(a) for a in args),
+                                         {k: types.unliteral(v) for k, v in kws.items()})
+
+
+def _plain_types(dispatcher):
+    """``dispatcher`` (numba's, just made) as a :class:`_KernelDispatcher`."""
+    dispatcher.__class__ = _KernelDispatcher
+    return dispatcher
+
+
 def kernel(fn=None, *, cache=True, allocates=False, inline=False):
     """``njit`` with the project's options; ``cache=False`` for one-off code.
-    A variant made by :func:`recompiled` with a key is cached in its own
-    directory whatever ``cache`` says (the kernel modules pass ``cache=False``
-    for a variant: that is for one made without a key).
 
     Functions that allocate no array (``allocates=False``) compile without
     reference counting: they only borrow the arrays they are given. Each array
-    argument of a call is passed as seven or more machine words, so small
-    functions on the hot path are inlined (``inline=True``); never inline into a
-    function that allocates, which would count references again."""
+    argument of a call is passed as seven or more machine words, so functions
+    on the hot path are inlined (``inline=True``) by LLVM, which is told to
+    always inline them (numba's ``forceinline``). They are not inlined in
+    numba's own IR (``inline="always"``): that copies a callee's whole IR into
+    every call site before typing, so a large kernel became one enormous
+    function for type inference and for LLVM (the largest compiled for 6-11
+    minutes and ~10 GB). Inlined by LLVM, each function is
+    typed and optimized once, and its optimized code is what the callers
+    inline: the same machine code speed (records identical), a fraction of
+    the compile (docs/performance.md, "Compile cost").
+
+    A kernel is compiled for the plain types of its arguments, never for a
+    constant's literal type (:class:`_KernelDispatcher`)."""
     options = dict(JIT_OPTIONS, cache=cache)
     if not allocates:
         options["_nrt"] = False
     if inline:
-        options["inline"] = "always"
+        options["forceinline"] = True
 
     def compile_(f):
-        # a variant of a kernel module (``recompiled``) around a user bot: its
-        # own keyed directory, whatever the module says of caching
-        variant_dir = f.__globals__.get("_VARIANT_CACHE_DIR")
-        if variant_dir is not None:
-            options["cache"] = True
-        elif not cache:
-            return njit(**options)(f)
+        if not cache:
+            return _plain_types(njit(**options)(f))
         # numba picks the cache directory when the dispatcher is made
-        directory = variant_dir or _cache_dir(f.__module__)
+        directory = _cache_dir(f.__module__)
         saved = numba.config.CACHE_DIR
         if directory is not None:
             numba.config.CACHE_DIR = directory
             _KeyedDirectoryLocator.active = True
         try:
-            return njit(**options)(f)
+            return _plain_types(njit(**options)(f))
         finally:
             numba.config.CACHE_DIR = saved
             _KeyedDirectoryLocator.active = False
 
     return compile_ if fn is None else compile_(fn)
-
-
-# ------------------------------------------------------------------ variants
-# A user bot is compiled into a game's kernel by running the kernel module's
-# source again as a new namespace whose ``_USER_DECIDE`` global is the bot's
-# ``decide`` (the module answers user-bot kinds with it). The variant's other
-# functions (a replay's single-game player) are found from its entry point.
-
-_variant_count = itertools.count()
-_variant_namespaces: dict[int, dict] = {}
-
-
-def variant_dir(module: str, key: str) -> str | None:
-    """The cache directory of a variant of ``module`` (a kernel module) whose
-    ``decide`` is the code ``key`` names: a sub-directory of the module's own
-    keyed directory (``_cache_dir``), named by a hash of ``key``."""
-    base = _cache_dir(module)
-    if base is None:
-        return None
-    target = Path(base) / f"variant-{hashlib.sha256(key.encode()).hexdigest()[:16]}"
-    try:
-        target.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None
-    return str(target)
-
-
-def recompiled(module, entry: str, user_decide):
-    """The function ``entry`` of ``module`` (a kernel module), from the module's
-    source run again with ``_USER_DECIDE = user_decide``.
-
-    Cached when ``user_decide`` carries a ``variant_key`` attribute: a text that
-    names everything its compiled code comes from (``userbots._kernel_of``: the
-    bots' source texts, their kinds and order, the built-in ``decide`` they fall
-    back to, the analyzer sources the bots and their adapters are compiled
-    from). numba checks only the stamp of the cached function's own file, so
-    the variant's functions are cached in their own directory keyed by that
-    text and by the module's sources (:func:`variant_dir`): a second process
-    with the same bots loads the variant instead of compiling it (minutes for a
-    big kernel), a changed bot or kernel source compiles it again, and the
-    built-in kernel's cache is never touched. Without a key, not cached."""
-    key = getattr(user_decide, "variant_key", None)
-    directory = variant_dir(module.__name__, key) if key is not None else None
-    namespace = {"__name__": f"{module.__name__}_variant{next(_variant_count)}",
-                 "__file__": module.__file__, "_USER_DECIDE": user_decide,
-                 "_VARIANT_CACHE_DIR": directory}
-    exec(compile(Path(module.__file__).read_text(encoding="utf-8"), module.__file__, "exec"), namespace)
-    function = namespace[entry]
-    _variant_namespaces[id(function)] = namespace
-    return function
-
-
-def sibling(function, name: str, module):
-    """The function ``name`` compiled together with ``function``: ``module``'s
-    own when ``function`` is, a variant's when it came from :func:`recompiled`."""
-    namespace = _variant_namespaces.get(id(function))
-    return getattr(module, name) if namespace is None else namespace[name]

@@ -21,6 +21,10 @@ if TYPE_CHECKING:  # pandas loads when tables are built, not for a plain run
 class PooledMatch:
     unit = "races"
     errors: dict[int, str] = {}  # the kernel's error codes (error * 8 + seat)
+    # about how long each of the game's kernels compiles on an empty cache, on
+    # this project's 2-core reference machine (``make bench``'s compile rows), by
+    # "module.function": the estimate a first run shows (``engine/warm.py``)
+    compile_seconds: dict[str, float] = {}
 
     def __init__(self, registry, players: int, bots: list[BotSpec]):
         self.players = players
@@ -136,6 +140,11 @@ class PooledMatch:
         if status != 0:
             self._bot_failed(status)
         return chunk
+
+    def kernels(self, detail: bool = True) -> tuple:
+        """The compiled kernels ``play(..., detail)`` calls (numba dispatchers):
+        what a first run compiles, or loads from the cache."""
+        return (self._play,)
 
     def reserve(self, count: int) -> None:
         """Size of the sub-ranges to come: buffers are reused, never regrown."""

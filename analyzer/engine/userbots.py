@@ -16,33 +16,28 @@ kinds with their options and answers, and what stays hidden. From the spec:
 
 The game's kernel asks every decision through one ``decide(what, seat, kind,
 game, state, params, n_options)``; bot kinds >= ``USER_KIND_BASE`` are answered
-by a module-level ``decide`` swapped by recompiling the kernel module (a
-game's ``kernel.with_decide``; ``analyzer/games/protocol.py`` lists what a game
-provides). For each user bot
-the loader builds an *adapter* with that signature:
+through ``engine/bot_table.py``: the kernel, compiled once for every bot and
+cached, calls the address of the bot's own code. For each user bot the loader
+builds an *adapter* with that signature, in the C form ``bot_table.C_DECIDE``
+takes (each array as an address and a length), and registers its address under
+the bot's kind:
 
-- plain bot: the adapter calls it through numba's object mode (``with
-  objmode``), the view's arrays handed over without a copy (about 2-3 us a
-  decision plus the bot's own Python);
-- fast bot: the adapter compiles ``decide.py_func`` again with
-  ``boundscheck=True`` (an index out of bounds raises instead of reading
-  another slot or crashing) and ``error_model="python"`` (a division by zero
-  raises), and calls it inside ``try``;
+- plain bot: a ctypes callback into Python, the view's arrays handed over
+  without a copy (numpy views of the kernel's memory; a few microseconds a
+  decision plus the bot's own Python). Nothing is compiled;
+- fast bot: ``decide.py_func`` compiled again with ``boundscheck=True`` (an
+  index out of bounds raises instead of reading another slot or crashing) and
+  ``error_model="python"`` (a division by zero raises), called inside ``try``,
+  the whole a C-callable function (numba's ``cfunc``): seconds to compile, the
+  bot's code alone;
 - both check the answer against the decision's declared answers.
 
-The kernel compiled around a set of user bots (:func:`user_kernel`: a match's
-own, with those of any open :func:`together` group, the one a comparison, a
-tournament or a sweep opens around all its bots) is cached (``jit.recompiled``)
-under a key naming all its code comes from besides the kernel module's own
-sources (:func:`_variant_key`: each bot's kind and text in the order of their
-kinds, the built-in ``decide`` they fall back to, this module and the analyzer
-modules a bot imports). A bot's kind is a function of its game, file name and
-text (``_kind_of``), so the key names which bots the kernel holds and nothing
-of the process: the next process with the same bot files, whatever else it
-loaded before and in whatever order, loads the kernel in seconds; an edited bot
-compiles again. So that a loaded kernel finds the Python it calls back (a plain
-bot, a fault's report), a bot's module and its adapter's are registered under
-names fixed by the bot's text and kind.
+A bot's kind is a function of its game, file name and text (``_kind_of``), so
+the same bot has the same kind in every process, whatever else it loaded and
+in whatever order; a cluster worker registers the bots it is sent under the
+client's kinds. So that Python code the adapters call back (a plain bot, a
+fault's report) is found by name, a bot's module and its adapter's are
+registered under names fixed by the bot's text and kind.
 
 A bot that raises, or answers outside its options, gets the answer ``FAULT``
 (out of range for every decision of every game, so the kernel stops with its
@@ -52,7 +47,6 @@ ends the run with that line (:func:`raise_fault`), naming the bot file.
 from __future__ import annotations
 
 import collections
-import contextlib
 import ctypes
 import importlib.util
 import inspect
@@ -65,6 +59,7 @@ from pathlib import Path
 
 import numpy as np
 
+from analyzer.engine import bot_table
 from analyzer.engine.bots import BotFamily, UserBot
 from analyzer.engine.jit import USER_KIND_BASE  # noqa: F401  (bot kinds from here on are user bots)
 from analyzer.errors import BotError
@@ -140,16 +135,6 @@ class ViewSpec:
         return next((d for d in self.decisions if d.what == what), None)
 
 
-# Functions made from source text without a module (numba's "<dynamic>" ones:
-# the adapters' and accessors' helpers numba generates) compile against numba's
-# own placeholder module; a user kernel loaded from the cache (jit.recompiled)
-# imports their module by that name, so it is registered under it.
-def _register_dynamic_module() -> None:
-    from numba.core import utils
-
-    sys.modules.setdefault(utils._dynamic_modname, utils._dynamic_module)
-
-
 # ------------------------------------------------------------------ accessors
 
 def _compile_source(source: str, name: str, namespace: dict):
@@ -179,7 +164,7 @@ def accessors(spec: ViewSpec) -> dict[str, object]:
                    f"    if i < 0 or i >= {f.length}:\n"
                    f"        raise IndexError('{f.name}(view, i): i outside 0-{f.length - 1}')\n"
                    f"    return {cast}(view.{f.array}[{f.at} + i])\n")
-        fn = _compile_source(src, f.name, {"__name__": __name__})  # a module a cached kernel can import
+        fn = _compile_source(src, f.name, {"__name__": __name__})
         fn.__doc__ = f.meaning + (f" (i: {f.index})" if f.index else "")
         out[f.name] = _jitable(fn)
     generic = {
@@ -374,18 +359,8 @@ def raise_fault(match, status: int) -> None:
 
 # ------------------------------------------------------------------ adapters
 
-# Object mode boxes array arguments only where the whole call chain counts
-# references, and the kernels do not (engine/jit.py: ``_nrt=False``): the
-# adapter hands the arrays' addresses and lengths over instead, and Python
-# sees the same memory through numpy views of them (_arrays).
-_PLAIN = """
-def adapter(what, seat, kind, game, state, params, n_options):
-    g, s, p = game.ctypes.data, state.ctypes.data, params.ctypes.data
-    ng, ns, np_ = game.shape[0], state.shape[0], params.shape[0]
-    with objmode(answer="int64"):
-        answer = call(what, seat, kind, g, ng, s, ns, p, np_, n_options)
-    return answer
-"""
+# The kernels are nogil; a fast bot's failure path (object mode) takes the GIL
+# for its call, as it should: numba's warning about it says nothing to a user.
 
 _FAST = """
 def adapter(what, seat, kind, game, state, params, n_options):
@@ -403,6 +378,10 @@ def adapter(what, seat, kind, game, state, params, n_options):
         return FAULT
 {checks}
     return answer
+
+
+def entry(what, seat, kind, g, ng, s, ns, p, np_, n_options):
+    return adapter(what, seat, kind, carray(g, (ng,)), carray(s, (ns,)), carray(p, (np_,)), n_options)
 """
 
 
@@ -447,9 +426,9 @@ def _arrays(g: int, ng: int, s: int, ns: int, p: int, np_: int):
 
 def _adapter_namespace(module_name: str, names: dict) -> dict:
     """The globals of a bot's adapter: a module registered in ``sys.modules``
-    under a name fixed by the bot's text and kind (``<bot module>_adapter_<kind>``). A user
-    kernel loaded from the numba cache (``jit.recompiled``) finds the globals
-    of its object-mode blocks (the calls back into Python) by that name."""
+    under a name fixed by the bot's text and kind (``<bot module>_adapter_<kind>``),
+    where numba resolves the globals of its object-mode blocks (the calls back
+    into Python)."""
     import types
 
     module = types.ModuleType(module_name)
@@ -458,11 +437,13 @@ def _adapter_namespace(module_name: str, names: dict) -> dict:
     return module.__dict__
 
 
-def _plain_adapter(spec: ViewSpec, view_cls, fn, raw: bool, source: str, module_name: str):
+def _plain_adapter(spec: ViewSpec, view_cls, fn, raw: bool, source: str):
+    """A plain bot as a C function: a ctypes callback into ``call`` below, which
+    takes the GIL for the call (the kernels run without it)."""
     def call(what, seat, kind, g, ng, s, ns, p, np_, n_options):
-        game, state, params = _arrays(g, ng, s, ns, p, np_)
-        view = view_cls(what, seat, n_options, game, state, params)
         try:
+            game, state, params = _arrays(g, ng, s, ns, p, np_)
+            view = view_cls(what, seat, n_options, game, state, params)
             answer = fn(*_call_args(raw, view))
         except Exception as e:  # the user's code: one line, and the run ends
             _record(kind, seat, what, _exception_text(e, source))
@@ -480,42 +461,49 @@ def _plain_adapter(spec: ViewSpec, view_cls, fn, raw: bool, source: str, module_
             return FAULT
         return answer
 
-    from numba import njit, objmode
+    from analyzer.engine.bot_table import C_DECIDE_CTYPES
 
-    namespace = _adapter_namespace(module_name, {"objmode": objmode, "call": call})
-    exec(compile(_PLAIN, f"<adapter of {source}>", "exec"), namespace)
-    return njit(namespace["adapter"])
+    return C_DECIDE_CTYPES(call)
 
 
 def _fast_adapter(spec: ViewSpec, view_cls, compiled, raw: bool, source: str, module_name: str):
-    from numba import njit, objmode
+    """A fast bot as a C function (numba's ``cfunc``, ``bot_table.C_DECIDE``)
+    around its adapter (the checks above)."""
+    from numba import carray, cfunc, njit, objmode
+
+    from analyzer.engine.bot_table import C_DECIDE
 
     args = ("what, seat, kind, game, state, params, n_options" if raw
             else "View(what, seat, n_options, game, state, params)")
     namespace = _adapter_namespace(module_name, {
-        "objmode": objmode, "user": compiled, "View": view_cls, "FAULT": FAULT,
+        "objmode": objmode, "user": compiled, "View": view_cls, "FAULT": FAULT, "carray": carray,
         "failure": _record_compiled_failure, "illegal": _record_illegal})
     src = _FAST.format(args=args, checks=_check_source(spec))
     exec(compile(src, f"<adapter of {source}>", "exec"), namespace)
-    return njit(nogil=True)(namespace["adapter"])
+    namespace["adapter"] = njit(nogil=True)(namespace["adapter"])
+    return cfunc(C_DECIDE, nogil=True)(namespace["entry"])
 
 
 class Adapter:
-    """A user bot's ``decide`` as the kernel calls it, and what made it."""
+    """A user bot's ``decide`` as the kernel calls it (``entry``: a C function
+    at ``address``, ``bot_table.C_DECIDE``), and what made it."""
 
-    def __init__(self, jitted, user_py, view_cls, raw: bool, fast: bool):
-        self.jitted = jitted
+    def __init__(self, entry, address: int, user_py, view_cls, raw: bool, fast: bool):
+        self.entry = entry
+        self.address = address
         self.user_py = user_py
         self.view_class = view_cls
         self.raw = raw
         self.fast = fast
 
+    def __call__(self, what, seat, kind, game, state, params, n_options) -> int:
+        """The bot's answer, called from Python (tests): the kernel's call."""
+        from analyzer.engine.bot_table import C_DECIDE_CTYPES
 
-def _signature(spec: ViewSpec):
-    from numba import types
-
-    i64 = types.int64
-    return (i64, i64, i64, types.int64[::1], types.int64[::1], types.float64[::1], i64)
+        arrays = [np.ascontiguousarray(a) for a in (game, state, params)]
+        function = C_DECIDE_CTYPES(self.address)
+        return int(function(what, seat, kind, *(x for a in arrays for x in (a.ctypes.data, a.shape[0])),
+                            n_options))
 
 
 # ------------------------------------------------------------------ loading
@@ -533,11 +521,10 @@ def loaded(game: str) -> list[BotFamily]:
 def _kind_of(game: str, module_name: str) -> int:
     """A new bot's kind: a function of its game and its module's name (the
     file's name and a hash of its text, ``_import``), so that the same bot has
-    the same kind in every process whatever was loaded before it, and the
-    kernel compiled around it the same cache key (``_variant_key``). Another
-    bot of this process on that number (two files of one name and text in two
-    folders, or a hash collision, about one in 10^8 for two bots) takes the
-    next free one: correct, only its kernel's key then depends on load order."""
+    the same kind in every process whatever was loaded before it (a cluster
+    worker is sent the client's kinds anyway). Another bot of this process on
+    that number (two files of one name and text in two folders, or a hash
+    collision, about one in 10^8 for two bots) takes the next free one."""
     import hashlib
 
     digest = hashlib.sha256(f"{game}\0{module_name}".encode("utf-8")).hexdigest()
@@ -549,8 +536,7 @@ def _kind_of(game: str, module_name: str) -> int:
 
 def _import(p: Path, path: str, digest: str):
     # named by the file's name and text, as on a cluster worker (_import_text):
-    # a user kernel loaded from the cache (jit.recompiled) finds the bot's
-    # globals by this name, in any process that loaded the same text
+    # numba resolves a fast bot's globals through its module, by this name
     name = f"analyzer_user_bot_{p.stem.replace('-', '_')}_{digest[:16]}"
     spec = importlib.util.spec_from_file_location(name, p)
     module = importlib.util.module_from_spec(spec)
@@ -628,40 +614,45 @@ def _family_of(module, path: str, spec: ViewSpec, kind: int | None = None) -> Bo
     kind = _kind_of(spec.game, module.__name__) if kind is None else kind
     view_cls = VIEWS.setdefault(spec.game, view_class(spec))
     source = str(Path(path))  # as the file was named before clusters: labels and messages unchanged
-    with warnings.catch_warnings():
-        from numba.core.errors import NumbaError, NumbaWarning
-
-        warnings.simplefilter("ignore", NumbaWarning)
-        try:
-            if fast:
-                from numba import njit
-
-                compiled = njit(boundscheck=True, nogil=True, error_model="python")(fn)
-                jitted = _fast_adapter(spec, view_cls, compiled, raw, source, f"{module.__name__}_adapter_{kind}")
-            else:
-                jitted = _plain_adapter(spec, view_cls, fn, raw, source, f"{module.__name__}_adapter_{kind}")
-            jitted.compile(_signature(spec))
-            if fast:
-                returns = compiled.nopython_signatures[0].return_type
-                from numba import types
-
-                if not isinstance(returns, types.Integer):
-                    raise BotError(f"bot file {path}: decide returns {returns}, not an integer "
-                                   "(every path must return an int)")
-        except NumbaError as e:
-            reason = next((line.strip() for line in str(e).splitlines()
-                           if line.strip() and not line.startswith("Failed in")), "numba error")
-            raise BotError(f"user bot {path} does not compile: {reason} "
-                           f"(fast bots: numbers and the view's accessors only; see docs/bots-{spec.game}.md)"
-                           ) from None
-    adapter = Adapter(jitted, fn, view_cls, raw, fast)
+    if fast:
+        entry = _compiled_entry(spec, view_cls, fn, raw, source, f"{module.__name__}_adapter_{kind}", path)
+        address = entry.address
+    else:  # nothing to compile: a ctypes callback
+        entry = _plain_adapter(spec, view_cls, fn, raw, source)
+        address = ctypes.cast(entry, ctypes.c_void_p).value
+    adapter = Adapter(entry, address, fn, view_cls, raw, fast)
     kwargs = {}
     if "roles" in BotFamily.__dataclass_fields__:  # the Game protocol's roles, where the engine has them
         kwargs["roles"] = roles
     family = BotFamily(bot.name, kind, bot.description, params, adapter, source, **kwargs)
     _families[kind] = family
     _specs[kind] = spec
+    bot_table.register(kind, address, adapter)  # from here on, every kernel of this process answers it
     return family
+
+
+def _compiled_entry(spec: ViewSpec, view_cls, fn, raw: bool, source: str, module_name: str, path: str):
+    """A fast bot's C entry (``_fast_adapter``), compiled now: a bot that does not
+    compile, or returns something else than an integer, ends in one line."""
+    from numba import njit, types
+    from numba.core.errors import NumbaError, NumbaWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NumbaWarning)
+        try:
+            compiled = njit(boundscheck=True, nogil=True, error_model="python")(fn)
+            entry = _fast_adapter(spec, view_cls, compiled, raw, source, module_name)
+        except NumbaError as e:
+            reason = next((line.strip() for line in str(e).splitlines()
+                           if line.strip() and not line.startswith("Failed in")), "numba error")
+            raise BotError(f"user bot {path} does not compile: {reason} "
+                           f"(fast bots: numbers and the view's accessors only; "
+                           f"see docs/bots-{spec.game}.md)") from None
+    returns = compiled.nopython_signatures[0].return_type
+    if not isinstance(returns, types.Integer):
+        raise BotError(f"bot file {path}: decide returns {returns}, not an integer "
+                       "(every path must return an int)")
+    return entry
 
 
 VIEWS: dict[str, object] = {}
@@ -675,120 +666,12 @@ def loader(spec: ViewSpec, width: int):
     return load_py
 
 
-def decide_of(family: BotFamily):
-    """The jitted ``decide`` a kernel calls for a user bot family."""
-    d = family.decide
-    return d.jitted if isinstance(d, Adapter) else d
-
-
-def _route(kind, user_decide, fallback):
-    from numba import njit
-
-    @njit(nogil=True)
-    def routed(what, seat, k, game, state, params, n_options):
-        if k == kind:
-            return user_decide(what, seat, k, game, state, params, n_options)
-        return fallback(what, seat, k, game, state, params, n_options)
-    return routed
-
-
-_kernels: dict = {}
-_recipes: dict[int, tuple] = {}  # id(kernel) -> (game, families, with_decide, fallback): how to send it
-_kernels_lock = threading.RLock()
-
-
-def user_kernel(game: str, with_decide, fallback, families):
-    """A game's kernel compiled (by its ``with_decide``) around a ``decide`` that
-    answers the user bots among ``families`` (a match's seated bots) and those
-    of ``game`` in every open :func:`together` group, each by its kind, and
-    passes any other kind to ``fallback`` (the game's built-in bots).
-
-    The bots are taken in the order of their kinds, which are functions of the
-    bots (``_kind_of``): the kernel, and so its cache key, depend only on which
-    bot texts it holds, not on what else this process loaded or in what order.
-    Compiled once per process and set of bots, and cached across processes:
-    the tables of a comparison or a tournament (``api`` opens a group of all
-    its bots) share one compile; a match outside a group has a kernel of its
-    own bots."""
-    with _kernels_lock:
-        bots = {f.kind: f for f in _together if _specs[f.kind].game == game}
-    bots.update((f.kind, f) for f in families if f.decide is not None)
-    return _kernel_of(game, [bots[k] for k in sorted(bots)], with_decide, fallback)
-
-
-_together: list[BotFamily] = []  # the user bots of the open groups (``together``)
-
-
-@contextlib.contextmanager
-def together(families):
-    """A group of user bots compiled into one kernel: within it, every match's
-    user kernel (:func:`user_kernel`) holds the user bots among ``families``
-    (and those of any enclosing group) besides its own. A comparison, a
-    tournament or a sweep, whose tables seat different bots, opens one around
-    all its bots so that it compiles once; so does a test module whose tests
-    share one kernel. The group names its bots, so the kernel is the same in
-    every process that opens it, whatever else was loaded."""
-    added = [f for f in families if getattr(f, "decide", None) is not None]
-    with _kernels_lock:
-        _together.extend(added)
-    try:
-        yield
-    finally:
-        with _kernels_lock:
-            for f in added:  # one entry each, by identity (a nested group may hold it too)
-                at = next((i for i, g in enumerate(_together) if g is f), None)
-                if at is not None:
-                    del _together[at]
-
-
-def _variant_key(families, fallback) -> str:
-    """What a user kernel's compiled code comes from, besides the game's kernel
-    module and its imports (``jit.variant_dir`` keys by those): each bot's kind
-    and source text, in the order of the kinds (the routing order); the built-in ``decide`` they fall back
-    to; and the analyzer sources compiled into the bots and their adapters
-    (this module, the accessors' and view's modules a bot file imports, with
-    theirs). numba checks only the cached function's own file, so anything
-    left out of this key could run stale code."""
-    import hashlib
-
-    from analyzer.engine import jit
-
-    modules = {__name__}
-    parts = [f"fallback {fallback.py_func.__module__}.{fallback.py_func.__qualname__}"]
-    for family in families:
-        text, digest = _texts[family.kind]
-        parts.append(f"bot {family.kind} {digest} {family.decide.user_py.__module__}")
-        with contextlib.suppress(SyntaxError):  # a bot that is not Python fails later, with its own line
-            modules |= jit.analyzer_imports(text)
-    sources = sorted({path for m in modules for path in jit.jit_sources(m)})
-    for path in sources:
-        parts.append(f"source {path.relative_to(jit._ROOT)} "
-                     f"{hashlib.sha256(path.read_bytes()).hexdigest()}")
-    return "\n".join(parts)
-
-
-def _kernel_of(game: str, families, with_decide, fallback):
-    families = sorted(families, key=lambda f: f.kind)  # one order for one set: one key
-    key = (game, tuple((f.kind, _texts[f.kind][1]) for f in families), with_decide)
-    _register_dynamic_module()
-    with _kernels_lock:
-        if key not in _kernels:
-            decide = fallback
-            for family in families:
-                decide = _route(family.kind, decide_of(family), decide)
-            if families:  # the variant's compiled code is cached under this key (jit.recompiled)
-                decide.variant_key = _variant_key(families, fallback)
-            _kernels[key] = with_decide(decide)
-            _recipes[id(_kernels[key])] = (game, tuple(families), with_decide, fallback)
-        return _kernels[key]
-
-
 # ------------------------------------------------------------------ clusters
 # A match holding user bots travels to a cluster worker (``engine/cluster.py``)
 # with each bot's source text, path (for its messages) and kind; the worker
-# loads the bot from that text with the client's kind, so the kinds packed in
-# the game's arrays and the kernel's routing are the client's, and compiles the
-# user kernel once per process and set of bots (cached by the texts' hashes).
+# loads the bot from that text with the client's kind (compiling a fast bot
+# once per process), so the kinds packed in the game's arrays are the client's
+# and the worker's kernels find the bots in its own table (``bot_table``).
 
 _texts: dict[int, tuple[str, str]] = {}  # kind -> (source text, its hash)
 _received: dict[tuple, BotFamily] = {}  # on a worker: (game, kind, hash) -> family
@@ -828,28 +711,12 @@ class SentUserBot:
             return family
 
 
-class SentUserKernel:
-    """A user kernel as a cluster worker receives it: how to compile it again
-    (the game's ``with_decide``, its built-in ``decide`` by name, the bots)."""
-
-    def __init__(self, kernel):
-        game, families, self.with_decide, fallback = _recipes[id(kernel)]
-        self.game = game
-        self.bots = [SentUserBot(f) for f in families]
-        self.fallback = (fallback.py_func.__module__, fallback.py_func.__name__)
-
-    def resolve(self):
-        module, name = self.fallback
-        fallback = getattr(importlib.import_module(module), name)
-        return _kernel_of(self.game, [b.resolve() for b in self.bots], self.with_decide, fallback)
-
-
 def sent(value):
-    """What a worker receives for ``value`` (a seated family or a kernel of a
-    match) if it is a user bot or a user kernel: it by its source; else None."""
+    """What a worker receives for ``value`` (a seated family) if it is a user
+    bot: it by its source; else None."""
     if isinstance(value, BotFamily):
         return SentUserBot(value) if value.decide is not None else None
-    return SentUserKernel(value) if id(value) in _recipes else None
+    return None
 
 
 def _import_text(text: str, path: str, digest: str):
@@ -875,35 +742,9 @@ def _import_text(text: str, path: str, digest: str):
 
 
 def warm_up(match, detail: bool = True) -> None:
-    """A match's first (compiling) play, of the kernel ``play(..., detail)`` runs; a
-    user bot that does not compile in the kernel ends in one line naming its file
-    (and is dropped from later kernels)."""
-    from numba.core.errors import NumbaError
-
-    try:
-        match.release([match.play(0, 0, 1, detail)])
-    except NumbaError as e:
-        user = [f for f in match.families if f.decide is not None]
-        if not user:
-            raise  # a built-in kernel: a bug of ours, not bad input
-        forget(user)
-        reason = next((line.strip() for line in str(e).splitlines()
-                       if line.strip() and not line.startswith("Failed in")), "numba error")
-        raise BotError(f"user bot {', '.join(f.source for f in user)} does not compile in the kernel: "
-                       f"{reason} (fast bots: numbers and the view's accessors only, no new arrays; "
-                       f"see docs/bots-{match.game}.md)") from None
-
-
-def forget(families) -> None:
-    """Drop user bots that did not compile in a kernel, so that the kernels of
-    later matches in this process (a group's hold all its bots) do not fail too."""
-    kinds = {f.kind for f in families if f.decide is not None}
-    for game, items in _by_game.items():
-        _by_game[game] = [f for f in items if f.kind not in kinds]
-    with _kernels_lock:
-        _together[:] = [f for f in _together if f.kind not in kinds]
-    for key in [k for k, f in _loaded.items() if f.kind in kinds]:
-        del _loaded[key]
+    """A match's first (compiling, or loading from the cache) play, of the kernel
+    ``play(..., detail)`` runs. User bots compiled when they were loaded."""
+    match.release([match.play(0, 0, 1, detail)])
 
 
 # ------------------------------------------------------------------ the API page
@@ -917,9 +758,10 @@ file, not with a crash. What compiles:
 - numbers (int, float, bool), local variables, `if`/`for`/`while`, `range`,
   `min`/`max`/`abs`, the `math` module, and the accessors above;
 - your own helper functions, each with `@njit` too;
-- no lists, dicts, sets, strings or new arrays (`np.zeros` allocates: slow, and
-  not allowed in the kernel), no `print`, no globals that change (module-level
-  constants are frozen when the bot compiles), no classes;
+- no lists, dicts, sets or strings, no `print`, no globals that change
+  (module-level constants are frozen when the bot compiles), no classes; a new
+  array (`np.zeros`) works but costs an allocation at every decision: keep what
+  must last in the bot's memory instead;
 - keep memory between decisions with `remember(view, i, x)` / `memory(view, i)`
   where the game has it; draw random numbers with `uniform(view)` and
   `draw(view, n)` only (they use the player's own stream, so the plain and the
@@ -997,20 +839,18 @@ def api_page(spec: ViewSpec) -> str:
     if spec.notes:
         out += ["", spec.notes]
     out += ["", "## Plain and fast", "",
-            "A plain bot runs as Python, called from the compiled core through numba's",
-            "object mode: the call costs about 5 microseconds a decision, and each",
+            "A plain bot runs as Python, called back from the compiled core (a ctypes",
+            "callback): the call costs a few microseconds a decision, and each",
             "accessor call about 0.6 (`uniform` and `draw` about 4); the example bots",
             "take about 10 microseconds a decision more than their fast twins, so a",
             "table with a plain bot plays some tens of times slower than with its fast",
             "twin (the README has the figures). An exception in a plain bot ends the",
             "run with one line naming the bot file, the decision and the exception.", "",
             _RESTRICTIONS.rstrip(), "",
-            "A user bot compiles with the game's kernel (minutes on a busy machine) the",
-            "first time it runs; all the user bots of a run (a comparison's, a",
-            "tournament's) share that one compile, and it is cached: the next run of the",
-            "same bot files (same texts, in any order) loads it in seconds. An edited bot",
-            "file, or a new version of the analyzer, compiles again (the cache is keyed",
-            "by the sources; the built-in bots' cache is never touched)."]
+            "A plain bot is not compiled at all. A fast bot compiles on its own when it",
+            "is loaded, in seconds: the game's kernel, compiled once for every bot and",
+            "cached, calls it by the address of its compiled code, so no bot, plain or",
+            "fast, compiles the game again."]
     return "\n".join(out) + "\n"
 
 

@@ -40,13 +40,14 @@ User bots (``analyzer/engine/userbots.py``). A game gets ``.py`` bots, plain Pyt
   userbots.exported(VIEW) + [...]``; its ``REGISTRY`` is built with ``view=VIEW``
   (``docs/bots-<game>.md`` is generated from it: ``python -m analyzer.engine.userbots``);
 - the kernel: every decision through one ``decide(what, seat, kind, game,
-  state, params, n_options)``; kinds >= ``USER_KIND_BASE`` answered by a
-  module-level ``decide`` swapped by ``with_decide`` (the module recompiled,
-  uncached), with a copy of the bot's parameter row; every answer range-checked
-  (``userbots.FAULT``, a failed bot's answer, is out of every range);
-- the match: ``userbots.user_kernel(game, kernel.with_decide, builtin_decide,
-  families)`` (its seated families) when a seat holds a user bot, ``warm_up`` through ``userbots.warm_up(self, detail)``
-  and ``_bot_failed`` calling ``userbots.raise_fault(self, status)`` first.
+  state, params, n_options)``; kinds >= ``USER_KIND_BASE`` answered by
+  ``engine/bot_table.call_bot`` (the address of the bot's own compiled code:
+  the kernel is compiled once, for every bot), with a copy of the bot's
+  parameter row; every answer range-checked (``userbots.FAULT``, a failed
+  bot's answer, and ``bot_table.NO_BOT`` are out of every range);
+- the match: its own kernel whatever the bots, ``warm_up`` through
+  ``userbots.warm_up(self, detail)`` and ``_bot_failed`` calling
+  ``userbots.raise_fault(self, status)`` first.
 """
 from __future__ import annotations
 

@@ -144,3 +144,21 @@ def controlled_runs(manifest: dict, main_result: dict | None = None, threads: in
         simulate(match, units, int(seed), threads=threads, progress=False, stats=stats)
         tables[label], played[label] = stats.result(), units
     return Controlled(tables, played, where=where)
+
+
+def warm_jobs(match) -> list:
+    """The compile jobs (``engine/warm.py``) of the controlled tables a report of
+    a run of ``match`` plays: one per table, each its match's first play."""
+    from functools import partial
+
+    from analyzer.engine.warm import Job, warm_match
+
+    manifest = {"game": match.game, "players": match.players, "bots": match.bots_described(),
+                "roles": list(match.roles), **match.describe()}
+    jobs = []
+    for label, seats in designs(manifest)[0]:
+        table, _ = match_of(manifest, seats)
+        if table is not None:
+            jobs.append(Job(f"{match.title}: {label} in every seat", partial(warm_match, table, True),
+                            table.kernels(True), table.compile_seconds))
+    return jobs

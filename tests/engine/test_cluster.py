@@ -231,14 +231,10 @@ def test_a_failure_of_the_cluster_itself_is_one_line():
 
 @pytest.mark.slow
 def test_a_user_bot_on_a_cluster_gives_the_local_tables_and_its_fault_line(scheduler, tmp_path):
-    """A user bot travels as its source text (the workers read no bot file) and
-    is compiled into the kernel once per worker; both bots are in one group
-    (``userbots.together``), so the client and each worker play one kernel for
-    the two (the same in every run: loaded from the cache after the first)."""
-    from analyzer.engine import userbots
-    from analyzer.engine.botspec import BotSpec
+    """A user bot travels as its source text (the workers read no bot file), is
+    compiled on its own once per worker and registered under the client's kind,
+    and the workers' kernels (the game's own, loaded from the cache) call it."""
     from analyzer.errors import BotError
-    from analyzer.games.lemming_mafia.registry import REGISTRY
 
     loyal = ROOT / "sims" / "bots" / "lemming-mafia-loyal-fast.py"
     raises = tmp_path / "raises.py"
@@ -249,19 +245,18 @@ def test_a_user_bot_on_a_cluster_gives_the_local_tables_and_its_fault_line(sched
                       "        return {}['no such key']\n"
                       "    return 0 if decision(view) == DECIDE_FIELD else -1\n"
                       "BOT = UserBot('raises', decide, game='lemming-mafia')\n")
-    with userbots.together([REGISTRY.resolve(BotSpec(str(path))) for path in (loyal, raises)]):
-        bots = f"{loyal},random,random,random"
-        here = api.simulate("lemming-mafia", 300, bots=bots, seed=3, threads=2, chunk=100, out=tmp_path / "here")
-        there = api.simulate("lemming-mafia", 300, bots=bots, seed=3, chunk=50, out=tmp_path / "there",
-                             cluster=scheduler[0])
-        assert there.summary.as_dict() == here.summary.as_dict()
-        assert_same_tables(there.tables, here.tables)
-        assert_same_tables(read_tables(tmp_path / "there"), read_tables(tmp_path / "here"))
-        faults = []
-        for cluster in (None, scheduler[0]):
-            with pytest.raises(BotError) as caught:
-                api.simulate("lemming-mafia", 40, bots=f"random,{raises},random,random", seed=3, threads=1, chunk=40,
-                             cluster=cluster)
-            faults.append(str(caught.value))
-        assert faults[0] == faults[1]
-        assert faults[1].startswith(f"user bot {raises} (seat 2, move decision): raised KeyError at line 5"), faults[1]
+    bots = f"{loyal},random,random,random"
+    here = api.simulate("lemming-mafia", 300, bots=bots, seed=3, threads=2, chunk=100, out=tmp_path / "here")
+    there = api.simulate("lemming-mafia", 300, bots=bots, seed=3, chunk=50, out=tmp_path / "there",
+                         cluster=scheduler[0])
+    assert there.summary.as_dict() == here.summary.as_dict()
+    assert_same_tables(there.tables, here.tables)
+    assert_same_tables(read_tables(tmp_path / "there"), read_tables(tmp_path / "here"))
+    faults = []
+    for cluster in (None, scheduler[0]):
+        with pytest.raises(BotError) as caught:
+            api.simulate("lemming-mafia", 40, bots=f"random,{raises},random,random", seed=3, threads=1, chunk=40,
+                         cluster=cluster)
+        faults.append(str(caught.value))
+    assert faults[0] == faults[1]
+    assert faults[1].startswith(f"user bot {raises} (seat 2, move decision): raised KeyError at line 5"), faults[1]

@@ -168,7 +168,7 @@ def test_a_failing_decision_answers_fault_and_records_one_line(tmp_path, body, f
     family = registry("sau-mau-mau").resolve(BotSpec(str(path)))
     assert family.decide.fast == fast
     state = np.zeros(SMM.S_LEN, np.int64)
-    answer = userbots.decide_of(family)(SMM.DECIDE_PLAY, 1, family.kind, np.zeros(SMM.G_LEN, np.int64), state,
+    answer = family.decide(SMM.DECIDE_PLAY, 1, family.kind, np.zeros(SMM.G_LEN, np.int64), state,
                                         np.zeros(SMM.PARAMS_WIDTH), 2)
     assert answer == userbots.FAULT
     recorded = userbots.take_fault(family.kind)
@@ -176,38 +176,27 @@ def test_a_failing_decision_answers_fault_and_records_one_line(tmp_path, body, f
     assert userbots.take_fault(family.kind) is None  # taken once
 
 
-# A process loads bot files, in the order given, and prints what the user kernel
-# of a match seating the first one (``mine.py``) would be cached as: alone, and
-# in a group with the greedy example. Making the kernel compiles nothing (numba
-# compiles at the first call), so no kernel is compiled here either.
+# A process loads bot files, in the order given, and prints the first one's
+# (``mine.py``) kind and whether a match seating it plays the game's own kernel.
 _KEY_PROBE = """
 import sys
 from pathlib import Path
-from analyzer.engine import userbots
 from analyzer.engine.botspec import BotSpec
+from analyzer.games.sau_mau_mau import kernel
 from analyzer.games.sau_mau_mau.match import SauMauMauMatch
 from analyzer.games.sau_mau_mau.registry import REGISTRY
 
 families = {Path(p).stem: REGISTRY.resolve(BotSpec(p)) for p in sys.argv[1:]}
 table = [BotSpec(str(Path(sys.argv[1]).parent / "mine.py")), BotSpec("random"), BotSpec("random")]
-
-def cached_in(match):
-    return Path(match._play._cache._cache_path).name
-
-alone = cached_in(SauMauMauMatch(None, 3, table))
-with userbots.together([families["mine"], families["sau-mau-mau-greedy"]]):
-    grouped = cached_in(SauMauMauMatch(None, 3, table))
-print(families["mine"].kind, alone, grouped)
+print(families["mine"].kind, SauMauMauMatch(None, 3, table)._play is kernel.play_games)
 """
 
 
-def test_a_user_kernels_cache_key_names_its_bots_not_the_load_order(tmp_path):
+def test_a_bots_kind_names_its_text_not_the_load_order(tmp_path):
     """The same bot file, loaded in two processes in different orders and after
-    different other bots, gets the same kind, and the kernel of a match seating
-    it the same cache directory, alone and in a group: a second run (another
-    pytest-xdist worker, another command) loads the kernel the first compiled.
-    (Kinds used to be handed out in load order: every order compiled again.)"""
-    import os
+    different other bots, gets the same kind (a cluster worker and its client
+    agree on it), and a match seating it plays the game's own kernel: nothing is
+    compiled around a user bot, which the kernel calls by address."""
     import subprocess
     import sys
     import uuid
@@ -222,21 +211,19 @@ def test_a_user_kernels_cache_key_names_its_bots_not_the_load_order(tmp_path):
                                                  "from analyzer.engine.bots import UserBot\n"
                                                  "from analyzer.games.sau_mau_mau.view import *\n"))
     greedy = ROOT / "sims" / "bots" / "sau-mau-mau-greedy.py"
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))  # the variant directories made go there
 
     def probe(*paths):
-        out = subprocess.run([sys.executable, "-c", _KEY_PROBE, *map(str, paths)], cwd=ROOT, env=env,
+        out = subprocess.run([sys.executable, "-c", _KEY_PROBE, *map(str, paths)], cwd=ROOT,
                              capture_output=True, text=True, timeout=600)
         assert out.returncode == 0, out.stderr
-        kind, alone, grouped = out.stdout.split()
-        return int(kind), alone, grouped
+        kind, own_kernel = out.stdout.split()
+        return int(kind), own_kernel
 
     first = probe(mine, greedy)
     later = probe(other, greedy, mine)  # two other bots loaded before it
     assert first == later
-    kind, alone, grouped = first
-    assert kind >= userbots.USER_KIND_BASE
-    assert alone.startswith("variant-") and grouped.startswith("variant-") and alone != grouped
+    kind, own_kernel = first
+    assert kind >= userbots.USER_KIND_BASE and own_kernel == "True"
 
 
 def test_two_files_of_one_name_and_text_in_two_folders_are_two_bots(tmp_path):
@@ -252,6 +239,6 @@ def test_two_files_of_one_name_and_text_in_two_folders_are_two_bots(tmp_path):
     first, second = (registry("sau-mau-mau").resolve(BotSpec(str(p))) for p in paths)
     assert first.kind != second.kind and min(first.kind, second.kind) >= userbots.USER_KIND_BASE
     for family, path in zip((first, second), paths):
-        userbots.decide_of(family)(SMM.DECIDE_PLAY, 0, family.kind, np.zeros(SMM.G_LEN, np.int64),
+        family.decide(SMM.DECIDE_PLAY, 0, family.kind, np.zeros(SMM.G_LEN, np.int64),
                                    np.zeros(SMM.S_LEN, np.int64), np.zeros(SMM.PARAMS_WIDTH), 2)
         assert userbots.take_fault(family.kind).startswith(f"user bot {path} (seat 1, play decision): illegal")

@@ -36,7 +36,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analyzer.engine.jit import sibling
 from analyzer.games.lemming_mafia import kernel
 from analyzer.games.lemming_mafia import layout as L
 from analyzer.stats.intervals import clustered_mean_ci, mean_ci, paired_diff_ci
@@ -64,7 +63,7 @@ class Forcer:
         self.params = np.zeros((match.params.shape[0] + 1, match.params.shape[1]), np.float64)
         self.params[:-1] = match.params  # the working row after the seats' rows, as play_races makes it
         self.chunk = match._new_chunk(1)
-        self.play_race = sibling(match._play, "play_race", kernel)  # a user bot's variant too
+        self.play_race = kernel.play_race
         self.n_sections = len(match.board.sections)
 
     def play(self, seed: int, index: int, what: int, seat: int, round_: int, mode: int = 0,
@@ -89,6 +88,21 @@ class Forcer:
     def stage(self, region: np.ndarray) -> float:
         """Share of the track the leader had crossed at the forced round."""
         return float(region[L.F_LEADER_STEP]) / max(self.n_sections, 1)
+
+
+def warm_job(match):
+    """The compile job (``engine/warm.py``) of the interventions of a report of
+    ``match``'s run: the general kernel's single race."""
+    from functools import partial
+
+    from analyzer.engine.warm import Job
+
+    return Job(f"{match.title}: interventions", partial(_first_forced_race, match), (kernel.play_race,),
+               match.compile_seconds)
+
+
+def _first_forced_race(match) -> None:
+    Forcer(match).play(1, 0, L.DECIDE_BET, 0, 1, L.FORCE_PASS)
 
 
 def _round_of(seed: int, index: int, what: int, rounds: int) -> int:

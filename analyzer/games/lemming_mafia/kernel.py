@@ -1,18 +1,14 @@
 """The flow of a Lemming Mafia race: turns, decisions and field actions, jitted.
 
-Every decision goes through the module-level ``decide`` (signature in
-``bots.py``). Here it is the built-in bots' ``decide_builtin``, and everything is
-cached. ``with_decide`` compiles this same module again around another
-``decide`` (user bots), cached apart from the built-in cache, keyed by the
-user bots' texts (``jit.recompiled``).
-``decide`` is a global, not an argument, because a jitted function passed as an
-argument keeps a kernel from being cached.
+A built-in bot's decision is ``bots.decide_builtin``; a user bot's (kinds >=
+``USER_KIND_BASE``) is answered through ``engine/bot_table.call_bot``, by the
+address of the bot's own compiled code: the kernel is compiled once, for every
+bot, and cached.
 """
-import sys
-
 import numpy as np
 
-from analyzer.engine.jit import ix, kernel, recompiled
+from analyzer.engine.bot_table import call_bot
+from analyzer.engine.jit import ix, kernel
 from analyzer.engine.trace import emit, payload
 from analyzer.games.lemming_mafia.bots import LOOKAHEAD, RANDOM, decide_builtin, planned_field
 from analyzer.games.lemming_mafia.random_bot import decide_random_seated
@@ -34,12 +30,7 @@ from analyzer.games.lemming_mafia.rules import (
 
 BOT_ERROR = -2  # a move ended by an invalid bot answer (see PUB_ERROR)
 
-_USER_DECIDE = globals().get("_USER_DECIDE")  # set by with_decide() before it runs this file
-_CACHE = _USER_DECIDE is None
-decide = decide_builtin if _USER_DECIDE is None else _USER_DECIDE
-
-
-@kernel(cache=_CACHE, inline=True)
+@kernel(inline=True)
 def ask(what, seat, game, state, hidden, params, n_options):
     """One decision of one player. The bot is shown ``state`` with a copy of what
     it knows of its own hidden row (cards, contracts, its own random stream: the
@@ -66,7 +57,7 @@ def ask(what, seat, game, state, hidden, params, n_options):
     if kind <= LOOKAHEAD:
         # a built-in bot stays within its own row: it gets that row itself, with
         # no copies in and out of the working row
-        answer = decide(what, seat, kind, game, state, params[seat], n_options)
+        answer = decide_builtin(what, seat, kind, game, state, params[seat], n_options)
         hidden[ix(at + OWN_RNG)] = state[S_VIEW + OWN_RNG]
         state[PUB_RNG] = dice
         return answer
@@ -76,7 +67,7 @@ def ask(what, seat, game, state, hidden, params, n_options):
     work = params.shape[0] - 1
     for i in range(params.shape[1]):
         params[work, i] = params[seat, i]
-    answer = decide(what, seat, kind, game, state, params[work], n_options)
+    answer = call_bot(what, seat, kind, game, state, params[work], n_options)
     for i in range(params.shape[1]):
         params[seat, i] = params[work, i]
     hidden[ix(at + OWN_RNG)] = state[S_VIEW + OWN_RNG]
@@ -84,7 +75,7 @@ def ask(what, seat, game, state, hidden, params, n_options):
     return answer
 
 
-@kernel(cache=_CACHE, inline=True)
+@kernel(inline=True)
 def decision_round(what, game, state, hidden, params):
     """A bookmaker (DECIDE_BET) or boss (DECIDE_DISCARD) round: every player may
     answer; hidden and simultaneous, so every answer is taken before any is
@@ -109,7 +100,7 @@ def decision_round(what, game, state, hidden, params):
     return True
 
 
-@kernel(cache=_CACHE)
+@kernel
 def force_round(what, game, state, hidden):
     """An intervention (``intervene.py``): at the chosen round of kind ``what``,
     replace the chosen seat's answer, after every bot was asked (so each bot's own
@@ -154,7 +145,7 @@ def force_round(what, game, state, hidden):
         hidden[ix(answer)] = forced
 
 
-@kernel(cache=_CACHE, inline=True)
+@kernel(inline=True)
 def move_lemming(game, state, hidden, params, lemming):
     """Move one lemming a section on and resolve what follows. Returns the winner
     and the finish kind as ``winner * 2 + finish``, NO_WINNER or BOT_ERROR."""
@@ -188,7 +179,7 @@ def move_lemming(game, state, hidden, params, lemming):
     return result
 
 
-@kernel(cache=_CACHE)
+@kernel
 def play_race(game, state, hidden, params, seed, index, races, players, contracts,
               bets, record):
     """Race ``index`` of ``seed`` from the deal to the scores, recorded in row
@@ -239,7 +230,7 @@ def play_race(game, state, hidden, params, seed, index, races, players, contract
     return 0
 
 
-@kernel(cache=_CACHE, allocates=True)
+@kernel(allocates=True)
 def play_races(game, params, seed, first, count, races, players, contracts, bets,
                field_count):
     """Play races ``first .. first+count-1`` of ``seed`` into rows 0.. of the
@@ -262,9 +253,3 @@ def play_races(game, params, seed, first, count, races, players, contracts, bets
             return error * (1 << 32) + first + i
     add_field_counts(game, hidden, field_count)
     return 0
-
-
-def with_decide(user_decide):
-    """``play_races`` of this module compiled around ``user_decide`` (its
-    ``play_race``, for replays: ``jit.sibling(that, "play_race", kernel)``)."""
-    return recompiled(sys.modules[__name__], "play_races", user_decide)

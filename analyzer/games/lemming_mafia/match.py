@@ -92,15 +92,12 @@ class LemmingMafiaMatch(PooledMatch):
             self._play = table_race.play_races
             self._play_summaries = table_race.play_race_summaries
             return
-        # the general kernel and the built-in bots, imported only for a table that
-        # needs them: a random table starts without them
+        # the general kernel, imported only for a table that needs it (a look-ahead
+        # seat, a user bot: by its code's address, engine/bot_table.py): a
+        # random or heuristic table starts without it
         from analyzer.games.lemming_mafia import kernel
-        from analyzer.games.lemming_mafia.bots import decide_builtin
 
-        if user:
-            self._play = userbots.user_kernel(self.game, kernel.with_decide, decide_builtin, self.families)
-        else:
-            self._play = kernel.play_races
+        self._play = kernel.play_races
 
     @property
     def variant(self) -> str | None:
@@ -113,6 +110,9 @@ class LemmingMafiaMatch(PooledMatch):
     def warm_up(self, detail: bool = True) -> None:
         """Compile (or load from cache) before timing or showing progress."""
         userbots.warm_up(self, detail)
+
+    def kernels(self, detail: bool = True) -> tuple:
+        return (self._play if detail or self._play_summaries is None else self._play_summaries,)
 
     def _bot_failed(self, status: int) -> None:
         userbots.raise_fault(self, status)  # a user bot's failure, in one line naming its file

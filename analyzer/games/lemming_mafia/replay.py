@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.engine.jit import sibling
 from analyzer.engine.trace import open_trace, read_trace, region_size
 from analyzer.games.lemming_mafia import kernel
 from analyzer.games.lemming_mafia import layout as L
@@ -58,7 +57,7 @@ def replay(match, seed: int, index: int) -> Replay:
     params = np.zeros((match.params.shape[0] + 1, match.params.shape[1]), np.float64)
     params[:-1] = match.params  # a working row after the seats' rows, as play_races makes it
     chunk = match._new_chunk(1)
-    play_race = sibling(match._play, "play_race", kernel)  # a user bot's variant too
+    play_race = kernel.play_race
     status = play_race(game, state, hidden, params, seed, index, chunk.races, chunk.players,
                        chunk.contracts, chunk.bets, 0)
     if status != 0:

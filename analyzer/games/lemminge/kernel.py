@@ -16,20 +16,17 @@ A game's results depend only on (seed, game index): the shuffles come from lane
 0 of the game's stream, each player's own choices from lane 1 + seat (common
 random numbers: two bots compared in one seat see the same deals).
 
-User bots (kinds >= USER_KIND_BASE) are answered by the module-level
-``decide`` (signature of ``bots.decide_heuristic``), shown their options one
-word each in ``S_USER_OPTIONS`` (``user_options``; ``view.py`` says what a
-user bot sees). Here it answers nothing, and everything is cached;
-``with_decide`` compiles this same module again around another ``decide``,
-cached apart from the built-in cache, keyed by the user bots' texts
-(``jit.recompiled``; the pattern every game's kernel follows,
-``analyzer/games/protocol.py``).
+User bots (kinds >= USER_KIND_BASE) are answered through
+``engine/bot_table.call_bot`` (signature of ``bots.decide_heuristic``), by the
+address of the bot's own compiled code, shown their options one word each in
+``S_USER_OPTIONS`` (``user_options``; ``view.py`` says what a user bot sees):
+the kernel is compiled once, for every bot, and cached (the pattern every
+game's kernel follows, ``analyzer/games/protocol.py``).
 """
-import sys
-
 import numpy as np
 
-from analyzer.engine.jit import USER_KIND_BASE, ix, kernel, recompiled
+from analyzer.engine.bot_table import call_bot
+from analyzer.engine.jit import USER_KIND_BASE, ix, kernel
 from analyzer.engine.rng import seed_stream
 from analyzer.games.lemminge.bots import decide_heuristic
 from analyzer.games.lemminge.layout import (
@@ -58,19 +55,7 @@ from analyzer.games.lemminge.rules import (
 BAD_ANSWER = -99  # what an unknown bot kind or an exhausted script answers
 TURN_ON = 0
 
-_USER_DECIDE = globals().get("_USER_DECIDE")  # set by with_decide() before it runs this file
-_CACHE = _USER_DECIDE is None
-
-
-@kernel(cache=_CACHE)
-def no_user_bot(what, seat, kind, game, state, params, n_options):
-    return BAD_ANSWER
-
-
-decide = no_user_bot if _USER_DECIDE is None else _USER_DECIDE
-
-
-@kernel(cache=_CACHE)
+@kernel
 def user_options(game, state, what, n_options):
     """A user bot's options, one word each in S_USER_OPTIONS: the cards that
     allow a step (action; the kernel lists hand positions), the hand's cards
@@ -90,7 +75,7 @@ def user_options(game, state, what, n_options):
         state[ix(S_USER_OPTIONS + i)] = v
 
 
-@kernel(cache=_CACHE)
+@kernel
 def scripted_option(game, state, hidden, seat, what, value, n_options):
     """The index of the option whose value is ``value`` (tests' scripts), or BAD_ANSWER."""
     if what == DECIDE_TILE:
@@ -110,7 +95,7 @@ def scripted_option(game, state, hidden, seat, what, value, n_options):
     return BAD_ANSWER
 
 
-@kernel(cache=_CACHE)
+@kernel
 def ask_bot(what, seat, kind, game, state, hidden, params, n_options):
     """A decision of any bot but the reference random one. It is shown ``state``
     with a copy of its own hand row in ``S_VIEW``, never the other hands, and its
@@ -136,12 +121,12 @@ def ask_bot(what, seat, kind, game, state, hidden, params, n_options):
         work = params.shape[0] - 1
         for i in range(params.shape[1]):
             params[work, i] = params[seat, i]
-        answer = decide(what, seat, kind, game, state, params[work], n_options)
+        answer = call_bot(what, seat, kind, game, state, params[work], n_options)
     hidden[at + OWN_RNG] = state[S_VIEW + OWN_RNG]
     return answer
 
 
-@kernel(cache=_CACHE, inline=True)
+@kernel(inline=True)
 def ask(what, seat, game, state, hidden, params, n_options, trace):
     """One decision of one player; the options are in state[S_OPTIONS...]. The
     reference random bot is answered here directly from its own row (no copy:
@@ -156,13 +141,13 @@ def ask(what, seat, game, state, hidden, params, n_options, trace):
     return answer
 
 
-@kernel(cache=_CACHE, inline=True)
+@kernel(inline=True)
 def fail(state, error, seat):
     state[PUB_ERROR] = error * 8 + seat
     return BOT_ERROR
 
 
-@kernel(cache=_CACHE)
+@kernel
 def trace_options(game, state, hidden, seat, what, n, trace):
     """The options of a decision into the trace (replays only)."""
     for i in range(n):
@@ -178,7 +163,7 @@ def trace_options(game, state, hidden, seat, what, n, trace):
         trace_event(trace, EV_OPTION, seat, what, value, 0, 0)
 
 
-@kernel(cache=_CACHE)
+@kernel
 def walk(game, state, hidden, params, seat, lemming, terrain, movement, player_rows, hexes, trace):
     """The lemming walks step by step until its bot stops, no step is left or
     the movement is spent. Returns (steps, pushes, winner or -1) or BOT_ERROR."""
@@ -217,7 +202,7 @@ def walk(game, state, hidden, params, seat, lemming, terrain, movement, player_r
     return steps, pushes, winner
 
 
-@kernel(cache=_CACHE)
+@kernel
 def choose_card(game, state, hidden, params, seat, trace):
     """The cards of the hand that allow a step (judged before any bonus tile)
     are the options; the answer is one of them or -1 to refill."""
@@ -235,7 +220,7 @@ def choose_card(game, state, hidden, params, seat, trace):
     return ask(DECIDE_ACTION, seat, game, state, hidden, params, n, trace)
 
 
-@kernel(cache=_CACHE)
+@kernel
 def take_turn(game, state, hidden, params, seat, game_index, player_rows, moves, counts, hexes, trace):
     """One turn of ``seat``: refill, or play a card (with its bonus tile) and
     walk one lemming. Returns the winning seat, -1 (the game goes on) or BOT_ERROR."""
@@ -326,7 +311,7 @@ def take_turn(game, state, hidden, params, seat, game_index, player_rows, moves,
     return winner
 
 
-@kernel(cache=_CACHE)
+@kernel
 def play_game(game, state, hidden, params, seed, index, game_index, game_row, player_rows, moves, counts,
               hexes, trace):
     """Game ``index`` of ``seed`` from the deal to the winner (or the turn cap).
@@ -374,7 +359,7 @@ def play_game(game, state, hidden, params, seed, index, game_index, game_row, pl
     return 0
 
 
-@kernel(cache=_CACHE, allocates=True)
+@kernel(allocates=True)
 def play_games(game, params, seed, first, count, games, players, moves, counts, hexes, trace):
     """Play games ``first .. first+count-1`` of ``seed`` into rows 0.. of the
     outputs (``players`` rows zeroed here, ``hexes`` summed onto). Returns 0, or
@@ -402,7 +387,7 @@ def play_games(game, params, seed, first, count, games, players, moves, counts, 
     return 0
 
 
-@kernel(cache=_CACHE)
+@kernel
 def one_turn(game, state, hidden, params, seat, player_rows, moves, counts, hexes, trace):
     """``take_turn`` of ``seat`` with the turn counted, for tests that drive single turns."""
     state[PUB_MOVER] = seat
@@ -410,18 +395,13 @@ def one_turn(game, state, hidden, params, seat, player_rows, moves, counts, hexe
     return take_turn(game, state, hidden, params, seat, 0, player_rows, moves, counts, hexes, trace)
 
 
-@kernel(cache=_CACHE)
+@kernel
 def new_game(game, state, hidden, seed, index, trace):
     """Deal game ``index`` of ``seed`` into ``state`` and ``hidden`` (tests)."""
     seed_stream(hidden, H_RNG, seed, index, 0)
     for seat in range(game[G_N_PLAYERS]):
         seed_stream(hidden, own_at(seat) + OWN_RNG, seed, index, 1 + seat)
     setup_game(game, state, hidden, trace)
-
-
-def with_decide(user_decide):
-    """``play_games`` of this module compiled around ``user_decide``."""
-    return recompiled(sys.modules[__name__], "play_games", user_decide)
 
 
 # ------------------------------------------------------------------ Python side

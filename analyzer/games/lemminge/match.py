@@ -70,10 +70,7 @@ class LemmingeMatch(PooledMatch):
         super().__init__(REGISTRY, players, bots)
         self.game_array = kernel.pack_game(self.map, [f.kind for f in self.families], check=check)
         self.n_cells = self.map.n_cells
-        user = any(f.decide is not None for f in self.families)
-        self._play = (userbots.user_kernel(self.game, kernel.with_decide, kernel.no_user_bot,
-                                          self.families) if user
-                      else kernel.play_games)
+        self._play = kernel.play_games  # user bots too: by their code's address (engine/bot_table.py)
 
     # ------------------------------------------------------------------ playing
 

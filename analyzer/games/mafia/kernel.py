@@ -18,20 +18,17 @@ draw from lane 0 of stream ``index``, each side's own choices from lane
 1 + side (common random numbers: two bots compared in one seat see the same
 dice). Every decision of a bot goes through ``ask``.
 
-User bots (kinds >= USER_KIND_BASE) are answered by the module-level ``decide``
-(the signature of ``engine/userbots.py``), handed a view of what their side may
-see (``ask_user``, layout ``V_*``, named in ``view.py``). Here ``decide``
-answers nothing and the user-bot path is compiled out (``_USER`` is a constant),
-and everything is cached; ``with_decide`` compiles this same module again
-around another ``decide``, cached apart from the built-in cache, keyed by the
-user bots' texts (``jit.recompiled``; the pattern every game's kernel follows,
-``analyzer/games/protocol.py``).
+User bots (kinds >= USER_KIND_BASE) are answered through
+``engine/bot_table.call_bot`` (the signature of ``engine/userbots.py``), by the
+address of the bot's own compiled code, handed a view of what their side may
+see (``ask_user``, layout ``V_*``, named in ``view.py``): the kernel is
+compiled once, for every bot, and cached (the pattern every game's kernel
+follows, ``analyzer/games/protocol.py``).
 """
-import sys
-
 import numpy as np
 
-from analyzer.engine.jit import USER_KIND_BASE, kernel, recompiled
+from analyzer.engine.bot_table import call_bot
+from analyzer.engine.jit import USER_KIND_BASE, kernel
 from analyzer.engine.rng import below, seed_stream
 from analyzer.games.mafia.bots import decide_heuristic
 from analyzer.games.mafia.layout import (
@@ -61,9 +58,6 @@ from analyzer.games.mafia.layout import (
 from analyzer.games.mafia import layout as L
 from analyzer.games.mafia.random_bot import decide_random
 
-_USER_DECIDE = globals().get("_USER_DECIDE")  # set by with_decide() before it runs this file
-_CACHE = _USER_DECIDE is None
-_USER = not _CACHE  # a compile-time constant: the built-in kernel has no user-bot path at all
 
 CALENDAR = np.array([0, 1, STATE, 2, 3, STATE], np.int64)
 MARKERS = 8
@@ -71,7 +65,7 @@ MARKERS = 8
 
 # ====================================================================== small helpers
 
-@kernel(cache=_CACHE)
+@kernel
 def trace_put(tr, code, a, b, c):
     n = tr[0]
     at = 1 + 4 * n
@@ -83,7 +77,7 @@ def trace_put(tr, code, a, b, c):
         tr[0] = n + 1
 
 
-@kernel(cache=_CACHE, inline=True)
+@kernel(inline=True)
 def trace(tr, code, a, b, c):
     """Append an event to the replay trace (a buffer of length 0 in normal runs:
     then this is one compare)."""
@@ -91,22 +85,22 @@ def trace(tr, code, a, b, c):
         trace_put(tr, code, a, b, c)
 
 
-@kernel(cache=_CACHE, inline=True)
+@kernel(inline=True)
 def owner(p):
     return p // 3 if p < 12 else STATE
 
 
-@kernel(cache=_CACHE, inline=True)
+@kernel(inline=True)
 def is_boss(p):
     return p < 12 and p % 3 == 0
 
 
-@kernel(cache=_CACHE, inline=True)
+@kernel(inline=True)
 def is_picciotto(p):
     return p < 12 and p % 3 != 0
 
 
-@kernel(cache=_CACHE, inline=True)
+@kernel(inline=True)
 def die(s):
     """One die: from the test script while it lasts, else from the dice stream."""
     i = s[S_DIE_I]
@@ -116,7 +110,7 @@ def die(s):
     return 1 + below(s, S_RNG, 6)
 
 
-@kernel(cache=_CACHE, inline=True)
+@kernel(inline=True)
 def ask(g, s, tr, side, what, n):
     """One decision of the bot playing ``side``: an option 0 .. n-1 (for yes/no
     decisions and cards n = 2 and 1 means yes). A single option is taken
@@ -129,15 +123,7 @@ def ask(g, s, tr, side, what, n):
     return ask_bot(g, s, tr, side, what, n)
 
 
-@kernel(cache=_CACHE)
-def no_user_bot(what, seat, kind, game, state, params, n_options):
-    return -1
-
-
-decide = no_user_bot if _USER_DECIDE is None else _USER_DECIDE
-
-
-@kernel(cache=_CACHE)
+@kernel
 def ask_user(g, s, side, what, n, kind):
     """A user bot's decision for ``side``. It is handed a copy of what the side may
     see (layout ``V_*``, at ``S_VIEW``: the map, the pieces, the markers, its own
@@ -222,13 +208,13 @@ def ask_user(g, s, side, what, n, kind):
     at = L.S_USER + side * L.USER_WIDTH
     for k in range(L.N_PARAMS):  # the parameters as the match packed them (float64 bits)
         s[at + k] = g[G_PARAMS + side * PARAMS_WIDTH + k]
-    answer = decide(what, g[G_SEAT + side], kind, g, s[v:v + L.V_LEN],
-                    s[at:at + L.USER_WIDTH].view(np.float64), m)
+    answer = call_bot(what, g[G_SEAT + side], kind, g, s[v:v + L.V_LEN],
+                      s[at:at + L.USER_WIDTH].view(np.float64), m)
     s[S_RNG_SIDE + side] = s[v + L.V_RNG]
     return answer
 
 
-@kernel(cache=_CACHE)
+@kernel
 def ask_bot(g, s, tr, side, what, n):
     """A decision of any bot. Bots see the state array (the kernel keeps nothing
     hidden from them but the order of the decks, which lives in the dice
@@ -243,7 +229,7 @@ def ask_bot(g, s, tr, side, what, n):
         if s[S_SCRIPT_I] < s[S_SCRIPT_N]:
             answer = s[S_SCRIPT + s[S_SCRIPT_I]]
             s[S_SCRIPT_I] += 1
-    elif _USER and kind >= USER_KIND_BASE:
+    elif kind >= USER_KIND_BASE:
         answer = ask_user(g, s, side, what, n, kind)
     elif kind >= FIRST_HEURISTIC:
         answer = decide_heuristic(kind, what, n, side, g, s, rng)
@@ -257,14 +243,14 @@ def ask_bot(g, s, tr, side, what, n):
     return answer
 
 
-@kernel(cache=_CACHE, inline=True)
+@kernel(inline=True)
 def state_decider(g, s):
     """Who takes the State's decisions and holds its cards: the State, or with four
     players the family whose turn it is (its temporary ROME and SISDE cards)."""
     return s[S_SIDE] if g[G_PLAYERS] == 4 else STATE
 
 
-@kernel(cache=_CACHE)
+@kernel
 def purge_halves(s):
     """The State's purge points, doubled: 2 per Boss in Prison, 1 per Boss in the
     Barracks, 1/2 per Picciotto in Prison."""
@@ -278,7 +264,7 @@ def purge_halves(s):
     return total
 
 
-@kernel(cache=_CACHE, inline=True)
+@kernel(inline=True)
 def controlled(g, s, f):
     """Spaces family ``f`` controls: kept by the marker functions (``add_marker``,
     ``remove_marker``, ``place_marker``) instead of a scan of every space before each
@@ -286,7 +272,7 @@ def controlled(g, s, f):
     return s[L.S_CONTROLLED + f]
 
 
-@kernel(cache=_CACHE)
+@kernel
 def controlled_scan(g, s, f):
     n = 0
     for x in range(g[G_N_SPACES]):
@@ -296,12 +282,12 @@ def controlled_scan(g, s, f):
 
 # ====================================================================== cards
 
-@kernel(cache=_CACHE, inline=True)
+@kernel(inline=True)
 def holds(s, side, card):
     return s[S_HOLDER + card] == side
 
 
-@kernel(cache=_CACHE)
+@kernel
 def draw(s, tr, side, deck):
     """Draw the top card of a deck for ``side``. Every return reshuffles the deck,
     so its top card is uniform among the cards in it. An empty deck gives nothing (-1)."""
@@ -324,7 +310,7 @@ def draw(s, tr, side, deck):
     return -1
 
 
-@kernel(cache=_CACHE)
+@kernel
 def record_play(s, cr, side, code, deck, cards):
     """A card play for cards.parquet and the counters (``cards``: how many cards it
     counts: a SISDE pair 2)."""
@@ -342,7 +328,7 @@ def record_play(s, cr, side, code, deck, cards):
     s[S_SD + side * SD_LEN + SD_CARDS_PLAYED] += cards
 
 
-@kernel(cache=_CACHE, inline=True)
+@kernel(inline=True)
 def offer(g, s, cr, tr, side, card):
     """The window of ``card`` is open for ``side``: if it holds the card, its bot
     decides whether to play it. A played card goes back into its deck."""
@@ -351,7 +337,7 @@ def offer(g, s, cr, tr, side, card):
     return offer_held(g, s, cr, tr, side, card)
 
 
-@kernel(cache=_CACHE)
+@kernel
 def offer_held(g, s, cr, tr, side, card):
     s[S_ASK_CARD] = card
     if ask(g, s, tr, side, D_CARD, 2) != 1:
@@ -362,7 +348,7 @@ def offer_held(g, s, cr, tr, side, card):
     return True
 
 
-@kernel(cache=_CACHE)
+@kernel
 def return_hand(s, side, deck):
     """Every card of ``deck`` that ``side`` holds goes back into the deck."""
     for c in range(deck * DECK_SIZE, deck * DECK_SIZE + DECK_SIZE):
@@ -372,7 +358,7 @@ def return_hand(s, side, deck):
 
 # ====================================================================== boxes and markers
 
-@kernel(cache=_CACHE)
+@kernel
 def send(g, s, sp, tr, p, box):
     """Piece ``p`` leaves the map for a box (or moves from the Barracks to Prison)."""
     x = s[S_LOC + p]
@@ -399,7 +385,7 @@ def send(g, s, sp, tr, p, box):
             sp[x, SP_HOLDS] += 1
 
 
-@kernel(cache=_CACHE)
+@kernel
 def remove_marker(s, sp, tr, x):
     """Remove one marker from space ``x`` (a space holds one family's markers at most).
     True if there was one."""
@@ -416,7 +402,7 @@ def remove_marker(s, sp, tr, x):
     return False
 
 
-@kernel(cache=_CACHE)
+@kernel
 def add_marker(s, sp, tr, f, x):
     if s[S_SUPPLY + f] > 0:
         s[S_SUPPLY + f] -= 1
@@ -428,7 +414,7 @@ def add_marker(s, sp, tr, f, x):
         trace(tr, T_MARKER_ON, f, x, 0)
 
 
-@kernel(cache=_CACHE)
+@kernel
 def place_marker(s, sp, tr, f, x):
     """The marker rule: never on a city; another family's markers lose one; if
     none of theirs is left, one of ``f``'s own comes from its supply."""
@@ -449,7 +435,7 @@ def place_marker(s, sp, tr, f, x):
         add_marker(s, sp, tr, f, x)
 
 
-@kernel(cache=_CACHE)
+@kernel
 def has_markers(s, x):
     for f in range(N_FAMILIES):
         if s[S_MARK + 4 * x + f] > 0:
@@ -459,7 +445,7 @@ def has_markers(s, x):
 
 # ====================================================================== State actions
 
-@kernel(cache=_CACHE)
+@kernel
 def state_event(g, s, tr, p):
     """Four players: the State piece a family moved did something in (d) 2 or 3:
     the family draws a ROME card it may play this turn."""
@@ -467,13 +453,13 @@ def state_event(g, s, tr, p):
         draw(s, tr, s[S_SIDE], ROME)
 
 
-@kernel(cache=_CACHE)
+@kernel
 def arrest(g, s, sp, tr, q, by):
     send(g, s, sp, tr, q, PRISON)
     state_event(g, s, tr, by)
 
 
-@kernel(cache=_CACHE)
+@kernel
 def hold_boss(g, s, sp, cr, tr, b, by):
     """``by`` (the Prefect, a CC, or -1 for a roadblock) holds Boss ``b``: the Barracks,
     which the State may turn into an arrest with the two SISDE clues of its colour;
@@ -494,7 +480,7 @@ def hold_boss(g, s, sp, cr, tr, b, by):
         sisde_pair(g, s, sp, cr, tr, b)
 
 
-@kernel(cache=_CACHE)
+@kernel
 def sisde_pair(g, s, sp, cr, tr, b):
     """The window of the two clues of Boss ``b``'s colour (it is in the Barracks)."""
     c = FIRST_SISDE + 2 * owner(b)
@@ -509,7 +495,7 @@ def sisde_pair(g, s, sp, cr, tr, b):
             send(g, s, sp, tr, b, PRISON)
 
 
-@kernel(cache=_CACHE)
+@kernel
 def shootout(g, s, sp, cr, tr, a, b):
     """``a`` starts a shootout with ``b``: each side may first play its card (the
     starter first), then both roll; an odd die hits (2-6 with Special weapons; a
@@ -548,7 +534,7 @@ def shootout(g, s, sp, cr, tr, a, b):
         send(g, s, sp, tr, a, CONTINENT)
 
 
-@kernel(cache=_CACHE)
+@kernel
 def cc_arrests(g, s, sp, cr, tr, cc, q):
     """A CC may arrest Picciotto ``q`` (the State decides); ``q`` may resist by a
     shootout, after which it is arrested if both live."""
@@ -566,7 +552,7 @@ def cc_arrests(g, s, sp, cr, tr, cc, q):
     arrest(g, s, sp, tr, q, cc)
 
 
-@kernel(cache=_CACHE)
+@kernel
 def state_holds_boss(g, s, sp, cr, tr, by, b):
     """The Prefect (always) or a CC (if the State decides) holds Boss ``b`` in its
     space; in ``b``'s own base city only with Hideout found (a CC: the State first
@@ -590,7 +576,7 @@ def state_holds_boss(g, s, sp, cr, tr, by, b):
 
 # ====================================================================== (d) activities
 
-@kernel(cache=_CACHE)
+@kernel
 def space_acts(g, s, sp, cr, tr, p, x):
     """(d) 1: the space acts on the moved piece (its owner rolls where a trigger is named)."""
     t = s[S_TYPE + x]
@@ -653,7 +639,7 @@ def space_acts(g, s, sp, cr, tr, p, x):
                     k -= 1
 
 
-@kernel(cache=_CACHE)
+@kernel
 def others_act_on_picciotto(g, s, sp, cr, tr, p, x):
     """(d) 2 for a moved Picciotto: Las Vegas killer, the Prefect's arrest, each CC,
     each Boss of another family (forbid), each Picciotto of another family (shootout)."""
@@ -693,7 +679,7 @@ def others_act_on_picciotto(g, s, sp, cr, tr, p, x):
                     shootout(g, s, sp, cr, tr, q, p)
 
 
-@kernel(cache=_CACHE)
+@kernel
 def others_act_on_boss(g, s, sp, cr, tr, p, x):
     """(d) 2 for a moved Boss: the Prefect holds it, each CC may (in its own base
     city only with Hideout found), then each Boss of another family may shoot."""
@@ -715,7 +701,7 @@ def others_act_on_boss(g, s, sp, cr, tr, p, x):
                 shootout(g, s, sp, cr, tr, 3 * h, p)
 
 
-@kernel(cache=_CACHE)
+@kernel
 def others_act_on_prefect(g, s, sp, cr, tr, x):
     """(d) 2 for an arriving Prefect: a family with a Picciotto in X may play
     Las Vegas killer; the shooter is uniform among its Picciotti there."""
@@ -735,7 +721,7 @@ def others_act_on_prefect(g, s, sp, cr, tr, x):
             return
 
 
-@kernel(cache=_CACHE)
+@kernel
 def prefect_acts(g, s, sp, cr, tr, x):
     """(d) 3 for the Prefect: arrests every Picciotto (each may first play Las Vegas
     killer), holds every Boss, removes one marker, telephones ROME."""
@@ -764,7 +750,7 @@ def prefect_acts(g, s, sp, cr, tr, x):
             draw(s, tr, STATE, ROME)
 
 
-@kernel(cache=_CACHE)
+@kernel
 def cc_acts(g, s, sp, cr, tr, cc, x):
     """(d) 3 for a CC: may arrest each Picciotto and hold each Boss, then on an
     even die removes one marker."""
@@ -784,7 +770,7 @@ def cc_acts(g, s, sp, cr, tr, cc, x):
         state_event(g, s, tr, cc)
 
 
-@kernel(cache=_CACHE)
+@kernel
 def boss_acts(g, s, sp, cr, tr, p, x):
     """(d) 3 for a Boss: may shoot each Boss of another family, telephones the USA
     (unless the State plays Wiretap), then places a marker."""
@@ -809,7 +795,7 @@ def boss_acts(g, s, sp, cr, tr, p, x):
     place_marker(s, sp, tr, f, x)
 
 
-@kernel(cache=_CACHE)
+@kernel
 def picciotto_acts(g, s, sp, cr, tr, p, x):
     """(d) 3 for a Picciotto: may shoot each Picciotto of another family, then on an
     even die places a marker."""
@@ -829,7 +815,7 @@ def picciotto_acts(g, s, sp, cr, tr, p, x):
         place_marker(s, sp, tr, f, x)
 
 
-@kernel(cache=_CACHE)
+@kernel
 def resolve(g, s, sp, cr, tr, p):
     """(d) for the moved piece ``p`` in its end space, if it is still on the map."""
     x = s[S_LOC + p]
@@ -866,12 +852,12 @@ def resolve(g, s, sp, cr, tr, p):
 
 # ====================================================================== (a) returns
 
-@kernel(cache=_CACHE)
+@kernel
 def home_of(g, s, p):
     return s[S_BASE + owner(p)] if p < 12 else g[G_STATE_RETURN]
 
 
-@kernel(cache=_CACHE)
+@kernel
 def try_return(g, s, cr, tr, p, box):
     """One piece in a box tries to come back: a protection card frees it without a
     roll, else one die against the RENTRÉES table; after a successful Prison roll
@@ -896,7 +882,7 @@ def try_return(g, s, cr, tr, p, box):
         trace(tr, T_RETURN, p, box, s[S_LOC + p])
 
 
-@kernel(cache=_CACHE)
+@kernel
 def returns(g, s, cr, tr, side):
     """(a) Continent first, then Prison, then the Barracks; pieces in their fixed
     order. With four players a family's turn also brings back State pieces."""
@@ -914,13 +900,13 @@ def returns(g, s, cr, tr, side):
 
 # ====================================================================== (b, c) movement
 
-@kernel(cache=_CACHE, inline=True)
+@kernel(inline=True)
 def n_paths(s, pt, p, steps):
     air = 1 if (is_boss(p) or p == PREFECT) and s[S_NO_AIR] == 0 else 0
     return pt[s[S_LOC + p], steps, air, 0]
 
 
-@kernel(cache=_CACHE)
+@kernel
 def move_piece(s, pt, sp, tr, p, steps, k):
     """Move ``p`` along its ``k``-th path of ``steps`` steps."""
     air = 1 if (is_boss(p) or p == PREFECT) and s[S_NO_AIR] == 0 else 0
@@ -933,13 +919,13 @@ def move_piece(s, pt, sp, tr, p, steps, k):
     trace(tr, T_MOVE, p, end, steps + 100 * flew)
 
 
-@kernel(cache=_CACHE, inline=True)
+@kernel(inline=True)
 def path_end(s, pt, p, steps, k):
     air = 1 if (is_boss(p) or p == PREFECT) and s[S_NO_AIR] == 0 else 0
     return pt[s[S_LOC + p], steps, air, 1 + 2 * k]
 
 
-@kernel(cache=_CACHE, inline=True)
+@kernel(inline=True)
 def put_option(s, a, xa, b, xb):
     n = s[S_OPT_N]
     if n < MAX_OPTIONS:
@@ -951,7 +937,7 @@ def put_option(s, a, xa, b, xb):
         s[S_OPT_N] = n + 1
 
 
-@kernel(cache=_CACHE)
+@kernel
 def list_own_moves(s, pt, side, d1, d2):
     """The options of a move, in the order of its option index, for a bot that reads
     them (S_OPT: piece, end, second piece or -1, its end or -1)."""
@@ -980,7 +966,7 @@ def list_own_moves(s, pt, side, d1, d2):
                         put_option(s, a, path_end(s, pt, a, x, ka), b, path_end(s, pt, b, y, kb))
 
 
-@kernel(cache=_CACHE)
+@kernel
 def list_state_moves(s, pt, d1, d2):
     s[S_OPT_N] = 0
     for v in range(2 if d1 != d2 else 1):
@@ -991,7 +977,7 @@ def list_state_moves(s, pt, d1, d2):
                     put_option(s, p, path_end(s, pt, p, steps, k), -1, -1)
 
 
-@kernel(cache=_CACHE)
+@kernel
 def own_move(g, s, pt, sp, cr, tr, side):
     """(c) and (d): one uniform-able option of the flat list (piece, sum, path) and
     (first piece, its die, path, second piece, other die, path), then the
@@ -1052,7 +1038,7 @@ def own_move(g, s, pt, sp, cr, tr, side):
                 k -= na * nb
 
 
-@kernel(cache=_CACHE)
+@kernel
 def state_piece_move(g, s, pt, sp, cr, tr, side):
     """Four players: after its activities the family moves the Prefect or a CC by
     one of its dice (doubles: one value) and takes every State decision of its
@@ -1086,7 +1072,7 @@ def state_piece_move(g, s, pt, sp, cr, tr, side):
                 k -= n
 
 
-@kernel(cache=_CACHE)
+@kernel
 def anti_mafia_window(g, s, cr, tr, side):
     """Anti-mafia operation: a space that is not a city becomes a roadblock (1-2)."""
     if s[S_HOLDER + ANTI_MAFIA] != side:
@@ -1107,7 +1093,7 @@ def anti_mafia_window(g, s, cr, tr, side):
             k -= 1
 
 
-@kernel(cache=_CACHE)
+@kernel
 def boss_visit_window(g, s, sp, cr, tr, f):
     """American boss visit: one more marker on a space the family controls."""
     if s[S_HOLDER + AMERICAN_BOSS] != f or s[S_SUPPLY + f] == 0:
@@ -1128,7 +1114,7 @@ def boss_visit_window(g, s, sp, cr, tr, f):
 
 # ====================================================================== a side's turn
 
-@kernel(cache=_CACHE)
+@kernel
 def take_turn(g, s, pt, sp, cr, tr, side):
     """A side's turn: (a) returns; (b) two dice; (c) move; (d) activities. A frozen
     side does (a) only."""
@@ -1211,7 +1197,7 @@ def take_turn(g, s, pt, sp, cr, tr, side):
 
 # ====================================================================== the game
 
-@kernel(cache=_CACHE)
+@kernel
 def check_invariants(g, s):
     """Pieces on the map or in a box; 8 markers per family over map and supply, one
     family per space; every card in its deck or in a hand that may hold it."""
@@ -1245,7 +1231,7 @@ def check_invariants(g, s):
     return True
 
 
-@kernel(cache=_CACHE)
+@kernel
 def setup(g, s, sp, tr):
     """Bases (each family in calendar order picks among the cities open to it),
     the State's pieces, decks, supplies."""
@@ -1285,14 +1271,14 @@ def setup(g, s, sp, tr):
         s[S_LOC + CC1 + i] = g[G_CC_START + i]
 
 
-@kernel(cache=_CACHE)
+@kernel
 def play_game(g, s, pt, sp, cr, tr):
     """A game: the setup, then the calendar. Returns the error code (0: fine)."""
     setup(g, s, sp, tr)
     return calendar(g, s, pt, sp, cr, tr)
 
 
-@kernel(cache=_CACHE)
+@kernel
 def calendar(g, s, pt, sp, cr, tr):
     """The calendar until a side wins at the start of its turn, everyone loses
     (four players) or MAX_PASSES passes end (a draw). The outcome and counters
@@ -1344,20 +1330,22 @@ def calendar(g, s, pt, sp, cr, tr):
     return s[S_ERROR]
 
 
-@kernel(cache=_CACHE)
-def start_game(s, seed, index):
+@kernel
+def start_game(g, s, seed, index):
     """Clear the state's counters and point its streams at game ``index``."""
     for i in range(S_GM, S_LEN):
         s[i] = 0
-    if _USER:  # user bots' parameters and memory (the built-in kernel has none)
-        for i in range(L.S_USER, L.S_USER + N_SIDES * L.USER_WIDTH):
-            s[i] = 0
+    for side in range(N_SIDES):
+        if g[G_KINDS + side] >= USER_KIND_BASE:  # user bots' parameters and memory
+            for i in range(L.S_USER, L.S_USER + N_SIDES * L.USER_WIDTH):
+                s[i] = 0
+            break
     seed_stream(s, S_RNG, seed, index, 0)
     for side in range(N_SIDES):
         seed_stream(s, S_RNG_SIDE + side, seed, index, 1 + side)
 
 
-@kernel(cache=_CACHE, allocates=True)
+@kernel(allocates=True)
 def play_games(g, pt, seed, first, count, games, sides, cards, spaces):
     """Games ``first .. first+count-1`` into the record arrays; the status (0: fine,
     else error * 8 + side + (game index << 32))."""
@@ -1365,7 +1353,7 @@ def play_games(g, pt, seed, first, count, games, sides, cards, spaces):
     tr = np.zeros(0, np.int64)
     for i in range(count):
         index = first + i
-        start_game(s, seed, index)
+        start_game(g, s, seed, index)
         s[S_GAME_I] = i
         status = play_game(g, s, pt, spaces, cards, tr)
         for k in range(GM_LEN):
@@ -1378,11 +1366,11 @@ def play_games(g, pt, seed, first, count, games, sides, cards, spaces):
     return 0
 
 
-@kernel(cache=_CACHE, allocates=True)
+@kernel(allocates=True)
 def replay_game(g, pt, seed, index, games, sides, cards, spaces, tr):
     """Game ``index`` alone, its events appended to ``tr`` (the same streams as in a run)."""
     s = np.zeros(S_LEN, np.int64)
-    start_game(s, seed, index)
+    start_game(g, s, seed, index)
     status = play_game(g, s, pt, spaces, cards, tr)
     for k in range(GM_LEN):
         games[0, k] = s[S_GM + k]
@@ -1390,9 +1378,3 @@ def replay_game(g, pt, seed, index, games, sides, cards, spaces, tr):
         for k in range(SD_LEN):
             sides[0, side, k] = s[S_SD + side * SD_LEN + k]
     return status
-
-
-def with_decide(user_decide):
-    """``play_games`` of this module compiled around ``user_decide`` (its
-    ``replay_game``, for replays: ``jit.sibling(that, "replay_game", kernel)``)."""
-    return recompiled(sys.modules[__name__], "play_games", user_decide)

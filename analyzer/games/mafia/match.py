@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from analyzer.engine import userbots
-from analyzer.engine.jit import sibling
 from analyzer.engine.botspec import BotSpec
 from analyzer.engine.match import PooledMatch
 from analyzer.errors import AnalyzerError
@@ -73,10 +72,7 @@ class MafiaMatch(PooledMatch):
         self.sides_in_game = [side for side in range(L.N_SIDES) if self.side_seat[side] >= 0]
         self.game_array = pack_game(self.map, players, kinds, check=check, side_params=side_params)
         self.path_table = self.map.path_table()
-        user = any(f.decide is not None for f in self.families)
-        self._play = (userbots.user_kernel(self.game, kernel.with_decide, kernel.no_user_bot,
-                                          self.families) if user
-                      else kernel.play_games)
+        self._play = kernel.play_games  # user bots too: by their code's address (engine/bot_table.py)
 
     @classmethod
     def seat_roles(cls, players: int) -> list[str]:
@@ -262,7 +258,7 @@ class MafiaMatch(PooledMatch):
         sides = np.zeros((1, L.N_SIDES, L.SD_LEN), np.int64)
         cards = np.zeros((4096, L.CR_LEN), np.int64)
         spaces = np.zeros((self.map.n_spaces, L.SP_LEN), np.int64)
-        status = sibling(self._play, "replay_game", kernel)(self.game_array, self.path_table, seed, index, games, sides, cards, spaces, tr)
+        status = kernel.replay_game(self.game_array, self.path_table, seed, index, games, sides, cards, spaces, tr)
         if status != 0:
             self._bot_failed(status + (index << 32))
         events = tr[1:1 + 4 * int(tr[0])].reshape(-1, 4)

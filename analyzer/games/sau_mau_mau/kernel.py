@@ -15,18 +15,16 @@ A game's results depend only on (seed, game index): the shuffles of race r
 from lane 1 + seat of stream ``index`` (common random numbers: two bots compared
 in one seat see the same deals in every race).
 
-User bots (kinds >= USER_KIND_BASE) are answered by the module-level
-``decide`` (signature of ``bots.decide_heuristic``). Here it answers nothing,
-and everything is cached; ``with_decide`` compiles this same module again
-around another ``decide``, cached apart from the built-in cache, keyed by the
-user bots' texts (``jit.recompiled``; the pattern every game's kernel follows,
+User bots (kinds >= USER_KIND_BASE) are answered through
+``engine/bot_table.call_bot`` (signature of ``bots.decide_heuristic``), by the
+address of the bot's own compiled code: the kernel is compiled once, for every
+bot, and cached (the pattern every game's kernel follows,
 ``analyzer/games/protocol.py``).
 """
-import sys
-
 import numpy as np
 
-from analyzer.engine.jit import kernel, recompiled
+from analyzer.engine.bot_table import call_bot
+from analyzer.engine.jit import kernel
 from analyzer.engine.rng import seed_stream
 from analyzer.engine.trace import emit, payload
 from analyzer.engine.jit import USER_KIND_BASE
@@ -51,19 +49,7 @@ from analyzer.games.sau_mau_mau.rules import (
 
 BAD_ANSWER = -99  # what an unknown bot kind or an exhausted script answers
 
-_USER_DECIDE = globals().get("_USER_DECIDE")  # set by with_decide() before it runs this file
-_CACHE = _USER_DECIDE is None
-
-
-@kernel(cache=_CACHE)
-def no_user_bot(what, seat, kind, game, state, params, n_options):
-    return BAD_ANSWER
-
-
-decide = no_user_bot if _USER_DECIDE is None else _USER_DECIDE
-
-
-@kernel(cache=_CACHE)
+@kernel
 def ask_bot(what, seat, kind, game, state, hidden, params, n_options):
     """A decision of any bot but the reference random one. It is shown ``state``
     with a copy of its own hidden row in ``S_VIEW`` (of a built-in heuristic
@@ -98,12 +84,12 @@ def ask_bot(what, seat, kind, game, state, hidden, params, n_options):
         work = params.shape[0] - 1
         for i in range(min(params.shape[1], PARAMS_WIDTH)):
             params[work, i] = params[seat, i]
-        answer = decide(what, seat, kind, game, state, params[work], n_options)
+        answer = call_bot(what, seat, kind, game, state, params[work], n_options)
     hidden[at + OWN_RNG] = state[S_VIEW + OWN_RNG]
     return answer
 
 
-@kernel(cache=_CACHE, inline=True)
+@kernel(inline=True)
 def ask(what, seat, game, state, hidden, params, n_options):
     """One decision of one player. The reference random bot is answered here
     directly from its own row (no copy: the hot path); other bots by ``ask_bot``."""
@@ -115,13 +101,13 @@ def ask(what, seat, game, state, hidden, params, n_options):
     return ask_bot(what, seat, kind, game, state, hidden, params, n_options)
 
 
-@kernel(cache=_CACHE, inline=True)
+@kernel(inline=True)
 def fail(state, error, seat):
     state[PUB_ERROR] = error * 8 + seat
     return BOT_ERROR
 
 
-@kernel(cache=_CACHE, inline=True)
+@kernel(inline=True)
 def take_penalty_steps(game, state, hidden, params, seat, steps):
     """For each card drawn as a +2 penalty the player may move any pig one space
     back (never behind start); it may stop early (answer -1). False on a bad answer."""
@@ -143,7 +129,7 @@ def take_penalty_steps(game, state, hidden, params, seat, steps):
     return True
 
 
-@kernel(cache=_CACHE, inline=True)
+@kernel(inline=True)
 def offer_bet(game, state, hidden, params, seat):
     """After a turn with at least one card drawn: bet, change the bet or pass."""
     pig = ask(DECIDE_BET, seat, game, state, hidden, params, 0)
@@ -157,7 +143,7 @@ def offer_bet(game, state, hidden, params, seat):
     return True
 
 
-@kernel(cache=_CACHE, inline=True)
+@kernel(inline=True)
 def take_turn(game, state, hidden, params, seat):
     """One turn that is not skipped: play a valid card or draw (the penalty
     under a +2), then the card's action or the penalty steps and the bet.
@@ -223,7 +209,7 @@ def take_turn(game, state, hidden, params, seat):
     return ends
 
 
-@kernel(cache=_CACHE, inline=True)
+@kernel(inline=True)
 def play_turn(game, state, hidden, params):
     """The turn of ``PUB_MOVER`` (counted even if skipped); the mover passes left."""
     seat = state[PUB_MOVER]
@@ -247,7 +233,7 @@ def play_turn(game, state, hidden, params):
     return result
 
 
-@kernel(cache=_CACHE)
+@kernel
 def one_turn(game, state, hidden, params):
     """``play_turn`` compiled on its own, for tests that drive single turns. Games
     do not call it: ``play_race`` inlines the turn, which saves passing four
@@ -256,7 +242,7 @@ def one_turn(game, state, hidden, params):
     return play_turn(game, state, hidden, params)
 
 
-@kernel(cache=_CACHE)
+@kernel
 def play_race(game, state, hidden, params, race, race_row, player_rows, bet_rows, event_rows):
     """Race ``race`` (1-4) from the deal to the scores. Returns 0 or the error code."""
     setup_race(game, state, hidden, race)
@@ -275,7 +261,7 @@ def play_race(game, state, hidden, params, race, race_row, player_rows, bet_rows
     return 0
 
 
-@kernel(cache=_CACHE)
+@kernel
 def play_game(game, state, hidden, params, seed, index, race_rows, player_rows, bet_rows,
               game_rows, event_rows):
     """Game ``index`` of ``seed``: four races, scores carried over. Returns 0 or
@@ -302,7 +288,7 @@ def play_game(game, state, hidden, params, seed, index, race_rows, player_rows, 
     return 0
 
 
-@kernel(cache=_CACHE, allocates=True)
+@kernel(allocates=True)
 def play_games(game, params, seed, first, count, races, players, bets, games, events):
     """Play games ``first .. first+count-1`` of ``seed`` into rows 0.. of the
     outputs; ``params``: float64 [players, PARAMS_WIDTH], each seat's bot
@@ -329,12 +315,6 @@ def play_games(game, params, seed, first, count, races, players, bets, games, ev
         if error != 0:
             return error * (1 << 32) + first + i
     return 0
-
-
-def with_decide(user_decide):
-    """``play_games`` of this module compiled around ``user_decide`` (its
-    ``play_game``, for replays: ``jit.sibling(that, "play_game", kernel)``)."""
-    return recompiled(sys.modules[__name__], "play_games", user_decide)
 
 
 # ------------------------------------------------------------------ Python side

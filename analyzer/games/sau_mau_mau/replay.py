@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.engine.jit import sibling
 from analyzer.engine.trace import open_trace, read_trace, region_size
 from analyzer.games.protocol import Replay, ReplayStep
 from analyzer.games.sau_mau_mau import kernel
@@ -27,7 +26,7 @@ def replay(match, seed: int, index: int) -> Replay:
     params = np.zeros((L.MAX_PLAYERS, L.PARAMS_WIDTH), np.float64)  # as play_games makes it
     params[:match.players] = match.params
     chunk = match._new_chunk(1)
-    play_game = sibling(match._play, "play_game", kernel)  # a user bot's variant too
+    play_game = kernel.play_game
     status = play_game(game, state, hidden, params, seed, index, chunk.races[0], chunk.players[0],
                        chunk.bets[0], chunk.games[0], chunk.events[0])
     if status != 0:

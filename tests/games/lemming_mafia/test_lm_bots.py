@@ -4,8 +4,6 @@ import functools
 import inspect
 import math
 import re
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -78,10 +76,10 @@ def test_bots_are_given_state_not_hidden():
     """decide takes (what, seat, kind, game, state, params, n_options): no hidden."""
     names = list(inspect.signature(bots.decide_builtin.py_func).parameters)
     assert names == ["what", "seat", "kind", "game", "state", "params", "n_options"]
-    # and the kernel calls it with state, never with hidden
+    # and the kernel calls it (and a user bot) with state, never with hidden
     src = inspect.getsource(kernel.ask.py_func)
-    calls = re.findall(r"\bdecide\(([^)]*)\)", src)
-    assert calls, src
+    calls = re.findall(r"\b(?:decide_builtin|call_bot)\(([^)]*)\)", src)
+    assert len(calls) == 2, src
     for args in calls:
         names = [a.strip() for a in args.split(",")]
         assert "state" in names and "hidden" not in names, args
@@ -250,21 +248,28 @@ def test_the_view_holds_no_other_players_random_stream(contexts):
     assert checked >= 30
 
 
+SPY = USER_KIND_BASE + 7  # a user bot kind of these tests' own
+
+
 @functools.lru_cache(maxsize=None)
-def spying_kernel():
-    """The kernel module compiled around a user ``decide`` (as
-    ``kernel.with_decide`` does). The user bot first writes a checksum of the
-    parameters it is handed into the bot scratch part of ``state``, then keeps
-    its own face-down stack in its scratch (as a heuristic bot keeps values
-    derived from it)."""
-    from numba import njit
+def spy_kind() -> int:
+    """A user bot answering through this process's bot table
+    (``engine/bot_table.py``), as a loaded user bot does: it first writes a
+    checksum of the parameters it is handed into the bot scratch part of
+    ``state``, then keeps its own face-down stack in its scratch (as a heuristic
+    bot keeps values derived from it)."""
+    from numba import carray, cfunc
+
+    from analyzer.engine import bot_table
 
     scratch, bet, n_params = L.S_SCRATCH, L.DECIDE_BET, bots.N_PARAMS
     stack = L.S_VIEW + L.OWN_STACK
     dice = L.PUB_RNG
 
-    @njit(nogil=True)
-    def spy(what, seat, kind, game, state, params, n_options):
+    @cfunc(bot_table.C_DECIDE)
+    def spy(what, seat, kind, g, ng, s, ns, p, np_, n_options):
+        state = carray(s, (ns,))
+        params = carray(p, (np_,))
         total = 0.0
         for i in range(params.shape[0]):
             total += params[i] * (i + 1.0) * (i + 2.0)
@@ -274,16 +279,14 @@ def spying_kernel():
             params[n_params + i] = state[stack + i]
         return -1 if what >= bet else 0
 
-    namespace = {"__name__": "lm_spying_kernel", "__file__": kernel.__file__, "_USER_DECIDE": spy}
-    exec(compile(Path(kernel.__file__).read_text(), kernel.__file__, "exec"), namespace)
-    return namespace
+    bot_table.register(SPY, spy.address, spy)
+    return SPY
 
 
 def test_a_bot_is_not_handed_another_players_scratch():
     """A bot may keep values derived from its own cards in its scratch between
     decisions; what another bot is handed must not change with them."""
-    r = S.Race(kinds=(USER_KIND_BASE, USER_KIND_BASE, 0, 0))
-    ns = spying_kernel()
+    r = S.Race(kinds=(spy_kind(), spy_kind(), 0, 0))
     params = S.with_work_row(np.zeros((4, bots.PARAMS_WIDTH)))
     seen = []
     for stack in ((S.BLUE, S.GREY, S.RED), (S.RED, S.GREY, S.BLUE)):  # seat 0's stack
@@ -295,9 +298,9 @@ def test_a_bot_is_not_handed_another_players_scratch():
         hidden[L.OWN_STACK_N] = len(stack)
         st = r.state.copy()
         p = params.copy()
-        ns["ask"](L.DECIDE_BET, 0, r.game, st, hidden, p, 0)  # seat 0 keeps its stack
+        kernel.ask(L.DECIDE_BET, 0, r.game, st, hidden, p, 0)  # seat 0 keeps its stack
         kept = p[0, bots.N_PARAMS:bots.N_PARAMS + 6].copy()
-        ns["ask"](L.DECIDE_BET, 1, r.game, st, hidden, p, 0)  # what is seat 1 handed?
+        kernel.ask(L.DECIDE_BET, 1, r.game, st, hidden, p, 0)  # what is seat 1 handed?
         seen.append((int(st[L.S_SCRATCH]), kept))
     # seat 0's scratch persisted and holds its stack: there is something to leak
     assert list(seen[0][1][:3]) == [S.BLUE, S.GREY, S.RED]
@@ -307,7 +310,7 @@ def test_a_bot_is_not_handed_another_players_scratch():
     p = params.copy()
     p[1, 0] = 7.0
     st = r.state.copy()
-    ns["ask"](L.DECIDE_BET, 1, r.game, st, r.hidden.copy(), p, 0)
+    kernel.ask(L.DECIDE_BET, 1, r.game, st, r.hidden.copy(), p, 0)
     assert int(st[L.S_SCRATCH]) != seen[0][0]
 
 
@@ -315,16 +318,15 @@ def test_a_bot_cannot_see_the_dice_to_come():
     """The race's own stream (dice, deal, getaway rolls) is counter-based: whoever
     holds it can compute every roll to come. A bot deciding is shown it as 0,
     and the kernel has it back afterwards."""
-    r = S.Race(kinds=(USER_KIND_BASE, 0, 0, 0))
+    r = S.Race(kinds=(spy_kind(), 0, 0, 0))
     r.start(5, 3)
-    ns = spying_kernel()
     params = S.with_work_row(np.zeros((4, bots.PARAMS_WIDTH)))
     st = r.state.copy()
     before = int(st[L.PUB_RNG])
     assert before != 0  # control: a seeded race has a stream to hide
     st[L.S_SCRATCH + 1] = 12345
     for what in (L.DECIDE_MOVE, L.DECIDE_BET, L.DECIDE_DISCARD):
-        ns["ask"](what, 0, r.game, st, r.hidden.copy(), params.copy(), 2)
+        kernel.ask(what, 0, r.game, st, r.hidden.copy(), params.copy(), 2)
         assert int(st[L.S_SCRATCH + 1]) == 0, "the bot saw the race's stream"
         assert int(st[L.PUB_RNG]) == before
 

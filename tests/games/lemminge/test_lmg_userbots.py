@@ -1,17 +1,15 @@
 """Lemminge user bots (engine/userbots.py through view.py): the examples in
 their plain and fast versions play, compare and give identical tables; a bot
 that raises, answers outside its options, indexes out of bounds or discards
-cards it does not hold ends the run in one line naming its file. Every bot of
-this module is loaded up front in one group (``userbots.together``), so they
-all share one compiled kernel, cached across runs (a compile costs two to
-three CPU minutes: the tests that play are in the slow tier; the view's own
-test compiles no kernel)."""
+cards it does not hold ends the run in one line naming its file. The game's
+kernel (compiled once, cached) calls every bot by the address of its own code:
+no bot compiles the game (the tests that play are in the slow tier; the
+view's own test compiles no kernel)."""
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
-from analyzer.engine import userbots
 from analyzer.engine.botspec import BotSpec
 from analyzer.games.lemminge import layout as L
 from analyzer.games.lemminge import rules as R
@@ -53,17 +51,16 @@ BAD = {
 
 @pytest.fixture(scope="module")
 def bots(tmp_path_factory):
-    """Every bot file of the module, loaded up front in one group: one kernel,
-    the same in every run (its cache key names only these bots)."""
+    """Every bot file of the module, loaded up front (a fast one compiles as it loads)."""
     folder = tmp_path_factory.mktemp("lmg_bots")
     paths = {name: EXAMPLES / f"lemminge-{name}.py" for name in ("sprinter", "sprinter-fast", "pusher", "pusher-fast")}
     for name, body in BAD.items():
         path = folder / name
         path.write_text(HEADER + body + f"BOT = UserBot('{path.stem}', decide, game='lemminge')\n")
         paths[path.stem] = path
-    families = [REGISTRY.resolve(BotSpec(str(path))) for path in paths.values()]
-    with userbots.together(families):  # one kernel for all: the same in every run, so cached
-        yield paths
+    for path in paths.values():
+        REGISTRY.resolve(BotSpec(str(path)))
+    return paths
 
 
 def test_the_view_reads_the_table_by_name_and_checks_its_index():

@@ -38,7 +38,7 @@ class Table:
         self.spaces = np.zeros((self.map.n_spaces, L.SP_LEN), np.int64)
         self.cards = np.zeros((64, L.CR_LEN), np.int64)
         self.trace = np.zeros(0, np.int64)
-        K.start_game(self.s, seed, 0)
+        K.start_game(self.game, self.s, seed, 0)
         opts = [[x for x in self.map.bases_of(f)] for f in range(4)]
         self.answers(*[opts[f].index(bases[f]) for f in range(4)])
         K.setup(self.game, self.s, self.spaces, self.trace)

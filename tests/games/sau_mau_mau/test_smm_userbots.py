@@ -1,15 +1,13 @@
 """Sau Mau Mau user bots (engine/userbots.py through view.py): the example in
 its plain and fast versions plays, compares, rates and gives identical tables;
 a bot that raises, answers outside its options or indexes out of bounds ends
-the run in one line naming its file. Every bot of this module is loaded up front
-in one group (``userbots.together``), so they all share one compiled kernel,
-cached across runs (a compile costs 30-60 s)."""
+the run in one line naming its file. The game's kernel (compiled once, cached)
+calls every bot by the address of its own code: no bot compiles the game."""
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
-from analyzer.engine import userbots
 from analyzer.engine.botspec import BotSpec
 from analyzer.games.sau_mau_mau.registry import REGISTRY
 from tests.cli_support import assert_usage_error, run
@@ -44,17 +42,16 @@ BAD = {
 
 @pytest.fixture(scope="module")
 def bots(tmp_path_factory):
-    """Every bot file of the module, loaded up front in one group: one kernel,
-    the same in every run (its cache key names only these bots)."""
+    """Every bot file of the module, loaded up front (a fast one compiles as it loads)."""
     folder = tmp_path_factory.mktemp("smm_bots")
     paths = {"plain": PLAIN, "fast": FAST}
     for name, body in BAD.items():
         path = folder / name
         path.write_text(HEADER + body + f"BOT = UserBot('{path.stem}', decide, game='sau-mau-mau')\n")
         paths[path.stem] = path
-    families = [REGISTRY.resolve(BotSpec(str(path))) for path in paths.values()]
-    with userbots.together(families):  # one kernel for all: the same in every run, so cached
-        yield paths
+    for path in paths.values():
+        REGISTRY.resolve(BotSpec(str(path)))
+    return paths
 
 
 def _tables(out: Path) -> dict[str, pd.DataFrame]:

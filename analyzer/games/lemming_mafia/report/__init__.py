@@ -14,6 +14,14 @@ from analyzer.games.lemming_mafia.stats import TABLE_DOCS
 __all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS", "interventions"]
 
 
+def warm_jobs(match) -> list:
+    """The compiles a report of ``match``'s run needs besides its controlled
+    tables (``engine/warm.py``): the interventions' kernel."""
+    from analyzer.games.lemming_mafia.intervene import warm_job
+
+    return [warm_job(match)]
+
+
 def interventions(manifest: dict, max_races: int | None = None) -> tuple[dict, dict]:
     """The run's races replayed with one decision forced each way (``intervene.py``):
     the tables, and what was played (races, or why nothing was)."""
