@@ -279,7 +279,13 @@ def simulate(game: str, races: int | None = None, *, games: int | None = None, b
 
         check_report_path(report_path)
         stats = new_stats(match.game)
-    _compile_ahead([(match, out is not None or report_path is not None, report_path is not None)], progress)
+    # the kernels the cache lacks start compiling on every core; the run waits
+    # for its own, its report for the report's (engine/warm.py)
+    from analyzer.engine.warm import compile_ahead as compile_
+
+    jobs = _compile_jobs(match, out is not None or report_path is not None, report_path is not None)
+    compile_(jobs, progress, wait=False)
+    compile_(jobs[:1], progress)
     collector = _Collector(stats) if tables else stats
     with cluster_session(cluster) as session:
         result = run_simulation(match, count, seed, threads=threads, chunk_size=chunk, out_dir=out,
@@ -294,6 +300,7 @@ def simulate(game: str, races: int | None = None, *, games: int | None = None, b
               collector.chunks if tables else None,
               match.final_tables(result.summary) if tables else None, stats)
     if report_path is not None:
+        compile_(jobs[1:], progress)
         html = run.report(report_path)
         run.text += f"\nreport: {html}"
     return run
@@ -330,14 +337,6 @@ def _compile_jobs(match, detail: bool, report: bool) -> list:
     return jobs
 
 
-def _compile_ahead(runs, progress: bool | None = None, wait: bool = True) -> int:
-    """Compile ahead, on every core, the cold kernels of ``runs`` (``(match,
-    detail, report)`` each); see ``engine/warm.py``."""
-    from analyzer.engine.warm import compile_ahead
-
-    return compile_ahead([job for run in runs for job in _compile_jobs(*run)], progress, wait)
-
-
 def compile_ahead(runs: list[dict], progress: bool | None = None, wait: bool = False) -> int:
     """Start compiling, in worker processes on every core, the kernels a list of
     simulations needs that the numba cache lacks (a scenario's runs: ``analyzer
@@ -351,7 +350,9 @@ def compile_ahead(runs: list[dict], progress: bool | None = None, wait: bool = F
         match = _match(info, cls, players, run.get("bots"), run.get("board"))
         report = run.get("report") is not None
         matches.append((match, report or run.get("out") is not None, report))
-    return _compile_ahead(matches, progress, wait)
+    from analyzer.engine.warm import compile_ahead as compile_
+
+    return compile_([job for run in matches for job in _compile_jobs(*run)], progress, wait)
 
 
 def render_header(match, result) -> str:

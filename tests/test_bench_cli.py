@@ -14,7 +14,7 @@ def test_help_works():
 
 
 def test_exposes_measurements():
-    names = {"throughput", "startup", "memory", "out", "report", "report_memory", "compare", "lookahead", "sprt", "cluster"}
+    names = {"throughput", "startup", "memory", "out", "report", "report_memory", "compare", "lookahead", "sprt", "cluster", "compile"}
     for name in names:
         assert callable(getattr(bench, f"measure_{name}"))
     assert set(bench.MEASURES) == names

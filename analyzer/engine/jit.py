@@ -251,8 +251,10 @@ def kernel(fn=None, *, cache=True, allocates=False, inline=False):
     options = dict(JIT_OPTIONS, cache=cache)
     if not allocates:
         options["_nrt"] = False
-    if inline:
-        options["forceinline"] = True
+    # explicit either way: numba lets a kernel compiled while an inlined one is
+    # being typed inherit ``forceinline``, so whether a callee was inlined
+    # depended on which kernel happened to compile it first
+    options["forceinline"] = bool(inline)
 
     def compile_(f):
         if not cache:

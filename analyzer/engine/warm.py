@@ -137,7 +137,7 @@ def compile_ahead(jobs: list[Job], progress: bool | None = None, wait: bool = Tr
     started, is left to the caller (compiling in-process is as fast). Ctrl-C and
     SIGTERM stop the wait and end the workers."""
     todo = cold_jobs(jobs)
-    if not todo or (len(todo) < 2 and wait and todo[0].key() not in _ahead.futures):
+    if not todo or (len(todo) < 2 and todo[0].key() not in _ahead.futures):
         return len(todo)
     futures = _ahead.submit(todo)
     if not wait:
