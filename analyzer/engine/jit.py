@@ -24,6 +24,8 @@ from numba import njit, types
 from numba.core.registry import CPUDispatcher
 from numba.core import caching
 
+from analyzer.engine import callee_ir
+
 
 def _load_numba_arrays_without_scipy() -> None:
     """Load numba's array functions as on an install without scipy. When they
@@ -214,14 +216,24 @@ class _KernelDispatcher(CPUDispatcher):
     kernel for its arguments' plain types, never for a constant's literal type.
     numba's default types a constant argument as itself (``Literal[int](2)``),
     so ``ask(DECIDE_MOVE, ...)`` and ``ask(DECIDE_BET, ...)`` were two compiles
-    of ``ask`` and of everything it calls with that argument (one game's ``ask``
-    compiled at least 14 times in one kernel, another's 24). A kernel inlined into its
-    caller (``inline=True``) still sees the constant: LLVM folds it after
-    inlining."""
+    of ``ask`` and of everything it calls with that argument (one game's
+    ``ask`` compiled at least 14 times in one kernel, another's 24). A kernel
+    inlined into its caller (``inline=True``) still sees the constant: LLVM
+    folds it after inlining.
+
+    A kernel compiled for a calling kernel is kept as IR for its caller to
+    link, never made machine code of its own (``callee_ir``)."""
 
     def get_call_template(self, args, kws):
-        return super().get_call_template(tuple(types.unliteral(a) for a in args),
-                                         {k: types.unliteral(v) for k, v in kws.items()})
+        with callee_ir.typing_a_call():
+            return super().get_call_template(tuple(types.unliteral(a) for a in args),
+                                             {k: types.unliteral(v) for k, v in kws.items()})
+
+    def compile(self, sig):
+        return callee_ir.compile_(self, sig, super().compile)
+
+    def add_overload(self, cres):
+        callee_ir.add_overload(self, cres, super().add_overload)
 
 
 def _plain_types(dispatcher):
@@ -241,10 +253,11 @@ def kernel(fn=None, *, cache=True, allocates=False, inline=False):
     numba's own IR (``inline="always"``): that copies a callee's whole IR into
     every call site before typing, so a large kernel became one enormous
     function for type inference and for LLVM (the largest compiled for 6-11
-    minutes and ~10 GB). Inlined by LLVM, each function is
-    typed and optimized once, and its optimized code is what the callers
-    inline: the same machine code speed (records identical), a fraction of
-    the compile (docs/performance.md, "Compile cost").
+    minutes and ~10 GB). Inlined by LLVM, each function is typed once, its IR
+    linked into its callers, and the kernel Python calls is optimized once with
+    its whole call tree (``callee_ir``): the same speed (records identical), a
+    fraction of the compile (docs/performance.md, "Compile cost"). Any other
+    kernel is called, or inlined where LLVM's own heuristics find it cheap.
 
     A kernel is compiled for the plain types of its arguments, never for a
     constant's literal type (:class:`_KernelDispatcher`)."""
