@@ -4,13 +4,18 @@ planned over the map:
 
 - ``plan`` finds the smallest finish distance a lemming can reach with a
   movement over a terrain (meadow always), pushes costing as the rules say;
-- a card is worth the best gain it gives one of its lemmings, weighted towards
-  the leading (``lead`` > 0, the racer) or the trailing lemming (``lead`` < 0,
-  the convoy); it refills when no card gains ``refill_below`` hexes, or when
-  the hand is down to ``hand_reserve`` cards and the best gain is small;
-- a step is chosen by where the rest of the movement can then reach, plus
-  ``push`` per hex a push sets a rival back (the blocker) and minus ``own_push``
-  per hex it sets its own other lemming back;
+- every card of the hand may be played (rules page, clarification 8); a card
+  is worth the best gain it gives one of its lemmings, weighted towards the
+  leading (``lead`` > 0, the racer) or the trailing lemming (``lead`` < 0, the
+  convoy); a card that allows no step gains only if it starts a new column
+  whose bonus tile, laid next to the lemming, opens the way; it refills when no
+  card gains ``refill_below`` hexes, or when the hand is down to
+  ``hand_reserve`` cards and the best gain is small;
+- a step is chosen by where the rest of the movement can then reach, minus
+  ``push`` per hex a push brings a rival on and plus ``own_push`` per hex it
+  brings its own other lemming on (no push sets a lemming back: the rules
+  forbid it, and the steps offered leave such pushes out; a sideways push is
+  worth nothing either way);
 - a bonus tile goes where it gives its own lemming the most reach
   (``tile_gain``), or, for a blocker (``block``), onto the meadow in front of
   the rival lemming nearest to the finish; with neither, onto a hex it does
@@ -25,7 +30,8 @@ from analyzer.games.lemminge.layout import (
     G_TERRAIN, G_TILE_CELLS, HAND_SIZE, HOME, LEMMINGS, MAX_CELLS, MEADOW, N_DIRECTIONS, N_TERRAINS, OPT_COST, OPT_DIR,
     OPT_TARGET, OPT_WIDTH, OWN_HAND, OWN_HAND_N, OWN_RNG, P_BLOCK, P_HAND_RESERVE, P_KEEP, P_LEAD,
     P_OWN_PUSH, P_PUSH, P_REFILL_BELOW, P_TILE_GAIN, PUB_LEMMING, PUB_MOVEMENT, PUB_MOVER, PUB_OCC,
-    PUB_POS, PUB_TER, PUB_TERRAIN, PUB_TILE_KIND, S_OPTIONS, S_SCRATCH, S_VIEW, START,
+    PUB_POS, PUB_SUPPLY, PUB_TER, PUB_TERRAIN, PUB_TILE_KIND, S_ALLOWS, S_OPTIONS, S_SCRATCH, S_VIEW,
+    START,
 )
 from analyzer.games.lemminge.rules import (
     distance, enterable, movement_of, card_terrain, step_cost, TILE_MEADOW,
@@ -177,10 +183,49 @@ def move_value(game, state, seat, lemming, terrain, movement, params):
 
 
 @kernel
+def tile_opening(game, state, lemming, terrain, movement):
+    """Hexes ``lemming`` could gain with a card of ``terrain`` that allows it no
+    step on the board as it stands but starts a new column: its bonus tile (the
+    terrain's, else a meadow tile), laid on a closed hex next to the lemming and
+    closer to the finish, may open the way (0: no tile left or no such hex)."""
+    if state[ix(PUB_SUPPLY + terrain)] > 0:
+        ground = terrain
+    elif state[PUB_SUPPLY + TILE_MEADOW] > 0:
+        ground = MEADOW
+    else:
+        return 0
+    pos = state[ix(PUB_POS + lemming)]
+    here = distance(game, state, lemming)
+    if pos == AT_START:
+        first, count = G_START_CELLS, game[G_N_START]
+    else:
+        first, count = pos, 1
+    best = here
+    for j in range(count):
+        src = game[ix(first + j)] if pos == AT_START else pos
+        for d in range(N_DIRECTIONS):
+            c = game[ix(G_NB + src * N_DIRECTIONS + d)]
+            if c < 0 or game[ix(G_TERRAIN + c)] >= START or enterable(state, c, terrain):
+                continue
+            if game[ix(G_DIST + c)] >= here:
+                continue
+            ter = state[ix(PUB_TER + c)]
+            state[ix(PUB_TER + c)] = ground
+            best = min(best, plan(game, state, lemming, pos, terrain, movement))
+            state[ix(PUB_TER + c)] = ter
+    return here - best
+
+
+@kernel
 def choose_action(game, state, seat, params, n_options):
-    # move_gain for every card and lemming, from one search per (lemming, card
-    # terrain) with the largest movement among that terrain's cards: the search
-    # keeps every smaller movement's answer (slot of SLOT levels in LEVELS)
+    # Every card of the hand is an option; S_ALLOWS says which allow a step.
+    # A card that allows one is worth the hexes it gains (move_gain, with the
+    # look-ahead); one that allows none gains nothing this turn, unless it
+    # starts a new column whose bonus tile opens the way (tile_opening).
+    # move_gain for every card that allows a step and lemming, from one search
+    # per (lemming, card terrain) with the largest movement among that
+    # terrain's cards: the search keeps every smaller movement's answer (slot
+    # of SLOT levels in LEVELS)
     for k in range(LEMMINGS):
         lemming = seat * LEMMINGS + k
         if state[ix(PUB_POS + lemming)] == HOME:
@@ -189,7 +234,7 @@ def choose_action(game, state, seat, params, n_options):
             reach = -1
             for i in range(n_options):
                 card = state[S_VIEW + OWN_HAND + state[S_OPTIONS + i]]
-                if card_terrain(game, card) == t:
+                if card_terrain(game, card) == t and state[ix(S_ALLOWS + i)] != 0:
                     m, _ = movement_of(game, state, card)
                     reach = max(reach, m + LOOKAHEAD)
             if reach >= 0:
@@ -201,14 +246,21 @@ def choose_action(game, state, seat, params, n_options):
     pick = -1
     for i in range(n_options):
         card = state[S_VIEW + OWN_HAND + state[S_OPTIONS + i]]
-        m, _ = movement_of(game, state, card)
+        m, new = movement_of(game, state, card)
         t = card_terrain(game, card)
+        allows = state[ix(S_ALLOWS + i)] != 0
         for k in range(LEMMINGS):
             lemming = seat * LEMMINGS + k
             pos = state[ix(PUB_POS + lemming)]
             if pos == HOME:
                 gain = -1.0
                 further = -1.0
+            elif not allows:  # no step now: only a bonus tile that opens the way gains
+                gain = 0.0
+                if new:
+                    gain = tile_opening(game, state, lemming, t, m) * lead_weight(game, state, seat, lemming,
+                                                                                  params)
+                further = gain
             else:
                 here = distance(game, state, lemming)
                 w = lead_weight(game, state, seat, lemming, params)
@@ -258,7 +310,10 @@ def choose_lemming(game, state, seat, params, n_options):
 
 @kernel
 def push_value(game, state, seat, option, params):
-    """What the pushes of a step are worth: rivals set back, its own other lemming set back."""
+    """What the pushes of a step are worth. No push sets a lemming back (the
+    options leave those out), so ``change`` is 0 (sideways) or negative (pushed
+    on): a rival pushed on costs ``push`` per hex, its own lemming pushed on
+    gains ``own_push`` per hex."""
     cost = state[option + OPT_COST]
     if cost == 1:
         return 0.0
@@ -268,7 +323,7 @@ def push_value(game, state, seat, option, params):
     for i in range(cost - 1):
         other = state[ix(PUB_OCC + c)]
         nxt = game[ix(G_NB + c * N_DIRECTIONS + d)]
-        change = game[ix(G_DIST + nxt)] - game[ix(G_DIST + c)]  # > 0: set back
+        change = game[ix(G_DIST + nxt)] - game[ix(G_DIST + c)]  # <= 0: never set back
         if other // LEMMINGS == seat:
             value -= params[P_OWN_PUSH] * change
         else:

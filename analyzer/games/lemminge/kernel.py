@@ -42,7 +42,7 @@ from analyzer.games.lemminge.layout import (
     PL_LEN, PL_MOVES, PL_NEW_COLUMNS, PL_PUSHES_MADE, PL_REFILLS, PL_STEPS, PL_TILES_PLACED,
     PL_WON, PUB_CUR_DIST, PUB_ERROR, PUB_HAND_N, PUB_LEMMING, PUB_MOVEMENT, PUB_MOVER,
     PUB_N_OPTIONS, PUB_N_PLAYERS, PUB_POS, PUB_RESHUFFLES, PUB_SETBACK, PUB_TERRAIN, PUB_TILE_KIND, PUB_TURN,
-    PUB_WINNER, RANDOM, S_LEN, SCRIPT_BY_VALUE, S_MINCOST, S_OPTIONS, S_USER_OPTIONS, S_VIEW,
+    PUB_WINNER, RANDOM, S_ALLOWS, S_LEN, SCRIPT_BY_VALUE, S_MINCOST, S_OPTIONS, S_USER_OPTIONS, S_VIEW,
     SCRIPTED,
 )
 from analyzer.games.lemminge.random_bot import decide_random, refills_anyway
@@ -57,8 +57,9 @@ TURN_ON = 0
 
 @kernel
 def user_options(game, state, what, n_options):
-    """A user bot's options, one word each in S_USER_OPTIONS: the cards that
-    allow a step (action; the kernel lists hand positions), the hand's cards
+    """A user bot's options, one word each in S_USER_OPTIONS: the cards of the
+    hand (action; the kernel lists hand positions, S_ALLOWS says which allow a
+    step), the hand's cards
     (discard), the tile hexes (tile), the lemmings (lemming), the step targets
     (step). The built-in bots read the kernel's own lists, so this costs them nothing."""
     for i in range(n_options):
@@ -153,6 +154,8 @@ def trace_options(game, state, hidden, seat, what, n, trace):
     for i in range(n):
         if what == DECIDE_ACTION:
             value = hidden[own_at(seat) + OWN_HAND + state[S_OPTIONS + i]]
+            trace_event(trace, EV_OPTION, seat, what, value, state[S_ALLOWS + i], 0)
+            continue
         elif what == DECIDE_STEP:
             o = S_OPTIONS + i * OPT_WIDTH
             value = state[o] * 8 + state[o + 1]  # target * 8 + direction
@@ -204,16 +207,22 @@ def walk(game, state, hidden, params, seat, lemming, terrain, movement, player_r
 
 @kernel
 def choose_card(game, state, hidden, params, seat, trace):
-    """The cards of the hand that allow a step (judged before any bonus tile)
-    are the options; the answer is one of them or -1 to refill."""
+    """Every card of the hand may be played, whether or not a step follows (the
+    rulebook's "up to": rules page, clarification 8): they are the options, each
+    flagged in S_ALLOWS when it allows a step (judged before any bonus tile). The
+    reference random bot is offered only the cards that allow a step. The answer
+    is an option or -1 to refill."""
     at = own_at(seat)
     cheapest_steps(game, state, seat, S_MINCOST)
+    random = game[ix(G_KINDS + seat)] == RANDOM
     n = 0
     for i in range(hidden[at + OWN_HAND_N]):
         card = hidden[at + OWN_HAND + i]
         m, _ = movement_of(game, state, card)
-        if m >= state[ix(S_MINCOST + card_terrain(game, card))]:
+        allows = m >= state[ix(S_MINCOST + card_terrain(game, card))]
+        if allows or not random:
             state[ix(S_OPTIONS + n)] = i
+            state[ix(S_ALLOWS + n)] = 1 if allows else 0
             n += 1
     if trace.shape[0] > 0:
         trace_options(game, state, hidden, seat, DECIDE_ACTION, n, trace)

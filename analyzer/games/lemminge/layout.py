@@ -92,8 +92,8 @@ SCRIPT_BY_VALUE = 1 << 20
 P_LEAD = 0  # weight of moving its leading lemming (+) or its trailing one (-)
 P_REFILL_BELOW = 1  # refills when the best move gains fewer hexes than this
 P_KEEP = 2  # refilling, keeps the cards whose movement now is at least this
-P_PUSH = 3  # value per hex a push sets a rival's lemming back
-P_OWN_PUSH = 4  # cost per hex a push sets its own other lemming back
+P_PUSH = 3  # cost per hex a push brings a rival's lemming on (no push sets one back)
+P_OWN_PUSH = 4  # value per hex a push brings its own other lemming on
 P_BLOCK = 5  # value of a tile that turns meadow in front of a rival's lemming
 P_TILE_GAIN = 6  # value per hex of reach a tile gives its own lemming
 P_HAND_RESERVE = 7  # with this many cards or fewer, it refills rather than make a move gaining <= 1
@@ -101,8 +101,10 @@ PARAMS_WIDTH = 8
 
 # ------------------------------------------------------------------ decisions
 # what the kernel asks (state[S_OPTIONS ...] holds the options; answers below)
-DECIDE_ACTION = 0  # options: hand positions of the cards that allow a step (before any
-#                    bonus tile), PUB_N_OPTIONS of them; answer: option index, or -1 to refill
+DECIDE_ACTION = 0  # options: hand positions of the cards it may play, PUB_N_OPTIONS of them:
+#                    every card of the hand (rules page, clarification 8), S_ALLOWS[i] = 1 where
+#                    the card allows a step (judged before any bonus tile); the reference random
+#                    bot is offered only those. Answer: option index, or -1 to refill
 DECIDE_DISCARD = 1  # refilling: answer a bit mask over the own hand's positions (S_VIEW):
 #                     the cards to discard before drawing up to HAND_SIZE
 DECIDE_TILE = 2  # a bonus tile of kind PUB_TILE_KIND to place: answer an index into the
@@ -156,7 +158,8 @@ PUB_TER = PUB_TILE + MAX_CELLS  # MAX_CELLS: terrain now (printed, or the tile's
 PUB_LEN = PUB_TER + MAX_CELLS
 S_VIEW = PUB_LEN  # OWN_VIEW_LEN: the deciding player's hand (OWN_HAND, OWN_HAND_N, OWN_RNG)
 S_MINCOST = S_VIEW + 8  # N_TERRAINS: cheapest step of the mover's lemmings per card terrain
-S_OPTIONS = S_VIEW + 16  # MAX_OPTIONS * OPT_WIDTH
+S_ALLOWS = S_VIEW + 16  # HAND_SIZE: action decision, 1 where option i's card allows a step, else 0
+S_OPTIONS = S_ALLOWS + HAND_SIZE + 2  # MAX_OPTIONS * OPT_WIDTH
 S_SCRATCH = S_OPTIONS + MAX_OPTIONS * OPT_WIDTH  # 4 * MAX_CELLS: bots' scratch
 # MAX_CELLS: a user bot's options, one word each (view.py): the cards (action,
 # discard), the tile hexes (tile), the lemmings (lemming), the target hexes
@@ -197,7 +200,7 @@ PL_PUSHED = 6  # times its lemmings were displaced
 PL_NEW_COLUMNS = 7
 PL_TILES_PLACED = 8
 PL_HAND_START = 9
-PL_PUSHED_DIST = 10  # finish distance its lemmings were set back by pushes (negative: pushed on)
+PL_PUSHED_DIST = 10  # finish distance its lemmings lost by pushes: 0 or negative (pushed on; never back)
 PL_LEN = 11
 # moves: one row per card played (int32, flat over the chunk; MV_GAME: game's row in the chunk)
 MV_GAME = 0
@@ -213,7 +216,7 @@ MV_PUSHES = 9
 MV_LEMMING = 10  # the lemming moved (seat * 2 + k), -1 if none could step
 MV_DIST_BEFORE = 11
 MV_DIST_AFTER = 12
-MV_SETBACK = 13  # finish distance the lemmings it pushed were set back, summed (negative: pushed on)
+MV_SETBACK = 13  # finish distance the lemmings it pushed lost, summed: 0 or negative (pushed on; never back)
 MV_LEN = 14
 MOVES_PER_GAME = 96  # initial room in a chunk's moves buffer (it grows when a chunk needs more)
 # hexes: per cell, summed over a chunk
@@ -232,7 +235,8 @@ EV_RESHUFFLE = 3  # -, cards in the new pile, terrain mask of double-zero column
 EV_REFILL = 4  # seat, cards discarded, cards drawn
 EV_DRAW = 5  # seat, card
 EV_DISCARD = 6  # seat, card
-EV_OPTION = 7  # seat, decision, option value (before its EV_DECISION)
+EV_OPTION = 7  # seat, decision, option value (before its EV_DECISION); action: then 1 if the card
+#               allows a step; step: then its cost and the target's finish distance
 EV_DECISION = 8  # seat, decision, answer
 EV_PLAY = 9  # seat, card, column sum before, new column (0/1), movement
 EV_TILE = 10  # seat, tile kind, cell, old tile kind (-1 none)

@@ -265,13 +265,17 @@ def card_name(board, card: int) -> str:
     return f"{L.TERRAINS[card // n]} {board.values[card % n]}"
 
 
-def hex_name(board, cell: int) -> str:
+def hex_name(board, cell: int, tiles: dict[int, int] | None = None) -> str:
+    """A hex by its coordinates and the terrain a lemming stands on there: the
+    printed terrain, or the bonus tile on it ("forest tile on (4, 9) mountain")."""
     if cell == L.HOME:
         return "home"
     if cell < 0:
         return "the start area"
     x, y = cell % board.width, cell // board.width
-    return f"({x}, {y}) {L.TERRAIN_NAMES[L.TERRAIN_OF_LETTER[board.letter(cell)]]}"
+    printed = f"({x}, {y}) {L.TERRAIN_NAMES[L.TERRAIN_OF_LETTER[board.letter(cell)]]}"
+    kind = (tiles or {}).get(cell, -1)
+    return f"{L.TILE_KINDS[kind]} tile on {printed}" if kind >= 0 else printed
 
 
 def lemming_name(lemming: int) -> str:
@@ -279,8 +283,11 @@ def lemming_name(lemming: int) -> str:
 
 
 def describe_events(events: np.ndarray, board, labels) -> list[ReplayStep]:
-    """The trace's events (layout ``EV_*``) in the rulebook's words."""
+    """The trace's events (layout ``EV_*``) in the rulebook's words. A hex is
+    named by the terrain on it now: a bonus tile laid on it shows as that tile
+    on the printed terrain, from the event that places it on."""
     steps: list[ReplayStep] = []
+    tiles: dict[int, int] = {}  # cell -> kind of the tile on it
     options: list[str] = []
     deals: dict[int, list[str]] = {}
     drawn: list[str] = []
@@ -315,9 +322,9 @@ def describe_events(events: np.ndarray, board, labels) -> list[ReplayStep]:
             dropped, drawn = [], []
         elif kind == L.EV_OPTION:
             if a == L.DECIDE_ACTION:
-                options.append(card_name(board, b))
+                options.append(card_name(board, b) + ("" if c else " (no step)"))
             elif a == L.DECIDE_STEP:
-                text = f"to {hex_name(board, b // 8)} ({L.DIRECTIONS[b % 8]})"
+                text = f"to {hex_name(board, b // 8, tiles)} ({L.DIRECTIONS[b % 8]})"
                 options.append(text + (f", pushing {c - 1}" if c > 1 else ""))
             elif a == L.DECIDE_LEMMING:
                 options.append(lemming_name(b))
@@ -343,17 +350,18 @@ def describe_events(events: np.ndarray, board, labels) -> list[ReplayStep]:
             steps.append(ReplayStep("card", text, who))
         elif kind == L.EV_TILE:
             old = f" (the {L.TILE_KINDS[c]} tile there goes back)" if c >= 0 else ""
-            steps.append(ReplayStep("field", f"seat {who} places a {L.TILE_KINDS[a]} tile on {hex_name(board, b)}{old}",
-                                    who))
+            where = hex_name(board, b)  # the printed terrain: the old tile is named after
+            steps.append(ReplayStep("field", f"seat {who} places a {L.TILE_KINDS[a]} tile on {where}{old}", who))
+            tiles[b] = a
         elif kind == L.EV_NO_TILE:
             steps.append(ReplayStep("field", f"no {L.TERRAINS[a]} or meadow tile left: no bonus tile", who))
         elif kind == L.EV_STEP:
             push = f", pushing {d} lemming{'s' if d > 1 else ''}" if d else ""
-            steps.append(ReplayStep("move", f"{lemming_name(a)} steps from {hex_name(board, b)} to "
-                                            f"{hex_name(board, c)}{push}", who))
+            steps.append(ReplayStep("move", f"{lemming_name(a)} steps from {hex_name(board, b, tiles)} to "
+                                            f"{hex_name(board, c, tiles)}{push}", who))
         elif kind == L.EV_PUSHED:
-            steps.append(ReplayStep("move", f"{lemming_name(a)} is pushed from {hex_name(board, b)} to "
-                                            f"{hex_name(board, c)}", who))
+            steps.append(ReplayStep("move", f"{lemming_name(a)} is pushed from {hex_name(board, b, tiles)} to "
+                                            f"{hex_name(board, c, tiles)}", who))
         elif kind == L.EV_HOME:
             steps.append(ReplayStep("score", f"{lemming_name(a)} crosses the finish line", who))
         elif kind == L.EV_STOP:

@@ -15,8 +15,9 @@ _PARAMS = {  # name: (slot, help)
                      "hexes count 1 + lead for the leader, 1 - lead for the other"),
     "refill_below": (P_REFILL_BELOW, "refills when no card gains this many hexes"),
     "keep": (P_KEEP, "refilling, keeps the cards that would move at least this far now; discards the rest"),
-    "push": (P_PUSH, "value per hex a push sets a rival's lemming back"),
-    "own_push": (P_OWN_PUSH, "cost per hex a push sets its own other lemming back"),
+    "push": (P_PUSH, "cost per hex a push brings a rival's lemming nearer the finish (no push may set "
+                     "a lemming back: the rules forbid it)"),
+    "own_push": (P_OWN_PUSH, "value per hex a push brings its own other lemming nearer the finish"),
     "block": (P_BLOCK, "value of a terrain tile on the meadow just ahead of the rival lemming nearest home"),
     "tile_gain": (P_TILE_GAIN, "value per hex of reach a bonus tile gives its own lemming"),
     "hand_reserve": (P_HAND_RESERVE, "with this many cards or fewer it refills rather than gain 1 hex or less"),
@@ -49,8 +50,9 @@ _FAMILIES = {
         lead=-0.5, refill_below=2.0, keep=3.0, hand_reserve=2.0),
     "blocker": _heuristic(
         "blocker", BLOCKER,
-        "pushes rivals back when it can and lays its bonus tiles across the meadow in front of the "
-        "rival lemming nearest home",
+        "blocks by its bonus tiles, laid across the meadow in front of the rival lemming nearest "
+        "home, and avoids pushing rivals on (the rules allow no push that sets a lemming back; "
+        "sideways pushes are neutral)",
         lead=0.3, push=1.5, block=2.0, tile_gain=0.5),
 }
 

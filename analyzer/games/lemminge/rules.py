@@ -267,13 +267,16 @@ def enterable(state, cell, terrain):
 @kernel(inline=True)
 def step_cost(game, state, target, d):
     """Movement a step into ``target`` in direction ``d`` costs: 1, plus 1 per
-    lemming of the line it pushes one hex on; 0 if the push is not allowed (the
-    last lemming would leave the board or land in the start area)."""
+    lemming of the line it pushes one hex on; 0 if the push is not allowed: the
+    last lemming would leave the board or land in the start area, or one of the
+    line would land farther from the finish than the hex it leaves (« Il n'est
+    pas permis de pousser un lemming vers l'arrière », rules page clarification
+    7: finish distances as the walk measures them; sideways is allowed)."""
     cost = 1
     c = target
     while state[ix(PUB_OCC + c)] >= 0:
         nxt = game[ix(G_NB + c * N_DIRECTIONS + d)]
-        if nxt < 0 or game[ix(G_TERRAIN + nxt)] == START:
+        if nxt < 0 or game[ix(G_TERRAIN + nxt)] == START or game[ix(G_DIST + nxt)] > game[ix(G_DIST + c)]:
             return 0
         cost += 1
         c = nxt

@@ -207,6 +207,10 @@ VIEW = ViewSpec(
         _f("hand", L.S_VIEW + L.OWN_HAND, L.HAND_SIZE,
            "the card ids in this player's hand (the first hand_size are used)", "position 0-5"),
         _f("hand_size", L.S_VIEW + L.OWN_HAND_N, 1, "cards in this player's hand"),
+        _f("allows_step", L.S_ALLOWS, L.HAND_SIZE,
+           "action decision: 1 if option i's card lets one of its lemmings take a step (judged before "
+           "any bonus tile), 0 if not (it may still be played: a move of 0 steps, e.g. for its bonus tile)",
+           "option i 0-5"),
         _g("n_cells", L.G_N_CELLS, 1, "hexes of the map's grid (cells 0 .. n_cells-1, off-map ones included)"),
         _g("width", L.G_WIDTH, 1, "hexes per row of the grid (cell = y * width + x)"),
         _g("n_values", L.G_N_VALUES, 1, "cards per terrain"),
@@ -219,9 +223,10 @@ VIEW = ViewSpec(
     ),
     decisions=(
         Decision(L.DECIDE_ACTION, "action", "at the start of every turn",
-                 "the cards in hand that let one of its lemmings step (judged before any bonus tile; "
-                 "card ids)", INDEX_OR_PASS,
-                 "an option index to play that card, or -1 to refill (the only answer when there is no option)"),
+                 "every card in hand, in hand order (card ids): any card may be played, whether or not "
+                 "a step follows; allows_step(view, i) says which let one of its lemmings step (judged "
+                 "before any bonus tile)", INDEX_OR_PASS,
+                 "an option index to play that card, or -1 to refill (the only answer when the hand is empty)"),
         Decision(L.DECIDE_DISCARD, "discard", "it answered -1 (refill) to action",
                  "the cards in hand in position order (card ids)", VALUE,
                  "a bit mask: bit i discards option i (hand position i); then it draws up to 6 cards. "
@@ -235,7 +240,8 @@ VIEW = ViewSpec(
         Decision(L.DECIDE_STEP, "step", "before each step of the walking lemming (moving(view)), while "
                  "it has movement and a legal step",
                  "the target hexes of its legal steps (cells; step_cost, step_direction, step_distance, "
-                 "step_from tell the rest)", INDEX_OR_PASS,
+                 "step_from tell the rest). A push that would set a lemming of the line farther from the "
+                 "finish is not legal and not offered; a sideways push is", INDEX_OR_PASS,
                  "an option index to take that step (pushing the line in front), or -1 to stop walking"),
     ),
     options_at=L.S_USER_OPTIONS,
