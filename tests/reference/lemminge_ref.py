@@ -16,7 +16,8 @@ from collections import deque
 TERRAIN_LETTERS = "FDRWS"  # forest, desert, mountain, water, swamp: the card terrains
 HAND = 6
 TURN_CAP = 3000
-BROKEN: set[str] = set()  # e.g. {"push_cost"}: pushes cost 1 whatever the line; see the cross-check
+BROKEN: set[str] = set()  # e.g. {"push_cost"}: pushes cost 1 whatever the line; {"backward_push"}:
+#                           pushes that set a lemming back are allowed; see the cross-check
 
 
 def neighbours(x, y):
@@ -155,6 +156,11 @@ class Game:
                         ok = False
                         break
                 if not ok:
+                    continue
+                # « Il n'est pas permis de pousser un lemming vers l'arrière »: no lemming of the
+                # line may land farther from the finish than the hex it leaves (sideways is fine)
+                if "backward_push" not in BROKEN and any(self.b.dist[self.b.next_hex(x, d)] > self.b.dist[x]
+                                                         for x in line):
                     continue
                 cost = 1 + (0 if "push_cost" in BROKEN else len(line))
                 if cost <= movement:
