@@ -3,8 +3,10 @@ turn on a small map of the test's own (odd-r grid: row 1 is odd, so its
 north-east and south-east neighbours are at x+1)."""
 import numpy as np
 
+from analyzer.games.lemminge import kernel as K
 from analyzer.games.lemminge import layout as L
 from analyzer.games.lemminge import rules as R
+from analyzer.games.lemminge import view as V
 from tests.games.lemminge.lmg_support import (
     FOREST, MOUNTAIN, SWAMP, VALUES, WATER, Table, card, make_map,
 )
@@ -253,3 +255,142 @@ def test_deal_by_seat():
         cols = [t.state[L.PUB_COL + k * L.MAX_VALUES] for k in range(5)]
         assert [VALUES[c % 11] for c in cols] == [2] * 5
         assert t.ok()
+
+
+# ---------------------------------------------------------------------- no push backwards (issue 33)
+# « Il n'est pas permis de pousser un lemming vers l'arrière. » Rules page, clarification 7:
+# a push is backwards, and not allowed, if any lemming of the line lands on a hex of
+# greater finish distance than the one it leaves; sideways (equal distance) is allowed.
+# Finish next to row 1 at (4, 0): row 1's distances are 4 3 2 1 1 2 3 4 from x = 1.
+VALLEY = make_map("""
+....Z....
+AMMMMMMMM
+""")
+
+
+def test_no_lemming_may_be_pushed_backwards():
+    t = Table(VALLEY)
+    t.place(2, 4, 1)  # red at distance 1; pushed east it would land at distance 2
+    t.place(0, 3, 1)
+    assert all(target != (4, 1) for target, _, _ in t.steps(0, WATER, 5))
+    t.place(0, 5, 1)  # from the east: red pushed west lands on (3, 1), distance 1 too: sideways
+    assert ((4, 1), "W", 2) in t.steps(0, WATER, 5)
+    o = L.S_OPTIONS + t.step_index(0, WATER, 5, (4, 1), "W") * L.OPT_WIDTH
+    R.take_step(t.game, t.state, 0, 0, o, t.rows, t.hexes, t.trace)
+    assert (t.pos(0), t.pos(2)) == ((4, 1), (3, 1)) and t.rows[1, L.PL_PUSHED_DIST] == 0
+
+
+def test_a_line_may_not_be_pushed_if_any_of_it_would_go_backwards():
+    t = Table(VALLEY)
+    t.place(2, 3, 1)  # red: (3, 1) -> (4, 1), distance 1 -> 1, sideways
+    t.place(4, 4, 1)  # blue behind it: (4, 1) -> (5, 1), distance 1 -> 2, backwards
+    t.place(0, 2, 1)
+    assert all(target != (3, 1) for target, _, _ in t.steps(0, WATER, 5))
+    t.place(4, 6, 1)  # blue away: red alone is pushed sideways
+    assert ((3, 1), "E", 2) in t.steps(0, WATER, 5)
+    t.place(0, 1, 1)  # a line pushed on: red (2, 1) -> (3, 1) nearer, blue (3, 1) -> (4, 1) sideways
+    t.place(2, 2, 1)
+    t.place(4, 3, 1)
+    assert ((2, 1), "E", 3) in t.steps(0, WATER, 5)
+
+
+def test_a_lemming_whose_only_step_pushes_backwards_cannot_step():
+    # clarification 7: a step that can only be made by a backwards push is no legal step, for
+    # "allows a step" (the cards) and "can now step" (the lemmings) alike
+    t = Table(CORRIDOR)
+    t.place(0, 6, 1)
+    t.place(2, 5, 1)  # red west of it: pushed west it would go back
+    R.place_tile(t.state, t.cell(7, 1), R.take_tile(t.state, SWAMP))  # east closed to a forest card
+    assert t.steps(0, FOREST, 6) == []
+    assert not R.can_step(t.game, t.state, 0, FOREST, 6)
+    t.state[L.PUB_POS + 1] = L.HOME
+    R.cheapest_steps(t.game, t.state, 0, L.S_MINCOST)
+    assert t.state[L.S_MINCOST + FOREST] >= 1 << 30  # no forest card allows a step
+    assert t.state[L.S_MINCOST + SWAMP] == 1  # a swamp card does: onto the swamp tile
+
+
+def test_the_issue_game_pushes_no_lemming_back():
+    """``replay lemminge --players 3 --bots blocker,convoy,random --seed 5 --game 3``:
+    at turn 61 a lemming was pushed three hexes back (finish distance 13 -> 16). No
+    push of that game, of any seat, sets a lemming back now."""
+    from analyzer.engine.botspec import BotSpec
+    from analyzer.games.lemminge.match import LemmingeMatch
+
+    match = LemmingeMatch(None, 3, [BotSpec(b, ()) for b in ("blocker", "convoy", "random")])
+    r = match.replay(5, 3)
+    dist = match.map.distances()
+    by_name = {f"({c % match.map.width}, {c // match.map.width})": int(dist[c]) for c in range(match.map.n_cells)}
+    pushes = [s.text for s in r.steps if " is pushed from " in s.text]
+    assert pushes  # the game has pushes
+    for text in pushes:
+        src, dst = text.split(" is pushed from ")[1].split(" to ")
+        coords = [part[part.index("("):part.index(")") + 1] for part in (src, dst) if "(" in part]
+        before, after = by_name[coords[0]], (0 if dst == "home" else by_name[coords[1]])
+        assert after <= before, text
+    assert (r.tables["moves"]["pushed_setback"] <= 0).all()
+    assert (r.tables["players"]["pushed_distance"] <= 0).all()
+
+
+# ---------------------------------------------------------------------- cards with no step (issue 33)
+
+def test_a_card_with_no_step_may_be_played():
+    # "up to" that many steps allows 0 (rules page, clarification 8): a bot other than the
+    # reference random one may play any card; the turn is a move with no lemming moved
+    t = Table(CORRIDOR)
+    t.place(0, 6, 1)
+    t.place(2, 5, 1)
+    t.state[L.PUB_POS + 1] = L.HOME
+    R.place_tile(t.state, t.cell(7, 1), R.take_tile(t.state, SWAMP))
+    forest4 = card(FOREST, 4)
+    swamp1 = card(SWAMP, 1)
+    t.hand(0, [forest4, swamp1])
+    # every card is an option, each flagged whether it allows a step: what a user bot sees
+    t.script(BY + forest4)
+    assert K.choose_card(t.game, t.state, t.hidden, t.params, 0, t.trace) == 0
+    assert t.state[L.PUB_N_OPTIONS] == 2 and list(t.state[L.S_ALLOWS:L.S_ALLOWS + 2]) == [0, 1]
+    K.user_options(t.game, t.state, L.DECIDE_ACTION, 2)
+    view = V.View(L.DECIDE_ACTION, 0, 2, t.game, t.state, t.params[0])
+    assert [V.options(view, i) for i in range(2)] == [forest4, swamp1]
+    assert [V.allows_step(view, i) for i in range(2)] == [0, 1]
+    assert "allows_step: [0, 1" in repr(view)
+    t.script(BY + forest4, BY + t.cell(9, 1))  # forest 4 starts a new column: a tile, placed out of the way
+    assert t.turn(0) == -1
+    m = t.last_move()
+    assert (m["terrain"], m["new_column"], m["steps"], m["lemming"]) == (FOREST, 1, 0, -1)
+    assert t.rows[0, L.PL_MOVES] == 1 and t.rows[0, L.PL_TILES_PLACED] == 1 and t.pos(0) == (6, 1)
+    assert t.ok()
+
+
+def test_the_random_bot_plays_only_cards_that_allow_a_step():
+    # rules page, the reference random bot: "whenever no card allows a single step" it refills
+    t = Table(CORRIDOR, kinds=[L.RANDOM, L.RANDOM])
+    t.place(0, 6, 1)
+    t.place(2, 5, 1)
+    t.state[L.PUB_POS + 1] = L.HOME
+    R.place_tile(t.state, t.cell(7, 1), R.take_tile(t.state, SWAMP))
+    t.hand(0, [card(FOREST, 4), card(FOREST, 1)])
+    assert t.turn(0) == -1
+    assert t.rows[0, L.PL_REFILLS] == 1 and t.rows[0, L.PL_MOVES] == 0
+
+
+def test_a_heuristic_plays_a_card_with_no_step_when_its_tile_opens_the_way():
+    # « to start a new column for its bonus tile [...] because the tile opens the only path »
+    board = make_map("""
+..........
+AMRMMMMMMZ
+..........
+""")
+    from analyzer.engine.botspec import BotSpec
+    from analyzer.games.lemminge.registry import BUILTIN
+
+    t = Table(board, kinds=[L.RACER, L.RANDOM])
+    t.params[0] = BUILTIN["racer"].param_row(BotSpec("racer", ()))
+    t.place(0, 1, 1)
+    t.state[L.PUB_POS + 1] = L.HOME
+    forest4 = card(FOREST, 4)
+    t.hand(0, [forest4])  # above the forest column's 2: a new column and a forest tile
+    assert t.steps(0, FOREST, 4) == []  # the mountain at (2, 1) bars the way: no step before the tile
+    assert t.turn(0) == -1
+    m = t.last_move()
+    assert (m["terrain"], m["new_column"], m["lemming"]) == (FOREST, 1, 0)
+    assert t.state[L.PUB_TILE + t.cell(2, 1)] == FOREST and m["steps"] == 4 and t.pos(0) == (5, 1)
