@@ -65,9 +65,9 @@ CASES = {
     ("mafia", "mixed"): (["expander", "raider", "hunter", "expander", "random"], 2000, "0339618d955eb034"),
     ("mafia", "four"): (["expander", "raider", "raider", "expander"], 2000, "29a78a4ab780abee"),
     ("mafia", "three"): (["raider", "expander", "warden"], 2000, "41c29be8a81facf9"),
-    ("lemminge", "random"): (["random"] * 4, 600, "74f701981149adf8"),
-    ("lemminge", "mixed"): (["racer", "convoy", "blocker", "random"], 300, "66f1167475e3cd9c"),
-    ("lemminge", "heuristic"): (["racer", "convoy", "blocker", "racer"], 300, "503dc62fbdf55c8f"),
+    ("lemminge", "random"): (["random"] * 4, 600, "104568d69e59ae29"),
+    ("lemminge", "mixed"): (["racer", "convoy", "blocker", "random"], 300, "f8c1c522aac0f146"),
+    ("lemminge", "heuristic"): (["racer", "convoy", "blocker", "racer"], 300, "789c40093fc19ec4"),
 }
 
 
