@@ -509,6 +509,7 @@ def shootout(g, s, sp, cr, tr, a, b):
     for k in range(2):
         p = a if k == 0 else b
         side = owner(p)
+        s[S_ASK_OTHER] = b if k == 0 else a  # its adversary
         if side == STATE:
             decider = state_decider(g, s)
             s[S_ASK_PIECE] = p
