@@ -234,8 +234,9 @@ def family_state_value(s, side, q, x, lead, purge):
     """Four players: what family ``side`` expects from moving State piece ``q`` (the
     Prefect or a CC) to ``x``, taking its decisions there (``lead``: ``leader(g, s,
     side)``; ``purge``: the purge points doubled). The Prefect arrests and holds
-    everyone there (its own pieces too: a heavy cost); a CC arrests and holds only
-    rivals, and only while the purge points stay within ``FAMILY_PURGE_LIMIT``. An
+    everyone there (its own pieces too: a heavy cost; a rival's counts only within
+    ``FAMILY_PURGE_LIMIT``); a CC arrests and holds only rivals, and only while the purge
+    points stay within that limit. An
     option that brings the purge points to four (everyone loses) costs ``ALL_LOSE``,
     in proportion to its chance (the Prefect's SISDE draw)."""
     w = FAMILY_STATE_WEIGHTS
@@ -254,9 +255,12 @@ def family_state_value(s, side, q, x, lead, purge):
         own = h == side
         for p in range(3 * h + 1, 3 * h + 3):
             if s[S_LOC + p] == x:
-                if q == PREFECT:
+                if q == PREFECT:  # it must: beyond the purge limit a rival's arrest is worth nothing
                     added += 1
-                    value += -OWN_ARREST if own else w[P_ARREST]
+                    if own:
+                        value -= OWN_ARREST
+                    elif purge + added <= FAMILY_PURGE_LIMIT:
+                        value += w[P_ARREST]
                 elif not own and purge + added + 1 <= FAMILY_PURGE_LIMIT:
                     added += 1
                     value += 0.6 * w[P_ARREST]
@@ -264,7 +268,10 @@ def family_state_value(s, side, q, x, lead, purge):
             if q == PREFECT:
                 added += 2
                 bosses += 1
-                value += -OWN_ARREST if own else w[P_HOLD]
+                if own:
+                    value -= OWN_ARREST
+                elif purge + added <= FAMILY_PURGE_LIMIT:
+                    value += w[P_HOLD]
             elif not own and purge + added + 2 <= FAMILY_PURGE_LIMIT:
                 added += 2
                 value += 0.6 * w[P_HOLD]
