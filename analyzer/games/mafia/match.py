@@ -253,6 +253,13 @@ class MafiaMatch(PooledMatch):
         rulebook's words, ending with its table rows."""
         from analyzer.games.protocol import Replay
 
+        events, chunk = self.trace(seed, index)
+        steps = describe_events(self, events)
+        return Replay(self.game, self.unit, index, seed, self.setup_lines(), steps, self.tables_of(chunk))
+
+    def trace(self, seed: int, index: int) -> tuple[np.ndarray, Chunk]:
+        """Game ``index`` of a run with ``seed``: its trace events [n, 4] (``T_*``: code,
+        a, b, c) and its records."""
         tr = np.zeros(1 + 4 * TRACE_EVENTS, np.int64)
         games = np.zeros((1, L.GM_LEN), np.int64)
         sides = np.zeros((1, L.N_SIDES, L.SD_LEN), np.int64)
@@ -262,9 +269,7 @@ class MafiaMatch(PooledMatch):
         if status != 0:
             self._bot_failed(status + (index << 32))
         events = tr[1:1 + 4 * int(tr[0])].reshape(-1, 4)
-        steps = describe_events(self, events)
-        chunk = Chunk(index, 1, games, sides, cards, spaces)
-        return Replay(self.game, self.unit, index, seed, self.setup_lines(), steps, self.tables_of(chunk))
+        return events, Chunk(index, 1, games, sides, cards, spaces)
 
 
 TRACE_EVENTS = 200_000
