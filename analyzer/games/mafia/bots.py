@@ -26,6 +26,7 @@ from analyzer.games.mafia.layout import (
     AIRPORT_BOMB, AMERICAN_BOSS, AMBUSH, ANTI_GANG, ANTI_MAFIA, ATI_STRIKE, BARRACKS, BOMB, CC1, CITY,
     COMMISSION, D_ANTI_MAFIA_SPACE, D_ARREST, D_BASE, D_CARD, D_FORBID, D_GIVE_UP, D_HELI_DIE, D_HOLD,
     D_MOVE, D_RESIST, D_SHOOT, D_STATE_MOVE, D_VISIT_SPACE, DECK_SIZE, EXPANDER, G_N_SPACES, G_OPEN,
+    G_PLAYERS, PRISON, S_MOVED_STATE,
     G_PARAMS, GOV_PROTECTION, GOVERNMENT_FALLS, HELIBORNE, HIDEOUT, HUNTER, JUDICIARY, LAS_VEGAS,
     MAX_OPTIONS, MAX_SPACES, N_CARDS, N_PIECES, N_FAMILIES, NOTABLE_PROTECTION, P_CLUE, P_ENNA, P_GAIN, P_GUARD, P_HOLD,
     P_LEADER, P_MARKER, P_PHONE, P_RISK, P_S_LEADER, P_S_PHONE, P_S_RISK, P_SHOOT, P_STACK, P_TAKE,
@@ -57,13 +58,52 @@ def controls(g, s, f):
     return s[S_CONTROLLED + f]
 
 
+@kernel(inline=True)
+def partner(g, f):
+    """Three players: the other family of family ``f``'s player (red+orange,
+    black+green: the seat wins when either does); -1 otherwise."""
+    if g[G_PLAYERS] == 3 and 0 <= f < N_FAMILIES:
+        return (f + 2) % N_FAMILIES
+    return -1
+
+
+@kernel(inline=True)
+def friendly(g, f, h):
+    """Family ``h`` is family ``f`` or, with three players, its partner."""
+    return h == f or h == partner(g, f)
+
+
+PURGE_END = 8  # purge points, doubled: four at the start of a family turn and everyone loses (4 players)
+# the most purge points (doubled) a family taking the State's decisions lets its own arrest or
+# hold reach: one more Boss held at a roadblock (2) must not end the game
+FAMILY_PURGE_LIMIT = 5
+ALL_LOSE = 10000.0  # what an option costs that makes everyone lose (a family: as bad as losing, for sure)
+OWN_ARREST = 100.0  # a family's State piece arresting or holding one of its own pieces
+
+
+@kernel
+def purge_now(s):
+    """The purge points, doubled (as the kernel counts them: 2 per Boss in Prison, 1 per
+    Boss in the Barracks, 1/2 per Picciotto in Prison)."""
+    total = 0
+    for p in range(12):
+        loc = s[S_LOC + p]
+        if p % 3 == 0:
+            total += 4 if loc == PRISON else (2 if loc == BARRACKS else 0)
+        elif loc == PRISON:
+            total += 1
+    return total
+
+
 @kernel
 def leader(g, s, f):
-    """The family other than ``f`` controlling most spaces (-1: none controls any)."""
+    """The family other than ``f`` (and, with three players, its partner) controlling
+    most spaces (-1: none controls any)."""
     best = -1
     most = 0
+    pal = partner(g, f)
     for h in range(N_FAMILIES):
-        if h != f:
+        if h != f and h != pal:
             n = controls(g, s, h)
             if n > most:
                 most = n
@@ -80,16 +120,28 @@ def owner_of(s, x):
 
 
 @kernel
-def family_value(g, s, side, p, x, lead):
+def family_value(g, s, side, p, x, lead, purge):
     """What family ``side`` expects from its piece ``p`` ending on ``x`` (``lead``:
-    ``leader(g, s, side)``, the same for every option, so computed once per decision)."""
+    ``leader(g, s, side)``, the same for every option, so computed once per decision;
+    ``purge``: the purge points doubled, four players only).
+
+    Three players: its partner family (the same player's) neither threatens it nor is
+    a space to take. Four players: the CCs do not threaten it on its own turn (it takes
+    their decisions, and never arrests or holds its own pieces); a piece the Prefect
+    would arrest or hold, or a Boss a roadblock may hold, counts what it adds to the
+    purge points: reaching four makes everyone lose."""
+    four = g[G_PLAYERS] == 4
+    pal = partner(g, side)
     boss = p % 3 == 0
     worth = 3.0 if boss else 1.5  # what losing the piece costs (a Boss is also 1-2 purge points)
     t = s[S_TYPE + x]
     c = chance(s[S_TRIGGER + x])
     risk = 0.0
+    doom = 0.0  # chance the move makes everyone lose (four players)
     if t == ROADBLOCK or t == AMBUSH or t == RESTAURANT:
         risk += c * worth
+        if four and boss and t == ROADBLOCK and purge + 2 >= PURGE_END:
+            doom += c
     elif boss and t == BOMB:
         risk += c * worth
     elif boss and t == COMMISSION:
@@ -97,11 +149,14 @@ def family_value(g, s, side, p, x, lead):
     in_base = x == s[S_BASE + side]
     if s[S_LOC + PREFECT] == x and not (boss and in_base):
         risk += worth
-    for cc in range(CC1, CC1 + 3):
-        if s[S_LOC + cc] == x and not (boss and in_base):
-            risk += 0.5 * worth
+        if four and purge + (2 if boss else 1) >= PURGE_END:
+            doom = 1.0
+    if not four:
+        for cc in range(CC1, CC1 + 3):
+            if s[S_LOC + cc] == x and not (boss and in_base):
+                risk += 0.5 * worth
     for h in range(N_FAMILIES):
-        if h != side:
+        if h != side and h != pal:
             if boss and s[S_LOC + 3 * h] == x:
                 risk += 0.25 * worth
             if not boss and (s[S_LOC + 3 * h + 1] == x or s[S_LOC + 3 * h + 2] == x):
@@ -113,6 +168,9 @@ def family_value(g, s, side, p, x, lead):
             gain = param(g, side, P_GAIN)
         elif h == side:
             gain = param(g, side, P_STACK)
+        elif h == pal:
+            # its marker would take one of its partner's off (the space, if it was the last)
+            gain = -(param(g, side, P_GAIN) if s[S_MARK + 4 * x + h] == 1 else param(g, side, P_STACK))
         else:
             gain = param(g, side, P_TAKE) + (param(g, side, P_LEADER) if h == lead else 0.0)
             if s[S_MARK + 4 * x + h] == 1:
@@ -121,24 +179,16 @@ def family_value(g, s, side, p, x, lead):
             gain *= 0.5
     if boss and t == TELEPHONE:
         gain += param(g, side, P_PHONE)
-    return gain - param(g, side, P_RISK) * risk
-
-
-FAMILY_STATE_WEIGHTS = np.array([1.0, 2.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.3])  # a family moving a State piece
-
-
-@kernel(inline=True)
-def weight(g, side, k, friend):
-    """A State-move weight: the State bot's parameter, or a fixed one for a family
-    moving a State piece (four players)."""
-    return param(g, side, k) if friend < 0 else FAMILY_STATE_WEIGHTS[k]
+    value = gain - param(g, side, P_RISK) * risk
+    if four:
+        value -= ALL_LOSE * min(doom, 1.0)
+    return value
 
 
 @kernel
-def state_value(g, s, side, q, x, friend, lead):
-    """What the State (or, with four players, family ``friend`` moving a State piece:
-    its own losses count against it) expects from State piece ``q`` ending on ``x``
-    (``lead``: ``leader(g, s, friend)``, computed once per decision)."""
+def state_value(g, s, side, q, x, lead):
+    """What the State expects from State piece ``q`` ending on ``x`` (``lead``:
+    ``leader(g, s, -1)``, computed once per decision)."""
     t = s[S_TYPE + x]
     c = chance(s[S_TRIGGER + x])
     worth = 3.0 if q == PREFECT else 1.0
@@ -152,28 +202,91 @@ def state_value(g, s, side, q, x, friend, lead):
         n = 0
         for p in range(12):
             n += s[S_LOC + p] == x
-        value += weight(g, side, P_CLUE, friend) * n
+        value += param(g, side, P_CLUE) * n
     else:
         share = 1.0 if q == PREFECT else 0.6
         for h in range(N_FAMILIES):
-            sign = -1.0 if h == friend else 1.0
             for p in range(3 * h + 1, 3 * h + 3):
                 if s[S_LOC + p] == x:
-                    value += sign * share * weight(g, side, P_ARREST, friend)
+                    value += share * param(g, side, P_ARREST)
             if s[S_LOC + 3 * h] == x and x != s[S_BASE + h]:
-                value += sign * share * weight(g, side, P_HOLD, friend)
+                value += share * param(g, side, P_HOLD)
         h = owner_of(s, x)
         if h >= 0:
-            sign = -1.0 if h == friend else 1.0
-            value += sign * (1.0 if q == PREFECT else 0.5) * (
-                weight(g, side, P_MARKER, friend) + (weight(g, side, P_S_LEADER, friend) if h == lead else 0.0))
+            value += (1.0 if q == PREFECT else 0.5) * (
+                param(g, side, P_MARKER) + (param(g, side, P_S_LEADER) if h == lead else 0.0))
         if q == PREFECT and t == TELEPHONE:
-            value += weight(g, side, P_S_PHONE, friend)
-        if q != PREFECT and friend < 0:
+            value += param(g, side, P_S_PHONE)
+        if q != PREFECT:
             # a CC guarding a space a family needs: next to the leader's markers
             if lead >= 0 and s[S_MARK + 4 * x + lead] > 0:
-                value += weight(g, side, P_GUARD, friend)
-    return value - weight(g, side, P_S_RISK, friend) * risk
+                value += param(g, side, P_GUARD)
+    return value - param(g, side, P_S_RISK) * risk
+
+
+# a family moving a State piece (four players): arrest, hold, marker, leader, risk, -, -, phone
+FAMILY_STATE_WEIGHTS = np.array([1.0, 2.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.3])
+SISDE_MATCH = 0.25  # the chance the Prefect's SISDE draw is the held Boss's colour (2 clues of 8)
+
+
+@kernel
+def family_state_value(s, side, q, x, lead, purge):
+    """Four players: what family ``side`` expects from moving State piece ``q`` (the
+    Prefect or a CC) to ``x``, taking its decisions there (``lead``: ``leader(g, s,
+    side)``; ``purge``: the purge points doubled). The Prefect arrests and holds
+    everyone there (its own pieces too: a heavy cost; a rival's counts only within
+    ``FAMILY_PURGE_LIMIT``); a CC arrests and holds only rivals, and only while the purge
+    points stay within that limit. An
+    option that brings the purge points to four (everyone loses) costs ``ALL_LOSE``,
+    in proportion to its chance (the Prefect's SISDE draw)."""
+    w = FAMILY_STATE_WEIGHTS
+    t = s[S_TYPE + x]
+    c = chance(s[S_TRIGGER + x])
+    worth = 3.0 if q == PREFECT else 1.0
+    risk = 0.0
+    if t == AMBUSH or t == RESTAURANT or (q == PREFECT and t == BOMB):
+        risk += c * worth
+    if q == PREFECT and t == COMMISSION:
+        risk += c * 1.0
+    value = 0.0
+    added = 0
+    bosses = 0  # Bosses the Prefect holds (each may become an arrest by the SISDE draw)
+    for h in range(N_FAMILIES):
+        own = h == side
+        for p in range(3 * h + 1, 3 * h + 3):
+            if s[S_LOC + p] == x:
+                if q == PREFECT:  # it must: beyond the purge limit a rival's arrest is worth nothing
+                    added += 1
+                    if own:
+                        value -= OWN_ARREST
+                    elif purge + added <= FAMILY_PURGE_LIMIT:
+                        value += w[P_ARREST]
+                elif not own and purge + added + 1 <= FAMILY_PURGE_LIMIT:
+                    added += 1
+                    value += 0.6 * w[P_ARREST]
+        if s[S_LOC + 3 * h] == x and x != s[S_BASE + h]:
+            if q == PREFECT:
+                added += 2
+                bosses += 1
+                if own:
+                    value -= OWN_ARREST
+                elif purge + added <= FAMILY_PURGE_LIMIT:
+                    value += w[P_HOLD]
+            elif not own and purge + added + 2 <= FAMILY_PURGE_LIMIT:
+                added += 2
+                value += 0.6 * w[P_HOLD]
+    h = owner_of(s, x)
+    if h >= 0:
+        sign = -1.0 if h == side else 1.0
+        value += sign * (1.0 if q == PREFECT else 0.5) * (w[P_MARKER] + (w[P_S_LEADER] if h == lead else 0.0))
+    if q == PREFECT and t == TELEPHONE:
+        value += w[P_S_PHONE]
+    doom = 0.0
+    if purge + added >= PURGE_END:
+        doom = 1.0
+    elif bosses > 0 and purge + added + 2 >= PURGE_END:
+        doom = 1.0 - (1.0 - SISDE_MATCH) ** bosses
+    return value - w[P_S_RISK] * risk - ALL_LOSE * doom
 
 
 @kernel
@@ -185,6 +298,7 @@ def best_move(g, s, side, n, rng, state_piece):
     # the leading family does not depend on the option: once per decision, not per
     # option (it scans every space for every family; a decision has up to hundreds of options)
     lead = leader(g, s, -1 if side == STATE and not state_piece else side)
+    purge = purge_now(s) if g[G_PLAYERS] == 4 else 0
     # a piece's value on a space does not depend on the option either (scoring changes
     # no state): each (piece, end) is valued once per decision, marked with the
     # decision's stamp, and a two-piece option adds two stored values (the same floats
@@ -205,11 +319,11 @@ def best_move(g, s, side, n, rng, state_piece):
                 v += memo[j]
                 continue
             if state_piece:
-                value = state_value(g, s, side, p, x, side, lead)
+                value = family_state_value(s, side, p, x, lead, purge)
             elif side == STATE:
-                value = state_value(g, s, side, p, x, -1, lead)
+                value = state_value(g, s, side, p, x, lead)
             else:
-                value = family_value(g, s, side, p, x, lead)
+                value = family_value(g, s, side, p, x, lead, purge)
             memo[j] = value
             s[S_MEMO_AT + j] = stamp
             v += value
@@ -220,8 +334,23 @@ def best_move(g, s, side, n, rng, state_piece):
 
 @kernel
 def family_card(g, s, side, kind, card):
-    """Whether a family plays a held card whose window is open."""
+    """Whether a family plays a held card whose window is open. With four players it
+    also holds the State's ROME cards for a turn: *Hideout found* only against a
+    rival's Boss and within the purge limit, *Anti-gang brigade* only against a
+    rival's piece, never *Anti-mafia operation* (a roadblock for good: a trap for its
+    own pieces too, and every Boss it holds is a purge point toward everyone losing)."""
     if card == SPY or card == WIFE_CHEATS:
+        return 0
+    if card == HIDEOUT:
+        b = s[S_ASK_PIECE]
+        if b < 0 or b >= 12 or friendly(g, side, b // 3):
+            return 0
+        added = 4 if s[S_MOVED_STATE] == PREFECT else 2  # the Prefect's hold draws a SISDE card
+        return 1 if purge_now(s) + added <= FAMILY_PURGE_LIMIT else 0
+    if card == ANTI_GANG:
+        other = s[S_ASK_OTHER]  # the State piece's adversary in the shootout
+        return 0 if 0 <= other < 12 and friendly(g, side, other // 3) else 1
+    if card == ANTI_MAFIA:
         return 0
     return 1
 
@@ -262,6 +391,8 @@ def decide_heuristic(kind, what, n, side, g, s, rng):
         if not family:
             return 0
         target = s[S_ASK_PIECE]  # (S_ASK_OTHER: its own piece that would shoot)
+        if 0 <= target < 12 and friendly(g, side, target // 3):
+            return 0  # three players: never at its partner family
         lead = leader(g, s, side)
         weapons = s[S_HOLDER + SPECIAL_WEAPONS] == side
         want = param(g, side, P_SHOOT)
@@ -270,10 +401,21 @@ def decide_heuristic(kind, what, n, side, g, s, rng):
         if weapons:
             want += 0.5
         return 1 if want >= 1.0 else 0
-    if what == D_FORBID or what == D_RESIST:
-        return 1  # forbidding costs nothing; resisting beats Prison (the Continent returns on 5-6)
+    if what == D_FORBID:
+        # forbidding costs nothing, but not its partner family's Picciotto (three players)
+        return 0 if friendly(g, side, s[S_ASK_PIECE] // 3) else 1
+    if what == D_RESIST:
+        return 1  # resisting beats Prison (the Continent returns on 5-6)
     if what == D_ARREST or what == D_HOLD:
-        return 1
+        if not family:
+            return 1
+        # four players: the family taking the State's decisions never arrests or holds its
+        # own pieces, nor a rival's beyond the purge limit (four purge points: everyone loses)
+        q = s[S_ASK_PIECE]
+        if friendly(g, side, q // 3):
+            return 0
+        added = 1 if what == D_ARREST else 2
+        return 1 if purge_now(s) + added <= FAMILY_PURGE_LIMIT else 0
     if what == D_GIVE_UP:
         # the least useful card of the hand: the ones without effect, Spy, then the lowest id
         k = 0
@@ -302,7 +444,7 @@ def decide_heuristic(kind, what, n, side, g, s, rng):
         return pick
     if what == D_ANTI_MAFIA_SPACE:
         # the non-city space holding the most markers of the leading family
-        lead = leader(g, s, -1)
+        lead = leader(g, s, side if family else -1)
         k = 0
         pick = 0
         most = -1

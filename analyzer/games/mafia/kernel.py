@@ -53,7 +53,7 @@ from analyzer.games.mafia.layout import (
     SP_LANDINGS, SP_MARKERS_PLACED, SP_MARKERS_REMOVED, SP_TRIGGERS, SPECIAL_WEAPONS, SPY, STATE,
     T_AIR_CLOSED, T_ASK, T_BASE, T_BOX, T_CARD, T_DICE, T_DRAW, T_END, T_FORBID, T_FROZEN, T_GIVE_UP,
     T_HELI, T_MARKER_OFF, T_MARKER_ON, T_MOVE, T_PASS_MOVE, T_RETURN, T_SHOOTOUT, T_STATE_MOVE, T_TRIGGER,
-    T_TURN, TELEPHONE, USA, WIRETAP,
+    T_TURN, TELEPHONE, USA, WIRETAP, T_ABOUT, T_TRIGGER_ROLL, T_MARKER_ROLL, T_RETURN_ROLL, T_SHOOT_DICE,
 )
 from analyzer.games.mafia import layout as L
 from analyzer.games.mafia.random_bot import decide_random
@@ -108,6 +108,22 @@ def die(s):
         s[S_DIE_I] = i + 1
         return s[S_DIE_SCRIPT + i]
     return 1 + below(s, S_RNG, 6)
+
+
+@kernel(inline=True)
+def trigger_die(s, tr, p, x):
+    """The die a space with a trigger rolls against piece ``p`` (traced for the replay)."""
+    face = die(s)
+    trace(tr, T_TRIGGER_ROLL, p, x, face)
+    return face
+
+
+@kernel(inline=True)
+def marker_die(s, tr, p, x):
+    """A Picciotto's marker die or a CC's marker-removal die (traced for the replay)."""
+    face = die(s)
+    trace(tr, T_MARKER_ROLL, p, x, face)
+    return face
 
 
 @kernel(inline=True)
@@ -239,6 +255,7 @@ def ask_bot(g, s, tr, side, what, n):
         if s[S_ERROR] == 0:
             s[S_ERROR] = ERROR_ANSWER * 8 + side
         answer = 0
+    trace(tr, T_ABOUT, s[S_ASK_PIECE], s[S_ASK_OTHER], s[S_ASK_CARD])
     trace(tr, T_ASK, side, what * 10000 + n, answer)
     return answer
 
@@ -509,6 +526,7 @@ def shootout(g, s, sp, cr, tr, a, b):
     for k in range(2):
         p = a if k == 0 else b
         side = owner(p)
+        s[S_ASK_OTHER] = b if k == 0 else a  # its adversary
         if side == STATE:
             decider = state_decider(g, s)
             s[S_ASK_PIECE] = p
@@ -528,6 +546,8 @@ def shootout(g, s, sp, cr, tr, a, b):
     db = 0 if sure_b else die(s)
     hit_a = sure_a or ((da >= 2) if weapons_a else (da % 2 == 1))  # with the card only a 1 misses
     hit_b = sure_b or ((db >= 2) if weapons_b else (db % 2 == 1))
+    trace(tr, T_SHOOT_DICE, da, db, (1 if hit_a else 0) + (2 if hit_b else 0) + (4 if weapons_a else 0)
+          + (8 if weapons_b else 0) + (16 if sure_a else 0) + (32 if sure_b else 0))
     if hit_a:
         send(g, s, sp, tr, b, CONTINENT)
     if hit_b:
@@ -582,7 +602,7 @@ def space_acts(g, s, sp, cr, tr, p, x):
     t = s[S_TYPE + x]
     trig = s[S_TRIGGER + x]
     if t == ROADBLOCK:
-        if p < 12 and (trig >> die(s)) & 1:
+        if p < 12 and (trig >> trigger_die(s, tr, p, x)) & 1:
             sp[x, SP_TRIGGERS] += 1
             trace(tr, T_TRIGGER, p, x, t)
             if is_boss(p):
@@ -591,12 +611,12 @@ def space_acts(g, s, sp, cr, tr, p, x):
                 send(g, s, sp, tr, p, BARRACKS)
             s[S_GM + GM_HOLDS_ROADBLOCK] += 1
     elif t == AMBUSH:
-        if (trig >> die(s)) & 1:
+        if (trig >> trigger_die(s, tr, p, x)) & 1:
             sp[x, SP_TRIGGERS] += 1
             trace(tr, T_TRIGGER, p, x, t)
             send(g, s, sp, tr, p, CONTINENT)
     elif t == RESTAURANT:
-        if (trig >> die(s)) & 1:
+        if (trig >> trigger_die(s, tr, p, x)) & 1:
             sp[x, SP_TRIGGERS] += 1
             s[S_GM + GM_RESTAURANT_EXPLOSIONS] += 1
             trace(tr, T_TRIGGER, p, x, t)
@@ -604,12 +624,12 @@ def space_acts(g, s, sp, cr, tr, p, x):
                 if s[S_LOC + q] == x:
                     send(g, s, sp, tr, q, CONTINENT)
     elif t == BOMB:
-        if (is_boss(p) or p == PREFECT) and (trig >> die(s)) & 1:
+        if (is_boss(p) or p == PREFECT) and (trig >> trigger_die(s, tr, p, x)) & 1:
             sp[x, SP_TRIGGERS] += 1
             trace(tr, T_TRIGGER, p, x, t)
             send(g, s, sp, tr, p, CONTINENT)
     elif t == COMMISSION:
-        if (is_boss(p) or p == PREFECT) and (trig >> die(s)) & 1:
+        if (is_boss(p) or p == PREFECT) and (trig >> trigger_die(s, tr, p, x)) & 1:
             sp[x, SP_TRIGGERS] += 1
             s[S_GM + GM_COMMISSION_FREEZES] += 1
             trace(tr, T_TRIGGER, p, x, t)
@@ -765,7 +785,7 @@ def cc_acts(g, s, sp, cr, tr, cc, x):
             return
         if s[S_LOC + 3 * h] == x:
             state_holds_boss(g, s, sp, cr, tr, cc, 3 * h)
-    if s[S_LOC + cc] == x and has_markers(s, x) and die(s) % 2 == 0:
+    if s[S_LOC + cc] == x and has_markers(s, x) and marker_die(s, tr, cc, x) % 2 == 0:
         remove_marker(s, sp, tr, x)
         state_event(g, s, tr, cc)
 
@@ -811,7 +831,7 @@ def picciotto_acts(g, s, sp, cr, tr, p, x):
                     shootout(g, s, sp, cr, tr, p, q)
                     if s[S_LOC + p] != x:
                         return
-    if die(s) % 2 == 0:
+    if marker_die(s, tr, p, x) % 2 == 0:
         place_marker(s, sp, tr, f, x)
 
 
@@ -872,6 +892,7 @@ def try_return(g, s, cr, tr, p, box):
     if not free:
         k = 0 if box == CONTINENT else (1 if box == PRISON else 2)
         face = die(s)
+        trace(tr, T_RETURN_ROLL, p, box, face)
         free = (g[G_RETURN + k] >> face) & 1 == 1
         if free and box == PRISON and g[G_PLAYERS] != 4:
             s[S_ASK_PIECE] = p
@@ -1077,6 +1098,7 @@ def anti_mafia_window(g, s, cr, tr, side):
     """Anti-mafia operation: a space that is not a city becomes a roadblock (1-2)."""
     if s[S_HOLDER + ANTI_MAFIA] != side:
         return
+    s[S_ASK_PIECE] = -1
     if not offer(g, s, cr, tr, side, ANTI_MAFIA):
         return
     n = 0
@@ -1101,6 +1123,7 @@ def boss_visit_window(g, s, sp, cr, tr, f):
     n = controlled(g, s, f)
     if n == 0:
         return
+    s[S_ASK_PIECE] = -1
     if not offer(g, s, cr, tr, f, AMERICAN_BOSS):
         return
     k = ask(g, s, tr, f, D_VISIT_SPACE, n)

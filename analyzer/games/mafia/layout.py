@@ -279,5 +279,12 @@ ERRORS = {ERROR_ANSWER: "answered outside its options", ERROR_INVARIANT: "broke 
 # events appended to the trace buffer when it is not empty: (code, a, b, c)
 T_TURN, T_FROZEN, T_RETURN, T_DICE, T_MOVE, T_BOX, T_MARKER_ON, T_MARKER_OFF, T_CARD, T_DRAW, \
     T_SHOOTOUT, T_FORBID, T_GIVE_UP, T_END, T_BASE, T_STATE_MOVE, T_TRIGGER, T_ASK, T_HELI, T_AIR_CLOSED, \
-    T_PASS_MOVE = range(21)
+    T_PASS_MOVE, T_ABOUT, T_TRIGGER_ROLL, T_MARKER_ROLL, T_RETURN_ROLL, T_SHOOT_DICE = range(26)
+# T_ABOUT (ask piece, ask other, ask card): what the T_ASK right after it is about
+# T_TRIGGER_ROLL (piece, space, face): the die a space with a trigger rolls against a piece
+# T_MARKER_ROLL (piece, space, face): a Picciotto's marker die or a CC's marker-removal die
+# T_RETURN_ROLL (piece, box, face): a return roll (a = piece, b = its box)
+# T_SHOOT_DICE (die of the starter, die of the other, flags): 0 for a die not rolled
+#   (Anti-gang brigade); flags bit 0/1 the starter/other hits, bit 2/3 Special weapons, bit 4/5 Anti-gang
+SHOT_HIT_A, SHOT_HIT_B, SHOT_WEAPONS_A, SHOT_WEAPONS_B, SHOT_SURE_A, SHOT_SURE_B = 1, 2, 4, 8, 16, 32
 TRACE_WIDTH = 4

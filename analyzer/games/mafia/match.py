@@ -253,6 +253,13 @@ class MafiaMatch(PooledMatch):
         rulebook's words, ending with its table rows."""
         from analyzer.games.protocol import Replay
 
+        events, chunk = self.trace(seed, index)
+        steps = describe_events(self, events)
+        return Replay(self.game, self.unit, index, seed, self.setup_lines(), steps, self.tables_of(chunk))
+
+    def trace(self, seed: int, index: int) -> tuple[np.ndarray, Chunk]:
+        """Game ``index`` of a run with ``seed``: its trace events [n, 4] (``T_*``: code,
+        a, b, c) and its records."""
         tr = np.zeros(1 + 4 * TRACE_EVENTS, np.int64)
         games = np.zeros((1, L.GM_LEN), np.int64)
         sides = np.zeros((1, L.N_SIDES, L.SD_LEN), np.int64)
@@ -262,36 +269,131 @@ class MafiaMatch(PooledMatch):
         if status != 0:
             self._bot_failed(status + (index << 32))
         events = tr[1:1 + 4 * int(tr[0])].reshape(-1, 4)
-        steps = describe_events(self, events)
-        chunk = Chunk(index, 1, games, sides, cards, spaces)
-        return Replay(self.game, self.unit, index, seed, self.setup_lines(), steps, self.tables_of(chunk))
+        return events, Chunk(index, 1, games, sides, cards, spaces)
 
 
 TRACE_EVENTS = 200_000
 
 
+def faces_text(faces) -> str:
+    """Die faces as the rules page writes them: 1-2, 6, 1 3 5."""
+    faces = sorted(faces)
+    if not faces:
+        return "never"
+    if faces == list(range(faces[0], faces[-1] + 1)) and len(faces) > 1:
+        return f"{faces[0]}-{faces[-1]}"
+    return " ".join(map(str, faces))
+
+
+def card_name(c: int) -> str:
+    """A card by its id (0-23: USA, ROME, then the SISDE clues, two per family)."""
+    if c >= L.FIRST_SISDE:
+        return f"a SISDE clue ({L.FAMILIES[(c - L.FIRST_SISDE) // 2]})"
+    return L.CARD_NAMES[c].replace("_", " ")
+
+
+def played_name(code: int, piece: int) -> str:
+    """What a T_CARD event played: a card id 0-15, or the SISDE pair / the four-player
+    SISDE draw (``piece``: the Boss it arrests)."""
+    if code == L.PLAY_SISDE_PAIR:
+        return f"the two SISDE clues ({L.FAMILIES[piece // 3]}) on the {L.PIECE_NAMES[piece]}"
+    if code == L.PLAY_SISDE_4P:
+        return f"the matching SISDE clue ({L.FAMILIES[piece // 3]}) on the {L.PIECE_NAMES[piece]}"
+    return card_name(code)
+
+
+YES_NO = ("no", "yes")
+PLAY_OR_KEEP = ("keep it", "play it")
+DUEL_CARDS = (L.LAS_VEGAS, L.SPECIAL_WEAPONS, L.ANTI_GANG)
+
+
 def describe_events(match: MafiaMatch, events: np.ndarray) -> list:
-    """ReplaySteps of a game's trace events (layout ``T_*``)."""
+    """ReplaySteps of a game's trace events (layout ``T_*``). Every decision is one
+    step naming what it is about, its options and the answer taken (also in its
+    text); every die rolled (the turn's two, triggers, shootouts, marker and return
+    rolls) is printed."""
     from analyzer.games.protocol import ReplayStep
 
-    names = [s.name for s in match.map.spaces]
-
-    def where(loc):
-        return names[loc] if loc >= 0 else L.BOX_NAMES[loc]
+    m = match.map
+    names = [s.name for s in m.spaces]
+    types = [s.type for s in m.spaces]  # current types and triggers (Anti-mafia operation changes them)
+    triggers = [tuple(s.trigger) for s in m.spaces]
+    not_cities = [s.id for s in m.spaces if s.type != L.CITY]  # cities never change type
+    marks = np.zeros((m.n_spaces, L.N_FAMILIES), np.int64)  # markers, followed from the marker events
 
     def seat(side):
         return match.side_seat[side] + 1 if 0 <= side < L.N_SIDES else 0
 
-    def card(c):
-        if c == L.PLAY_SISDE_PAIR:
-            return "the two SISDE clues"
-        if c == L.PLAY_SISDE_4P:
-            return "the matching SISDE clue"
-        if c >= L.FIRST_SISDE:
-            return f"a SISDE clue ({L.FAMILIES[(c - L.FIRST_SISDE) // 2]})"
-        return L.CARD_NAMES[c].replace("_", " ")
+    def owner(p):
+        return p // 3 if p < 12 else L.STATE
+
+    def piece(p):
+        return L.PIECE_NAMES[p] if 0 <= p < L.N_PIECES else "no piece"
+
+    def decision(side, what, n, answer, about):
+        """(text, options) of a decision of ``side``."""
+        ask_piece, ask_other, ask_card = about
+        who = L.SIDE_NAMES[side]
+        for_state = "" if side == L.STATE else " for the State"
+        indices = tuple(f"option {i + 1} of {n}" for i in range(n))
+        if what == L.D_BASE:
+            opts = tuple(names[x] for x in m.bases_of(side))
+            return f"{who} decides its base", opts
+        if what == L.D_MOVE:
+            return f"{who} decides how to use its roll ({n} ways)", indices
+        if what == L.D_STATE_MOVE:
+            return f"{who} decides which State piece to move, by which die and path ({n} ways)", indices
+        if what == L.D_ARREST:
+            return f"{who} decides{for_state}: does the {piece(ask_other)} arrest the {piece(ask_piece)}?", YES_NO
+        if what == L.D_HOLD:
+            return f"{who} decides{for_state}: does the {piece(ask_other)} hold the {piece(ask_piece)}?", YES_NO
+        if what == L.D_FORBID:
+            return (f"{who} decides: does the {piece(ask_other)} forbid the {piece(ask_piece)} every "
+                    f"activity?", YES_NO)
+        if what == L.D_SHOOT:
+            return f"{who} decides: does the {piece(ask_other)} start a shootout with the {piece(ask_piece)}?", YES_NO
+        if what == L.D_RESIST:
+            return f"{who} decides: does the {piece(ask_piece)} resist the {piece(ask_other)}?", YES_NO
+        if what == L.D_CARD:
+            if ask_card >= L.FIRST_SISDE:
+                offered = f"the two SISDE clues ({L.FAMILIES[(ask_card - L.FIRST_SISDE) // 2]})"
+            else:
+                offered = card_name(ask_card)
+            on = ""
+            if ask_card in DUEL_CARDS and 0 <= ask_other < L.N_PIECES and ask_piece >= 0:
+                on = f" ({piece(ask_piece)} against {piece(ask_other)})"
+            elif ask_card == L.HELIBORNE or ask_card == L.SPY:
+                on = ""
+            elif 0 <= ask_piece < L.N_PIECES:
+                on = f" (on the {piece(ask_piece)})"
+            return f"{who} decides: play {offered}{on}?", PLAY_OR_KEEP
+        if what == L.D_GIVE_UP:
+            return f"{who} decides which card of its hand to give up at the leak (by card id)", indices
+        if what == L.D_VISIT_SPACE:
+            opts = tuple(names[x] for x in range(m.n_spaces) if marks[x, side] > 0)
+            if len(opts) != n:
+                opts = indices
+            return f"{who} decides the space of the American boss visit", opts
+        if what == L.D_ANTI_MAFIA_SPACE:
+            return f"{who} decides the space the Anti-mafia operation makes a roadblock", \
+                tuple(names[x] for x in not_cities)
+        if what == L.D_HELI_DIE:
+            return (f"{who} decides what die {ask_other + 1} becomes (Heliborne operation)",
+                    tuple(str(ask_piece + i) for i in range(n)))
+        return f"{who} decides: {L.DECISIONS[what]}", indices
+
+    def shooters_dice(a, b, da, db, flags):
+        def one(p, d, hit, weapons, sure):
+            if sure:
+                return f"the {piece(p)} hits without rolling (Anti-gang brigade)"
+            rule = "hits on 2-6, Special weapons" if weapons else "hits on an odd die"
+            return f"the {piece(p)} rolls {d} ({rule}): {'hits' if hit else 'misses'}"
+        return ("shootout dice: " + one(a, da, flags & L.SHOT_HIT_A, flags & L.SHOT_WEAPONS_A, flags & L.SHOT_SURE_A)
+                + "; " + one(b, db, flags & L.SHOT_HIT_B, flags & L.SHOT_WEAPONS_B, flags & L.SHOT_SURE_B))
 
     steps = []
+    about = (-1, -1, -1)
+    duel = (-1, -1)
     for code, a, b, c in events.tolist():
         if code == L.T_BASE:
             steps.append(ReplayStep("setup", f"{L.FAMILIES[a]} takes {names[b]} as base", seat(a)))
@@ -301,7 +403,12 @@ def describe_events(match: MafiaMatch, events: np.ndarray) -> list:
             steps.append(ReplayStep("turn", f"{L.SIDE_NAMES[a]} may not move this turn (commission)", seat(a)))
         elif code == L.T_RETURN:
             steps.append(ReplayStep("return", f"{L.PIECE_NAMES[a]} returns from the {L.BOX_NAMES[b]} to "
-                                              f"{names[c]}", seat(a // 3 if a < 12 else L.STATE)))
+                                              f"{names[c]}", seat(owner(a))))
+        elif code == L.T_RETURN_ROLL:
+            faces = m.returns[(L.CONTINENT, L.PRISON, L.BARRACKS).index(b)]
+            ok = "success" if c in faces else "it stays"
+            steps.append(ReplayStep("dice", f"{L.PIECE_NAMES[a]} rolls {c} to return from the {L.BOX_NAMES[b]} "
+                                            f"({faces_text(faces)}): {ok}", seat(owner(a))))
         elif code == L.T_DICE:
             steps.append(ReplayStep("dice", f"{L.SIDE_NAMES[a]} rolls {b} and {c}", seat(a)))
         elif code == L.T_HELI:
@@ -311,39 +418,63 @@ def describe_events(match: MafiaMatch, events: np.ndarray) -> list:
         elif code == L.T_MOVE:
             flew = " (by air)" if c >= 100 else ""
             steps.append(ReplayStep("move", f"{L.PIECE_NAMES[a]} moves {c % 100} to {names[b]}{flew}",
-                                    seat(a // 3 if a < 12 else L.STATE)))
+                                    seat(owner(a))))
         elif code == L.T_STATE_MOVE:
             steps.append(ReplayStep("move", f"{L.SIDE_NAMES[a]} moves the {L.PIECE_NAMES[b]} by {c}", seat(a)))
         elif code == L.T_PASS_MOVE:
             steps.append(ReplayStep("move", f"{L.SIDE_NAMES[a]} has no piece on the map and passes", seat(a)))
+        elif code == L.T_TRIGGER_ROLL:
+            hit = c in triggers[b]
+            steps.append(ReplayStep("dice", f"{names[b]} ({L.SPACE_TYPES[types[b]]}, goes off on "
+                                            f"{faces_text(triggers[b])}) rolls {c} against the {L.PIECE_NAMES[a]}: "
+                                            f"{'it goes off' if hit else 'nothing'}", seat(owner(a))))
         elif code == L.T_TRIGGER:
             if a < 0:
-                steps.append(ReplayStep("card", f"Anti-mafia operation: {names[b]} becomes a roadblock (1-2)"))
+                types[b] = L.ROADBLOCK
+                triggers[b] = tuple(f for f in range(1, 7) if (L.ANTI_MAFIA_TRIGGER >> f) & 1)
+                steps.append(ReplayStep("card", f"Anti-mafia operation: {names[b]} becomes a roadblock "
+                                                f"({faces_text(triggers[b])})"))
             else:
                 steps.append(ReplayStep("field", f"{names[b]} ({L.SPACE_TYPES[c]}) goes off on "
                                                  f"{L.PIECE_NAMES[a]}"))
+        elif code == L.T_MARKER_ROLL:
+            if a >= L.CC1:
+                what = "to remove a marker: even, it does" if c % 2 == 0 else "to remove a marker: odd, it does not"
+            else:
+                what = "for a marker: even, it places one" if c % 2 == 0 else "for a marker: odd, none"
+            steps.append(ReplayStep("dice", f"the {L.PIECE_NAMES[a]} rolls {c} on {names[b]} {what}",
+                                    seat(owner(a))))
         elif code == L.T_BOX:
             steps.append(ReplayStep("box", f"{L.PIECE_NAMES[a]} goes to the {L.BOX_NAMES[b]}"
                                            + (f" from {names[c]}" if c >= 0 else "")))
         elif code == L.T_MARKER_ON:
+            marks[b, a] += 1
             steps.append(ReplayStep("marker", f"{L.FAMILIES[a]} places a marker on "
                                               f"{names[b]}", seat(a)))
         elif code == L.T_MARKER_OFF:
+            marks[b, a] -= 1
             steps.append(ReplayStep("marker", f"a {L.FAMILIES[a]} marker is taken off {names[b]}", seat(a)))
         elif code == L.T_CARD:
-            steps.append(ReplayStep("card", f"{L.SIDE_NAMES[a]} plays {card(b)}", seat(a)))
+            steps.append(ReplayStep("card", f"{L.SIDE_NAMES[a]} plays {played_name(b, c)}", seat(a)))
         elif code == L.T_DRAW:
-            steps.append(ReplayStep("card", f"{L.SIDE_NAMES[a]} draws {card(b)}", seat(a)))
+            steps.append(ReplayStep("card", f"{L.SIDE_NAMES[a]} draws {card_name(b)}", seat(a)))
         elif code == L.T_GIVE_UP:
-            steps.append(ReplayStep("card", f"{L.SIDE_NAMES[a]} gives up {card(b)} at the leak", seat(a)))
+            steps.append(ReplayStep("card", f"{L.SIDE_NAMES[a]} gives up {card_name(b)} at the leak", seat(a)))
         elif code == L.T_SHOOTOUT:
+            duel = (a, b)
             steps.append(ReplayStep("shootout", f"{L.PIECE_NAMES[a]} starts a shootout with {L.PIECE_NAMES[b]}"))
+        elif code == L.T_SHOOT_DICE:
+            steps.append(ReplayStep("dice", shooters_dice(duel[0], duel[1], a, b, c)))
         elif code == L.T_FORBID:
             steps.append(ReplayStep("decision", f"{L.PIECE_NAMES[a]} forbids {L.PIECE_NAMES[b]} every activity"))
+        elif code == L.T_ABOUT:
+            about = (a, b, c)
         elif code == L.T_ASK:
             what, n = divmod(b, 10000)
-            steps.append(ReplayStep("decision", f"{L.SIDE_NAMES[a]} decides: {L.DECISIONS[what]}",
-                                    seat(a), tuple(str(i) for i in range(n)), c))
+            text, options = decision(a, what, n, c, about)
+            sep = " " if text.endswith("?") else ": "
+            steps.append(ReplayStep("decision", f"{text}{sep}{options[c]}", seat(a), options, c))
+            about = (-1, -1, -1)
         elif code == L.T_END:
             steps.append(ReplayStep("end", f"the game ends after {b} calendar turns: {L.OUTCOMES[a]}"))
     return steps

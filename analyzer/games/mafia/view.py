@@ -173,7 +173,8 @@ VIEW = ViewSpec(
         Decision(L.D_RESIST, "resist", "the family's Picciotto ask_piece may resist the CC ask_other by a "
                  "shootout", _YES_NO, INDEX, "1 to resist"),
         Decision(L.D_CARD, "card", "the window of the held card ask_card is open (ask_piece: the piece "
-                 "it concerns, -1 if none; for the two SISDE clues, the first of the pair and the Boss)",
+                 "it concerns, -1 if none; for the two SISDE clues, the first of the pair and the Boss; for "
+                 "Special weapons and Anti-gang brigade, ask_other: the adversary in the shootout)",
                  _YES_NO, INDEX, "1 to play it"),
         Decision(L.D_GIVE_UP, "give up", "an information leak: the side gives up a card",
                  "the cards it may give up (card ids: a family's USA cards, the State's ROME and SISDE cards)",

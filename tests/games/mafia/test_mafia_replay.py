@@ -1,0 +1,179 @@
+"""The text replay reads true: walked line by line against the game's trace events
+(every event kind, in games chosen to hold them all), each decision shows what it is
+about, its options and the answer taken, every card is named by what it is (a drawn
+red clue is a red clue, not the SISDE pair), and every die rolled (the turn's roll,
+triggers, shootouts, marker and return rolls) is printed with what it did."""
+import pytest
+
+from analyzer.engine.botspec import BotSpec
+from analyzer.games.mafia import layout as L
+from analyzer.games.mafia.match import MafiaMatch, card_name, describe_events
+from analyzer.report.replay import render_text
+
+# (players, bots, seed, games): together every trace event kind and every card play
+GAMES = [
+    (5, "random", 1, (0, 1, 3, 13, 17, 19, 34, 35, 43, 48, 110, 170)),
+    (4, "random", 1, (0, 5)),
+    (3, "random", 1, (91,)),
+    (4, "raider,expander,raider,expander", 200, (0,)),
+]
+EVENT_KINDS = {v for k, v in vars(L).items() if k.startswith("T_") and isinstance(v, int)}
+
+
+def replays():
+    for players, bots, seed, indices in GAMES:
+        match = MafiaMatch(None, players, [BotSpec(b) for b in bots.split(",")] * (players if "," not in bots else 1))
+        for index in indices:
+            events, _ = match.trace(seed, index)
+            yield match, events, describe_events(match, events)
+
+
+def walk(match, events, steps):
+    """Each event but T_ABOUT is one step, in order; check each step's text against it.
+    Returns the event kinds seen."""
+    names = [s.name for s in match.map.spaces]
+    triggers = [set(s.trigger) for s in match.map.spaces]
+    rows = events.tolist()
+    seen = set()
+    i = 0
+    about = (-1, -1, -1)
+    duel = (-1, -1)
+    for k, (code, a, b, c) in enumerate(rows):
+        seen.add(code)
+        if code == L.T_ABOUT:
+            about = (a, b, c)
+            continue
+        step = steps[i]
+        i += 1
+        text = step.text
+        if code == L.T_ASK:
+            what, n = divmod(b, 10000)
+            assert step.kind == "decision" and step.chosen == c and len(step.options) == n, text
+            assert text.endswith(step.options[c]), text
+            if what in L.YES_NO:
+                assert step.options == ("no", "yes")
+                for p in about[:2]:
+                    if p >= 0:
+                        assert L.PIECE_NAMES[p] in text, text
+            elif what == L.D_CARD:
+                card = about[2]
+                named = (f"the two SISDE clues ({L.FAMILIES[(card - L.FIRST_SISDE) // 2]})"
+                         if card >= L.FIRST_SISDE else card_name(card))
+                assert f"play {named}" in text and step.options == ("keep it", "play it"), text
+            elif what == L.D_BASE:
+                assert rows[k + 1][0] == L.T_BASE and step.options[c] == names[rows[k + 1][2]]
+            elif what == L.D_HELI_DIE:
+                assert step.options[0] == str(about[0])
+            elif what == L.D_ANTI_MAFIA_SPACE:
+                assert rows[k + 1][0] == L.T_TRIGGER and step.options[c] == names[rows[k + 1][2]]
+            elif what == L.D_VISIT_SPACE:
+                assert rows[k + 1][0] == L.T_MARKER_ON and step.options[c] == names[rows[k + 1][2]]
+            about = (-1, -1, -1)
+        elif code == L.T_DICE:
+            assert step.kind == "dice" and text.endswith(f"rolls {b} and {c}"), text
+        elif code == L.T_HELI:
+            assert text.endswith(f"become {b} and {c}"), text
+        elif code == L.T_TRIGGER_ROLL:
+            hit = c in triggers[b]
+            assert names[b] in text and f"rolls {c} against the {L.PIECE_NAMES[a]}" in text, text
+            assert text.endswith("it goes off" if hit else "nothing"), text
+            # it goes off exactly when the next event says so
+            assert (rows[k + 1][0] == L.T_TRIGGER and rows[k + 1][1] == a) == hit, text
+        elif code == L.T_TRIGGER:
+            if a < 0:
+                triggers[b] = {f for f in range(1, 7) if (L.ANTI_MAFIA_TRIGGER >> f) & 1}
+                assert text.startswith("Anti-mafia operation") and names[b] in text
+            else:
+                assert names[b] in text and "goes off" in text
+        elif code == L.T_MARKER_ROLL:
+            assert f"the {L.PIECE_NAMES[a]} rolls {c} on {names[b]}" in text, text
+            assert ("even" if c % 2 == 0 else "odd") in text, text
+        elif code == L.T_RETURN_ROLL:
+            faces = match.map.returns[(L.CONTINENT, L.PRISON, L.BARRACKS).index(b)]
+            assert f"{L.PIECE_NAMES[a]} rolls {c} to return from the {L.BOX_NAMES[b]}" in text, text
+            assert text.endswith("success" if c in faces else "it stays"), text
+            if c not in faces:
+                assert not (rows[k + 1][0] == L.T_RETURN and rows[k + 1][1] == a)
+        elif code == L.T_SHOOTOUT:
+            duel = (a, b)
+            assert text == f"{L.PIECE_NAMES[a]} starts a shootout with {L.PIECE_NAMES[b]}"
+        elif code == L.T_SHOOT_DICE:
+            parts = text.removeprefix("shootout dice: ").split("; ")
+            for p, d, hit, sure in ((duel[0], a, c & L.SHOT_HIT_A, c & L.SHOT_SURE_A),
+                                    (duel[1], b, c & L.SHOT_HIT_B, c & L.SHOT_SURE_B)):
+                part = parts.pop(0)
+                assert part.startswith(f"the {L.PIECE_NAMES[p]} "), text
+                if sure:
+                    assert "without rolling" in part and hit
+                else:
+                    assert f"rolls {d} " in part and part.endswith("hits" if hit else "misses"), text
+            # a hit sends the other to the Continent, in the events that follow
+            after = rows[k + 1:k + 3]
+            for p, hit in ((duel[1], c & L.SHOT_HIT_A), (duel[0], c & L.SHOT_HIT_B)):
+                assert bool(hit) == any(e[0] == L.T_BOX and e[1] == p and e[2] == L.CONTINENT for e in after)
+        elif code == L.T_DRAW:
+            assert text == f"{L.SIDE_NAMES[a]} draws {card_name(b)}", text
+            if b >= L.FIRST_SISDE:
+                assert f"a SISDE clue ({L.FAMILIES[(b - L.FIRST_SISDE) // 2]})" in text and "two" not in text
+        elif code == L.T_GIVE_UP:
+            assert text == f"{L.SIDE_NAMES[a]} gives up {card_name(b)} at the leak", text
+        elif code == L.T_CARD:
+            if b == L.PLAY_SISDE_PAIR:
+                assert f"the two SISDE clues ({L.FAMILIES[c // 3]}) on the {L.PIECE_NAMES[c]}" in text
+            elif b == L.PLAY_SISDE_4P:
+                assert f"the matching SISDE clue ({L.FAMILIES[c // 3]}) on the {L.PIECE_NAMES[c]}" in text
+            else:
+                assert text == f"{L.SIDE_NAMES[a]} plays {card_name(b)}", text
+        elif code == L.T_MOVE:
+            assert text.startswith(f"{L.PIECE_NAMES[a]} moves {c % 100} to {names[b]}"), text
+        elif code == L.T_STATE_MOVE:
+            assert text == f"{L.SIDE_NAMES[a]} moves the {L.PIECE_NAMES[b]} by {c}"
+        elif code == L.T_BOX:
+            assert text.startswith(f"{L.PIECE_NAMES[a]} goes to the {L.BOX_NAMES[b]}"), text
+        elif code == L.T_RETURN:
+            assert text == f"{L.PIECE_NAMES[a]} returns from the {L.BOX_NAMES[b]} to {names[c]}"
+        elif code == L.T_MARKER_ON:
+            assert text == f"{L.FAMILIES[a]} places a marker on {names[b]}"
+        elif code == L.T_MARKER_OFF:
+            assert text == f"a {L.FAMILIES[a]} marker is taken off {names[b]}"
+        elif code == L.T_FORBID:
+            assert text == f"{L.PIECE_NAMES[a]} forbids {L.PIECE_NAMES[b]} every activity"
+        elif code == L.T_BASE:
+            assert text == f"{L.FAMILIES[a]} takes {names[b]} as base"
+        elif code == L.T_TURN:
+            assert text == f"calendar turn {b + 1}: {L.SIDE_NAMES[a]}"
+        elif code == L.T_FROZEN:
+            assert L.SIDE_NAMES[a] in text and "may not move" in text
+        elif code == L.T_AIR_CLOSED:
+            assert text == "the air link is closed this turn"
+        elif code == L.T_PASS_MOVE:
+            assert text == f"{L.SIDE_NAMES[a]} has no piece on the map and passes"
+        elif code == L.T_END:
+            assert text.endswith(f"{b} calendar turns: {L.OUTCOMES[a]}")
+        else:
+            pytest.fail(f"event kind {code} not walked")
+    assert i == len(steps)
+    return seen
+
+
+def test_the_replay_text_walks_with_its_events_for_every_event_kind():
+    seen = set()
+    plays = set()
+    for match, events, steps in replays():
+        seen |= walk(match, events, steps)
+        plays |= set(events[events[:, 0] == L.T_CARD][:, 2].tolist())
+    assert seen == EVENT_KINDS
+    played = set(range(L.PLAY_SISDE_4P + 1)) - {L.WIFE_CHEATS, L.GOVERNMENT_FALLS}  # never played
+    assert plays == played
+
+
+def test_a_drawn_red_clue_is_named_a_red_clue():
+    """Issue 33: ``analyzer replay mafia --players 5 --bots random --seed 1 --game 0`` named
+    the State's draw of card 16 (a red clue) "the two SISDE clues"."""
+    match = MafiaMatch(None, 5, [BotSpec("random")] * 5)
+    replay = match.replay(1, 0)
+    text = render_text(replay)
+    assert "state draws a SISDE clue (red)" in text
+    assert "draws the two SISDE clues" not in text and "draws the matching" not in text
+    decisions = [s for s in replay.steps if s.kind == "decision" and s.options]
+    assert decisions and all(s.text in text and s.text.endswith(s.options[s.chosen]) for s in decisions)
