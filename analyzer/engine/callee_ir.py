@@ -15,7 +15,8 @@ optimizes the whole tree once, inlining bottom-up as before. Its dispatcher
 keeps the compile so that every caller of the process links the same IR, but
 never offers it to Python (it has no machine code) and never writes it to the
 cache (it has no object code): a Python call of such a kernel compiles it whole,
-as before, and caches it. A compile of ``Python -> kernel`` is unchanged.
+as before, and caches it. A compile of ``Python -> kernel`` is unchanged, and
+so is a kernel declared ``kernel(whole=True)`` (where that was measured faster).
 
 This works on numba's internals (its code library, its lowering pass and its
 dispatcher's overloads), as of numba 0.68: on any other version it is off
@@ -93,6 +94,8 @@ def compile_(dispatcher, sig, compile_whole):
         if nested():
             if existing is not None:
                 return existing.entry_point
+            if getattr(dispatcher, "compiled_whole", False):
+                return compile_whole(sig)  # kernel(whole=True): as numba compiles it
             saved = dispatcher._cache
             dispatcher._cache = _NoSave(saved)
             _stack().append(dispatcher.py_func)

@@ -236,13 +236,14 @@ class _KernelDispatcher(CPUDispatcher):
         callee_ir.add_overload(self, cres, super().add_overload)
 
 
-def _plain_types(dispatcher):
+def _plain_types(dispatcher, whole: bool = False):
     """``dispatcher`` (numba's, just made) as a :class:`_KernelDispatcher`."""
     dispatcher.__class__ = _KernelDispatcher
+    dispatcher.compiled_whole = whole
     return dispatcher
 
 
-def kernel(fn=None, *, cache=True, allocates=False, inline=False):
+def kernel(fn=None, *, cache=True, allocates=False, inline=False, whole=False):
     """``njit`` with the project's options; ``cache=False`` for one-off code.
 
     Functions that allocate no array (``allocates=False``) compile without
@@ -260,7 +261,12 @@ def kernel(fn=None, *, cache=True, allocates=False, inline=False):
     kernel is called, or inlined where LLVM's own heuristics find it cheap.
 
     A kernel is compiled for the plain types of its arguments, never for a
-    constant's literal type (:class:`_KernelDispatcher`)."""
+    constant's literal type (:class:`_KernelDispatcher`).
+
+    ``whole=True``: compiled whole (optimized and made machine code on its own)
+    even when a calling kernel compiles it, as numba does, instead of kept as IR
+    for the caller (``callee_ir``): where that was measured faster (one game's
+    heuristic bots: its heuristic table 4% slower than before, not 9-21%)."""
     options = dict(JIT_OPTIONS, cache=cache)
     if not allocates:
         options["_nrt"] = False
@@ -271,7 +277,7 @@ def kernel(fn=None, *, cache=True, allocates=False, inline=False):
 
     def compile_(f):
         if not cache:
-            return _plain_types(njit(**options)(f))
+            return _plain_types(njit(**options)(f), whole)
         # numba picks the cache directory when the dispatcher is made
         directory = _cache_dir(f.__module__)
         saved = numba.config.CACHE_DIR
@@ -279,7 +285,7 @@ def kernel(fn=None, *, cache=True, allocates=False, inline=False):
             numba.config.CACHE_DIR = directory
             _KeyedDirectoryLocator.active = True
         try:
-            return _plain_types(njit(**options)(f))
+            return _plain_types(njit(**options)(f), whole)
         finally:
             numba.config.CACHE_DIR = saved
             _KeyedDirectoryLocator.active = False

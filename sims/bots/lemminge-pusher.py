@@ -11,7 +11,7 @@ nothing. A plain-Python bot; lemminge-pusher-fast.py is the same code with
 """
 from analyzer.engine.bots import UserBot
 from analyzer.games.lemminge.view import (
-    DECIDE_ACTION, DECIDE_DISCARD, DECIDE_LEMMING, DECIDE_TILE, HAND_SIZE, LEMMINGS, decision, distance,
+    DECIDE_ACTION, allows_step, DECIDE_DISCARD, DECIDE_LEMMING, DECIDE_TILE, HAND_SIZE, LEMMINGS, decision, distance,
     finish_distance, hand_size, movement, moving, n_options, neighbour, occupant, options, param, position,
     seat, step_cost, step_direction, terrain, tile_kind,
 )
@@ -51,11 +51,11 @@ def decide(view):
         best, best_move = -1, 0
         for i in range(n_options(view)):
             m = movement(view, options(view, i))
-            if m > best_move:
+            if allows_step(view, i) and m > best_move:  # a card that lets a lemming step
                 best, best_move = i, m
         if best_move < 3 and hand_size(view) < HAND_SIZE:
             return -1
-        return best
+        return best if best >= 0 else 0  # no card lets one step: play one all the same
     if what == DECIDE_DISCARD:
         mask = 0
         for i in range(n_options(view)):

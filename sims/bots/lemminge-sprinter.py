@@ -10,7 +10,7 @@ docs/bots-lemminge.md).
 """
 from analyzer.engine.bots import UserBot
 from analyzer.games.lemminge.view import (
-    DECIDE_ACTION, DECIDE_DISCARD, DECIDE_LEMMING, DECIDE_TILE, HAND_SIZE, LEMMINGS, MEADOW, can_enter,
+    DECIDE_ACTION, allows_step, DECIDE_DISCARD, DECIDE_LEMMING, DECIDE_TILE, HAND_SIZE, LEMMINGS, MEADOW, can_enter,
     decision, distance, finish_distance, hand_size, movement, moving, n_options, neighbour, options, param,
     played_terrain, position, seat, step_cost, terrain, tile_kind,
 )
@@ -32,11 +32,11 @@ def decide(view):
         best, best_move = -1, 0
         for i in range(n_options(view)):
             m = movement(view, options(view, i))
-            if m > best_move:
+            if allows_step(view, i) and m > best_move:  # a card that lets a lemming step
                 best, best_move = i, m
         if best_move < param(view, 0) and hand_size(view) < HAND_SIZE:
             return -1  # refill: hope for bigger cards
-        return best
+        return best if best >= 0 else 0  # no card lets one step: play one all the same
     if what == DECIDE_DISCARD:  # keep the cards that move far now
         mask = 0
         for i in range(n_options(view)):

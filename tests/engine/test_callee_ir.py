@@ -68,3 +68,18 @@ def test_a_caller_compiled_later_links_the_same_ir():
     assert callee_ir.is_ir_only(ir_only.library)
     assert second(1) == 24
     assert _only(leaf) is ir_only  # compiled once, linked by both
+
+
+def test_a_kernel_declared_whole_compiles_whole_for_its_caller():
+    @kernel(cache=False, whole=True)
+    def whole(x):
+        return x - 1
+
+    @kernel(cache=False)
+    def caller(x):
+        return whole(x) * 2
+
+    assert caller(5) == 8
+    assert not callee_ir.is_ir_only(_only(whole).library)
+    assert whole(5) == 4  # callable from Python as it is: nothing compiled again
+    assert len(whole.overloads) == 1

@@ -38,12 +38,12 @@ from analyzer.games.mafia.layout import (
 SCALE = 1000.0  # scores are compared as whole thousandths
 
 
-@kernel(inline=True)
+@kernel(whole=True, inline=True)
 def param(g, side, k):
     return g[G_PARAMS + side * PARAMS_WIDTH + k] / PARAM_UNIT
 
 
-@kernel(inline=True)
+@kernel(whole=True, inline=True)
 def chance(trigger):
     """Share of die faces that set a space off."""
     n = 0
@@ -52,13 +52,13 @@ def chance(trigger):
     return n / 6.0
 
 
-@kernel(inline=True)
+@kernel(whole=True, inline=True)
 def controls(g, s, f):
     """Spaces family ``f`` controls (the kernel keeps the count as markers come and go)."""
     return s[S_CONTROLLED + f]
 
 
-@kernel(inline=True)
+@kernel(whole=True, inline=True)
 def partner(g, f):
     """Three players: the other family of family ``f``'s player (red+orange,
     black+green: the seat wins when either does); -1 otherwise."""
@@ -67,7 +67,7 @@ def partner(g, f):
     return -1
 
 
-@kernel(inline=True)
+@kernel(whole=True, inline=True)
 def friendly(g, f, h):
     """Family ``h`` is family ``f`` or, with three players, its partner."""
     return h == f or h == partner(g, f)
@@ -81,7 +81,7 @@ ALL_LOSE = 10000.0  # what an option costs that makes everyone lose (a family: a
 OWN_ARREST = 100.0  # a family's State piece arresting or holding one of its own pieces
 
 
-@kernel
+@kernel(whole=True)
 def purge_now(s):
     """The purge points, doubled (as the kernel counts them: 2 per Boss in Prison, 1 per
     Boss in the Barracks, 1/2 per Picciotto in Prison)."""
@@ -95,7 +95,7 @@ def purge_now(s):
     return total
 
 
-@kernel
+@kernel(whole=True)
 def leader(g, s, f):
     """The family other than ``f`` (and, with three players, its partner) controlling
     most spaces (-1: none controls any)."""
@@ -111,7 +111,7 @@ def leader(g, s, f):
     return best
 
 
-@kernel
+@kernel(whole=True)
 def owner_of(s, x):
     for h in range(N_FAMILIES):
         if s[S_MARK + 4 * x + h] > 0:
@@ -119,7 +119,7 @@ def owner_of(s, x):
     return -1
 
 
-@kernel
+@kernel(whole=True)
 def family_value(g, s, side, p, x, lead, purge):
     """What family ``side`` expects from its piece ``p`` ending on ``x`` (``lead``:
     ``leader(g, s, side)``, the same for every option, so computed once per decision;
@@ -185,7 +185,7 @@ def family_value(g, s, side, p, x, lead, purge):
     return value
 
 
-@kernel
+@kernel(whole=True)
 def state_value(g, s, side, q, x, lead):
     """What the State expects from State piece ``q`` ending on ``x`` (``lead``:
     ``leader(g, s, -1)``, computed once per decision)."""
@@ -229,7 +229,7 @@ FAMILY_STATE_WEIGHTS = np.array([1.0, 2.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.3])
 SISDE_MATCH = 0.25  # the chance the Prefect's SISDE draw is the held Boss's colour (2 clues of 8)
 
 
-@kernel
+@kernel(whole=True)
 def family_state_value(s, side, q, x, lead, purge):
     """Four players: what family ``side`` expects from moving State piece ``q`` (the
     Prefect or a CC) to ``x``, taking its decisions there (``lead``: ``leader(g, s,
@@ -289,7 +289,7 @@ def family_state_value(s, side, q, x, lead, purge):
     return value - w[P_S_RISK] * risk - ALL_LOSE * doom
 
 
-@kernel
+@kernel(whole=True)
 def best_move(g, s, side, n, rng, state_piece):
     """Index of the best of the ``n`` listed move options."""
     m = min(n, MAX_OPTIONS, s[S_OPT_N])
@@ -332,7 +332,7 @@ def best_move(g, s, side, n, rng, state_piece):
     return k
 
 
-@kernel
+@kernel(whole=True)
 def family_card(g, s, side, kind, card):
     """Whether a family plays a held card whose window is open. With four players it
     also holds the State's ROME cards for a turn: *Hideout found* only against a
@@ -355,14 +355,14 @@ def family_card(g, s, side, kind, card):
     return 1
 
 
-@kernel
+@kernel(whole=True)
 def state_card(g, s, card):
     if card == HELIBORNE or card == GOVERNMENT_FALLS:
         return 0
     return 1
 
 
-@kernel
+@kernel(whole=True)
 def decide_heuristic(kind, what, n, side, g, s, rng):
     """The answer of heuristic bot ``kind`` playing ``side`` (options 0 .. n-1)."""
     family = kind == EXPANDER or kind == RAIDER
