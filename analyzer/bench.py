@@ -268,8 +268,9 @@ def _compile_job(game: str, index: int) -> None:
 def measure_compile(quick: bool) -> list[Row]:
     """First contact, on an empty kernel cache each: every kernel a ``make run``
     of each game compiles (time and peak memory, one process each), a plain
-    user bot's first ``simulate`` (time to its first game), and the whole of
-    ``make run`` (its scenario, reports written to a temporary folder)."""
+    user bot's first ``simulate`` (time to its first game), each game's first
+    ``replay``, and the whole of ``make run`` (its scenario, reports written to
+    a temporary folder)."""
     from analyzer.games import infos, registry
 
     rows = []
@@ -290,6 +291,11 @@ def measure_compile(quick: bool) -> list[Row]:
                         f"<= {TARGET_USER_BOT_START:.0f} s", start <= TARGET_USER_BOT_START,
                         f"{Path(example).name} and random bots, 1,000 {info.unit}: {r.seconds:.1f} s in all, "
                         f"peak {r.max_rss / 1e9:.2f} GB"))
+    for info in infos():
+        # a replay's first call: the game's traced kernel, cold
+        r = cold_run(["replay", info.name, "--players", str(info.default_players), "--seed", "1"])
+        rows.append(Row(f"cold replay: {info.name}", f"{r.seconds:.1f} s", detail=f"its default table's first "
+                        f"{info.unit[:-1]}, {len(r.stdout.splitlines()):,} lines; peak {r.max_rss / 1e9:.2f} GB"))
     if not quick:
         with tempfile.TemporaryDirectory(prefix="analyzer-bench-") as tmp:
             scenario = Path(tmp) / "default.toml"

@@ -68,6 +68,13 @@ class LemmingMafiaMatch(PooledMatch):
     unit = "races"
     tables = TABLES
     errors = L.ERRORS
+    # cold compile seconds by kernel (make bench --only compile, 28 Nov 2026): the first run's estimate
+    compile_seconds = {
+        "analyzer.games.lemming_mafia.table_race.play_races": 18,
+        "analyzer.games.lemming_mafia.random_race.play_races": 10,
+        "analyzer.games.lemming_mafia.kernel.play_races": 26,
+        "analyzer.games.lemming_mafia.kernel.play_race": 26,
+    }
 
     def __init__(self, board: str | None, players: int, bots: list[BotSpec]):
         if not L.VARIANT_MIN_PLAYERS <= players <= L.MAX_PLAYERS:

@@ -53,6 +53,8 @@ class MafiaMatch(PooledMatch):
     unit = "games"
     tables = TABLES
     errors = L.ERRORS
+    # cold compile seconds by kernel (make bench --only compile, 28 Nov 2026): the first run's estimate
+    compile_seconds = {"analyzer.games.mafia.kernel.play_games": 21}
     variant = None
 
     def __init__(self, board: str | None, players: int, bots: list[BotSpec], check: bool = False):
