@@ -3,6 +3,7 @@ stderr and a non-zero exit (2 for usage errors), never a traceback."""
 from __future__ import annotations
 
 import gc
+import math
 import os
 import sys
 from pathlib import Path
@@ -302,6 +303,10 @@ def tune(
         None, help="tune only these: name=lo:hi (or a bare name for the default range, 0.25x to 3x the "
                    "default); default: every parameter"),
     objective: str = typer.Option("win", help="win (win rate) or score (mean score)"),
+    min_gain: float = typer.Option(
+        0.0, "--min-gain", help="the practical threshold: adopt the tuned bot only when the re-measure's 95% "
+                                "interval lies above this gain (pp of win rate, or points of mean score); "
+                                "otherwise keep the start"),
     save: Optional[Path] = typer.Option(None, "--save", help="write the tuned bot to this .toml file "
                                                              "(usable in --bots)"),
     out: Optional[Path] = typer.Option(None, "--out", hidden=True, help="old name of --save"),
@@ -321,6 +326,8 @@ def tune(
 
     info, cls, players, threads = _setup(game, players, threads)
     check_run_options(budget, seed, threads, 1, cls.unit)
+    if not (math.isfinite(min_gain) and min_gain >= 0):
+        raise AnalyzerError(f"--min-gain must be 0 or more, got {min_gain:g}")
     start = _one_bot(bot, "--bot")
     option = "--save" if save is not None else "--out"
     save = _either(save, out, "--save", "--out")
@@ -352,7 +359,8 @@ def tune(
             result = run(lambda table: cls(board_path, players, table), family, start,
                          {**base, **dict(start.params)}, space, field_specs, players, budget, seed,
                          threads=threads, objective=objective, on_generation=on_generation,
-                         roles=roles, role=role, cluster=session)
+                         roles=roles, role=role, cluster=session,
+                         min_gain=min_gain / 100 if objective == "win" else min_gain)
         bar.advance(budget)
     typer.echo(render(result))
     if save is not None:
@@ -360,7 +368,10 @@ def tune(
             save.write_text(toml_text(result, save.stem), encoding="utf-8")
         except OSError as e:
             raise AnalyzerError(f"cannot write {save}: {e.strerror or e}") from None
-        typer.echo(f"tuned bot: {save} (use it as --bots {save})")
+        if result.adopted:
+            typer.echo(f"tuned bot: {save} (use it as --bots {save})")
+        else:
+            typer.echo(f"the start's parameters (kept): {save} (use it as --bots {save})")
 
 
 def _within(param, allowed):

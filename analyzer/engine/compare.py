@@ -277,6 +277,25 @@ def compare(make_match: Callable[[list[BotSpec]], object], a: BotSpec, b: BotSpe
     return result
 
 
+def sprt_h1_text(t: Sprt) -> str:
+    """What accepting H1 shows, and only that: the difference is above D0 (wrong at
+    most alpha of the time when it is D0 or less); not that it reaches D1."""
+    better = " (A is better than B)" if t.d0 == 0 else ""
+    return (f"H1 accepted: A - B is above {t.d0 * 100:+g} pp{better}, evidence for the {t.d1 * 100:+g} pp "
+            f"alternative over {t.d0 * 100:+g} pp at alpha {t.alpha:g}, beta {t.beta:g} (a difference of "
+            f"{t.d0 * 100:+g} pp or less passes this test at most {t.alpha * 100:g}% of the time; the difference "
+            f"may still be below {t.d1 * 100:+g} pp)")
+
+
+def sprt_h0_text(t: Sprt) -> str:
+    """What accepting H0 shows: the difference is below D1 (wrong at most beta of
+    the time when it is D1 or more); not that it is D0 or less."""
+    return (f"H0 accepted: A - B is below {t.d1 * 100:+g} pp, evidence for {t.d0 * 100:+g} pp over the "
+            f"{t.d1 * 100:+g} pp alternative at alpha {t.alpha:g}, beta {t.beta:g} (a difference of "
+            f"{t.d1 * 100:+g} pp or more passes this test at most {t.beta * 100:g}% of the time; the difference "
+            f"may still be above {t.d0 * 100:+g} pp)")
+
+
 def render(result: CompareResult) -> str:
     w, s = result.win, result.score
     wl, wh = w.interval()
@@ -313,9 +332,7 @@ def render(result: CompareResult) -> str:
                          f"{(t.d1 - t.d0) * 100:g} pp would have shown by now with chance at least "
                          f"{1 - min(t.alpha, t.beta):.0%})")
         else:
-            verdict = {"H1": f"H1 accepted: A is better than B by about {t.d1 * 100:+g} pp or more",
-                       "H0": f"H0 accepted: the difference A - B is about {t.d0 * 100:+g} pp or less, not "
-                             f"{t.d1 * 100:+g} pp",
+            verdict = {"H1": sprt_h1_text(t), "H0": sprt_h0_text(t),
                        None: f"no decision within the budget of {result.unit}"}[result.verdict]
             lines.append(f"SPRT (win-rate difference A - B, H0 {t.d0 * 100:+g} pp vs H1 {t.d1 * 100:+g} pp, "
                          f"alpha {t.alpha:g}, beta {t.beta:g}, a look every {t.look:,} {result.unit}): "

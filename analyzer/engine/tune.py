@@ -10,15 +10,24 @@ dice: common random numbers), the tuned bot rotating through the seats against
 the field, and is scored by its paired difference to the starting bot on those
 races. The best few pull the mean and spread along.
 
-The winner is not the last generation's argmax (picked on the noise of the
+The candidate is not the last generation's argmax (picked on the noise of the
 races it was scored on): the ``SHORTLIST`` best candidates of the last
 generation and the search distribution's final mean are re-measured against
 the starting bot on fresh races (indices from ``FRESH_OFFSET``, which the
-search never plays), and the best of them there wins (the starting bot if none
-beats it). Picking among a few on fresh races still flatters the pick a little,
-so the winner and the starting bot are measured once more with a paired
+search never plays), and the best of them there is the candidate (the starting
+bot if none beats it). Picking among a few on fresh races still flatters the pick a little,
+so that candidate and the starting bot are measured once more with a paired
 comparison (``analyzer.engine.compare.compare``) on races from
 ``2 * FRESH_OFFSET``: the number the output and the TOML file quote.
+
+Adoption: the candidate replaces the start only when that last, independent
+re-measure shows it better beyond chance: the lower end of the 95% paired
+interval of the objective's difference (win rate, or mean score) lies above
+``min_gain`` (0 by default; ``--min-gain``, in pp of win rate or points of
+score). Otherwise the starting parameters are kept, and the output says so
+with the measured difference, its interval and the races it rests on. A search
+over parameters that make no difference thus keeps the start in about 97.5%
+of seeds (one side of a 95% interval), whatever the search picked.
 
 Step parameters (the bot family declares them ``integer``: cards held back,
 rollouts) are searched on the real line and rounded to whole numbers wherever
@@ -150,8 +159,8 @@ class Generation:
 class TuneResult:
     family: str  # the built-in family, as the TOML file names it
     start: BotSpec
-    winner: BotSpec
-    winner_params: dict[str, float]  # every parameter of the tuned bot
+    winner: BotSpec  # the bot tune settles on: the candidate when adopted, else the start
+    winner_params: dict[str, float]  # every parameter of that bot
     space: list[Param]
     field: list[str]
     players: int
@@ -165,6 +174,14 @@ class TuneResult:
     # the shortlist on fresh races: (spec, tuned values, win, score) against the start
     shortlist: list[tuple[BotSpec, dict[str, float], PairedStat, PairedStat]] = None
     shortlist_races: int = 0
+    candidate: BotSpec | None = None  # the shortlist's best: the bot re-measured against the start
+    adopted: bool = False  # the re-measure showed the candidate better beyond chance (and min_gain)
+    min_gain: float = 0.0  # the practical threshold (fraction of win rate, or points of score)
+
+    @property
+    def measured(self) -> PairedStat:
+        """The re-measure's difference candidate - start in the objective."""
+        return self.remeasure.win if self.objective == "win" else self.remeasure.score
 
     @property
     def in_search(self) -> Generation:
@@ -250,14 +267,19 @@ def plan(budget: int, players: int, dims: int) -> tuple[int, int, int, int]:
 def tune(make_match: Callable[[list[BotSpec]], object], family: str, start: BotSpec, start_values: dict[str, float],
          space: list[Param], field_specs: list[BotSpec], players: int, budget: int, seed: int, *,
          threads: int, objective: str = "win", on_generation: Callable[[Generation], None] | None = None,
-         roles: list[str] | None = None, role: str = PLAYER, cluster=None) -> TuneResult:
+         roles: list[str] | None = None, role: str = PLAYER, cluster=None,
+         min_gain: float = 0.0) -> TuneResult:
     """Tune ``space`` of the bot ``start`` (whose full parameter values are
     ``start_values``) against ``field_specs``, rotating it among the seats of
-    ``role`` (``roles``: each seat's; default one role); see the module docstring."""
+    ``role`` (``roles``: each seat's; default one role); see the module docstring.
+    ``min_gain``: the practical threshold the re-measure's interval must clear
+    (a fraction of win rate, or points of mean score, as ``objective``)."""
     roles = roles if roles is not None else [PLAYER] * players
     places = len(role_seats(roles, role))
     if objective not in OBJECTIVES:
         raise AnalyzerError(f"--objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+    if not (math.isfinite(min_gain) and min_gain >= 0):
+        raise AnalyzerError(f"--min-gain must be 0 or more, got {min_gain:g}")
     fill = fill_field(field_specs, players)
     if budget >= FRESH_OFFSET:  # the search's race indices stay below the re-measure's
         raise AnalyzerError(f"--budget must be below {FRESH_OFFSET:,}")
@@ -323,16 +345,20 @@ def tune(make_match: Callable[[list[BotSpec]], object], family: str, start: BotS
         shortlist.append((spec, values, w, sc))
     key = [(w if objective == "win" else sc).diff for _, _, w, sc in shortlist]
     best = int(np.argmax(key)) if shortlist else -1
+    start_tuned = {p.name: p.start for p in space}
     if best >= 0 and key[best] > 0:
-        winner, winner_values = shortlist[best][0], shortlist[best][1]
+        candidate, candidate_values = shortlist[best][0], shortlist[best][1]
     else:
-        winner, winner_values = start, {p.name: p.start for p in space}
-    fresh = compare(lambda table: _Shifted(make_match(table), 2 * FRESH_OFFSET), winner, start, fill, players,
+        candidate, candidate_values = start, start_tuned
+    fresh = compare(lambda table: _Shifted(make_match(table), 2 * FRESH_OFFSET), candidate, start, fill, players,
                     max(places, remeasure // 2 // places * places), seed, threads=threads, roles=roles, role=role,
                     cluster=cluster)
+    measured = fresh.win if objective == "win" else fresh.score
+    adopted = candidate != start and measured.n > 1 and measured.interval()[0] > min_gain
+    winner, winner_values = (candidate, candidate_values) if adopted else (start, start_tuned)
     return TuneResult(family, start, winner, {**start_values, **winner_values}, space, [s.label for s in fill],
                       players, seed, objective, budget, k, history, fresh, search_races, shortlist,
-                      per_short * (len(short) + 1))
+                      per_short * (len(short) + 1), candidate, adopted, min_gain)
 
 
 # ---------------------------------------------------------------------- output
@@ -348,11 +374,39 @@ def _pts(stat: PairedStat) -> str:
     return f"{stat.diff:+.3f} ({lo:+.3f} to {hi:+.3f})"
 
 
+def _gain(r: TuneResult, value: float) -> str:
+    return f"{value * 100:+.2f} pp" if r.objective == "win" else f"{value:+.3f} points"
+
+
+def decision(r: TuneResult) -> str:
+    """One line: adopted or kept, with what was measured, on how many races, and the interval."""
+    fresh, unit = r.remeasure, r.remeasure.unit
+    objective = "win rate" if r.objective == "win" else "mean score"
+    if r.candidate is None or r.candidate == r.start:
+        if not r.shortlist:
+            return "kept the start: the search found no other candidate"
+        key = [(w if r.objective == "win" else sc) for _, _, w, sc in r.shortlist]
+        best = max(key, key=lambda st: st.diff)
+        lo, hi = best.interval()
+        return (f"kept the start: no candidate of the shortlist beat it on {best.n:,} fresh {unit} each "
+                f"(the best {_gain(r, best.diff)} {objective}, {_gain(r, lo)} to {_gain(r, hi)}, 95% paired)")
+    m = r.measured
+    lo, hi = m.interval()
+    bar = f"the --min-gain of {_gain(r, r.min_gain).lstrip('+')}" if r.min_gain > 0 else "0"
+    measured = (f"the candidate re-measured {_gain(r, m.diff)} {objective} ({_gain(r, lo)} to {_gain(r, hi)}, "
+                f"95% paired) over the start on {fresh.races_per_arm:,} fresh {unit} per arm")
+    if r.adopted:
+        return f"adopted the candidate: {measured}, above {bar} beyond chance"
+    return (f"kept the start: {measured}; the interval does not lie above {bar}, so "
+            f"{'a gain that large' if r.min_gain > 0 else 'the gain'} is not shown beyond chance")
+
+
 def render(r: TuneResult) -> str:
     fresh = r.remeasure
     unit = fresh.unit  # races or games
     last = r.in_search
     objective = "win rate" if r.objective == "win" else "mean score"
+    candidate = r.candidate or r.winner
     lines = [
         f"tune {r.start.label} against {','.join(r.field)}: {r.players} players, objective {objective}, seed {r.seed}",
         f"budget {r.budget:,} {unit}: search {r.search_races:,} ({len(r.generations)} generations x "
@@ -372,31 +426,40 @@ def render(r: TuneResult) -> str:
             lines.append(f"  {_pp(w):<34}{_pts(sc):<28}{spec.label}")
     lines += [
         "",
-        f"start:  {r.start.label}",
-        f"winner: {r.winner.label}",
+        f"start:     {r.start.label}",
+        f"candidate: {candidate.label}{' (none beat the start)' if candidate == r.start else ''}",
         "",
-        f"{'winner - start':<52}{'win rate (95% CI, paired)':<34}mean score",
+        f"{'candidate - start':<52}{'win rate (95% CI, paired)':<34}mean score",
         f"{f'in search (gen {last.index}, {last.races:,} {unit}; picked on them)':<52}"
         f"{_pp(last.best_win):<34}{_pts(last.best_score)}",
         f"{f're-measured ({fresh.races_per_arm:,} new fresh {unit} per arm)':<52}"
         f"{_pp(fresh.win):<34}{_pts(fresh.score)}",
-        f"winner on fresh {unit}: win rate {fresh.win.mean_a:.2%}, mean score {fresh.score.mean_a:.3f} "
+        f"candidate on fresh {unit}: win rate {fresh.win.mean_a:.2%}, mean score {fresh.score.mean_a:.3f} "
         f"(start: {fresh.win.mean_b:.2%}, {fresh.score.mean_b:.3f})",
+        "",
+        decision(r),
+        f"result: {r.winner.label}",
     ]
-    if r.winner == r.start:
-        lines.append("no candidate of the shortlist beat the start on fresh races: the start is kept")
-    edge = [p for p in r.space if p.hi > p.lo and not 0.02 < p.to_unit(r.winner_params[p.name]) < 0.98]
-    if edge:
-        lines.append("at the edge of its range (widen it with --params name=lo:hi): "
-                     + ", ".join(f"{p.name}={r.winner_params[p.name]:g} in [{p.lo:g}, {p.hi:g}]" for p in edge))
+    values = r.winner_params if r.adopted or r.candidate is None else {
+        **r.winner_params, **dict(candidate.params)}
+    edge = [p for p in r.space if p.hi > p.lo and p.name in values and not 0.02 < p.to_unit(values[p.name]) < 0.98]
+    if edge and candidate != r.start:
+        lines.append(f"{'' if r.adopted else 'the candidate is '}at the edge of its range (widen it with "
+                     "--params name=lo:hi): "
+                     + ", ".join(f"{p.name}={values[p.name]:g} in [{p.lo:g}, {p.hi:g}]" for p in edge))
     return "\n".join(lines)
 
 
 def toml_text(r: TuneResult, name: str) -> str:
     fresh = r.remeasure
     lo, hi = fresh.win.interval()
-    description = (f"{r.family} tuned against {','.join(r.field)} ({r.players} players): re-measured "
-                   f"{fresh.win.diff * 100:+.2f} pp win rate ({lo * 100:+.2f} to {hi * 100:+.2f}) over {r.start.label}")
+    if r.adopted:
+        description = (f"{r.family} tuned against {','.join(r.field)} ({r.players} players): re-measured "
+                       f"{fresh.win.diff * 100:+.2f} pp win rate ({lo * 100:+.2f} to {hi * 100:+.2f}) over "
+                       f"{r.start.label}")
+    else:
+        description = (f"{r.start.label} kept by tune against {','.join(r.field)} ({r.players} players): "
+                       + decision(r).removeprefix("kept the start: "))
     lines = [
         f"# written by analyzer tune (seed {r.seed}, budget {r.budget:,} {fresh.unit}, objective {r.objective})",
         f"# use it as: --bots {name}.toml  (or path.toml:param=value to override)",
@@ -410,5 +473,6 @@ def toml_text(r: TuneResult, name: str) -> str:
     whole = {p.name for p in r.space if p.integer}
     for key, value in r.winner_params.items():
         text = f"{int(value)}" if key in whole else f"{float(value)!r}"
-        lines.append(f"{key} = {text}" + ("  # tuned" if key in tuned else ""))
+        note = ("  # tuned" if r.adopted else "  # searched; the start's value kept") if key in tuned else ""
+        lines.append(f"{key} = {text}{note}")
     return "\n".join(lines) + "\n"

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from analyzer.engine.botspec import parse_bot_list
-from analyzer.engine.compare import SAME, PairedStat, Sprt, compare, render
+from analyzer.engine.compare import SAME, CompareResult, PairedStat, Sprt, compare, render
 from analyzer.errors import AnalyzerError
 from analyzer.games.lemming_mafia.match import LemmingMafiaMatch
 
@@ -105,3 +105,41 @@ def test_sprt_takes_percentage_points(d0, d1, message):
     else:
         with pytest.raises(AnalyzerError, match=message):
             Sprt.from_pp(d0, d1)
+
+
+def _decided(verdict: str, test: Sprt) -> str:
+    win, score = PairedStat(), PairedStat()
+    rng = np.random.default_rng(5)
+    a, b = rng.random(4000) < 0.31, rng.random(4000) < 0.3
+    win.add(a, b)
+    score.add(a * 3.0, b * 3.0)
+    result = CompareResult("x", "y", ["random"], 4, win.n, win, score, test, verdict, 1.0)
+    return render(result)
+
+
+def test_sprt_verdicts_name_what_the_bounds_show():
+    """Accepting H1 shows A - B above D0 (error alpha), not a gap of D1 or more: a
+    true gap halfway between the bounds is accepted about half the time. Accepting
+    H0 shows A - B below D1 (error beta)."""
+    test = Sprt.from_pp(0, 1, alpha=0.05, beta=0.1)
+    h1 = _decided("H1", test)
+    assert ("H1 accepted: A - B is above +0 pp (A is better than B), evidence for the +1 pp alternative "
+            "over +0 pp at alpha 0.05, beta 0.1") in h1
+    assert "at most 5% of the time" in h1 and "may still be below +1 pp" in h1
+    assert "better by about" not in h1 and "or more" not in h1.split("H1 accepted")[1].split("passes")[0]
+    h0 = _decided("H0", test)
+    assert ("H0 accepted: A - B is below +1 pp, evidence for +0 pp over the +1 pp alternative at alpha 0.05, "
+            "beta 0.1") in h0
+    assert "at most 10% of the time" in h0 and "may still be above +0 pp" in h0
+    wide = _decided("H1", Sprt.from_pp(-5, 5, alpha=0.01, beta=0.05))
+    assert "A - B is above -5 pp, evidence for the +5 pp alternative over -5 pp at alpha 0.01, beta 0.05" in wide
+    assert "A is better than B" not in wide  # above -5 pp is not better
+
+
+def test_sprt_at_half_the_gap_accepts_h1_often():
+    """Why the words: at a true +0.5 pp (half of 0,1) H1 comes about half the time,
+    so its text may not claim +1 pp. 200 simulated tests; the share of H1 is within
+    4 standard errors of one half."""
+    verdicts, _ = Sprt.from_pp(0, 1).simulate(0.1525, 0.1475, 200, 2_000_000, seed=21)
+    share = verdicts.count("H1") / 200
+    assert abs(share - 0.5) < 4 * math.sqrt(0.25 / 200), share

@@ -81,8 +81,10 @@ def test_tune_improves_a_bad_start(tuned):
     assert fresh.score.interval()[0] > 0
     assert r.in_search.best_win.n == r.in_search.races
     assert r.search_races + r.shortlist_races + 2 * fresh.races_per_arm <= r.budget
+    assert r.adopted and r.winner == r.candidate != r.start  # beyond chance: the tuned bot replaces the start
     text = render(r)
     assert "in search" in text and "re-measured" in text and "timer:bet_stake=" in text
+    assert f"adopted the candidate: the candidate re-measured {fresh.win.diff * 100:+.2f} pp win rate" in text
 
 
 def test_fresh_races_are_new(make_match, tuned):
@@ -112,6 +114,7 @@ def test_cli(tmp_path, capsys):
     text, err = capsys.readouterr()
     assert code == 0, err
     assert "re-measured" in text and out.is_file()
+    assert "adopted the candidate" in text and f"tuned bot: {out}" in text
     assert math.isfinite(read_bot_toml(str(out)).params["bet_stake"])
     # and tune a tuned bot again: a .toml start
     code = run(["tune", "lemming-mafia", "--bot", out, "--params", "urgency", "--budget", 8_000, "--threads", 2,
@@ -128,6 +131,7 @@ def test_cli(tmp_path, capsys):
     (["--bot", "timer", "--out", "x.txt"], "--out must name a .toml file"),
     (["--bot", "timer", "--against", "random,random"], "--against gives 2 bots"),
     (["--bot", "timer", "--budget", 1000], "too small"),
+    (["--bot", "timer", "--min-gain", -1], "--min-gain must be 0 or more"),
 ])
 def test_cli_errors(capsys, argv, needle):
     code = run(["tune", "lemming-mafia", "--threads", 1, *argv])
