@@ -100,3 +100,32 @@ def test_kernels_are_cached_by_their_own_sources_only(info):
         assert path.startswith((f"games/{folder}/", "engine/")), path
         assert not path.endswith(("match.py", "summary.py", "stats.py", "__init__.py")), path
         assert "/report/" not in path, path
+
+
+# The intended layering, issue 37: face (cli, api) -> apps (sweep, compare,
+# tune, ...) -> games -> report/engine -> stats -> registry. Each rule below is
+# one arrow that ran the wrong way once; each fails if it comes back.
+FACE = ("analyzer", "analyzer.__init__", "analyzer.__main__", "analyzer.cli", "analyzer.api")
+
+
+def _top_level_names() -> set[str]:
+    """The names ``from analyzer import ...`` brings in that are not modules."""
+    return {p.stem for p in ROOT.glob("*.py")} | {p.name for p in ROOT.iterdir() if (p / "__init__.py").is_file()}
+
+
+def test_rule_the_version_comes_from_a_leaf_module():
+    """Below the face nothing imports the ``analyzer`` package itself (whose
+    ``__init__`` imports ``api.py``, the whole face): the version is read from
+    ``analyzer.version``, which imports nothing."""
+    offenders = []
+    submodules = _top_level_names()
+    for path, module in modules():
+        if module in FACE:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import) and any(a.name == "analyzer" for a in node.names):
+                offenders.append(f"{module} imports analyzer")
+            elif isinstance(node, ast.ImportFrom) and node.module == "analyzer":
+                offenders += [f"{module} imports analyzer.{a.name}" for a in node.names if a.name not in submodules]
+    assert not offenders, offenders
+    assert "import" not in (ROOT / "version.py").read_text(encoding="utf-8").split('"""')[-1]
