@@ -129,3 +129,17 @@ def test_rule_the_version_comes_from_a_leaf_module():
                 offenders += [f"{module} imports analyzer.{a.name}" for a in node.names if a.name not in submodules]
     assert not offenders, offenders
     assert "import" not in (ROOT / "version.py").read_text(encoding="utf-8").split('"""')[-1]
+
+
+def _package(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 else None
+
+
+def test_rule_the_engine_imports_no_report():
+    """The engine reads its own manifest beside its writer (``engine.manifest``),
+    not through the report library (``report.rundir.read_manifest`` once): no
+    engine module imports from ``analyzer.report``, at import or at run time."""
+    offenders = [f"{module} imports {imported}" for path, module in modules() if _package(module) == "engine"
+                 for imported in imports(path) if imported.startswith("analyzer.report")]
+    assert not offenders, offenders
