@@ -143,3 +143,22 @@ def test_rule_the_engine_imports_no_report():
     offenders = [f"{module} imports {imported}" for path, module in modules() if _package(module) == "engine"
                  for imported in imports(path) if imported.startswith("analyzer.report")]
     assert not offenders, offenders
+
+
+def _stats_imports(prefix: str) -> list[str]:
+    return [f"{module} imports {imported}" for path, module in modules() if _package(module) == "stats"
+            for imported in imports(path) if imported == prefix or imported.startswith(prefix + ".")]
+
+
+def test_rule_stats_imports_no_engine():
+    """Statistics sit below the engine: ``stats.distributions`` compiles its
+    continued fraction with numba's ``njit`` itself, not with the engine's
+    ``kernel`` decorator (``engine.jit``) as it once did."""
+    assert not _stats_imports("analyzer.engine"), _stats_imports("analyzer.engine")
+
+
+def test_rule_stats_imports_no_registry():
+    """Statistics know no game: a game's aggregator by its name is the
+    registry's lookup (``analyzer.games.new_stats``), not ``analyzer.stats``'s
+    (which imported ``game_info`` once)."""
+    assert not _stats_imports("analyzer.games"), _stats_imports("analyzer.games")
