@@ -162,3 +162,46 @@ def test_rule_stats_imports_no_registry():
     registry's lookup (``analyzer.games.new_stats``), not ``analyzer.stats``'s
     (which imported ``game_info`` once)."""
     assert not _stats_imports("analyzer.games"), _stats_imports("analyzer.games")
+
+
+def _import_graph() -> dict[str, set[str]]:
+    """Each analyzer module (a package by its own name) -> the analyzer modules
+    it imports, at import or at run time; ``from pkg import sub`` of a module
+    ``sub`` is an import of ``pkg.sub`` only."""
+    names = {}
+    for path, module in modules():
+        names[module.removesuffix(".__init__")] = path
+    graph = {}
+    for module, path in names.items():
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found |= {a.name for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                subs = {f"{node.module}.{a.name}" for a in node.names} & names.keys()
+                found |= subs if len(subs) == len(node.names) else subs | {node.module}
+        graph[module] = {m for m in found if m in names and m != module}
+    return graph
+
+
+def test_rule_no_import_circle():
+    """No two analyzer modules import each other, directly or around a circle
+    (``engine.bots`` and ``engine.userbots`` once did: the bot families they
+    share are declared in ``engine.botfamily``)."""
+    graph = _import_graph()
+    assert "analyzer.engine.bots" not in graph["analyzer.engine.userbots"]
+    circles, done = [], set()
+
+    def walk(module, path):
+        if module in path:
+            circles.append(path[path.index(module):] + [module])
+            return
+        if module in done:
+            return
+        for imported in sorted(graph[module]):
+            walk(imported, path + [module])
+        done.add(module)
+
+    for module in sorted(graph):
+        walk(module, [])
+    assert not circles, [" -> ".join(c) for c in circles]
