@@ -7,7 +7,7 @@ The Python API (see ``analyzer/api.py`` and the README):
     run = analyzer.simulate(GAME, races=20_000, bots="random")
     run.tables["players"], run.summary, run.manifest, run.report("reports/x.html")
 """
-__version__ = "0.2.0"
+from analyzer.version import __version__  # noqa: E402  (one place, imported by the libraries too)
 
 from analyzer.api import (  # noqa: E402
     Comparison, Run, Tournament, compare, games, replay, report_runs, simulate, tournament,

@@ -226,7 +226,7 @@ class Run:
     def report(self, path) -> Path:
         """Write the balance report (HTML, figures, CSV) to ``path``; returns the HTML file."""
         from analyzer.report import check_report_path, write_report
-        from analyzer.stats import new_stats
+        from analyzer.games import new_stats
 
         path = Path(path)
         check_report_path(path)
@@ -275,7 +275,7 @@ def simulate(game: str, races: int | None = None, *, games: int | None = None, b
     stats = None
     if report_path is not None:
         from analyzer.report import check_report_path
-        from analyzer.stats import new_stats
+        from analyzer.games import new_stats
 
         check_report_path(report_path)
         stats = new_stats(match.game)

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from pydantic import Field, StrictFloat, StrictInt, StrictStr, field_validator, model_validator
 
-import analyzer
+from analyzer.version import __version__
 from analyzer.engine.datafile import FileModel, read_toml, validate
 from analyzer.engine.simulate import MAX_PLAYERS, MAX_SEED
 from analyzer.errors import AnalyzerError, InputFileError
@@ -104,7 +104,7 @@ class Cell:
 
     def key(self, game: str, count: int) -> str:
         text = json.dumps([game, count, self.players, self.board, self.bots, self.seed, list(self.params),
-                           analyzer.__version__])
+                           __version__])
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -265,7 +265,7 @@ def run_sweep(sweep: Sweep, *, resume: bool = False, threads: int | None = None,
         cells_dir.mkdir(parents=True, exist_ok=True)
         _write_atomic(out / SWEEP_MANIFEST, json.dumps(
             {"written_by": "analyzer", "sweep": str(sweep.path), "game": sweep.game, "cells": len(sweep.cells),
-             "version": analyzer.__version__}, indent=2) + "\n")
+             "version": __version__}, indent=2) + "\n")
     except OSError as e:
         raise AnalyzerError(f"cannot write to {out}: {e.strerror or e}") from None
     rows = []

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-import analyzer
+from analyzer.version import __version__
 from analyzer.engine import stop
 from analyzer.errors import AnalyzerError
 
@@ -67,20 +67,20 @@ class ClusterError(AnalyzerError):
 
 def worker_version() -> str:
     """The analyzer version a worker runs (compared with the client's)."""
-    return analyzer.__version__
+    return __version__
 
 
 def _check_version(client_version: str) -> None:
-    if analyzer.__version__ != client_version:
-        raise AnalyzerError(f"a cluster worker runs analyzer {analyzer.__version__}, this client "
+    if __version__ != client_version:
+        raise AnalyzerError(f"a cluster worker runs analyzer {__version__}, this client "
                             f"{client_version}: install the same version on every worker")
 
 
 def check_versions(versions: dict) -> None:
     """Refuse the cluster if any worker (address -> version) differs from us."""
     for address, version in sorted(versions.items()):
-        if version != analyzer.__version__:
-            raise AnalyzerError(f"worker {address} runs analyzer {version}, this client {analyzer.__version__}: "
+        if version != __version__:
+            raise AnalyzerError(f"worker {address} runs analyzer {version}, this client {__version__}: "
                                 "install the same version on every worker")
 
 
@@ -117,7 +117,7 @@ class Session:
             # (the match is kept, so its id stays unique)
         sent = self._matches[key][1]
         if warm:
-            _gather(self.client, [self.client.submit(_warm_up, sent, analyzer.__version__, workers=[w],
+            _gather(self.client, [self.client.submit(_warm_up, sent, __version__, workers=[w],
                                                      pure=False, allow_other_workers=True)
                                   for w in self.client.scheduler_info()["workers"]])
         return sent
@@ -319,7 +319,7 @@ def run_on_cluster(session: Session, match, total: int, seed: int, *, chunk_size
         writer.part_dir.mkdir()
         part_dir = str(writer.part_dir)
     fresh = match.new_summary()
-    tasks = ((play_task, sent, analyzer.__version__, seed, first, min(size, total - first), chunk_size, part_dir,
+    tasks = ((play_task, sent, __version__, seed, first, min(size, total - first), chunk_size, part_dir,
               on_tables is not None) for first in range(0, total, size))
     for result in _ordered(session, tasks):
         merge_summaries(summary, result.summary, fresh)
@@ -355,7 +355,7 @@ def stream_outcomes(session: Session, match, seed: int, first: int, total: int, 
     sent = session.send(match)
     size = task_size(session, total, chunk_size)
     starts = range(0, total, size)
-    tasks = ((outcomes_task, sent, analyzer.__version__, seed, first + start, min(size, total - start), chunk_size)
+    tasks = ((outcomes_task, sent, __version__, seed, first + start, min(size, total - start), chunk_size)
              for start in starts)
     for start, (won, score) in zip(starts, _ordered(session, tasks)):
         yield start, won, score

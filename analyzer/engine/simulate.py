@@ -14,7 +14,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
-import analyzer
+from analyzer.version import __version__
 from analyzer.engine.progress import Progress
 from analyzer.engine.runner import interruptible, run_chunks
 from analyzer.errors import AnalyzerError
@@ -73,7 +73,7 @@ def check_players(players: int) -> None:
 
 
 def versions() -> dict:
-    return {"analyzer": analyzer.__version__, "numba": numba.__version__, "numpy": np.__version__,
+    return {"analyzer": __version__, "numba": numba.__version__, "numpy": np.__version__,
             "pandas": metadata.version("pandas"), "python": platform.python_version()}
 
 

@@ -60,7 +60,7 @@ from pathlib import Path
 import numpy as np
 
 from analyzer.engine import bot_table
-from analyzer.engine.bots import BotFamily, UserBot
+from analyzer.engine.botfamily import BotFamily, UserBot
 from analyzer.engine.jit import USER_KIND_BASE  # noqa: F401  (bot kinds from here on are user bots)
 from analyzer.errors import BotError
 

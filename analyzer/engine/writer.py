@@ -16,9 +16,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from analyzer.engine.manifest import MANIFEST  # the manifest's reader beside its writer
 from analyzer.errors import AnalyzerError, OutputError
-
-MANIFEST = "manifest.json"
 
 
 def file_sha256(path) -> str:
@@ -262,7 +261,7 @@ def check_run_dir(run_dir) -> dict:
     from pydantic import Field, StrictInt, StrictStr
 
     from analyzer.engine.datafile import FileModel, validate
-    from analyzer.report.rundir import read_manifest
+    from analyzer.engine.manifest import read_manifest
 
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir)  # exists, JSON, complete, a known game

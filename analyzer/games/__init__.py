@@ -91,6 +91,17 @@ def match_class(game: str):
     return game_info(game).load("match")
 
 
+def new_stats(game: str, **options):
+    """A fresh chunked aggregator for ``game``'s tables (``add``/``merge``/``result``).
+    Here, not in ``analyzer.stats``: the statistics library knows no registry."""
+    return game_info(game).load("stats").new_stats(**options)
+
+
+def stats_columns(game: str) -> dict[str, list[str]]:
+    """The tables and columns ``game``'s aggregator reads."""
+    return {name: list(cols) for name, cols in game_info(game).load("stats").COLUMNS.items()}
+
+
 def default_players(game: str) -> int:
     return game_info(game).default_players
 

@@ -114,7 +114,7 @@ def controlled_runs(manifest: dict, main_result: dict | None = None, threads: in
                     max_units: int = CONTROLLED_MAX) -> Controlled:
     """Play one controlled table per bot of the run (see the module docstring)."""
     from analyzer.engine.simulate import simulate
-    from analyzer.stats import new_stats
+    from analyzer.games import new_stats
 
     game, unit = str(manifest.get("game")), str(manifest.get("unit", "races"))
     bots = bots_of(manifest)

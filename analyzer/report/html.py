@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-import analyzer
+from analyzer.version import __version__
 from analyzer.report import text as T
 
 CSS = """
@@ -116,7 +116,7 @@ def _setup_block(manifest: dict) -> str:
         ("Bots", _e(bot_text)),
         (unit.capitalize(), f"{int(manifest.get(unit, 0)):,}"),
         ("Seed", _e(manifest.get("seed", "?"))),
-        ("Analyzer version", f"{_e(versions.get('analyzer', '?'))} (run); {_e(analyzer.__version__)} (report)"),
+        ("Analyzer version", f"{_e(versions.get('analyzer', '?'))} (run); {_e(__version__)} (report)"),
         ("Date", f"run {_e(manifest.get('created', '?'))}; report "
                  f"{datetime.now(timezone.utc).isoformat(timespec='seconds')}"),
     ]

@@ -3,44 +3,15 @@ checks that it is a complete run of a game we can report on and streams its
 tables in record batches, so memory stays bounded whatever the run's size."""
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
 
+from analyzer.engine.manifest import read_manifest  # noqa: F401  (read beside its writer, in the engine)
 from analyzer.errors import AnalyzerError
 
-MANIFEST = "manifest.json"
 BATCH_ROWS = 1 << 19
-
-
-def read_manifest(run_dir: Path) -> dict:
-    """The manifest of a complete run of a game the analyzer knows."""
-    run_dir = Path(run_dir)
-    if not run_dir.exists():
-        raise AnalyzerError(f"run directory {run_dir} does not exist")
-    if not run_dir.is_dir():
-        raise AnalyzerError(f"{run_dir} is not a directory (expected a run directory from 'analyzer simulate --out')")
-    path = run_dir / MANIFEST
-    if not path.is_file():
-        raise AnalyzerError(f"{run_dir} has no {MANIFEST}: not a run directory from 'analyzer simulate --out'")
-    try:
-        manifest = json.loads(path.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise AnalyzerError(f"{path} cannot be read as JSON: {e}") from None
-    if not isinstance(manifest, dict):
-        raise AnalyzerError(f"{path} is not a run manifest (expected a JSON object)")
-    if manifest.get("complete") is not True:
-        raise AnalyzerError(f"{run_dir} holds an incomplete run ({MANIFEST} is not marked complete); "
-                            "run the simulation again")
-    from analyzer.games import names
-
-    found = manifest.get("game")
-    if found not in names():
-        raise AnalyzerError(f"{run_dir} is a run of {found!r}, a game this analyzer does not know "
-                            f"(known: {', '.join(names())})")
-    return manifest
 
 
 def check_tables(run_dir: Path, tables) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-import analyzer
+from analyzer.version import __version__
 from analyzer.report import text as T
 from analyzer.stats.distributions import chi2_sf, normal_sf
 from analyzer.stats.flags import ALPHA, MIN_EFFECT, holm
@@ -193,7 +193,7 @@ def _setup_block(result) -> str:
                       f"{result.deals:,} deals (each rotation of a table plays the same deals)")),
         (unit.capitalize(), f"{result.races:,}"),
         ("Seed", _e(result.seed)),
-        ("Analyzer version", _e(analyzer.__version__)),
+        ("Analyzer version", _e(__version__)),
         ("Date", datetime.now(timezone.utc).isoformat(timespec="seconds")),
     ]
     body = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)

@@ -73,10 +73,16 @@ def _betacf(a: float, b: float, x: float) -> float:
 @lru_cache(maxsize=None)
 def compiled_betacf():
     """``_betacf`` compiled: numba is imported only when a tail probability is
-    first needed (``analyzer --help`` and plain runs do not pay for it)."""
-    from analyzer.engine.jit import kernel
+    first needed (``analyzer --help`` and plain runs do not pay for it).
 
-    return kernel(_betacf)
+    numba's own ``njit`` with the options of the engine's ``kernel`` decorator
+    (``engine.jit.JIT_OPTIONS``, no reference counting, not force-inlined):
+    statistics sit below the engine and import nothing of it. numba caches it
+    by this file (it calls no other analyzer code), under ``NUMBA_CACHE_DIR``
+    when that is set."""
+    from numba import njit
+
+    return njit(cache=True, nogil=True, error_model="numpy", _nrt=False, forceinline=False)(_betacf)
 
 
 def betainc(a: float, b: float, x: float) -> float:

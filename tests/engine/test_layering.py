@@ -100,3 +100,108 @@ def test_kernels_are_cached_by_their_own_sources_only(info):
         assert path.startswith((f"games/{folder}/", "engine/")), path
         assert not path.endswith(("match.py", "summary.py", "stats.py", "__init__.py")), path
         assert "/report/" not in path, path
+
+
+# The intended layering, issue 37: face (cli, api) -> apps (sweep, compare,
+# tune, ...) -> games -> report/engine -> stats -> registry. Each rule below is
+# one arrow that ran the wrong way once; each fails if it comes back.
+FACE = ("analyzer", "analyzer.__init__", "analyzer.__main__", "analyzer.cli", "analyzer.api")
+
+
+def _top_level_names() -> set[str]:
+    """The names ``from analyzer import ...`` brings in that are not modules."""
+    return {p.stem for p in ROOT.glob("*.py")} | {p.name for p in ROOT.iterdir() if (p / "__init__.py").is_file()}
+
+
+def test_rule_the_version_comes_from_a_leaf_module():
+    """Below the face nothing imports the ``analyzer`` package itself (whose
+    ``__init__`` imports ``api.py``, the whole face): the version is read from
+    ``analyzer.version``, which imports nothing."""
+    offenders = []
+    submodules = _top_level_names()
+    for path, module in modules():
+        if module in FACE:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import) and any(a.name == "analyzer" for a in node.names):
+                offenders.append(f"{module} imports analyzer")
+            elif isinstance(node, ast.ImportFrom) and node.module == "analyzer":
+                offenders += [f"{module} imports analyzer.{a.name}" for a in node.names if a.name not in submodules]
+    assert not offenders, offenders
+    assert "import" not in (ROOT / "version.py").read_text(encoding="utf-8").split('"""')[-1]
+
+
+def _package(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 else None
+
+
+def test_rule_the_engine_imports_no_report():
+    """The engine reads its own manifest beside its writer (``engine.manifest``),
+    not through the report library (``report.rundir.read_manifest`` once): no
+    engine module imports from ``analyzer.report``, at import or at run time."""
+    offenders = [f"{module} imports {imported}" for path, module in modules() if _package(module) == "engine"
+                 for imported in imports(path) if imported.startswith("analyzer.report")]
+    assert not offenders, offenders
+
+
+def _stats_imports(prefix: str) -> list[str]:
+    return [f"{module} imports {imported}" for path, module in modules() if _package(module) == "stats"
+            for imported in imports(path) if imported == prefix or imported.startswith(prefix + ".")]
+
+
+def test_rule_stats_imports_no_engine():
+    """Statistics sit below the engine: ``stats.distributions`` compiles its
+    continued fraction with numba's ``njit`` itself, not with the engine's
+    ``kernel`` decorator (``engine.jit``) as it once did."""
+    assert not _stats_imports("analyzer.engine"), _stats_imports("analyzer.engine")
+
+
+def test_rule_stats_imports_no_registry():
+    """Statistics know no game: a game's aggregator by its name is the
+    registry's lookup (``analyzer.games.new_stats``), not ``analyzer.stats``'s
+    (which imported ``game_info`` once)."""
+    assert not _stats_imports("analyzer.games"), _stats_imports("analyzer.games")
+
+
+def _import_graph() -> dict[str, set[str]]:
+    """Each analyzer module (a package by its own name) -> the analyzer modules
+    it imports, at import or at run time; ``from pkg import sub`` of a module
+    ``sub`` is an import of ``pkg.sub`` only."""
+    names = {}
+    for path, module in modules():
+        names[module.removesuffix(".__init__")] = path
+    graph = {}
+    for module, path in names.items():
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found |= {a.name for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                subs = {f"{node.module}.{a.name}" for a in node.names} & names.keys()
+                found |= subs if len(subs) == len(node.names) else subs | {node.module}
+        graph[module] = {m for m in found if m in names and m != module}
+    return graph
+
+
+def test_rule_no_import_circle():
+    """No two analyzer modules import each other, directly or around a circle
+    (``engine.bots`` and ``engine.userbots`` once did: the bot families they
+    share are declared in ``engine.botfamily``)."""
+    graph = _import_graph()
+    assert "analyzer.engine.bots" not in graph["analyzer.engine.userbots"]
+    circles, done = [], set()
+
+    def walk(module, path):
+        if module in path:
+            circles.append(path[path.index(module):] + [module])
+            return
+        if module in done:
+            return
+        for imported in sorted(graph[module]):
+            walk(imported, path + [module])
+        done.add(module)
+
+    for module in sorted(graph):
+        walk(module, [])
+    assert not circles, [" -> ".join(c) for c in circles]
