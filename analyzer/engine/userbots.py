@@ -405,23 +405,27 @@ def _check_source(spec: ViewSpec) -> str:
 _views: dict[tuple[int, int, str], np.ndarray] = {}
 
 
-def _view_of(address: int, length: int, dtype: str) -> np.ndarray:
+def _view_of(address: int, length: int, dtype: str, read_only: bool = False) -> np.ndarray:
     """A numpy array over ``length`` items at ``address`` (kernel memory, alive
     during the call that hands it over); made once per buffer: a kernel keeps
-    its arrays for a whole chunk of races."""
-    key = (address, length, dtype)
+    its arrays for a whole chunk of races. ``read_only``: a write raises."""
+    key = (address, length, dtype, read_only)
     arr = _views.get(key)
     if arr is None:
         if len(_views) > 4096:
             _views.clear()
         c_type = ctypes.c_int64 if dtype == "i8" else ctypes.c_double
         arr = np.ctypeslib.as_array((c_type * length).from_address(address))
+        arr.flags.writeable = not read_only
         _views[key] = arr
     return arr
 
 
 def _arrays(g: int, ng: int, s: int, ns: int, p: int, np_: int):
-    return _view_of(g, ng, "i8"), _view_of(s, ns, "i8"), _view_of(p, np_, "f8")
+    # the game array is the kernel's own (its board, the seats' bots): read-only,
+    # so a plain bot that writes into it ends the run in one line instead of
+    # corrupting the game; state and params are the kernel's copies for the bot
+    return _view_of(g, ng, "i8", read_only=True), _view_of(s, ns, "i8"), _view_of(p, np_, "f8")
 
 
 def _adapter_namespace(module_name: str, names: dict) -> dict:

@@ -32,6 +32,10 @@ BAD = {
                    "    if decision(view) == DECIDE_MOVE:\n"
                    "        return n_options(view)\n"
                    "    return 0\n"),
+    # a plain bot that writes into the game's own array (the map): read-only to it
+    "scribbles.py": ("def decide(view):\n"
+                     "    view.game[0] = -1\n"
+                     "    return 0\n"),
     # a fast bot that reads a move option past the last
     "bounds.py": ("@njit\n"
                   "def decide(view):\n"
@@ -108,6 +112,7 @@ def test_a_bot_is_refused_in_a_role_it_does_not_declare(bots, capsys):
 @pytest.mark.parametrize("bot, needles", [
     ("raises", ("raises.py", "move decision", "raised KeyError at line 6", "no such key")),
     ("illegal", ("illegal.py", "move decision", "illegal choice", "the options are 0-")),
+    ("scribbles", ("scribbles.py", "raised ValueError", "read-only")),
     ("bounds", ("bounds.py", "move decision", "IndexError", "move_to(view, i, k): i outside")),
 ])
 def test_a_failing_bot_ends_the_run_in_one_line(bots, capsys, bot, needles):
