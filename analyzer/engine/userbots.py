@@ -381,8 +381,27 @@ def adapter(what, seat, kind, game, state, params, n_options):
 
 
 def entry(what, seat, kind, g, ng, s, ns, p, np_, n_options):
-    return adapter(what, seat, kind, carray(g, (ng,)), carray(s, (ns,)), carray(p, (np_,)), n_options)
+    return adapter(what, seat, kind, read_only(carray(g, (ng,))), carray(s, (ns,)), carray(p, (np_,)), n_options)
 """
+
+
+def _read_only_intrinsic():
+    """``read_only(a)`` in compiled code: the same array typed read-only, so a
+    fast bot that writes into the kernel's own game array does not compile (one
+    line naming its file) instead of corrupting the game. The same struct: no copy."""
+    from numba.core.extending import intrinsic
+    from numba.core.imputils import impl_ret_borrowed
+
+    @intrinsic
+    def read_only(typingctx, arr):
+        result = arr.copy(readonly=True)
+
+        def codegen(context, builder, signature, args):
+            return impl_ret_borrowed(context, builder, result, args[0])
+
+        return result(arr), codegen
+
+    return read_only
 
 
 def _check_source(spec: ViewSpec) -> str:
@@ -481,6 +500,7 @@ def _fast_adapter(spec: ViewSpec, view_cls, compiled, raw: bool, source: str, mo
             else "View(what, seat, n_options, game, state, params)")
     namespace = _adapter_namespace(module_name, {
         "objmode": objmode, "user": compiled, "View": view_cls, "FAULT": FAULT, "carray": carray,
+        "read_only": _read_only_intrinsic(),
         "failure": _record_compiled_failure, "illegal": _record_illegal})
     src = _FAST.format(args=args, checks=_check_source(spec))
     exec(compile(src, f"<adapter of {source}>", "exec"), namespace)
@@ -649,6 +669,8 @@ def _compiled_entry(spec: ViewSpec, view_cls, fn, raw: bool, source: str, module
         except NumbaError as e:
             reason = next((line.strip() for line in str(e).splitlines()
                            if line.strip() and not line.startswith("Failed in")), "numba error")
+            if "setitem" in str(e) and "readonly array" in str(e):
+                reason = "it writes into view.game, the game's own array (read-only to a bot)"
             raise BotError(f"user bot {path} does not compile: {reason} "
                            f"(fast bots: numbers and the view's accessors only; "
                            f"see docs/bots-{spec.game}.md)") from None

@@ -36,6 +36,11 @@ BAD = {
     "scribbles.py": ("def decide(view):\n"
                      "    view.game[0] = -1\n"
                      "    return 0\n"),
+    # a fast bot that writes into the game's own array: it does not compile
+    "scribbles_fast.py": ("@njit\n"
+                          "def decide(view):\n"
+                          "    view.game[0] = -1\n"
+                          "    return 0\n"),
     # a fast bot that reads a move option past the last
     "bounds.py": ("@njit\n"
                   "def decide(view):\n"
@@ -55,8 +60,17 @@ def bots(tmp_path_factory):
         path.write_text(HEADER + body + f"BOT = UserBot('{path.stem}', decide, game='mafia', roles=('family',))\n")
         paths[path.stem] = path
     for path in paths.values():
-        REGISTRY.resolve(BotSpec(str(path)))
+        if path.stem != "scribbles_fast":  # it does not load: below
+            REGISTRY.resolve(BotSpec(str(path)))
     return paths
+
+
+def test_a_fast_bot_that_writes_into_the_game_array_does_not_compile(bots, capsys):
+    """The kernel's own game array is read-only to a fast bot (a copy-free
+    read-only type): the write is refused when the bot compiles, in one line."""
+    assert_usage_error(capsys, ["simulate", "mafia", "--players", 3, "--bots", f"random,{bots['scribbles_fast']},random",
+                                "--games", 10, "--no-progress"],
+                       "scribbles_fast.py", "does not compile", "writes into view.game", "read-only")
 
 
 def _tables(out: Path) -> dict[str, pd.DataFrame]:
