@@ -73,7 +73,7 @@ def _whole(value, option: str):
     return value
 
 
-def _setup(game: str, players: int | None, threads: int | None):
+def game_setup(game: str, players: int | None, threads: int | None):
     """The game's match class, the player count and threads, bounded before any list is built."""
     from analyzer.engine.simulate import check_players, default_threads
     from analyzer.games import game_info
@@ -263,14 +263,14 @@ def simulate(game: str, races: int | None = None, *, games: int | None = None, b
     with the same results."""
     from analyzer.engine.simulate import DEFAULT_CHUNK, simulate as run_simulation
 
-    info, cls, players, threads = _setup(game, players, threads)
+    info, cls, players, threads = game_setup(game, players, threads)
     count = _count(races, games, 100_000, f"--{info.unit}")
     seed = _whole(seed, "--seed")
     chunk = DEFAULT_CHUNK if chunk is None else _whole(chunk, "chunk")
     from analyzer.engine.simulate import check_run_options
 
     check_run_options(count, seed, threads, chunk, info.unit)
-    match = _match(info, cls, players, bots, board)
+    match = match_for(info, cls, players, bots, board)
     out, report_path = _path(out, "--out"), _path(report, "--report")
     stats = None
     if report_path is not None:
@@ -283,7 +283,7 @@ def simulate(game: str, races: int | None = None, *, games: int | None = None, b
     # for its own, its report for the report's (engine/warm.py)
     from analyzer.engine.warm import compile_ahead as compile_
 
-    jobs = _compile_jobs(match, out is not None or report_path is not None, report_path is not None)
+    jobs = compile_jobs(match, out is not None or report_path is not None, report_path is not None)
     compile_(jobs, progress, wait=False)
     compile_(jobs[:1], progress)
     collector = _Collector(stats) if tables else stats
@@ -306,7 +306,7 @@ def simulate(game: str, races: int | None = None, *, games: int | None = None, b
     return run
 
 
-def _match(info, cls, players: int, bots, board):
+def match_for(info, cls, players: int, bots, board):
     """The match a simulation of these bots on this board plays."""
     from analyzer.engine.botspec import parse_bot_list, seat_bots
 
@@ -317,7 +317,7 @@ def _match(info, cls, players: int, bots, board):
     return cls(str(board) if board is not None else None, players, specs)
 
 
-def _compile_jobs(match, detail: bool, report: bool) -> list:
+def compile_jobs(match, detail: bool, report: bool) -> list:
     """The independent compiles a run of ``match`` needs (``engine/warm.py``):
     its own kernel, and with a report the kernels of the report's controlled
     tables and of the game's experiments (its report's ``warm_jobs``)."""
@@ -346,13 +346,13 @@ def compile_ahead(runs: list[dict], progress: bool | None = None, wait: bool = F
     Returns how many compile jobs are cold (0 when every kernel is cached)."""
     matches = []
     for run in runs:
-        info, cls, players, _ = _setup(run["game"], run.get("players"), None)
-        match = _match(info, cls, players, run.get("bots"), run.get("board"))
+        info, cls, players, _ = game_setup(run["game"], run.get("players"), None)
+        match = match_for(info, cls, players, run.get("bots"), run.get("board"))
         report = run.get("report") is not None
         matches.append((match, report or run.get("out") is not None, report))
     from analyzer.engine.warm import compile_ahead as compile_
 
-    return compile_([job for run in matches for job in _compile_jobs(*run)], progress, wait)
+    return compile_([job for run in matches for job in compile_jobs(*run)], progress, wait)
 
 
 def render_header(match, result) -> str:
@@ -364,7 +364,9 @@ def render_header(match, result) -> str:
 
 # ------------------------------------------------------------------ compare
 
-def _one_bot(text: str, option: str):
+def one_bot(text: str, option: str):
+    """The one bot an option names (``--bot``, ``--vs``): refused in one line if
+    the text names none or several."""
     from analyzer.engine.botspec import parse_bot_list
 
     if not isinstance(text, str):
@@ -400,7 +402,7 @@ class Comparison:
         printer.text(self.text)
 
 
-def _seat_role(game: str, players: int, specs, role: str | None) -> tuple[list[str], str]:
+def seat_role(game: str, players: int, specs, role: str | None) -> tuple[list[str], str]:
     """Each seat's role, and the role the studied bots play: ``role``, else the
     game's only role, else the one role all of them can play."""
     from analyzer.games import match_class, registry
@@ -423,7 +425,7 @@ def _seat_role(game: str, players: int, specs, role: str | None) -> tuple[list[s
     return roles, playable[0]
 
 
-def _check_bot(game: str, spec, role: str) -> None:
+def check_bot(game: str, spec, role: str) -> None:
     """A bot that cannot play ``role`` is refused in one line, before any race."""
     from analyzer.errors import BotError
     from analyzer.games import registry
@@ -448,10 +450,10 @@ def compare(game: str, bot: str, vs: str, *, field: BotList = "random", players:
     from analyzer.engine.progress import Progress
     from analyzer.engine.simulate import check_run_options
 
-    info, cls, players, threads = _setup(game, players, threads)
+    info, cls, players, threads = game_setup(game, players, threads)
     count = _count(races, games, 200_000, f"--{info.unit}")
     check_run_options(count, _whole(seed, "--seed"), threads, 1, info.unit)
-    a, b = _one_bot(bot, "--bot"), _one_bot(vs, "--vs")
+    a, b = one_bot(bot, "--bot"), one_bot(vs, "--vs")
     fill = parse_bot_list(_bot_text(field, "--field"))
     test = None
     if sprt is not None:
@@ -461,9 +463,9 @@ def compare(game: str, bot: str, vs: str, *, field: BotList = "random", players:
             raise AnalyzerError(f"--sprt takes two numbers D0,D1, got {sprt!r}") from None
         test = Sprt.from_pp(d0, d1, alpha=alpha, beta=beta)
     board_path = str(_path(board, "--board")) if board is not None else None
-    roles, role = _seat_role(game, players, [a, b], role)
+    roles, role = seat_role(game, players, [a, b], role)
     for spec in dict.fromkeys([a, b]):  # every bad bot fails before any race
-        _check_bot(game, spec, role)
+        check_bot(game, spec, role)
         cls(board_path, players, seat_tables(spec, fill, roles, role)[0][1])
     places = roles.count(role)
     total = -(-count // places) * places * 2
@@ -533,13 +535,13 @@ def tournament(game: str, bots: BotList, *, players: int | None = None, board=No
     from analyzer.engine.simulate import check_run_options
     from analyzer.engine.tournament import other_roles_field, planned_races, render, tournament as run
 
-    info, cls, players, threads = _setup(game, players, threads)
+    info, cls, players, threads = game_setup(game, players, threads)
     count = _count(races, games, 100_000, f"--{info.unit}")
     check_run_options(count, _whole(seed, "--seed"), threads, 1, info.unit)
     specs = parse_bot_list(_bot_text(bots, "--bots"))
     hero = None
     if gauntlet is not None:
-        g = _one_bot(gauntlet, "--gauntlet")
+        g = one_bot(gauntlet, "--gauntlet")
         specs, hero = [g] + [s for s in specs if s != g], 0
     report_path = _path(report, "--report")
     if report_path is not None:
@@ -547,12 +549,12 @@ def tournament(game: str, bots: BotList, *, players: int | None = None, board=No
 
         check_report_path(report_path)
     board_path = str(_path(board, "--board")) if board is not None else None
-    roles, role = _seat_role(game, players, specs, role)
+    roles, role = seat_role(game, players, specs, role)
     field_specs = parse_bot_list(_bot_text(field, "--field")) if field is not None else None
     others = [s for s in range(players) if roles[s] != role]
     fill = dict(zip(others, other_roles_field(field_specs, len(others))))
     for spec in dict.fromkeys(specs):  # every bad bot fails before any race
-        _check_bot(game, spec, role)
+        check_bot(game, spec, role)
         cls(board_path, players, [fill.get(s, spec) for s in range(players)])
     with Progress(planned_races(len(specs), roles.count(role), count, hero),
                   f"{info.title} tournament ({info.unit})", enabled=progress) as bar:
@@ -576,7 +578,7 @@ def replay(game: str, index: int, *, board=None, players: int | None = None, bot
     from analyzer.engine.botspec import parse_bot_list, seat_bots
     from analyzer.engine.simulate import MAX_SEED
 
-    info, cls, players, _ = _setup(game, players, None)
+    info, cls, players, _ = game_setup(game, players, None)
     seed, index = _whole(seed, "--seed"), _whole(index, f"--{info.unit[:-1]}")
     if not 0 <= seed <= MAX_SEED:
         raise AnalyzerError(f"--seed must be 0 to {MAX_SEED}, got {seed}")

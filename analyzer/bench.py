@@ -244,15 +244,15 @@ def cold_run(args: list[str], env: dict | None = None) -> Run:
 
 def compile_jobs(game: str) -> list:
     """The compile jobs of a ``simulate --report`` of the game's default table
-    (``api._compile_jobs``): each kernel a ``make run`` of it compiles, once
+    (``api.compile_jobs``): each kernel a ``make run`` of it compiles, once
     (several controlled tables share a kernel)."""
     from analyzer import api
     from analyzer.games import game_info
 
     info = game_info(game)
-    match = api._match(info, info.load("match"), info.default_players, None, None)
+    match = api.match_for(info, info.load("match"), info.default_players, None, None)
     jobs, seen = [], set()
-    for job in api._compile_jobs(match, True, True):
+    for job in api.compile_jobs(match, True, True):
         if job.key() not in seen:
             seen.add(job.key())
             jobs.append(job)

@@ -316,7 +316,7 @@ def tune(
 ):
     """Tune a bot's parameters against a field (cross-entropy search on common races), then re-measure."""
     from analyzer import api
-    from analyzer.api import _check_bot, _one_bot, _seat_role, _setup
+    from analyzer.api import check_bot, one_bot, seat_role, game_setup
     from analyzer.engine.botspec import parse_bot_list
     from analyzer.engine.seating import seat_tables
     from analyzer.engine.progress import Progress
@@ -324,11 +324,11 @@ def tune(
     from analyzer.engine.tune import parse_ranges, render, search_space, toml_text, tune as run
     from analyzer.games import registry
 
-    info, cls, players, threads = _setup(game, players, threads)
+    info, cls, players, threads = game_setup(game, players, threads)
     check_run_options(budget, seed, threads, 1, cls.unit)
     if not (math.isfinite(min_gain) and min_gain >= 0):
         raise AnalyzerError(f"--min-gain must be 0 or more, got {min_gain:g}")
-    start = _one_bot(bot, "--bot")
+    start = one_bot(bot, "--bot")
     option = "--save" if save is not None else "--out"
     save = _either(save, out, "--save", "--out")
     if save is not None:
@@ -338,8 +338,8 @@ def tune(
         _check_writable_toml(save, option)  # before the search, not after it
     board_path = str(board) if board is not None else None
     field_specs = parse_bot_list(_either(field, against, "--field", "--against") or "random")
-    roles, role = _seat_role(game, players, [start], role)
-    _check_bot(game, start, role)
+    roles, role = seat_role(game, players, [start], role)
+    check_bot(game, start, role)
     field_option = "--against" if against is not None else "--field"
     cls(board_path, players, seat_tables(start, field_specs, roles, role, field_option)[0][1])  # bad bots fail first
     family, base, defaults = _tunable(game, start)

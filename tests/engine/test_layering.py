@@ -205,3 +205,30 @@ def test_rule_no_import_circle():
     for module in sorted(graph):
         walk(module, [])
     assert not circles, [" -> ".join(c) for c in circles]
+
+
+def _private_api_uses(path: Path) -> list[str]:
+    """The underscore names of ``analyzer.api`` a module imports or reads
+    (``from analyzer.api import _x``, ``api._x``)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module == "analyzer.api":
+            found += [a.name for a in node.names if a.name.startswith("_")]
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "api" \
+                and node.attr.startswith("_") and not node.attr.startswith("__"):
+            found.append(f"api.{node.attr}")
+    return found
+
+
+def test_rule_only_the_api_uses_its_private_names():
+    """The CLI, the bench and the apps use the API's public, documented names: a
+    private helper of api.py is free to change."""
+    offenders = [f"{module} uses {name}" for path, module in modules() if module != "analyzer.api"
+                 for name in _private_api_uses(path)]
+    assert not offenders, offenders
+
+
+def test_the_private_api_rule_catches_a_use(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text("from analyzer.api import _secret\nfrom analyzer import api\napi._other()\n", encoding="utf-8")
+    assert _private_api_uses(probe) == ["_secret", "api._other"]
