@@ -69,13 +69,17 @@ def write_html(r, out: Path) -> Path:
     """Write the timeline page to ``out`` (a directory gets ``replay.html``), whole
     or not at all (written beside it, then renamed)."""
     out_path = Path(out)
-    if out_path.is_dir():
+    if out_path.is_dir() and not out_path.is_symlink():
         out_path = out_path / "replay.html"
+    if out_path.is_symlink() or (out_path.exists() and not out_path.is_file()):
+        # a FIFO, a device or a link: the rename would put a file in its place
+        raise AnalyzerError(f"cannot write the timeline to {out}: it exists and is not a file")
+    tmp = out_path.with_name(f".{out_path.name}.tmp")
     try:
         out_path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = out_path.with_name(f".{out_path.name}.tmp")
         tmp.write_text(render_html(r), encoding="utf-8")
         tmp.replace(out_path)
     except OSError as e:
+        tmp.unlink(missing_ok=True)  # nothing partial left behind
         raise AnalyzerError(f"cannot write {out_path}: {e.strerror or e}") from None
     return out_path

@@ -51,3 +51,26 @@ def test_replay_ends_with_the_rows_simulate_writes(tmp_path, capsys, game, bots,
     assert "ASSUMED" in text
     page = html.read_text()
     assert "<ol class=timeline>" in page and page.count("<li style=") == len(replayed.steps)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "symlink"])
+def test_replay_html_refuses_what_is_not_a_file(tmp_path, capsys, kind):
+    """``--html`` onto a FIFO or a link is refused in one line and leaves it as it was
+    (written by rename, it would have become a regular file)."""
+    import os
+
+    from tests.cli_support import assert_usage_error
+
+    target = tmp_path / "page.html"
+    if kind == "fifo":
+        os.mkfifo(target)
+    else:
+        (tmp_path / "elsewhere.html").write_text("the user's", encoding="utf-8")
+        target.symlink_to(tmp_path / "elsewhere.html")
+    assert_usage_error(capsys, ["replay", "sau-mau-mau", "--seed", 3, "--html", target],
+                       "cannot write the timeline to", "it exists and is not a file")
+    if kind == "fifo":
+        assert target.is_fifo()
+    else:
+        assert target.is_symlink() and (tmp_path / "elsewhere.html").read_text(encoding="utf-8") == "the user's"
+    assert not list(tmp_path.glob(".*.tmp"))
