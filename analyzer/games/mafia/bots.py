@@ -34,6 +34,7 @@ from analyzer.games.mafia.layout import (
     S_ASK_PIECE, S_BASE, S_CONTROLLED, S_HOLDER, S_LOC, S_MARK, S_MEMO, S_MEMO_AT, S_MEMO_N, S_OPT, S_OPT_N, S_SCORE, S_SIDE, S_TRIGGER, S_TYPE,
     SISDE, SPECIAL_WEAPONS, SPY, STATE, TELEPHONE, WARDEN, WIFE_CHEATS, WIRETAP,
 )
+from analyzer.games.mafia.purge import PURGE_END, purge_halves
 
 SCALE = 1000.0  # scores are compared as whole thousandths
 
@@ -73,26 +74,11 @@ def friendly(g, f, h):
     return h == f or h == partner(g, f)
 
 
-PURGE_END = 8  # purge points, doubled: four at the start of a family turn and everyone loses (4 players)
 # the most purge points (doubled) a family taking the State's decisions lets its own arrest or
 # hold reach: one more Boss held at a roadblock (2) must not end the game
 FAMILY_PURGE_LIMIT = 5
 ALL_LOSE = 10000.0  # what an option costs that makes everyone lose (a family: as bad as losing, for sure)
 OWN_ARREST = 100.0  # a family's State piece arresting or holding one of its own pieces
-
-
-@kernel(whole=True)
-def purge_now(s):
-    """The purge points, doubled (as the kernel counts them: 2 per Boss in Prison, 1 per
-    Boss in the Barracks, 1/2 per Picciotto in Prison)."""
-    total = 0
-    for p in range(12):
-        loc = s[S_LOC + p]
-        if p % 3 == 0:
-            total += 4 if loc == PRISON else (2 if loc == BARRACKS else 0)
-        elif loc == PRISON:
-            total += 1
-    return total
 
 
 @kernel(whole=True)
@@ -298,7 +284,7 @@ def best_move(g, s, side, n, rng, state_piece):
     # the leading family does not depend on the option: once per decision, not per
     # option (it scans every space for every family; a decision has up to hundreds of options)
     lead = leader(g, s, -1 if side == STATE and not state_piece else side)
-    purge = purge_now(s) if g[G_PLAYERS] == 4 else 0
+    purge = purge_halves(s) if g[G_PLAYERS] == 4 else 0
     # a piece's value on a space does not depend on the option either (scoring changes
     # no state): each (piece, end) is valued once per decision, marked with the
     # decision's stamp, and a two-piece option adds two stored values (the same floats
@@ -346,7 +332,7 @@ def family_card(g, s, side, kind, card):
         if b < 0 or b >= 12 or friendly(g, side, b // 3):
             return 0
         added = 4 if s[S_MOVED_STATE] == PREFECT else 2  # the Prefect's hold draws a SISDE card
-        return 1 if purge_now(s) + added <= FAMILY_PURGE_LIMIT else 0
+        return 1 if purge_halves(s) + added <= FAMILY_PURGE_LIMIT else 0
     if card == ANTI_GANG:
         other = s[S_ASK_OTHER]  # the State piece's adversary in the shootout
         return 0 if 0 <= other < 12 and friendly(g, side, other // 3) else 1
@@ -415,7 +401,7 @@ def decide_heuristic(kind, what, n, side, g, s, rng):
         if friendly(g, side, q // 3):
             return 0
         added = 1 if what == D_ARREST else 2
-        return 1 if purge_now(s) + added <= FAMILY_PURGE_LIMIT else 0
+        return 1 if purge_halves(s) + added <= FAMILY_PURGE_LIMIT else 0
     if what == D_GIVE_UP:
         # the least useful card of the hand: the ones without effect, Spy, then the lowest id
         k = 0

@@ -56,6 +56,7 @@ from analyzer.games.mafia.layout import (
     T_TURN, TELEPHONE, USA, WIRETAP, T_ABOUT, T_TRIGGER_ROLL, T_MARKER_ROLL, T_RETURN_ROLL, T_SHOOT_DICE,
 )
 from analyzer.games.mafia import layout as L
+from analyzer.games.mafia.purge import PURGE_END, purge_halves
 from analyzer.games.mafia.random_bot import decide_random
 
 
@@ -265,20 +266,6 @@ def state_decider(g, s):
     """Who takes the State's decisions and holds its cards: the State, or with four
     players the family whose turn it is (its temporary ROME and SISDE cards)."""
     return s[S_SIDE] if g[G_PLAYERS] == 4 else STATE
-
-
-@kernel
-def purge_halves(s):
-    """The State's purge points, doubled: 2 per Boss in Prison, 1 per Boss in the
-    Barracks, 1/2 per Picciotto in Prison."""
-    total = 0
-    for p in range(12):
-        loc = s[S_LOC + p]
-        if p % 3 == 0:
-            total += 4 if loc == PRISON else (2 if loc == BARRACKS else 0)
-        elif loc == PRISON:
-            total += 1
-    return total
 
 
 @kernel(inline=True)
@@ -1316,14 +1303,14 @@ def calendar(g, s, pt, sp, cr, tr):
             if side == STATE:
                 if players == 4:
                     continue
-                if purge_halves(s) >= 8:
+                if purge_halves(s) >= PURGE_END:
                     outcome = OUT_STATE
             else:
                 won = controlled(g, s, side)
                 if won >= g[G_WIN_SPACES]:
                     outcome = 1 + side
                     s[S_GM + GM_WINNER_SPACES] = won
-                elif players == 4 and purge_halves(s) >= 8:
+                elif players == 4 and purge_halves(s) >= PURGE_END:
                     outcome = OUT_ALL_LOSE
             if outcome != OUT_DRAW:
                 break
