@@ -1,6 +1,6 @@
 """analyzer: a Monte Carlo strategy analyzer for race-and-bet board games.
 
-The Python API (see ``analyzer/api.py`` and the README):
+The Python API (see ``analyzer/api.py`` and docs/commands.md):
 
     import analyzer
     analyzer.games()                                   # the games' names

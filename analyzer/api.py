@@ -2,7 +2,7 @@
 over it (``analyzer/cli.py``).
 
     import analyzer
-    analyzer.games()             # the games' names (the README shows each game's bots)
+    analyzer.games()             # the games' names (docs/games.md shows each game's bots)
     run = analyzer.simulate(GAME, races=20_000, bots=["BOT", "random"] * 2, seed=7)
     run.summary                  # the game's summary object; print(run) shows it as the CLI does
     run.tables["players"]        # every table of `--out`, as pandas DataFrames

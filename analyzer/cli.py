@@ -433,7 +433,7 @@ def list_bots(game: str = _game_argument()):
         typer.echo(f"A user bot: a path to a .py file defining BOT = UserBot(...); its API: docs/bots-{game}.md")
 
 
-# Exit codes (documented in the README): 0 done, 1 the output could not be
+# Exit codes (documented in docs/commands.md): 0 done, 1 the output could not be
 # written (full disk, closed stdout), 2 bad input, 128 + signal number when
 # stopped by a signal (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).
 EXIT_OUTPUT = 1

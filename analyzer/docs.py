@@ -1,7 +1,10 @@
 """Documentation derived from the games' declarations, so it cannot drift: the
-tables of columns in the README (names) and in ``docs/<game>.md`` (names, dtypes,
+tables of columns in ``docs/tables.md`` (names) and in ``docs/<game>.md`` (names, dtypes,
 meanings, units) come from each game's record specs, between the markers
 ``<!-- tables:GAME -->`` and ``<!-- /tables:GAME -->``.
+
+The bot API pages ``docs/bots-<game>.md`` come from each game's view spec
+(``engine/botpage.py``).
 
     python -m analyzer.docs          # rewrite the generated parts
     python -m analyzer.docs --check  # exit 1 if they are out of date (a test runs it)
@@ -13,7 +16,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-README = ROOT / "README.md"
+SUMMARY = ROOT / "docs" / "tables.md"  # every game's tables, names only
 
 
 def tables_markdown(game: str, full: bool) -> str:
@@ -44,14 +47,30 @@ def generated_files() -> dict[Path, tuple[str, str]]:
     from analyzer.games import names
 
     out = {}
-    text = README.read_text(encoding="utf-8")
-    out[README] = (text, render(text, names(), full=False))
+    text = SUMMARY.read_text(encoding="utf-8")
+    out[SUMMARY] = (text, render(text, names(), full=False))
     for game in names():
         path = doc_path(game)
         if path.is_file():
             text = path.read_text(encoding="utf-8")
             out[path] = (text, render(text, [game], full=True))
+    for name, page in bot_api_pages().items():
+        path = ROOT / name
+        out[path] = (path.read_text(encoding="utf-8") if path.is_file() else "", page)
     return out
+
+
+def bot_api_pages() -> dict[str, str]:
+    """``docs/bots-<game>.md`` for every game whose registry has a view."""
+    from analyzer.engine.botpage import api_page
+    from analyzer.games import names, registry
+
+    pages = {}
+    for game in names():
+        view = getattr(registry(game), "view", None)
+        if view is not None:
+            pages[f"docs/bots-{game}.md"] = api_page(view)
+    return pages
 
 
 def main(argv: list[str]) -> int:

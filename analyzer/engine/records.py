@@ -4,7 +4,7 @@ meaning, unit). The match's table builder computes the values and
 forgets a column, adds an undeclared one or would store a value its dtype cannot
 hold fails loudly); the statistics' ``COLUMNS`` are checked against the specs
 (``check_columns``); the docs' tables of columns are rendered from them
-(``markdown``), and a test keeps the README and ``docs/`` in step.
+(``markdown``), and a test keeps ``docs/`` in step.
 
 Dtypes: numpy names (``int8`` ... ``int64``, ``float64``, ``bool``),
 ``object`` (strings), pandas' nullable ``Int8`` ... (missing values allowed) or
@@ -107,7 +107,7 @@ def check_columns(specs: dict[str, TableSpec], columns: dict[str, list[str]]) ->
 
 
 def markdown_summary(specs: dict[str, TableSpec]) -> str:
-    """One line per table (its row and column names), for the README."""
+    """One line per table (its row and column names), for docs/tables.md."""
     lines = ["| table | one row per | columns |", "|---|---|---|"]
     for spec in specs.values():
         row = spec.row + (" (summed over the run)" if spec.summed else "")

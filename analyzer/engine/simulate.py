@@ -20,7 +20,7 @@ from analyzer.engine.runner import interruptible, run_chunks
 from analyzer.errors import AnalyzerError
 
 DEFAULT_CHUNK = 1 << 16
-# Upper bounds, checked before any work (documented in the README): beyond them
+# Upper bounds, checked before any work (documented in docs/commands.md): beyond them
 # a run would not end in a lifetime or would only exhaust memory.
 MAX_SEED = (1 << 63) - 1
 MAX_COUNT = 10_000_000_000  # races or games per run: about 14 hours at 200,000 a second

@@ -232,3 +232,13 @@ def test_the_private_api_rule_catches_a_use(tmp_path):
     probe = tmp_path / "probe.py"
     probe.write_text("from analyzer.api import _secret\nfrom analyzer import api\napi._other()\n", encoding="utf-8")
     assert _private_api_uses(probe) == ["_secret", "api._other"]
+
+
+def test_rule_the_front_door_and_the_cost_models_stay_short():
+    """README.md is the front door (what it is, the two commands, one example per
+    command, where the docs are): at most 300 lines; docs/performance.md holds
+    each game's current cost model and the method, not a diary: at most 400."""
+    root = Path(__file__).resolve().parents[2]
+    for name, limit in (("README.md", 300), ("docs/performance.md", 400)):
+        lines = (root / name).read_text(encoding="utf-8").count("\n")
+        assert lines <= limit, f"{name} has {lines} lines (at most {limit}): move reference detail to docs/"

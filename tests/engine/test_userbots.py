@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from analyzer.docs import bot_api_pages
 from analyzer.engine import userbots
 from analyzer.engine.botspec import BotSpec
 from analyzer.errors import BotError
@@ -16,13 +17,14 @@ from analyzer.games.lemming_mafia import view as lm_view
 from analyzer.games.sau_mau_mau import layout as SMM
 from analyzer.games.sau_mau_mau import view as smm_view
 
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_bot_api_pages_are_generated_from_the_view_specs():
     """docs/bots-<game>.md is what its spec generates (regenerate with
-    ``python -m analyzer.engine.userbots``), one page per game with a view."""
-    pages = userbots.api_pages()
+    ``python -m analyzer.docs``), one page per game with a view."""
+    pages = bot_api_pages()
     assert set(pages) == {"docs/bots-lemming-mafia.md", "docs/bots-sau-mau-mau.md", "docs/bots-mafia.md",
                           "docs/bots-lemminge.md"}
     for name, text in pages.items():
@@ -130,10 +132,10 @@ def test_a_plain_and_a_fast_bot_load_once_with_their_parameters():
 
 
 def test_the_readme_bot_loads_and_answers_a_view(tmp_path):
-    """The bot of the README's "Your own bot" section loads as written and gives
+    """The bot of docs/bots.md's "Your own bot" section loads as written and gives
     legal answers (its games are played by the games' user-bot tests)."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("### Your own bot"):]
+    page = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
+    section = page[page.index("## Your own bot"):]
     code = section[section.index("```python\n") + len("```python\n"):]
     code = code[:code.index("```")]
     path = tmp_path / "my_bot.py"

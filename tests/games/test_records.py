@@ -1,7 +1,7 @@
 """Every table column is declared once (the game's record specs): the tables
 --out writes hold exactly the declared columns and dtypes, the statistics read
 only declared columns, a value too wide for its column fails instead of
-wrapping, and the README and docs tables are generated from the specs."""
+wrapping, and the docs tables are generated from the specs."""
 import numpy as np
 import pandas as pd
 import pytest
@@ -41,6 +41,6 @@ def test_docs_tables_are_generated_from_the_specs():
     files = generated_files()
     stale = [str(path) for path, (now, new) in files.items() if now != new]
     assert not stale, f"out of date (run python -m analyzer.docs): {stale}"
-    readme = next(now for path, (now, _) in files.items() if path.name == "README.md")
+    summary = next(now for path, (now, _) in files.items() if path.name == "tables.md")
     for info in GAMES:
-        assert f"<!-- tables:{info.name} -->" in readme, info.name
+        assert f"<!-- tables:{info.name} -->" in summary, info.name
