@@ -242,3 +242,13 @@ def test_rule_the_front_door_and_the_cost_models_stay_short():
     for name, limit in (("README.md", 300), ("docs/performance.md", 400)):
         lines = (root / name).read_text(encoding="utf-8").count("\n")
         assert lines <= limit, f"{name} has {lines} lines (at most {limit}): move reference detail to docs/"
+
+
+def test_rule_no_module_over_900_lines():
+    """A module a reader can hold in mind: none of the package's modules grows past
+    900 lines (Mafia's kernel is split by the rulebook's phases: ``core``,
+    ``movement``, ``activities``, ``kernel``)."""
+    package = Path(analyzer.__file__).resolve().parent
+    long = {str(p.relative_to(package)): n for p in package.rglob("*.py")
+            if (n := p.read_text(encoding="utf-8").count("\n")) > 900}
+    assert not long, f"modules over 900 lines (split them by what they do): {long}"

@@ -2,8 +2,11 @@
 in Sicily, as ``shared/rules/mafia.md`` states it. The first game whose seats
 have roles: ``state`` and ``family``.
 
-The rules, jitted: ``kernel.py`` (the calendar, a side's turn, the activities
-of a moved piece), the reference random bot (``random_bot.py``), the heuristic
+The rules, jitted, one module a part of the rulebook: ``kernel.py`` (the game:
+setup, the calendar, a side's turn, the end checks), ``movement.py`` ((a) returns,
+(b, c) the roll, the move and its card windows), ``activities.py`` ((d) the
+activities of a moved piece and the State's actions), ``core.py`` (what every
+phase uses: dice, asking a bot, cards, boxes, markers), the reference random bot (``random_bot.py``), the heuristic
 bots (``bots.py``, named with their roles in ``registry.py``), the flat arrays
 (``layout.py``), the map file with its validation and the table of every move
 (``board.py``, the assumed default in ``data/``), and what the engine drives:

@@ -94,12 +94,12 @@ OUT_STATE, OUT_RED, OUT_BLACK, OUT_ORANGE, OUT_GREEN, OUT_ALL_LOSE, OUT_DRAW = r
 OUTCOMES = ("state", "red", "black", "orange", "green", "all_lose", "draw")
 
 # ------------------------------------------------------------------ decisions
-# Every decision goes through kernel.ask(what, side, n): the answer is an option
+# Every decision goes through core.ask(what, side, n): the answer is an option
 # index 0 .. n-1. For yes/no decisions n = 2 and 1 means yes. S_ASK_* slots say
 # what the decision is about.
 D_BASE = 0  # base city: option i = the i-th city open to the family (by space id)
-D_MOVE = 1  # the roll: option index in kernel.move_options' flat order (the page's list)
-D_STATE_MOVE = 2  # four players: (die, State piece, path) option of kernel.state_move_options
+D_MOVE = 1  # the roll: option index in movement.list_own_moves' flat order (the page's list)
+D_STATE_MOVE = 2  # four players: (die, State piece, path) option of movement.list_state_moves
 D_ARREST = 3  # yes/no: a CC arrests the Picciotto S_ASK_PIECE
 D_HOLD = 4  # yes/no: a CC holds the Boss S_ASK_PIECE
 D_FORBID = 5  # yes/no: the Boss S_ASK_OTHER forbids the Picciotto S_ASK_PIECE every activity

@@ -2,7 +2,7 @@
 file imports (``from analyzer.games.mafia.view import *``).
 
 The kernel hands a user bot a copy of what the deciding side may see
-(``kernel.ask_user``, layout ``V_*``): the pieces, markers and spaces, its own
+(``core.ask_user``, layout ``V_*``): the pieces, markers and spaces, its own
 hand, the counts of everyone's cards and of the decks, the dice, and the
 options of the decision; the game array (map, player count) as it is. The spec
 names those slots; ``analyzer/engine/userbots.py`` makes the accessors, the

@@ -3,6 +3,7 @@ by hand, whose dice and decisions come from a script (bot kind SCRIPTED: the
 script, then the first option / "no"). No tests here."""
 import numpy as np
 
+from analyzer.games.mafia import activities
 from analyzer.games.mafia import kernel as K
 from analyzer.games.mafia import layout as L
 from analyzer.games.mafia.board import load_map, pack_game
@@ -115,7 +116,7 @@ class Table:
         """(d) for ``piece`` standing where it is, as if it had just moved there,
         in the turn of ``side`` (default: its owner)."""
         self.s[L.S_SIDE] = (piece // 3 if piece < 12 else STATE) if side is None else side
-        K.resolve(self.game, self.s, self.spaces, self.cards, self.trace, piece)
+        activities.resolve(self.game, self.s, self.spaces, self.cards, self.trace, piece)
         assert K.check_invariants(self.game, self.s)
         return self
 

@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 from analyzer.engine.botspec import BotSpec
+from analyzer.games.mafia import activities
 from analyzer.games.mafia import bots as B
 from analyzer.games.mafia import kernel as K
 from analyzer.games.mafia import layout as L
@@ -168,7 +169,7 @@ def test_three_players_a_family_never_shoots_or_forbids_its_partner():
         q = picciotto(rival, 1)
         t = family_table(3, keep=(boss(RED), q)).put(boss(RED), BAGHERIA).put(q, BAGHERIA)
         t.s[L.S_SIDE] = rival
-        K.others_act_on_picciotto(t.game, t.s, t.spaces, t.cards, t.trace, q, BAGHERIA)
+        activities.others_act_on_picciotto(t.game, t.s, t.spaces, t.cards, t.trace, q, BAGHERIA)
         assert t.s[L.S_FORBIDDEN + q] == forbidden
 
 
