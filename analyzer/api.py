@@ -499,14 +499,16 @@ class Tournament:
 
     @property
     def tables(self) -> dict[str, pd.DataFrame]:
-        """The tournament page's tables: ratings, head_to_head, win_matrix, seats."""
+        """The tournament page's tables: ratings, head_to_head, win_matrix, seats (a
+        role with one seat: ratings only, by win rate against the field)."""
         from analyzer.report.tournament import tables
 
         return tables(self.result)
 
     @property
     def ratings(self) -> pd.DataFrame:
-        """Per bot, best first: Elo with its 95% interval, win rate and mean score with theirs."""
+        """Per bot, best first: Elo with its 95% interval, win rate and mean score with theirs
+        (a role with one seat: no Elo; the win rate's difference to the best bot instead)."""
         return self.tables["ratings"]
 
     def report(self, path) -> Path:
