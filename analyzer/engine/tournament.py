@@ -11,7 +11,7 @@ Deals. A table's races use race indices of its own; all rotations of a table
 play the same indices, so every bot meets the same deals and dice in every seat
 (a duplicate format). The races on one deal form a cluster for the intervals.
 
-One seat. When the rated role has one seat (Mafia's state), no two rated bots
+One seat. When the rated role has a single seat, no two rated bots
 ever share a race, so there are no pairs to fit: each bot plays the seat alone
 against the field, every bot on the same deals, and is rated against the field
 by its win rate (Wilson interval) and its difference to the best bot, paired on
