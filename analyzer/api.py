@@ -143,12 +143,15 @@ def _write_report_replacing(out: Path, write) -> Path:
     return html
 
 
-def report_runs(run_dirs, out=None, *, by: str | None = None, min_effect: float | None = None) -> Path:
+def report_runs(run_dirs, out=None, *, by: str | None = None, min_effect: float | None = None,
+                drop_duplicates: bool = False) -> Path:
     """The balance report of one or more run directories (``simulate(out=...)``)
     of one game, merged when they share board, players and bots; ``by``
     ("players" or "board") shows runs that differ in it side by side;
     ``min_effect``: the flags' practical-size threshold in percentage points
-    (default 1). Returns the HTML file's path."""
+    (default 1). Runs holding the same races (same seed and setup) are refused
+    (``AnalyzerError``) unless ``drop_duplicates``, which keeps each race once
+    and says so in the report. Returns the HTML file's path."""
     from analyzer.engine.writer import check_run_dir
     from analyzer.report import build_report, check_report_path, default_report_path
 
@@ -168,7 +171,7 @@ def report_runs(run_dirs, out=None, *, by: str | None = None, min_effect: float 
     if min_effect is not None and not 0 <= float(min_effect) < 100:
         raise AnalyzerError(f"--min-effect is in percentage points between 0 and 100, got {min_effect:g}")
     share = None if min_effect is None else float(min_effect) / 100
-    return _write_report_replacing(out, lambda path: build_report(dirs, path, by, share))
+    return _write_report_replacing(out, lambda path: build_report(dirs, path, by, share, drop_duplicates))
 
 
 # ------------------------------------------------------------------ simulate
@@ -496,14 +499,16 @@ class Tournament:
 
     @property
     def tables(self) -> dict[str, pd.DataFrame]:
-        """The tournament page's tables: ratings, head_to_head, win_matrix, seats."""
+        """The tournament page's tables: ratings, head_to_head, win_matrix, seats (a
+        role with one seat: ratings only, by win rate against the field)."""
         from analyzer.report.tournament import tables
 
         return tables(self.result)
 
     @property
     def ratings(self) -> pd.DataFrame:
-        """Per bot, best first: Elo with its 95% interval, win rate and mean score with theirs."""
+        """Per bot, best first: Elo with its 95% interval, win rate and mean score with theirs
+        (a role with one seat: no Elo; the win rate's difference to the best bot instead)."""
         return self.tables["ratings"]
 
     def report(self, path) -> Path:

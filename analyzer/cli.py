@@ -152,6 +152,10 @@ def report_command(
     min_effect: float = typer.Option(
         1.0, "--min-effect", help="percentage points: a colour, pig or seat is flagged only if it differs "
                                   "from fair by at least this much (and beyond chance)"),
+    drop_duplicates: bool = typer.Option(
+        False, "--drop-duplicates", help="runs holding the same races (same seed and setup, e.g. a copied "
+                                         "run) are refused; with this, each race is counted once and the "
+                                         "report says which run was left out"),
 ):
     """Write the balance report of a finished run (or of several runs of one game, merged)."""
     from analyzer import api
@@ -159,7 +163,8 @@ def report_command(
 
     with Progress(len(run_dirs), "report (runs read)", enabled=None) as bar:
         with bar.phase("reading the tables and drawing the figures"):
-            html = api.report_runs(run_dirs, _either(report, out, "--report", "--out"), by=by, min_effect=min_effect)
+            html = api.report_runs(run_dirs, _either(report, out, "--report", "--out"), by=by, min_effect=min_effect,
+                                   drop_duplicates=drop_duplicates)
         bar.advance(len(run_dirs))
     typer.echo(f"report: {html}")
 

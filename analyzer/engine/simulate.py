@@ -16,6 +16,7 @@ import numpy as np
 
 from analyzer.version import __version__
 from analyzer.engine.progress import Progress
+from analyzer.engine.raceset import items_entry
 from analyzer.engine.runner import interruptible, run_chunks
 from analyzer.errors import AnalyzerError
 
@@ -103,6 +104,7 @@ def simulate(match, races: int, seed: int, *, threads: int | None = None,
             "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             **match.describe(),
         }
+        manifest["items"] = items_entry(manifest)  # the races it holds: report refuses to count them twice
         if cluster is not None:
             from analyzer.engine.cluster import run_on_cluster  # dask loads only for a cluster run
 

@@ -10,6 +10,12 @@ one bot at every table, the others drawn the same way for the remaining seats.
 Deals. A table's races use race indices of its own; all rotations of a table
 play the same indices, so every bot meets the same deals and dice in every seat
 (a duplicate format). The races on one deal form a cluster for the intervals.
+
+One seat. When the rated role has a single seat, no two rated bots
+ever share a race, so there are no pairs to fit: each bot plays the seat alone
+against the field, every bot on the same deals, and is rated against the field
+by its win rate (Wilson interval) and its difference to the best bot, paired on
+the deals (``one_seat``; no Elo is shown).
 """
 from __future__ import annotations
 
@@ -24,7 +30,7 @@ from analyzer.engine.runner import run_chunks
 from analyzer.engine.bots import PLAYER
 from analyzer.engine.seating import role_seats
 from analyzer.errors import AnalyzerError
-from analyzer.stats.intervals import mean_ci, wilson
+from analyzer.stats.intervals import mean_ci, paired_diff_ci, wilson
 from analyzer.stats.ratings import PairCounts, RatingFit, fit
 
 
@@ -38,7 +44,7 @@ def _draw(pool: list[int], k: int) -> list[tuple[int, ...]]:
 
 def tables(n_bots: int, players: int, gauntlet: int | None = None) -> list[tuple[int, ...]]:
     """The tables (bot indices, before rotation)."""
-    if gauntlet is None:
+    if gauntlet is None or players == 1:  # one seat: every bot plays it alone against the field
         return _draw(list(range(n_bots)), players)
     field = [b for b in range(n_bots) if b != gauntlet]
     return [(gauntlet, *rest) for rest in _draw(field, players - 1)]
@@ -105,6 +111,21 @@ class TournamentResult:
     bot_params: list[dict] = field(default_factory=list)  # full parameters of each bot
     places: list[int] = field(default_factory=list)  # 0-based seats the rated bots rotate among
     role: str = PLAYER
+    field_labels: list[str] = field(default_factory=list)  # the bots of the other roles' seats
+    deal_wins: np.ndarray | None = None  # one seat: [bot, deal] 1 if the bot won that deal
+
+    @property
+    def one_seat(self) -> bool:
+        """The rated bots never share a race: rated against the field, not by Elo."""
+        return len(self.places) == 1 or self.players == 1
+
+    def versus_best(self) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+        """One seat: ``(best bot, difference, low, high)``, each bot's win rate minus
+        the best's, paired on the deals every bot played (t interval)."""
+        best = int(np.argmax(self.bots.win_rate))
+        diffs = self.deal_wins.astype(np.float64) - self.deal_wins[best].astype(np.float64)
+        diff, low, high = paired_diff_ci(diffs, axis=1)
+        return best, diff, low, high
 
     @property
     def rotations(self) -> int:
@@ -156,6 +177,8 @@ def tournament(make_match: Callable[[list[BotSpec]], object], specs: list[BotSpe
     k = len(places)
     table_list = tables(len(specs), k, gauntlet)
     deals = max(1, -(-races // (len(table_list) * k)))
+    one_seat = k == 1
+    deal_wins = np.zeros((len(specs), deals), np.uint8) if one_seat else None
     counts = PairCounts(len(specs), k)
     bots, seats = BotTotals.zeros(len(specs)), BotTotals.zeros(k)
     setup, params, families = {}, [None] * len(specs), [None] * len(specs)
@@ -176,15 +199,19 @@ def tournament(make_match: Callable[[list[BotSpec]], object], specs: list[BotSpe
                     params[b], families[b] = d["params"], d["family"]
             row = np.array(seating)
 
-            def play(first, count, match=match, base=t * deals):
+            base_deal = 0 if one_seat else t * deals  # one seat: every bot on the same deals
+
+            def play(first, count, match=match, base=base_deal):
                 chunk = match.play(seed, base + first, count, detail=False)  # outcomes only
                 out = match.outcomes(chunk)
                 match.release([chunk])
                 return first, out
 
-            def on_chunk(first, count, parts, row=row, base=t * deals):
+            def on_chunk(first, count, parts, row=row, base=base_deal):
                 for start, (won, score) in parts:
                     won, score = won[:, places], score[:, places]
+                    if deal_wins is not None:
+                        deal_wins[row[0], start:start + len(won)] = won[:, 0]
                     counts.add(row, score, base + start + np.arange(len(score)))
                     for seat, b in enumerate(row):
                         bots.add(b, won[:, seat], score[:, seat])
@@ -193,7 +220,7 @@ def tournament(make_match: Callable[[list[BotSpec]], object], specs: list[BotSpe
             if cluster is not None:
                 from analyzer.engine.cluster import stream_outcomes
 
-                for start, won, score in stream_outcomes(cluster, match, seed, t * deals, deals, chunk_size):
+                for start, won, score in stream_outcomes(cluster, match, seed, base_deal, deals, chunk_size):
                     on_chunk(start, len(won), [(start, (won, score))])
             else:
                 match.reserve(-(-min(chunk_size, deals) // threads))
@@ -203,7 +230,7 @@ def tournament(make_match: Callable[[list[BotSpec]], object], specs: list[BotSpe
     mode = "round robin" if gauntlet is None else f"gauntlet: {labels_of(specs, families)[gauntlet]}"
     return TournamentResult(labels_of(specs, families), list(specs), players, seed, mode, table_list, deals,
                             deals * k * len(table_list), fit(counts), counts, bots, seats, setup, params,
-                            places, role)
+                            places, role, [spec.label for spec in fill], deal_wins)
 
 
 def other_roles_field(field: list[BotSpec] | None, n: int) -> list[BotSpec]:
@@ -225,7 +252,41 @@ def planned_races(n_bots: int, players: int, races: int, gauntlet: int | None = 
     return max(1, -(-races // n)) * n
 
 
+def field_sentence(r: TournamentResult) -> str:
+    """Why a one-seat tournament shows no Elo, and what it shows instead."""
+    field = ", ".join(r.field_labels) or "none"
+    return (f"the {r.role} role has one seat, so no two of these bots ever share a {r.unit[:-1]}: no Elo "
+            f"(a rating needs rated bots meeting); each is rated against the field ({field}) by its win "
+            f"rate, every bot on the same {r.deals:,} deals")
+
+
+def render_one_seat(r: TournamentResult) -> str:
+    best, diff, dlo, dhi = r.versus_best()
+    wlo, whi = r.bots.win_interval()
+    slo, shi = r.bots.score_interval()
+    width = max(12, *(len(label) for label in r.labels)) + 2
+    vs = f"vs {r.labels[best]} (95% CI)"
+    lines = [
+        f"tournament ({r.mode}): {len(r.labels)} bots, {r.players} players, one {r.role} seat x {r.deals:,} "
+        f"deals each = {r.races:,} {r.unit}, seed {r.seed}",
+        field_sentence(r),
+        "",
+        f"{'bot':<{width}}{'win rate (95% CI)':>26}{vs:>{max(30, len(vs) + 2)}}{'mean score (95% CI)':>26}",
+    ]
+    for b in np.argsort(-r.bots.win_rate, kind="stable"):
+        gap = "-" if b == best else f"{100 * diff[b]:+.1f} pp ({100 * dlo[b]:+.1f} to {100 * dhi[b]:+.1f})"
+        lines.append(f"{r.labels[b]:<{width}}"
+                     f"{f'{r.bots.win_rate[b]:.1%} ({wlo[b]:.1%} to {whi[b]:.1%})':>26}"
+                     f"{gap:>{max(30, len(vs) + 2)}}"
+                     f"{r.bots.mean_score[b]:>11.2f} ({slo[b]:.2f} to {shi[b]:.2f})")
+    lines += ["", f"intervals: Wilson for win rates; the difference to {r.labels[best]} paired on the deals "
+                  f"(t interval over {r.deals:,} deals); normal for mean scores"]
+    return "\n".join(lines)
+
+
 def render(result: TournamentResult) -> str:
+    if result.one_seat:
+        return render_one_seat(result)
     r, fitted = result, result.ratings
     lo, hi = fitted.elo_interval
     share, games = r.counts.win_matrix()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from analyzer.engine.raceset import plan_merge
 from analyzer.errors import AnalyzerError
 from analyzer.report.html import files_dir, write_report
 
@@ -166,7 +167,7 @@ def check_mergeable(manifests: list[dict], run_dirs: list[Path], by: str | None)
 
 
 def build_report(run_dirs, out: Path | None = None, by: str | None = None,
-                 min_effect: float | None = None) -> Path:
+                 min_effect: float | None = None, drop_duplicates: bool = False) -> Path:
     """Write the balance report of the run(s) in ``run_dirs`` to ``out`` (default
     ``<first run_dir>-report.html``) and return the HTML file's path.
 
@@ -174,6 +175,9 @@ def build_report(run_dirs, out: Path | None = None, by: str | None = None,
     (deck, track), the player count and the bots (``check_mergeable``). With
     ``by`` ("players" or "board") the runs may differ in that, and the report
     shows every answer per run side by side instead of blending them.
+    Merged runs must not share races (the same seed and setup, overlapping
+    item ranges: ``engine.raceset``); with ``drop_duplicates`` a run whose
+    races another run holds is left out, and the report says so.
     ``min_effect``: the flags' practical-size threshold (a share)."""
     from analyzer.report import rundir
 
@@ -190,9 +194,13 @@ def build_report(run_dirs, out: Path | None = None, by: str | None = None,
             if min_effect is not None:
                 runs = [(d, st, {**m, "min_effect": min_effect}) for d, st, m in runs]
             return write_side_by_side([(d, st.result(), m) for d, st, m in runs], by, differ, out)
+    kept, dropped = plan_merge(manifests, run_dirs, drop_duplicates)
+    run_dirs, manifests = [run_dirs[k] for k in kept], [manifests[k] for k in kept]
     stats, offset = None, 0
     for run_dir in run_dirs:
         stats, manifest = aggregate_run(run_dir, stats=stats, id_offset=offset)
         offset += int(manifest.get(manifest.get("unit", "races"), 0))
     manifest = merge_manifests(manifests, run_dirs)
+    if dropped:
+        manifest = {**manifest, "dropped": dropped}
     return write_report(stats.result(), manifest, out, min_effect=min_effect)

@@ -110,6 +110,8 @@ def _setup_block(manifest: dict) -> str:
     rows = [
         ("Game", _e(manifest.get("title", manifest.get("game", "?")))),
         *([("Runs", _e(f"{len(runs)} merged: {', '.join(runs)}"))] if runs else []),
+        *([("Duplicates dropped", _e("; ".join(manifest["dropped"]) + " (--drop-duplicates: each "
+                                      f"{unit[:-1]} counted once)"))] if manifest.get("dropped") else []),
         *(_data_row(d) for d in data),
         ("Players", _e(manifest.get("players", "?")) + (f" — variant: {_e(manifest['variant'])}"
                                                           if manifest.get("variant") else "")),

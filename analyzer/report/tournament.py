@@ -20,7 +20,10 @@ from analyzer.stats.ratings import ELO
 
 
 def tables(result) -> dict[str, pd.DataFrame]:
-    """The report's tables: ratings per bot, head to head, seats."""
+    """The report's tables: ratings per bot, head to head, seats (one seat: the
+    win rates against the field only, ``one_seat_tables``)."""
+    if result.one_seat:
+        return one_seat_tables(result)
     r, f = result, result.ratings
     lo, hi = f.elo_interval
     wlo, whi = r.bots.win_interval()
@@ -47,6 +50,22 @@ def tables(result) -> dict[str, pd.DataFrame]:
     return {"ratings": ratings, "head_to_head": h2h, "win_matrix": matrix, "seats": seats}
 
 
+def one_seat_tables(result) -> dict[str, pd.DataFrame]:
+    """One rated seat: per bot, best first, its win rate against the field and
+    its difference to the best bot paired on the deals; no Elo, no head to head
+    (the bots never meet), no seat fit (one seat)."""
+    r = result
+    best, diff, dlo, dhi = r.versus_best()
+    wlo, whi = r.bots.win_interval()
+    slo, shi = r.bots.score_interval()
+    ratings = pd.DataFrame({
+        "bot": r.labels, "races": r.bots.n.astype(int), "win_rate": r.bots.win_rate, "win_low": wlo,
+        "win_high": whi, "versus": r.labels[best], "win_difference": diff, "difference_low": dlo,
+        "difference_high": dhi, "mean_score": r.bots.mean_score, "score_low": slo, "score_high": shi,
+    }).sort_values("win_rate", ascending=False, kind="stable", ignore_index=True)
+    return {"ratings": ratings}
+
+
 # ---------------------------------------------------------------------- figures
 
 
@@ -62,6 +81,21 @@ def fig_ratings(res, result):
     ax.set_xlabel("rating (Elo scale: 400·log10 strength, mean 0; 95% CI)")
     ax.grid(axis="x", alpha=0.3)
     ax.set_title("Ratings")
+    return fig
+
+
+def fig_win_rates(res, result):
+    d = res["ratings"].iloc[::-1]
+    fig, ax = _figure(8, max(2.5, 0.45 * len(d) + 1.2))
+    y = np.arange(len(d))
+    err = _err(100 * d["win_rate"], 100 * d["win_low"], 100 * d["win_high"])
+    for k, bot in enumerate(d["bot"]):
+        ax.errorbar(100 * d["win_rate"].iloc[k], y[k], xerr=err[:, k:k + 1], fmt="o", color=bot_color(bot),
+                    capsize=4)
+    ax.set_yticks(y, d["bot"])
+    ax.set_xlabel(f"win rate in the {result.role} seat against the field (%, Wilson 95% CI)")
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_title("Win rate against the field")
     return fig
 
 
@@ -176,6 +210,22 @@ def seat_verdict(result, alpha: float = ALPHA, min_effect: float = MIN_EFFECT) -
 
 FIGURES = [("ratings", "Ratings", fig_ratings), ("head_to_head", "Head to head", fig_head_to_head),
            ("seats", "Seat advantage", fig_seats), ("scores", "Mean score", fig_scores)]
+ONE_SEAT_FIGURES = [("ratings", "Win rate against the field", fig_win_rates), ("scores", "Mean score", fig_scores)]
+
+
+def _one_seat_takeaways(res, result) -> dict[str, str]:
+    rt = res["ratings"]
+    top = rt.iloc[0]
+    second = rt.iloc[1] if len(rt) > 1 else None
+    if second is None:
+        gap = ""
+    else:
+        clear = second["difference_high"] < 0
+        gap = (f", {'clearly' if clear else 'but not clearly'} ahead of {second['bot']} "
+               f"({T.pp_ci(second['win_difference'], second['difference_low'], second['difference_high'])}, "
+               "paired on the deals)")
+    return {"ratings": f" {top['bot']} wins most often in the {result.role} seat ({T.pct(top['win_rate'])}){gap}.",
+            "scores": f" Mean final score per {result.unit[:-1]} in the {result.role} seat."}
 
 
 # ---------------------------------------------------------------------- page
@@ -185,12 +235,15 @@ def _setup_block(result) -> str:
     setup = result.setup
     data = setup.get("data", [])
     unit = result.unit
+    fmt = (f"{result.mode}; each bot alone in the one {result.role} seat against the field "
+           f"({', '.join(result.field_labels)}) on the same {result.deals:,} deals" if result.one_seat else
+           f"{result.mode}; {len(result.tables)} tables × {result.rotations} seat rotations × "
+           f"{result.deals:,} deals (each rotation of a table plays the same deals)")
     rows = [
         ("Game", _e(setup.get("title") or setup.get("game", "?"))),
         *(_data_row(d) for d in data),
         ("Players", _e(result.players) + (f" — variant: {_e(setup['variant'])}" if setup.get("variant") else "")),
-        ("Format", _e(f"{result.mode}; {len(result.tables)} tables × {result.rotations} seat rotations × "
-                      f"{result.deals:,} deals (each rotation of a table plays the same deals)")),
+        ("Format", _e(fmt)),
         (unit.capitalize(), f"{result.races:,}"),
         ("Seed", _e(result.seed)),
         ("Analyzer version", _e(__version__)),
@@ -203,35 +256,50 @@ def _setup_block(result) -> str:
     return f'<table class="meta">{body}</table>{assumed_note(data)}<h3>Bots</h3>{bots}'
 
 
+def _ratings_table(rt, result) -> str:
+    if not result.one_seat:
+        return table(["bot", "Elo (95% CI)", "seats played", "win rate (95% CI)", "mean score (95% CI)"],
+                    [[r["bot"], T.num_ci(r["elo"], r["elo_low"], r["elo_high"], 0, sign=True), f"{r['races']:,}",
+                      T.pct_ci(r["win_rate"], r["win_low"], r["win_high"]),
+                      T.num_ci(r["mean_score"], r["score_low"], r["score_high"])] for _, r in rt.iterrows()])
+    from analyzer.engine.tournament import field_sentence
+
+    versus = rt["versus"].iloc[0]
+    why = field_sentence(result)
+    return (f"<p>{_e(why[0].upper() + why[1:])}.</p>" + table(
+        ["bot", "win rate (95% CI)", f"vs {versus} (pp, paired on the deals; 95% CI)", "seats played",
+         "mean score (95% CI)"],
+        [[r["bot"], T.pct_ci(r["win_rate"], r["win_low"], r["win_high"]),
+          "–" if r["bot"] == versus else T.pp_ci(r["win_difference"], r["difference_low"], r["difference_high"]),
+          f"{r['races']:,}", T.num_ci(r["mean_score"], r["score_low"], r["score_high"])] for _, r in rt.iterrows()]))
+
+
 def render_html(res: dict, result, figures: list[dict], folder: str) -> str:
     title = f"{result.setup.get('title') or result.setup.get('game', '')} tournament"
     rt = res["ratings"]
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
              f"<title>{_e(title)}</title><style>{CSS}</style></head><body>",
-             f"<h1>{_e(title)}</h1>", _setup_block(result), "<h2>Ratings</h2>",
-             table(["bot", "Elo (95% CI)", "seats played", "win rate (95% CI)", "mean score (95% CI)"],
-                    [[r["bot"], T.num_ci(r["elo"], r["elo_low"], r["elo_high"], 0, sign=True), f"{r['races']:,}",
-                      T.pct_ci(r["win_rate"], r["win_low"], r["win_high"]),
-                      T.num_ci(r["mean_score"], r["score_low"], r["score_high"])] for _, r in rt.iterrows()]),
+             f"<h1>{_e(title)}</h1>", _setup_block(result), "<h2>Ratings</h2>", _ratings_table(rt, result),
              "<h2>Figures</h2>"]
     for f in figures:
         data = base64.b64encode(f["png"]).decode("ascii")
         parts.append(f'<figure id="{_e(f["key"])}"><img src="data:image/png;base64,{data}" alt="{_e(f["title"])}">'
                      f'<figcaption><b>{_e(f["title"])}</b>{_e(f["takeaway"])}</figcaption></figure>')
+    if result.one_seat:
+        return _close(parts, res, folder, f'<p class="small">{_e(result.role.capitalize())} seat only: win rates '
+                      "with Wilson 95% intervals (shared wins count for every tied player); the difference to the "
+                      "best bot is the mean of its per-deal differences (every bot played the same deals) with a t "
+                      "interval; mean scores with a normal interval. No Elo: the rated bots never share a "
+                      f"{_e(result.unit[:-1])}, so a pairwise model has nothing to fit.</p>")
     s = res["seats"]
     parts.append("<h2>Seats</h2>" + table(
         ["seat", "strength multiplier (95% CI)", "Elo equivalent", "win rate (95% CI)", "mean score"],
         [[int(r["seat"]), T.num_ci(r["multiplier"], r["multiplier_low"], r["multiplier_high"], 3),
           T.num(r["elo_equivalent"], 0, sign=True), T.pct_ci(r["win_rate"], r["win_low"], r["win_high"]),
           T.num(r["mean_score"])] for _, r in s.iterrows()]))
-    parts.append(f'<h3>Tables as CSV</h3><p class="small">In <code>{_e(folder)}/</code> beside this file '
-                 "(with the figures as PNG):</p><ul>")
-    for name in res:
-        parts.append(f'<li><a href="{_e(folder)}/{_e(name)}.csv">{_e(name)}.csv</a></li>')
-    parts.append("</ul>")
     f = result.ratings
-    parts.append(
+    return _close(parts, res, folder,
         f'<p class="small">Ratings: a Bradley–Terry model on every pair of seats of every {result.unit[:-1]} (the higher '
         "score wins the pair, a tie counts half each way) with a strength multiplier per seat, fitted jointly "
         f"by Newton's method ({f.iterations} iterations). Elo = 400·log10(strength), mean 0 over the bots: "
@@ -240,6 +308,16 @@ def render_html(res: dict, result, figures: list[dict], folder: str) -> str:
         f"scores of {f.clusters} clusters of whole deals, since the pairs of one {result.unit[:-1]} are not "
         "independent); "
         "Wilson for win rates, normal for mean scores. Win rates count shared wins for every tied player.</p>")
+
+
+def _close(parts: list[str], res: dict, folder: str, method: str) -> str:
+    """The list of CSV tables, the method note and the end of the page."""
+    parts.append(f'<h3>Tables as CSV</h3><p class="small">In <code>{_e(folder)}/</code> beside this file '
+                 "(with the figures as PNG):</p><ul>")
+    for name in res:
+        parts.append(f'<li><a href="{_e(folder)}/{_e(name)}.csv">{_e(name)}.csv</a></li>')
+    parts.append("</ul>")
+    parts.append(method)
     parts.append("</body></html>")
     return "\n".join(parts)
 
@@ -249,7 +327,7 @@ def write_tournament_report(result, out_path) -> Path:
     ``<stem>_files/`` beside it; returns the HTML file's path."""
     out_path, folder = output_paths(out_path, "tournament.html")
     res = tables(result)
-    notes = _takeaways(res, result)
+    notes = (_one_seat_takeaways if result.one_seat else _takeaways)(res, result)
     figures = [{"key": key, "title": title, "takeaway": notes[key], "png": png(draw(res, result))}
-               for key, title, draw in FIGURES]
+               for key, title, draw in (ONE_SEAT_FIGURES if result.one_seat else FIGURES)]
     return save_report(out_path, folder, figures, res, render_html(res, result, figures, folder.name))

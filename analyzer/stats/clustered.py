@@ -19,8 +19,14 @@ each cluster's residual is ``r_c = Σ_a w_a (S_ac - m_a n_ac) / n_a`` and
 
     var(θ) = C / (C - 1) * Σ_c r_c²,   half = t(0.975, C - 1) * sqrt(var(θ))
 
-with ``C`` the clusters seen (``intervals.clustered_mean_ci`` for one arm; with
-one unit per cluster, the plain t interval up to C/(C-1) against n/(n-1)).
+with ``C`` the clusters that hold units of the group in the arms of θ (the
+others have r_c = 0 and carry no information about θ: counting them, as an
+earlier version did with every game seen, made a rare cell's interval too narrow
+— a cell of 6 moves in 6 games got t(0.975, games - 1) and games/(games - 1)
+instead of t(0.975, 5) and 6/5). ``intervals.clustered_mean_ci`` for one arm;
+with one unit per cluster, the plain t interval up to C/(C-1) against n/(n-1).
+To count them per group and set of arms, each (cluster, group) adds one to the
+count of its pattern: the bit mask of the arms it holds units of.
 
 Units of one cluster must arrive together or in consecutive calls of ``add``
 (the tables are written in game order; a report reads them in batches that can
@@ -45,6 +51,7 @@ class ClusteredMeans:
         width = 2 * arms  # u_c = (n_0 .. n_{A-1}, S_0 .. S_{A-1}) of a cluster in a group
         self._cross = np.zeros((0, width, width), np.int64)  # per group: Σ_c u_c u_cᵀ
         self._totals = np.zeros((0, width), np.int64)  # per group: Σ_c u_c
+        self._patterns = np.zeros((0, 1 << arms), np.int64)  # per group: clusters by the arms they hold (bit mask)
         self._clusters = 0  # clusters seen (with at least one unit in any group)
         self._pending = None  # the last call's last cluster: (cluster, groups, arms, values)
 
@@ -90,6 +97,8 @@ class ClusteredMeans:
         np.add.at(u, (cell, arms), 1)
         np.add.at(u, (cell, self.arms + arms), values)
         u = u.reshape(len(cid), n_groups, width)
+        pattern = ((u[:, :, :self.arms] > 0) << np.arange(self.arms)).sum(2)  # [cluster, group]
+        np.add.at(self._patterns, (np.broadcast_to(np.arange(n_groups), pattern.shape), pattern), 1)
         self._totals[:n_groups] += u.sum(0)
         self._cross[:n_groups] += np.einsum("cgi,cgj->gij", u, u)
 
@@ -99,6 +108,7 @@ class ClusteredMeans:
             width = 2 * self.arms
             self._totals = np.concatenate([self._totals, np.zeros((n_groups - have, width), np.int64)])
             self._cross = np.concatenate([self._cross, np.zeros((n_groups - have, width, width), np.int64)])
+            self._patterns = np.concatenate([self._patterns, np.zeros((n_groups - have, 1 << self.arms), np.int64)])
 
     def _flush(self) -> None:
         if self._pending is not None:
@@ -111,11 +121,12 @@ class ClusteredMeans:
         self._grow(len(other._totals))
         self._totals[:len(other._totals)] += other._totals
         self._cross[:len(other._cross)] += other._cross
+        self._patterns[:len(other._patterns)] += other._patterns
         self._clusters += other._clusters
         return self
 
     def nbytes(self) -> int:
-        return self._totals.nbytes + self._cross.nbytes
+        return self._totals.nbytes + self._cross.nbytes + self._patterns.nbytes
 
     # ------------------------------------------------------------------ results
 
@@ -124,6 +135,14 @@ class ClusteredMeans:
         """Clusters seen (with at least one unit in any group)."""
         self._flush()
         return self._clusters
+
+    def group_clusters(self, arms=None) -> np.ndarray:
+        """Per group: the clusters holding at least one of its units in ``arms``
+        (default: any arm), the C of its intervals."""
+        self._flush()
+        arms = range(self.arms) if arms is None else arms
+        mask = sum(1 << a for a in arms)
+        return self._patterns[:, (np.arange(1 << self.arms) & mask) > 0].sum(1)
 
     @property
     def totals(self) -> np.ndarray:
@@ -172,9 +191,8 @@ class ClusteredMeans:
             g = np.concatenate([-weights * m / n, weights / n], axis=1)
         g = np.where(np.isfinite(g), g, 0.0)
         ss = np.einsum("gi,gij,gj->g", g, self._cross.astype(np.float64), g)
-        C = self._clusters
-        if C < 2:
-            nan = np.full(len(est), np.nan)
-            return est, nan, nan
-        half = float(t_quantile(0.975, C - 1)) * np.sqrt(np.maximum(C / (C - 1) * ss, 0.0))
+        C = self.group_clusters(np.flatnonzero(used)).astype(np.float64)
+        ok &= C >= 2  # one cluster: no spread between clusters to measure
+        with np.errstate(divide="ignore", invalid="ignore"):
+            half = t_quantile(0.975, np.where(ok, C - 1, np.nan)) * np.sqrt(np.maximum(C / (C - 1) * ss, 0.0))
         return est, np.where(ok, est - half, np.nan), np.where(ok, est + half, np.nan)

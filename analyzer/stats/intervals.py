@@ -90,6 +90,18 @@ def clustered_rate(clusters, successes, trials, s_yy, s_nn, s_yn, z=Z95):
     behaviour near 0 and 1 and is the plain Wilson interval when every cluster
     holds one unit. Empty input gives nan.
     """
+    p, var, n = _ratio_variance(clusters, successes, trials, s_yy, s_nn, s_yn)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        binom = p * (1 - p) / n
+        deff = np.where((binom > 0) & np.isfinite(var), np.maximum(var / np.where(binom > 0, binom, 1), 1e-6), 1.0)
+        n_eff = np.where(n > 0, n / deff, 0.0)
+        k_eff = np.clip(np.where(n > 0, p, 0.0) * n_eff, 0, n_eff)
+    low, high = wilson(k_eff, n_eff, z)
+    return _out(np.asarray(p)), low, high
+
+
+def _ratio_variance(clusters, successes, trials, s_yy, s_nn, s_yn):
+    """``(p, var(p), n)`` of the ratio estimator of ``clustered_rate``."""
     C = np.asarray(clusters, np.float64)
     k = np.asarray(successes, np.float64)
     n = np.asarray(trials, np.float64)
@@ -98,12 +110,21 @@ def clustered_rate(clusters, successes, trials, s_yy, s_nn, s_yn, z=Z95):
         p = np.where(n > 0, k / np.where(n > 0, n, 1), np.nan)
         resid = np.maximum(s_yy - 2 * p * s_yn + p * p * s_nn, 0.0)
         var = np.where(C > 1, C / (C - 1) * resid / (n * n), np.nan)
-        binom = p * (1 - p) / n
-        deff = np.where((binom > 0) & np.isfinite(var), np.maximum(var / np.where(binom > 0, binom, 1), 1e-6), 1.0)
-        n_eff = np.where(n > 0, n / deff, 0.0)
-        k_eff = np.clip(np.where(n > 0, p, 0.0) * n_eff, 0, n_eff)
-    low, high = wilson(k_eff, n_eff, z)
-    return _out(np.asarray(p)), low, high
+    return p, var, n
+
+
+def clustered_ratio_ci(clusters, successes, trials, s_yy, s_nn, s_yn):
+    """The ratio ``p = Σy / Σn`` of ``clustered_rate`` (same sums) with the
+    cluster-robust t interval of a mean, ``p ± t(0.975, C - 1) sqrt(var(p))``:
+    ``(p, low, high)``. For the mean of a quantity that is affine in a 0/1
+    outcome (a contract's payoff: its points if fulfilled, else -2), where the
+    interval is the one ``clustered_mean_ci`` gives from the units themselves.
+    Fewer than two clusters give nan bounds."""
+    p, var, _ = _ratio_variance(clusters, successes, trials, s_yy, s_nn, s_yn)
+    C = np.asarray(clusters, np.float64)
+    with np.errstate(invalid="ignore"):
+        half = t_quantile(0.975, np.where(C > 1, C - 1, np.nan)) * np.sqrt(var)
+    return _out(np.asarray(p)), _out(p - half), _out(p + half)
 
 
 def paired_diff_ci(diffs, z=None, axis=0):

@@ -81,3 +81,41 @@ def test_bradley_terry_equals_a_binomial_glm():
     se_glm = np.sqrt(cov[0, 0])  # bot 0 against bot 2 (its reference)
     se_ours = np.sqrt(res.cov_model[0, 0] + res.cov_model[2, 2] - 2 * res.cov_model[0, 2])
     assert se_ours == pytest.approx(se_glm, rel=1e-6)
+
+
+def test_race_clustered_means_equal_statsmodels_cluster_robust_ols():
+    """A mean over units that come in clusters (the cards of one race, the moves of
+    one game) is the intercept of an OLS on the units; statsmodels' cluster-robust
+    covariance (G/(G-1) correction, t with G-1 df) gives the same interval as
+    ``clustered_mean_ci``, the ratio form ``clustered_ratio_ci`` (a payoff affine in
+    a 0/1 outcome, from per-cluster sums) and ``ClusteredMeans`` per group, where
+    G counts only the clusters holding the group's units."""
+    from statsmodels.api import OLS
+
+    from analyzer.stats.clustered import ClusteredMeans
+    from analyzer.stats.intervals import clustered_mean_ci, clustered_ratio_ci
+
+    rng = np.random.default_rng(11)
+    n = 900
+    clusters = np.sort(rng.integers(0, 300, n))
+    groups = (rng.random(n) < 0.1).astype(np.int64)  # group 1: a rare cell, in few clusters
+    y = (rng.random(n) < 0.3 + 0.4 * (clusters % 3 == 0)).astype(np.int64)  # shared within a cluster
+
+    def reference(values, ids):
+        fit = OLS(values.astype(float), np.ones(len(values))).fit(
+            cov_type="cluster", cov_kwds={"groups": ids}, use_t=True)
+        return fit.params[0], *fit.conf_int(0.05)[0]
+
+    ref = reference(y, clusters)
+    assert clustered_mean_ci(y, clusters) == pytest.approx(ref, rel=1e-9)
+    per = np.bincount(clusters, weights=y), np.bincount(clusters).astype(float)
+    sums = [(a * b).sum() for a, b in ((per[0], per[0]), (per[1], per[1]), (per[0], per[1]))]
+    p, low, high = clustered_ratio_ci(len(np.unique(clusters)), y.sum(), n, *sums)
+    assert (p, low, high) == pytest.approx(ref, rel=1e-9)
+    acc = ClusteredMeans()
+    acc.add(clusters, groups, y)
+    res = acc.mean()
+    for g in (0, 1):
+        sel = groups == g
+        assert (res["mean"][g], res["low"][g], res["high"][g]) == pytest.approx(reference(y[sel], clusters[sel]),
+                                                                                rel=1e-9)

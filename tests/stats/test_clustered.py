@@ -22,8 +22,10 @@ def units():
 
 
 def by_hand(clusters, groups, arms, values, group, weights):
-    """θ = Σ w_a m_a and its cluster-robust half-width from the units."""
-    C = len(np.unique(clusters))
+    """θ = Σ w_a m_a and its cluster-robust half-width from the units; C counts
+    the clusters holding units of θ (the group, in the arms weighed)."""
+    weighed = np.isin(arms, np.flatnonzero(np.asarray(weights) != 0))
+    C = len(np.unique(clusters[(groups == group) & weighed]))
     r = np.zeros(clusters.max() + 1)
     theta = 0.0
     for a, w in enumerate(weights):
@@ -105,3 +107,39 @@ def test_bad_keys_are_refused():
         acc.add([0], [-1], [3], [0])
     with pytest.raises(ValueError, match="arms"):
         acc.add([0], [0], [3], [2])
+
+
+def test_a_rare_cell_counts_only_the_games_it_appears_in():
+    """Issue 34 item 8: a cell of 6 moves, one in each of 6 games out of 1,000,
+    took its degrees of freedom and C/(C-1) from all 1,000 games (half-width
+    1.67 against 2.64 in the issue's case). One move per game: exactly the
+    plain t interval of the 6 values, 5 degrees of freedom."""
+    rng = np.random.default_rng(5)
+    games = np.arange(1000)
+    common = rng.integers(0, 10, 1000)  # group 0: a move in every game
+    rare_games = np.array([3, 150, 400, 401, 777, 998])
+    rare = np.array([2, 9, 4, 7, 0, 5])  # group 1: six moves
+    clusters = np.concatenate([games, rare_games])
+    groups = np.concatenate([np.zeros(1000, np.int64), np.ones(6, np.int64)])
+    values = np.concatenate([common, rare])
+    order = np.argsort(clusters, kind="stable")
+    acc = ClusteredMeans()
+    acc.add(clusters[order], groups[order], values[order])
+    res = acc.mean()
+    mean, low, high = paired_diff_ci(rare)
+    assert (res["mean"][1], res["low"][1], res["high"][1]) == pytest.approx((mean, low, high))
+    assert (high - low) / 2 == pytest.approx(float(t_quantile(0.975, 5)) * rare.std(ddof=1) / np.sqrt(6))
+    assert list(acc.group_clusters()) == [1000, 6]
+    # and a difference of arms counts the games holding either arm
+    two = ClusteredMeans(arms=2)
+    arm = np.concatenate([np.zeros(1000, np.int64), np.ones(6, np.int64)])
+    two.add(clusters[order], np.zeros(1006, np.int64), values[order], arm[order])
+    assert list(two.group_clusters([1])) == [6] and list(two.group_clusters([0, 1])) == [1000]
+
+
+def test_a_cell_in_one_game_has_no_interval():
+    acc = ClusteredMeans()
+    acc.add(np.array([0, 0, 1, 2]), np.array([1, 1, 0, 0]), np.array([3, 5, 1, 2]))
+    res = acc.mean()
+    assert res["mean"][1] == 4 and np.isnan(res["low"][1]) and np.isnan(res["high"][1])
+    assert np.isfinite(res["low"][0])

@@ -30,9 +30,9 @@ import pandas as pd
 
 from analyzer.games.lemming_mafia.layout import COLORS, UNFULFILLED_PENALTY
 from analyzer.stats.aggregate import (
-    GroupRows, Hist, Labels, add_tables, bools, frame, hist_mean, ints, mean_sd_ci, rate,
+    GroupRows, Hist, Labels, add_tables, bools, frame, hist_mean, ints, rate,
 )
-from analyzer.stats.intervals import clustered_rate
+from analyzer.stats.intervals import clustered_rate, clustered_ratio_ci
 from analyzer.stats.outcomes import ALL, SeatOutcomes
 
 STAGE_BINS = 10
@@ -89,13 +89,15 @@ class LemmingMafiaStats:
         # contracts: card -> (kind, colors, points), from the rows
         self.cards: dict[int, tuple[str, str, int]] = {}
         self.h_contracts = Hist(("seat", "card", "discarded", "fulfilled", "payoff"))
-        # per contract (kind, colours, points) and race: sums of the cards dealt (n), fulfilled
-        # and discarded, for race-clustered intervals of the per-card shares (CLUSTER_SUMS)
+        # per contract (kind, colours, points), for race-clustered intervals of the per-card
+        # shares and payoff means (a race deals one contract's cards twice or more): the races
+        # holding its cards, by which seats held them (PATTERNS: per subset of the cards, a
+        # race counts under the bit mask of those seats), so that any set of seats (a bot's)
+        # finds its races; per seat the sums of its per-race counts (SEAT_SUMS), and per pair
+        # of seats the sums over races of their products (PAIR_SUMS): a set of seats' per-race
+        # total squared is the sum over its pairs
         self.contract_labels = Labels()
-        self.h_contract_races = Hist(("contract", "sum"))
-        # the same per seat (SEAT_SUMS) and per pair of seats (PAIR_SUMS: sums over races of the
-        # products of two seats' per-race counts), so that any set of seats (a bot's) gets its
-        # race-clustered interval: its per-race total squared is the sum over its pairs
+        self.h_contract_patterns = Hist(("contract", "subset", "pattern"))
         self.h_contract_seats = Hist(("contract", "sum", "seat"))
         self.h_contract_pairs = Hist(("contract", "sum", "seat", "other"))
         self.contract_rows = GroupRows("race")  # rows of races a chunk edge may have cut
@@ -149,12 +151,13 @@ class LemmingMafiaStats:
         self._count_contract_races(self.contract_rows.add(
             pd.DataFrame({"race": ints(df, "race"), "seat": ints(df, "seat"), "card": card,
                           "f": bools(df, "fulfilled"), "d": bools(df, "discarded")})),
-            self.h_contract_races, self.h_contract_seats, self.h_contract_pairs)
+            self.h_contract_patterns, self.h_contract_seats, self.h_contract_pairs)
 
-    def _count_contract_races(self, rows: pd.DataFrame, into: Hist, seats: Hist, pairs: Hist) -> None:
-        """Per contract and race (whole races only): cards dealt n, fulfilled f, discarded d,
-        summed as CLUSTER_SUMS into ``into``; per seat and pair of seats into ``seats`` and
-        ``pairs`` (SEAT_SUMS, PAIR_SUMS).
+    def _count_contract_races(self, rows: pd.DataFrame, patterns: Hist, seats: Hist, pairs: Hist) -> None:
+        """Per contract and race (whole races only): which seats held cards of each subset
+        (PATTERNS) into ``patterns``; the per-race counts of cards (SEAT_SUMS: dealt n,
+        fulfilled f, discarded d, discarded and fulfilled g, kept m, kept and fulfilled k)
+        per seat into ``seats`` and their products per pair of seats into ``pairs`` (PAIR_SUMS).
 
         Counted over rows and pairs of rows, not per group: with the rows ordered by
         contract and race, a group (one contract in one race) is a run of rows, and
@@ -193,21 +196,22 @@ class LemmingMafiaStats:
             return np.bincount(cell if mask is None else cell[mask], minlength=cells).reshape(
                 n_labels, width, width)
 
-        pair = np.stack([count(), count(f[i] & f[j]), count(f[i]), count(d[i] & d[j]), count(d[i])],
+        unit = {"n": np.ones(len(label), bool), "f": f, "d": d, "g": f & d, "m": ~d, "k": f & ~d}
+        pair = np.stack([count(unit[a][i] & unit[b][j]) for a, b in PAIR_SUMS],
                         axis=1)  # [contract, PAIR_SUMS, seat, seat]
         by_seat = label * width + seat
-        seat_sums = np.stack([np.bincount(x, minlength=n_labels * width).reshape(n_labels, width)
-                              for x in (by_seat, by_seat[f], by_seat[d])], axis=1)  # [contract, SEAT_SUMS, seat]
-        first = np.r_[True, (label[1:] != label[:-1]) | (race[1:] != race[:-1])]  # a group's first row
+        seat_sums = np.stack([np.bincount(by_seat[unit[x]], minlength=n_labels * width).reshape(n_labels, width)
+                              for x in SEAT_SUMS], axis=1)  # [contract, SEAT_SUMS, seat]
+        starts = np.flatnonzero(np.r_[True, (label[1:] != label[:-1]) | (race[1:] != race[:-1])])  # groups
+        bits = np.left_shift(1, seat)
+        held = np.stack([np.bitwise_or.reduceat(bits * unit[x], starts) for _, x in PATTERNS])  # [subset, group]
+        for k in range(len(PATTERNS)):
+            some = held[k] > 0
+            patterns.add(label[starts][some], np.full(int(some.sum()), k), held[k][some])
         ids = np.flatnonzero(np.bincount(label, minlength=n_labels))  # the contracts in these rows
-        n, f_, d_ = seat_sums.sum(axis=2).T
-        nn, ff, fn, dd, dn = pair.sum(axis=(2, 3)).T
-        cluster = np.stack([np.bincount(label[first], minlength=n_labels), n, nn, f_, ff, fn, d_, dd, dn],
-                           axis=1)  # CLUSTER_SUMS
         seat_ids = np.arange(width)
         seats.add_counts(seat_sums[ids], [ids, np.arange(len(SEAT_SUMS)), seat_ids])
         pairs.add_counts(pair[ids], [ids, np.arange(len(PAIR_SUMS)), seat_ids, seat_ids])
-        into.add_counts(cluster[ids], [ids, np.arange(len(CLUSTER_SUMS))])
 
     def _label_codes(self, card: np.ndarray) -> np.ndarray:
         """The contract (``contract_labels`` code) of each card; a new contract is
@@ -255,7 +259,7 @@ class LemmingMafiaStats:
                      "h_bet_turn", "field_counts"):
             getattr(self, name).merge(getattr(other, name))
         contract = {"contract": self.contract_labels.remap(other.contract_labels)}
-        self.h_contract_races.merge(other.h_contract_races, contract)
+        self.h_contract_patterns.merge(other.h_contract_patterns, contract)
         self.h_contract_seats.merge(other.h_contract_seats, contract)
         self.h_contract_pairs.merge(other.h_contract_pairs, contract)
         self.contract_rows.merge(other.contract_rows)
@@ -421,9 +425,9 @@ class LemmingMafiaStats:
     def _contracts(self, ctx):
         h = self.h_contracts
         # the held-back races are complete now: count them into a copy (result() changes nothing)
-        self._contract_sums = self.h_contract_races.copy()
+        self._patterns = self.h_contract_patterns.copy()
         self._seat_sums, self._pair_sums = self.h_contract_seats.copy(), self.h_contract_pairs.copy()
-        self._count_contract_races(self.contract_rows.held(), self._contract_sums, self._seat_sums,
+        self._count_contract_races(self.contract_rows.held(), self._patterns, self._seat_sums,
                                    self._pair_sums)
         cols = ["contract", "kind", "colors", "points", "cards", "dealt", "fulfil_rate", "fulfil_low",
                 "fulfil_high", "kept", "kept_payoff", "kept_payoff_low", "kept_payoff_high",
@@ -434,7 +438,6 @@ class LemmingMafiaStats:
         if not self.cards or h.counts.size == 0:
             return pd.DataFrame(columns=cols), pd.DataFrame(columns=["bot"] + cols)
         cards = np.array(sorted(self.cards), np.int64)
-        payoff = h.values("payoff")
         # [seat, card, discarded, fulfilled, payoff]
         counts = h.take(card=cards, discarded=[0, 1], fulfilled=[0, 1])
         labels = {}
@@ -451,22 +454,15 @@ class LemmingMafiaStats:
                 fulfilled = int(cell[:, 1].sum())
                 kept = int(cell[0].sum())
                 discarded = int(cell[1].sum())
-                would = np.array([UNFULFILLED_PENALTY, pts], np.int64)  # by fulfilled
-
-                def cf(k_unf, k_ful):
-                    n = k_unf + k_ful
-                    s1 = k_unf * would[0] + k_ful * would[1]
-                    s2 = k_unf * would[0] ** 2 + k_ful * would[1] ** 2
-                    return mean_sd_ci(n, s1, s2)
-
-                fr = rate(fulfilled, dealt)
-                dr = rate(discarded, dealt)
                 name = _contract_name(kind, colors)
-                # the cards of one contract dealt in one race are not independent
-                fr, dr = self._clustered_contract(name, fr, "f", seats), self._clustered_contract(name, dr, "d", seats)
-                kp = hist_mean(b[0].sum(axis=0), payoff)
-                dw = cf(int(cell[1, 0]), int(cell[1, 1]))
-                hv = cf(int(cell[:, 0].sum()), int(cell[:, 1].sum()))
+                # the cards of one contract dealt in one race are not independent: every
+                # interval is clustered by race (the rates Wilson-like, the payoff means t)
+                sums = self._race_sums(name, seats)
+                fr = self._clustered_share(rate(fulfilled, dealt), sums, "f", "n")
+                dr = self._clustered_share(rate(discarded, dealt), sums, "d", "n")
+                kp = self._payoff_mean(sums, "k", "m", pts)  # a kept card pays its points, or -2
+                dw = self._payoff_mean(sums, "g", "d", pts)
+                hv = self._payoff_mean(sums, "f", "n", pts)
                 out.append({
                     "contract": name, "kind": kind, "colors": colors, "points": pts, "cards": len(idx),
                     "dealt": dealt, "fulfil_rate": fr["rate"], "fulfil_low": fr["low"],
@@ -492,21 +488,43 @@ class LemmingMafiaStats:
                                                                  [int(seat_vals[i]) for i in sel])]
         return overall, pd.DataFrame(by_bot, columns=["bot"] + cols)
 
-    def _clustered_contract(self, name: str, plain: dict, which: str, seats: list[int]) -> dict:
-        """``plain`` (a ``rate`` of the per-card share of the cards dealt to ``seats``) with its
-        interval clustered by race: a race's total over those seats, squared, is the sum of
-        its pairs of seats. The clusters counted are the races that dealt the contract to
-        anyone (a race without one of the seats' cards adds nothing to the spread)."""
+    def _race_sums(self, name: str, seats: list[int]) -> dict | None:
+        """The per-race sums of a contract's cards dealt to ``seats`` (a race's total over
+        those seats, squared, is the sum over its pairs of seats): ``SEAT_SUMS`` and
+        ``PAIR_SUMS`` by name, and ``races[subset]``: the races where those seats held
+        cards of the subset (PATTERNS), the clusters of its intervals. None if unknown."""
         code = self.contract_labels._code.get(name)
         if code is None:
-            return plain
-        races = self._contract_sums.take(contract=[code], sum=[CLUSTER_SUMS.index("races")])[0, 0]
+            return None
         lin = dict(zip(SEAT_SUMS, self._seat_sums.take(contract=[code], sum=np.arange(len(SEAT_SUMS)),
                                                         seat=seats)[0].sum(axis=-1)))
         pair = dict(zip(PAIR_SUMS, self._pair_sums.take(contract=[code], sum=np.arange(len(PAIR_SUMS)), seat=seats,
                                                         other=seats)[0].sum(axis=(-2, -1))))
-        r, low, high = clustered_rate(races, lin[which], lin["n"], pair[which * 2], pair["nn"], pair[which + "n"])
+        mask = int(sum(1 << s for s in seats))
+        values = self._patterns.values("pattern")
+        held = self._patterns.take(contract=[code], subset=np.arange(len(PATTERNS)))[0]  # [subset, pattern]
+        races = {unit: int(held[k][(values & mask) > 0].sum()) for k, (_, unit) in enumerate(PATTERNS)}
+        return {**lin, **{"".join(k): v for k, v in pair.items()}, "races": races}
+
+    @staticmethod
+    def _clustered_share(plain: dict, sums: dict | None, y: str, n: str) -> dict:
+        """``plain`` (a ``rate``: ``y`` of the ``n`` cards) with its interval clustered by race."""
+        if sums is None:
+            return plain
+        _, low, high = clustered_rate(sums["races"][n], sums[y], sums[n], sums[y + y], sums[n + n], sums[y + n])
         return {"rate": plain["rate"], "low": low, "high": high}
+
+    @staticmethod
+    def _payoff_mean(sums: dict | None, y: str, n: str, points: int) -> dict:
+        """The mean payoff of the ``n`` cards were they held to the end (``points`` if
+        fulfilled: the ``y`` of them, else -2), with its race-clustered t interval."""
+        nan = {"mean": np.nan, "low": np.nan, "high": np.nan}
+        if sums is None or not sums[n]:
+            return nan
+        p, low, high = clustered_ratio_ci(sums["races"][n], sums[y], sums[n], sums[y + y], sums[n + n], sums[y + n])
+        a, b = UNFULFILLED_PENALTY, points - UNFULFILLED_PENALTY
+        ends = sorted((a + b * low, a + b * high))
+        return {"mean": a + b * p, "low": ends[0], "high": ends[1]}
 
     # race -------------------------------------------------------------------
 
@@ -569,9 +587,12 @@ class LemmingMafiaStats:
                           "trigger_share": np.where(c[:, 0] > 0, c[:, 1] / np.maximum(c[:, 0], 1), np.nan)})
 
 
-CLUSTER_SUMS = ("races", "n", "nn", "f", "ff", "fn", "d", "dd", "dn")
-SEAT_SUMS = ("n", "f", "d")
-PAIR_SUMS = ("nn", "ff", "fn", "dd", "dn")
+# a contract's cards per race: dealt n, fulfilled f, discarded d, discarded and fulfilled g,
+# kept m, kept and fulfilled k; the products of two seats' counts (pairs of those letters)
+SEAT_SUMS = ("n", "f", "d", "g", "m", "k")
+PAIR_SUMS = (("n", "n"), ("f", "f"), ("f", "n"), ("d", "d"), ("d", "n"), ("g", "g"), ("g", "d"),
+             ("k", "k"), ("k", "m"), ("m", "m"))
+PATTERNS = (("dealt", "n"), ("discarded", "d"), ("kept", "m"))  # the subsets whose races are counted
 
 
 CONTRACT_WORDS = {  # kind -> its condition in words (rules page), {0} and {1} its colours

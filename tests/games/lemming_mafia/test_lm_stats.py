@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from analyzer.stats.aggregate import GroupBits, Hist, Labels, hist_quantiles
-from analyzer.stats.intervals import clustered_rate, mean_ci, paired_diff_ci, wilson
+from analyzer.stats.intervals import clustered_mean_ci, clustered_rate, mean_ci, paired_diff_ci, wilson
 from analyzer.games.lemming_mafia.stats import COLUMNS, LemmingMafiaStats
 
 COLORS = ["blue", "grey", "green", "purple", "pink", "red"]
@@ -252,9 +252,13 @@ def test_contract_aggregates(res):
     assert b["kept_payoff"] == 0  # payoffs 2 and -2
     assert (b["kept_payoff_low"], b["kept_payoff_high"]) == pytest.approx(mean_ci(0, np.std([2, -2], ddof=1), 2))
     assert b["discarded_would_pay"] == 2 and b["discard_gain"] == -2  # the discarded one was fulfilled
-    assert b["hold_value"] == pytest.approx(2 / 3)  # 2, -2, 2
-    lo, hi = mean_ci(2 / 3, np.std([2, -2, 2], ddof=1), 3)
-    assert (b["hold_value_low"], b["hold_value_high"]) == pytest.approx((lo, hi))
+    assert b["hold_value"] == pytest.approx(2 / 3)  # 2 in race 0; 2, -2 in race 1
+    # clustered by race (issue 34 item 8), by hand: residuals 2 - 2/3 = +4/3 (race 0) and
+    # (2 - 2/3) + (-2 - 2/3) = -4/3 (race 1); var = 2/(2-1) * (16/9 + 16/9) / 3^2 = 64/81,
+    # half = t(0.975, 1) * 8/9 (the plain interval over 3 cards, t(0.975, 2) * 2.31 / sqrt(3), is narrower)
+    half = 12.706204736174698 * 8 / 9
+    assert (b["hold_value_low"], b["hold_value_high"]) == pytest.approx((2 / 3 - half, 2 / 3 + half))
+    assert half > mean_ci(2 / 3, np.std([2, -2, 2], ddof=1), 3)[1] - 2 / 3
     t = ct.loc["blue in the top 3"]
     assert t["kept_payoff"] == 3 and t["discard_gain"] == 2 and t["hold_value"] == pytest.approx(0.5)
     w = ct.loc["winner without concrete"]
@@ -438,10 +442,18 @@ def test_contract_rates_per_bot_are_clustered_by_race():
         for card, name in ((0, "blue in the top 3"), (1, "winner without concrete")):
             mine = contracts[(contracts["seat"] % 2 == (b + 1) % 2) & (contracts["card"] == card)]
             per = mine.groupby("race").agg(n=("fulfilled", "size"), y=("fulfilled", "sum"))
-            races = contracts[contracts["card"] == card]["race"].nunique()
+            races = mine["race"].nunique()  # the races that dealt it to the bot's seats
             y, n = per["y"].to_numpy(float), per["n"].to_numpy(float)
             _, low, high = clustered_rate(races, y.sum(), n.sum(), (y * y).sum(), (n * n).sum(), (y * n).sum())
             r = row(by, bot=bot, contract=name)
             assert (r["fulfil_low"], r["fulfil_high"]) == pytest.approx((low, high))
+            # the payoff means, clustered by race too: the interval of the cards' own values
+            would = np.where(mine["fulfilled"], mine["points"], -2).astype(float)
+            for column, cards in (("hold_value", slice(None)), ("discarded_would_pay", mine["discarded"].to_numpy()),
+                                  ("kept_payoff", ~mine["discarded"].to_numpy())):
+                m, lo, hi = clustered_mean_ci(would[cards], mine["race"].to_numpy()[cards])
+                assert (r[column], r[f"{column}_low"], r[f"{column}_high"]) == pytest.approx((m, lo, hi)), column
+            plain_lo, plain_hi = mean_ci(would.mean(), would.std(ddof=1), len(would))
+            assert r["hold_value_high"] - r["hold_value_low"] > 1.2 * (plain_hi - plain_lo)
             wl, wh = wilson(y.sum(), n.sum())
             assert high - low > 1.5 * (wh - wl)

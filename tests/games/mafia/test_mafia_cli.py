@@ -100,3 +100,53 @@ def test_tournament_rates_the_bots_of_one_role_against_a_field_of_the_other(caps
     assert_usage_error(capsys, ["tournament", "mafia", "--players", 3, "--bots", "expander,hunter",
                                 "--role", "family", "--field", "warden", "--games", 60],
                        "bot 'hunter' cannot play the family seats; it plays state")
+
+
+ONE_SEAT = ["tournament", "mafia", "--players", 5, "--role", "state", "--field", "expander,raider,expander,raider",
+            "--threads", 1, "--no-progress"]
+
+
+def test_a_tournament_of_a_one_seat_role_rates_against_the_field(tmp_path, capsys):
+    """Issue 34 item 8 / 38 item 12: the State has one seat, so no two rated bots
+    share a game; this printed "Elo +0 (+0 to +0)" for every bot. Now each bot is
+    rated against the field by its win rate (Wilson) and its difference to the
+    best, paired on the deals every bot plays."""
+    report = tmp_path / "t.html"
+    assert run([*ONE_SEAT, "--bots", "hunter,warden,random", "--games", 300, "--report", report]) == 0
+    out = capsys.readouterr().out
+    assert "+0 (" not in out and "Elo" not in out.replace("no Elo", "")
+    assert "state role has one seat" in out and "against the field (expander, raider, expander, raider)" in out
+    assert "same 100 deals" in out
+    rows = {line.split()[0]: line for line in out.splitlines() if line.split()
+            and line.split()[0] in ("hunter", "warden", "random")}
+    rate = {bot: float(line.split()[1].rstrip("%")) for bot, line in rows.items()}
+    assert rate["random"] < 20 < min(rate["hunter"], rate["warden"])  # the issue: 89.0%, 86.8%, 2.2%
+    assert " pp (" in rows["random"]
+    page = report.read_text()
+    assert "+0 (" not in page and "Win rate against the field" in page and "paired on the deals" in page
+    assert sorted(p.name for p in (tmp_path / "t_files").iterdir()) == ["ratings.csv", "ratings.png", "scores.png"]
+
+
+def test_one_seat_bots_play_the_same_deals():
+    """Two specs of one bot (the second sets a parameter to its default) win and
+    lose the same deals: their paired difference is exactly 0, its interval too.
+    (On deals of their own, as before, they differed.)"""
+    import analyzer
+
+    cup = analyzer.tournament("mafia", "hunter,hunter:arrest=1,random", players=5, role="state",
+                              field="expander,raider,expander,raider", games=240, threads=1, progress=False)
+    r = cup.result
+    assert r.one_seat and r.deal_wins.shape == (3, 80)
+    assert (r.deal_wins[0] == r.deal_wins[1]).all()
+    best, diff, low, high = r.versus_best()
+    assert r.labels[best] == "hunter"
+    assert diff[1] == low[1] == high[1] == 0.0
+    # the paired difference is the gap in win rates, its interval the paired t interval
+    d = r.deal_wins[2].astype(float) - r.deal_wins[0]
+    assert diff[2] == pytest.approx(r.bots.win_rate[2] - r.bots.win_rate[0])
+    import numpy as np
+    from scipy import stats
+
+    half = stats.t.ppf(0.975, len(d) - 1) * d.std(ddof=1) / np.sqrt(len(d))
+    assert (low[2], high[2]) == pytest.approx((d.mean() - half, d.mean() + half))
+    assert list(cup.ratings.columns[:5]) == ["bot", "races", "win_rate", "win_low", "win_high"]
