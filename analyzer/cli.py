@@ -16,6 +16,7 @@ try:  # typer >= 0.20 ships its own copy of click
 except ImportError:  # pragma: no cover - older typer on click
     from click import exceptions as click_errors
 
+from analyzer.engine.output import check_target, write_file
 from analyzer.errors import AnalyzerError
 
 app = typer.Typer(
@@ -220,8 +221,10 @@ def replay(
     """Replay one race (or game) of a run move by move: every roll or card, decision and
     its options, field action, bet and contract, and the scoring, ending with its table rows."""
     from analyzer import api
-    from analyzer.report.replay import render_text, write_html
+    from analyzer.report.replay import html_path, render_text, write_html
 
+    if html is not None:
+        html_path(html)  # before the replay
     result = api.replay(game, index, board=board, players=players, bots=bots, seed=seed)
     typer.echo(render_text(result))
     if html is not None:
@@ -364,10 +367,7 @@ def tune(
         bar.advance(budget)
     typer.echo(render(result))
     if save is not None:
-        try:
-            save.write_text(toml_text(result, save.stem), encoding="utf-8")
-        except OSError as e:
-            raise AnalyzerError(f"cannot write {save}: {e.strerror or e}") from None
+        write_file(save, toml_text(result, save.stem), "the tuned bot")
         if result.adopted:
             typer.echo(f"tuned bot: {save} (use it as --bots {save})")
         else:
@@ -388,13 +388,7 @@ def _check_writable_toml(path: Path, option: str) -> None:
         raise AnalyzerError(f"{option} must name a .toml file, got {path}")
     if path.is_dir():
         raise AnalyzerError(f"{option} {path} is a directory; name a .toml file")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        probe = path.parent / f".{path.name}.probe-{os.getpid()}"
-        probe.write_text("")
-        probe.unlink()
-    except OSError as e:
-        raise AnalyzerError(f"cannot write {path}: {e.strerror or e}") from None
+    check_target(path, "the tuned bot")
 
 
 def _tunable(game: str, spec) -> tuple[str, dict[str, float], dict[str, float]]:
