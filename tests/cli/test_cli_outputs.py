@@ -1,0 +1,145 @@
+"""Issue 38, items 7, 9, 16 and 18, through the command line: every writer
+(a run's tables, reports, tournament and sweep reports, replay timelines,
+tuned bots) refuses a FIFO or a symbolic link at its path before the work and
+leaves it as it was; on a full disk or a SIGTERM while it writes it exits 1
+(143) with one line and leaves nothing behind."""
+import os
+import shutil
+import signal
+from pathlib import Path
+
+import pytest
+
+from tests.cli_support import assert_usage_error, run
+from tests.engine.test_output import FullDisk, listing, not_a_file
+
+SIM = ["simulate", "lemming-mafia", "--races", 200, "--bots", "random", "--threads", 1, "--no-progress"]
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("runs") / "run"
+    assert run([*SIM, "--out", out]) == 0
+    return out
+
+
+def writers(run_dir: Path, target: Path, tmp_path: Path) -> dict[str, list]:
+    """Each command that writes a file, writing it to ``target``."""
+    return {
+        "simulate --report": [*SIM, "--report", target],
+        "report": ["report", run_dir, "--report", target],
+        "tournament --report": ["tournament", "lemming-mafia", "--bots", "random,timer", "--players", 3,
+                                "--races", 60, "--threads", 1, "--no-progress", "--report", target],
+        "replay --html": ["replay", "sau-mau-mau", "--seed", 3, "--html", target],
+        "tune --save": ["tune", "lemming-mafia", "--bot", "timer", "--params", "late_bets", "--budget", 2000,
+                        "--threads", 1, "--no-progress", "--save", target.with_suffix(".toml")],
+        "sweep report": ["sweep", sweep_file(tmp_path, target), "--threads", 1, "--no-progress"],
+    }
+
+
+def sweep_file(tmp_path: Path, report: Path) -> Path:
+    path = tmp_path / "s.toml"
+    path.write_text(f'game = "lemming-mafia"\nraces = 60\nseed = 3\nout = "sweep"\nreport = "{report}"\n'
+                    "[grid]\nplayers = [3, 4]\n")
+    return path
+
+
+WRITERS = ["simulate --report", "report", "tournament --report", "replay --html", "tune --save", "sweep report"]
+
+
+def one_error_line(capsys, code: int, expected: int, *needles) -> str:
+    out, err = capsys.readouterr()
+    lines = [line for line in err.strip().splitlines() if not line.startswith("generation ")]  # tune's
+    assert code == expected and len(lines) == 1 and lines[0].startswith("analyzer: "), (code, err)
+    assert "Traceback" not in out + err
+    for needle in needles:
+        assert needle in lines[0], (needle, lines[0])
+    return out
+
+
+@pytest.mark.parametrize("kind", ["fifo", "symlink"])
+@pytest.mark.parametrize("writer", WRITERS)
+def test_a_fifo_or_a_link_is_refused_before_the_work(run_dir, tmp_path, capsys, writer, kind):
+    """Item 7: a sweep's report and ``tune --save`` onto a FIFO hung once the work
+    was done; item 1 for every writer: nothing at the path is replaced."""
+    target = not_a_file(tmp_path, kind)
+    if writer == "tune --save":
+        target.rename(target.with_suffix(".toml"))
+    argv = writers(run_dir, target, tmp_path)[writer]
+    before = listing(tmp_path)
+    out = one_error_line(capsys, run(argv), 2, "it exists and is not a file")
+    assert "speed:" not in out and "generation" not in out and "cell 1/" not in out  # no work done
+    assert listing(tmp_path) == before
+
+
+@pytest.mark.parametrize("writer", WRITERS)
+def test_a_full_disk_is_exit_1_one_line_and_leaves_nothing(run_dir, tmp_path, capsys, monkeypatch, writer):
+    """Item 9: a full disk left ``.rep.html.tmp-PID`` and a partly written
+    ``rep_files/`` (exit 1), a temporary (replay, exit 2), a 0-byte bot file (tune, exit 2)."""
+    target = tmp_path / "rep.html"
+    argv = writers(run_dir, target, tmp_path)[writer]
+    if writer == "sweep report":  # its cells first, then its report on a full disk
+        assert run(argv) == 0, capsys.readouterr()
+        target.unlink()
+        shutil.rmtree(tmp_path / "rep_files")
+        argv = [*argv, "--resume"]
+    before = listing(tmp_path)
+    # a page fails after its first file (a sweep's after its manifest and table too), a file at once
+    FullDisk(monkeypatch, room={"replay --html": 0, "tune --save": 0, "sweep report": 3}.get(writer, 1))
+    one_error_line(capsys, run(argv), 1, "No space left on device")
+    after = listing(tmp_path)
+    if writer == "sweep report":  # its table is written again
+        assert after.keys() == before.keys()
+    else:
+        assert after == before
+
+
+def test_sigterm_while_the_report_is_written_leaves_no_folder(run_dir, tmp_path, capsys, monkeypatch):
+    """Item 18: SIGTERM in the report phase left an empty ``NAME_files/``."""
+    from analyzer.engine import output
+
+    real, calls = output._put, []
+
+    def put(path, data):
+        calls.append(path)
+        if len(calls) == 2:
+            os.kill(os.getpid(), signal.SIGTERM)  # the handler raises here, as in a real run
+        real(path, data)
+
+    monkeypatch.setattr(output, "_put", put)
+    one_error_line(capsys, run(["report", run_dir, "--report", tmp_path / "rep.html"]), 143,
+                   "stopped by SIGTERM")
+    assert len(calls) == 2 and listing(tmp_path) == {}
+
+
+def test_a_report_into_a_folder_of_the_users_is_refused(run_dir, tmp_path, capsys):
+    """Item 18: an existing ``rep_files/`` of the user's had same-named files overwritten."""
+    folder = tmp_path / "rep_files"
+    folder.mkdir()
+    (folder / "bots.csv").write_text("the user's")
+    assert_usage_error(capsys, ["report", run_dir, "--report", tmp_path / "rep.html"],
+                       "rep_files exists and was not written by analyzer")
+    assert listing(tmp_path) == {"rep_files": b"", "rep_files/bots.csv": b"the user's"}
+
+
+def test_out_under_a_device_names_the_device(capsys):
+    """Item 16: ``--out /dev/full/x`` said "File exists"."""
+    assert_usage_error(capsys, [*SIM, "--out", "/dev/full/x"], "/dev/full is not a directory")
+
+
+def test_a_run_dir_with_extra_files_is_named_as_a_run(run_dir, tmp_path, capsys):
+    """Item 16: ``--out`` of a run dir with extra files said "no analyzer run manifest"."""
+    out = tmp_path / "run"
+    shutil.copytree(run_dir, out)
+    (out / "notes.txt").write_text("mine")
+    line = assert_usage_error(capsys, [*SIM, "--out", out], "is an analyzer run with other files put in it",
+                              "notes.txt")
+    assert "no analyzer run manifest" not in line
+    assert (out / "notes.txt").read_text() == "mine"
+
+
+def test_a_250_character_out_is_written(tmp_path, capsys):
+    """Item 16: a 250-character ``--out`` failed on the hidden temporary's name."""
+    out = tmp_path / ("r" * 250)
+    assert run([*SIM, "--races", 20, "--out", out]) == 0, capsys.readouterr()
+    assert (out / "manifest.json").is_file() and [p.name for p in tmp_path.iterdir()] == [out.name]
