@@ -492,8 +492,15 @@ def _restore_signal_handlers(previous: dict) -> None:
         signal.signal(number, handler)
 
 
+def _say(text) -> None:
+    """A line on stderr; none when stderr is closed (``2>&-``: ``sys.stderr`` is
+    None, and ``print`` would put the line on stdout instead)."""
+    if sys.stderr is not None:
+        print(text, file=sys.stderr)
+
+
 def _fail(message: str, code: int) -> None:
-    print(f"analyzer: {message}", file=sys.stderr)
+    _say(f"analyzer: {message}")
     sys.exit(code)
 
 
@@ -530,7 +537,7 @@ def main(argv: list[str] | None = None) -> None:
     except (typer.Abort, KeyboardInterrupt):
         _interrupted()
     except click_errors.NoArgsIsHelpError as e:
-        print(e.format_message() if hasattr(e, "format_message") else e, file=sys.stderr)
+        _say(e.format_message() if hasattr(e, "format_message") else e)
         sys.exit(EXIT_USAGE)
     except click_errors.ClickException as e:
         _fail(f"error: {e.format_message()}", EXIT_USAGE if isinstance(e, click_errors.UsageError)
@@ -559,17 +566,18 @@ def console() -> None:
         if isinstance(e.code, int):
             code = e.code
         elif e.code is not None:
-            print(e.code, file=sys.stderr)
+            _say(e.code)
             code = 1
     try:
         sys.stdout.flush()
     except BrokenPipeError:
         code = code or EXIT_OUTPUT
     except OSError as e:
-        print(f"analyzer: error: cannot write the output: {e.strerror or e}", file=sys.stderr)
+        _say(f"analyzer: error: cannot write the output: {e.strerror or e}")
         code = code or EXIT_OUTPUT
     try:
-        sys.stderr.flush()
+        if sys.stderr is not None:  # closed (2>&-): a successful run still exits 0
+            sys.stderr.flush()
     except OSError:
         code = code or EXIT_OUTPUT
     os._exit(code)

@@ -143,3 +143,48 @@ def test_a_250_character_out_is_written(tmp_path, capsys):
     out = tmp_path / ("r" * 250)
     assert run([*SIM, "--races", 20, "--out", out]) == 0, capsys.readouterr()
     assert (out / "manifest.json").is_file() and [p.name for p in tmp_path.iterdir()] == [out.name]
+
+
+DATA = Path(__file__).resolve().parents[2] / "analyzer" / "games"
+
+
+@pytest.mark.parametrize("game, folder, name_line", [
+    ("lemming-mafia", "lemming_mafia", 'name = "assumed-default"'),
+    ("sau-mau-mau", "sau_mau_mau", 'name = "assumed-default"'),
+    ("lemminge", "lemminge", 'name = "assumed-default"'),
+    ("mafia", "mafia", 'name = "mafia-default (assumed)"'),
+])
+@pytest.mark.parametrize("name, needle", [("two\\nlines", "must be one line of text"), ("  ", "must not be empty")])
+def test_a_board_name_must_be_one_line(tmp_path, capsys, game, folder, name_line, name, needle):
+    """Item 18: a newline in a map's name broke the one-line header."""
+    text = (DATA / folder / "data" / "assumed-default.toml").read_text()
+    assert name_line in text
+    board = tmp_path / "board.toml"
+    board.write_text(text.replace(name_line, f'name = "{name}"', 1))
+    assert_usage_error(capsys, ["simulate", game, "--board", board, "--races", 10, "--threads", 1,
+                                "--no-progress"], str(board), needle)
+
+
+@pytest.mark.parametrize("name, needle", [("", "must not be empty"), ("a\\nb", "must be one line of text")])
+def test_a_bot_name_must_be_one_line(tmp_path, capsys, name, needle):
+    """Item 18: an empty bot name was accepted, a newline broke the header."""
+    toml = tmp_path / "b.toml"
+    toml.write_text(f'family = "timer"\nname = "{name}"\n')
+    assert_usage_error(capsys, [*SIM, "--bots", toml], "name", needle)
+    bot = tmp_path / "b.py"
+    bot.write_text("from analyzer.engine.bots import UserBot\n"
+                   f"BOT = UserBot('{name}', lambda view: 0, game='lemming-mafia')\n")
+    assert_usage_error(capsys, [*SIM, "--bots", bot], "the UserBot's name", needle)
+
+
+@pytest.mark.parametrize("argv, code", [(["bots", "lemming-mafia"], 0), (["bots", "no-such-game"], 2)])
+def test_closed_stderr_keeps_the_exit_code(argv, code):
+    """Item 16: with stderr closed (``2>&-``) a successful run exited 1."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "analyzer", *argv], capture_output=False,
+                          stdout=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(DATA.parents[1])},
+                          pass_fds=(), preexec_fn=lambda: os.close(2), timeout=120)
+    assert proc.returncode == code
+    assert (b"analyzer:" not in proc.stdout) and (bool(proc.stdout) == (code == 0))
