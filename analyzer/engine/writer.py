@@ -127,7 +127,8 @@ class RunWriter:
             self._remove_leftovers()
             self.partial_dir.mkdir()
         except OSError as e:
-            raise AnalyzerError(f"cannot write to {self.out_dir}: {e.strerror or e}") from None
+            remove_made(self._made)
+            raise _write_error(self.out_dir, e) from None
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:
@@ -239,7 +240,7 @@ class RunWriter:
         except OSError as e:
             if old is not None:
                 os.rename(old, self.out_dir)
-            raise AnalyzerError(f"cannot write to {self.out_dir}: {e.strerror or e}") from None
+            raise _write_error(self.out_dir, e) from None
         if old is not None:
             if old.is_symlink():  # out_dir was a link: drop the link, not its target
                 old.unlink()
