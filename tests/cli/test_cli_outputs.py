@@ -72,44 +72,59 @@ def test_a_fifo_or_a_link_is_refused_before_the_work(run_dir, tmp_path, capsys, 
     assert listing(tmp_path) == before
 
 
-@pytest.mark.parametrize("writer", WRITERS)
-def test_a_full_disk_is_exit_1_one_line_and_leaves_nothing(run_dir, tmp_path, capsys, monkeypatch, writer):
-    """Item 9: a full disk left ``.rep.html.tmp-PID`` and a partly written
-    ``rep_files/`` (exit 1), a temporary (replay, exit 2), a 0-byte bot file (tune, exit 2)."""
+ROOM = {"replay --html": 0, "tune --save": 0, "sweep report": 3}  # files written before the failing one
+
+
+def ready(writer: str, run_dir: Path, tmp_path: Path, capsys) -> tuple[list, dict]:
+    """The writer's command aimed at ``rep.html`` and the listing it must leave. A
+    sweep runs its cells first, then is resumed: its manifest and table are
+    written again (``ROOM``) before its report fails."""
     target = tmp_path / "rep.html"
     argv = writers(run_dir, target, tmp_path)[writer]
-    if writer == "sweep report":  # its cells first, then its report on a full disk
+    if writer == "sweep report":
         assert run(argv) == 0, capsys.readouterr()
         target.unlink()
         shutil.rmtree(tmp_path / "rep_files")
         argv = [*argv, "--resume"]
-    before = listing(tmp_path)
-    # a page fails after its first file (a sweep's after its manifest and table too), a file at once
-    FullDisk(monkeypatch, room={"replay --html": 0, "tune --save": 0, "sweep report": 3}.get(writer, 1))
-    one_error_line(capsys, run(argv), 1, "No space left on device")
+    return argv, listing(tmp_path)
+
+
+def left_as_before(writer: str, before: dict, tmp_path: Path) -> bool:
     after = listing(tmp_path)
     if writer == "sweep report":  # its table is written again
-        assert after.keys() == before.keys()
-    else:
-        assert after == before
+        return after.keys() == before.keys()
+    return after == before
 
 
-def test_sigterm_while_the_report_is_written_leaves_no_folder(run_dir, tmp_path, capsys, monkeypatch):
-    """Item 18: SIGTERM in the report phase left an empty ``NAME_files/``."""
+@pytest.mark.parametrize("writer", WRITERS)
+def test_a_full_disk_is_exit_1_one_line_and_leaves_nothing(run_dir, tmp_path, capsys, monkeypatch, writer):
+    """Item 9: a full disk left ``.rep.html.tmp-PID`` and a partly written
+    ``rep_files/`` (exit 1), a temporary (replay, exit 2), a 0-byte bot file (tune, exit 2)."""
+    argv, before = ready(writer, run_dir, tmp_path, capsys)
+    FullDisk(monkeypatch, room=ROOM.get(writer, 1))  # a page fails after its first file
+    one_error_line(capsys, run(argv), 1, "No space left on device")
+    assert left_as_before(writer, before, tmp_path)
+
+
+@pytest.mark.parametrize("writer", WRITERS)
+def test_sigterm_while_writing_leaves_nothing(run_dir, tmp_path, capsys, monkeypatch, writer):
+    """Item 18: SIGTERM in the report phase left an empty ``NAME_files/``. The
+    signal arrives while a file is written; the handler raises there, as in a
+    real run."""
     from analyzer.engine import output
 
+    argv, before = ready(writer, run_dir, tmp_path, capsys)
     real, calls = output._put, []
 
     def put(path, data):
         calls.append(path)
-        if len(calls) == 2:
-            os.kill(os.getpid(), signal.SIGTERM)  # the handler raises here, as in a real run
         real(path, data)
+        if len(calls) == ROOM.get(writer, 1) + 1:
+            os.kill(os.getpid(), signal.SIGTERM)
 
     monkeypatch.setattr(output, "_put", put)
-    one_error_line(capsys, run(["report", run_dir, "--report", tmp_path / "rep.html"]), 143,
-                   "stopped by SIGTERM")
-    assert len(calls) == 2 and listing(tmp_path) == {}
+    one_error_line(capsys, run(argv), 143, "stopped by SIGTERM")
+    assert len(calls) == ROOM.get(writer, 1) + 1 and left_as_before(writer, before, tmp_path)
 
 
 def test_a_report_into_a_folder_of_the_users_is_refused(run_dir, tmp_path, capsys):
@@ -120,6 +135,13 @@ def test_a_report_into_a_folder_of_the_users_is_refused(run_dir, tmp_path, capsy
     assert_usage_error(capsys, ["report", run_dir, "--report", tmp_path / "rep.html"],
                        "rep_files exists and was not written by analyzer")
     assert listing(tmp_path) == {"rep_files": b"", "rep_files/bots.csv": b"the user's"}
+
+
+def test_a_sweep_out_that_is_a_fifo_is_refused(tmp_path, capsys):
+    os.mkfifo(tmp_path / "sweep")
+    assert_usage_error(capsys, ["sweep", sweep_file(tmp_path, tmp_path / "rep.html")],
+                       "sweep", "exists and is not a directory")
+    assert (tmp_path / "sweep").is_fifo()
 
 
 def test_out_under_a_device_names_the_device(capsys):
