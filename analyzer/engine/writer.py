@@ -68,6 +68,9 @@ def _check_out_dir(out_dir: Path) -> None:
     if out_dir == cwd or out_dir in cwd.parents:
         raise AnalyzerError(f"--out {out_dir} is the current directory or holds it; "
                             "name a new directory for the run's tables")
+    if out_dir.is_symlink():  # moving the run in would replace the link with a directory
+        raise AnalyzerError(f"{out_dir} exists and is not a directory (a symbolic link); "
+                            "name the directory itself or a new one")
     if out_dir.is_dir():
         if not _is_previous_run(out_dir):
             if _has_run_manifest(out_dir):

@@ -137,6 +137,21 @@ def test_a_report_into_a_folder_of_the_users_is_refused(run_dir, tmp_path, capsy
     assert listing(tmp_path) == {"rep_files": b"", "rep_files/bots.csv": b"the user's"}
 
 
+@pytest.mark.parametrize("kind", ["fifo", "symlink"])
+def test_a_run_out_that_is_a_fifo_or_a_link_is_refused(run_dir, tmp_path, capsys, kind):
+    """``simulate --out``: a link to a previous run was replaced by the new run's directory."""
+    out = tmp_path / "out"
+    if kind == "fifo":
+        os.mkfifo(out)
+    else:
+        shutil.copytree(run_dir, tmp_path / "run")
+        out.symlink_to(tmp_path / "run")
+    before = listing(tmp_path)
+    out_text = one_error_line(capsys, run([*SIM, "--out", out]), 2, "exists and is not a directory")
+    assert "speed:" not in out_text and listing(tmp_path) == before
+    assert out.is_fifo() if kind == "fifo" else out.is_symlink()
+
+
 def test_a_sweep_out_that_is_a_fifo_is_refused(tmp_path, capsys):
     os.mkfifo(tmp_path / "sweep")
     assert_usage_error(capsys, ["sweep", sweep_file(tmp_path, tmp_path / "rep.html")],
