@@ -112,6 +112,19 @@ def cluster_session(cluster):
 
 # ------------------------------------------------------------------ reports
 
+def check_outputs(runs) -> None:
+    """Refuse, before any of them is played, the outputs of several runs
+    (``(out, report)`` pairs, either None) that cannot be written."""
+    from analyzer.engine.writer import check_out_dir
+    from analyzer.report import check_report_path
+
+    for out, report in runs:
+        if out is not None:
+            check_out_dir(out)
+        if report is not None:
+            check_report_path(report)
+
+
 def report_runs(run_dirs, out=None, *, by: str | None = None, min_effect: float | None = None) -> Path:
     """The balance report of one or more run directories (``simulate(out=...)``)
     of one game, merged when they share board, players and bots; ``by``

@@ -172,9 +172,10 @@ def run_scenario(scenario: Path = typer.Argument(..., help="a scenario file, e.g
     from analyzer.api import cluster_session
     from analyzer.scenario import load_scenarios
 
-    from analyzer.api import compile_ahead
+    from analyzer.api import check_outputs, compile_ahead
 
     items = load_scenarios(scenario)
+    check_outputs([(i.out, i.report) for i in items])  # every run's, before the first run
     # every run's kernels that the cache lacks, compiled first on every core
     compile_ahead([dict(game=i.game, bots=i.bots, players=i.players, board=i.board, out=i.out, report=i.report)
                    for i in items], progress)

@@ -63,7 +63,9 @@ def _has_run_manifest(directory: Path) -> bool:
         return False
 
 
-def _check_out_dir(out_dir: Path) -> None:
+def check_out_dir(out_dir) -> None:
+    """Refuse a run directory that cannot be written, before any race."""
+    out_dir = Path(os.path.abspath(out_dir))
     cwd = Path.cwd()
     if out_dir == cwd or out_dir in cwd.parents:
         raise AnalyzerError(f"--out {out_dir} is the current directory or holds it; "
@@ -122,7 +124,7 @@ class RunWriter:
         self.rows = {table: 0 for table in self.tables}
         self._finished = False
         self._made: list[Path] = []
-        _check_out_dir(self.out_dir)  # fail before any game is played
+        check_out_dir(self.out_dir)  # fail before any game is played
 
     def __enter__(self) -> "RunWriter":
         try:
@@ -229,7 +231,7 @@ class RunWriter:
     def _swap_in(self) -> None:
         # Check again: a directory that appeared or filled up during the run is
         # not ours to delete.
-        _check_out_dir(self.out_dir)
+        check_out_dir(self.out_dir)
         old = None
         if self.out_dir.exists():
             # Move the old run aside rather than deleting it first, so it can be

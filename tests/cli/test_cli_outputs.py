@@ -152,6 +152,17 @@ def test_a_run_out_that_is_a_fifo_or_a_link_is_refused(run_dir, tmp_path, capsys
     assert out.is_fifo() if kind == "fifo" else out.is_symlink()
 
 
+@pytest.mark.parametrize("key", ["report", "out"])
+def test_a_scenarios_outputs_are_all_checked_before_its_first_run(tmp_path, capsys, key):
+    """A FIFO as the second run's output was found only after the first run."""
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "s.toml").write_text(
+        'game = "lemming-mafia"\nraces = 50\nbots = "random"\n[[run]]\nreport = "first.html"\n'
+        f'[[run]]\nseed = 2\n{key} = "fifo"\n')
+    out = one_error_line(capsys, run(["run", tmp_path / "s.toml", "--no-progress"]), 2, "fifo")
+    assert "speed:" not in out and sorted(p.name for p in tmp_path.iterdir()) == ["fifo", "s.toml"]
+
+
 def test_a_sweep_out_that_is_a_fifo_is_refused(tmp_path, capsys):
     os.mkfifo(tmp_path / "sweep")
     assert_usage_error(capsys, ["sweep", sweep_file(tmp_path, tmp_path / "rep.html")],
