@@ -112,35 +112,17 @@ def cluster_session(cluster):
 
 # ------------------------------------------------------------------ reports
 
-REPORT_FILE_SUFFIXES = (".csv", ".png")  # what a report writes into its _files/ folder
+def check_outputs(runs) -> None:
+    """Refuse, before any of them is played, the outputs of several runs
+    (``(out, report)`` pairs, either None) that cannot be written."""
+    from analyzer.engine.writer import check_out_dir
+    from analyzer.report import check_report_path
 
-
-def _previous_report_files(html: Path) -> set[Path]:
-    """The figures and tables in the ``_files/`` folder of a report already at
-    ``html``: a new report written over it removes those it does not write
-    again, so a report of another game leaves nothing of the old one behind.
-    Without a report page there, the folder is not taken for a report's."""
-    from analyzer.report import files_dir
-
-    folder = files_dir(html)
-    if not html.is_file() or not folder.is_dir():
-        return set()
-    return {p for p in folder.iterdir() if p.is_file() and p.suffix in REPORT_FILE_SUFFIXES}
-
-
-def _write_report_replacing(out: Path, write) -> Path:
-    """``write(out)`` (returns the HTML path), then remove the previous report's
-    files this one did not write again."""
-    target = out / "report.html" if out.is_dir() else out
-    before = {p: p.stat().st_mtime_ns for p in _previous_report_files(target)}
-    html = write(out)
-    for p, mtime in before.items():
-        try:
-            if p.stat().st_mtime_ns == mtime:
-                p.unlink()
-        except OSError:
-            pass
-    return html
+    for out, report in runs:
+        if out is not None:
+            check_out_dir(out)
+        if report is not None:
+            check_report_path(report)
 
 
 def report_runs(run_dirs, out=None, *, by: str | None = None, min_effect: float | None = None,
@@ -171,7 +153,7 @@ def report_runs(run_dirs, out=None, *, by: str | None = None, min_effect: float 
     if min_effect is not None and not 0 <= float(min_effect) < 100:
         raise AnalyzerError(f"--min-effect is in percentage points between 0 and 100, got {min_effect:g}")
     share = None if min_effect is None else float(min_effect) / 100
-    return _write_report_replacing(out, lambda path: build_report(dirs, path, by, share, drop_duplicates))
+    return build_report(dirs, out, by, share, drop_duplicates)
 
 
 # ------------------------------------------------------------------ simulate
@@ -243,7 +225,7 @@ class Run:
             if self.out is None:
                 raise AnalyzerError("this run kept no tables to report on; run it with tables=True or out=")
             return report_runs([self.out], path)
-        return _write_report_replacing(path, lambda p: write_report(stats.result(), self.manifest, p))
+        return write_report(stats.result(), self.manifest, path)
 
     def __str__(self) -> str:
         return self.text
@@ -517,8 +499,8 @@ class Tournament:
         from analyzer.report.tournament import write_tournament_report
 
         path = Path(path)
-        check_report_path(path)
-        return _write_report_replacing(path, lambda p: write_tournament_report(self.result, p))
+        check_report_path(path, "tournament.html")
+        return write_tournament_report(self.result, path)
 
     def __str__(self) -> str:
         return self.text
@@ -552,7 +534,7 @@ def tournament(game: str, bots: BotList, *, players: int | None = None, board=No
     if report_path is not None:
         from analyzer.report import check_report_path
 
-        check_report_path(report_path)
+        check_report_path(report_path, "tournament.html")
     board_path = str(_path(board, "--board")) if board is not None else None
     roles, role = seat_role(game, players, specs, role)
     field_specs = parse_bot_list(_bot_text(field, "--field")) if field is not None else None

@@ -16,6 +16,7 @@ try:  # typer >= 0.20 ships its own copy of click
 except ImportError:  # pragma: no cover - older typer on click
     from click import exceptions as click_errors
 
+from analyzer.engine.output import check_target, write_file
 from analyzer.errors import AnalyzerError
 
 app = typer.Typer(
@@ -176,9 +177,10 @@ def run_scenario(scenario: Path = typer.Argument(..., help="a scenario file, e.g
     from analyzer.api import cluster_session
     from analyzer.scenario import load_scenarios
 
-    from analyzer.api import compile_ahead
+    from analyzer.api import check_outputs, compile_ahead
 
     items = load_scenarios(scenario)
+    check_outputs([(i.out, i.report) for i in items])  # every run's, before the first run
     # every run's kernels that the cache lacks, compiled first on every core
     compile_ahead([dict(game=i.game, bots=i.bots, players=i.players, board=i.board, out=i.out, report=i.report)
                    for i in items], progress)
@@ -225,8 +227,10 @@ def replay(
     """Replay one race (or game) of a run move by move: every roll or card, decision and
     its options, field action, bet and contract, and the scoring, ending with its table rows."""
     from analyzer import api
-    from analyzer.report.replay import render_text, write_html
+    from analyzer.report.replay import html_path, render_text, write_html
 
+    if html is not None:
+        html_path(html)  # before the replay
     result = api.replay(game, index, board=board, players=players, bots=bots, seed=seed)
     typer.echo(render_text(result))
     if html is not None:
@@ -369,10 +373,7 @@ def tune(
         bar.advance(budget)
     typer.echo(render(result))
     if save is not None:
-        try:
-            save.write_text(toml_text(result, save.stem), encoding="utf-8")
-        except OSError as e:
-            raise AnalyzerError(f"cannot write {save}: {e.strerror or e}") from None
+        write_file(save, toml_text(result, save.stem), "the tuned bot")
         if result.adopted:
             typer.echo(f"tuned bot: {save} (use it as --bots {save})")
         else:
@@ -393,13 +394,7 @@ def _check_writable_toml(path: Path, option: str) -> None:
         raise AnalyzerError(f"{option} must name a .toml file, got {path}")
     if path.is_dir():
         raise AnalyzerError(f"{option} {path} is a directory; name a .toml file")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        probe = path.parent / f".{path.name}.probe-{os.getpid()}"
-        probe.write_text("")
-        probe.unlink()
-    except OSError as e:
-        raise AnalyzerError(f"cannot write {path}: {e.strerror or e}") from None
+    check_target(path, "the tuned bot")
 
 
 def _tunable(game: str, spec) -> tuple[str, dict[str, float], dict[str, float]]:
@@ -503,8 +498,15 @@ def _restore_signal_handlers(previous: dict) -> None:
         signal.signal(number, handler)
 
 
+def _say(text) -> None:
+    """A line on stderr; none when stderr is closed (``2>&-``: ``sys.stderr`` is
+    None, and ``print`` would put the line on stdout instead)."""
+    if sys.stderr is not None:
+        print(text, file=sys.stderr)
+
+
 def _fail(message: str, code: int) -> None:
-    print(f"analyzer: {message}", file=sys.stderr)
+    _say(f"analyzer: {message}")
     sys.exit(code)
 
 
@@ -541,7 +543,7 @@ def main(argv: list[str] | None = None) -> None:
     except (typer.Abort, KeyboardInterrupt):
         _interrupted()
     except click_errors.NoArgsIsHelpError as e:
-        print(e.format_message() if hasattr(e, "format_message") else e, file=sys.stderr)
+        _say(e.format_message() if hasattr(e, "format_message") else e)
         sys.exit(EXIT_USAGE)
     except click_errors.ClickException as e:
         _fail(f"error: {e.format_message()}", EXIT_USAGE if isinstance(e, click_errors.UsageError)
@@ -570,17 +572,18 @@ def console() -> None:
         if isinstance(e.code, int):
             code = e.code
         elif e.code is not None:
-            print(e.code, file=sys.stderr)
+            _say(e.code)
             code = 1
     try:
         sys.stdout.flush()
     except BrokenPipeError:
         code = code or EXIT_OUTPUT
     except OSError as e:
-        print(f"analyzer: error: cannot write the output: {e.strerror or e}", file=sys.stderr)
+        _say(f"analyzer: error: cannot write the output: {e.strerror or e}")
         code = code or EXIT_OUTPUT
     try:
-        sys.stderr.flush()
+        if sys.stderr is not None:  # closed (2>&-): a successful run still exits 0
+            sys.stderr.flush()
     except OSError:
         code = code or EXIT_OUTPUT
     os._exit(code)

@@ -38,6 +38,7 @@ from pydantic import Field, StrictFloat, StrictInt, StrictStr, field_validator, 
 
 from analyzer.version import __version__
 from analyzer.engine.datafile import FileModel, read_toml, validate
+from analyzer.engine.output import check_page, check_parent, check_target, write_file
 from analyzer.engine.simulate import MAX_PLAYERS, MAX_SEED
 from analyzer.errors import AnalyzerError, InputFileError
 from analyzer.scenario import RunSettings
@@ -228,26 +229,20 @@ def cell_row(sweep: Sweep, cell: Cell, run) -> dict:
 
 
 def _check_out(out: Path, resume: bool) -> None:
+    if out.exists() and not out.is_dir():
+        raise AnalyzerError(f"the sweep's out {out} exists and is not a directory")
+    check_parent(out, "the sweep")
     if out.exists() and any(out.iterdir()):
         if not (out / SWEEP_MANIFEST).is_file():
             raise AnalyzerError(f"{out} is a directory with other files in it and no sweep manifest; "
                                 "choose an empty or new directory")
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    tmp = path.parent / f".{path.name}.tmp-{os.getpid()}"
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
 def write_table(out: Path, rows: list[dict]) -> Path:
     import pandas as pd
 
     df = pd.DataFrame(sorted(rows, key=lambda r: r["cell"]))
-    tmp = out / f".{SWEEP_TABLE}.tmp-{os.getpid()}"
-    df.to_parquet(tmp, index=False)
-    os.replace(tmp, out / SWEEP_TABLE)
-    return out / SWEEP_TABLE
+    return write_file(out / SWEEP_TABLE, df.to_parquet(index=False), "the sweep table")
 
 
 def run_sweep(sweep: Sweep, *, resume: bool = False, threads: int | None = None, cluster=None,
@@ -258,14 +253,17 @@ def run_sweep(sweep: Sweep, *, resume: bool = False, threads: int | None = None,
 
     out = sweep.out
     _check_out(out, resume)
+    check_target(out / SWEEP_TABLE, "the sweep table")
+    if sweep.report is not None:  # before the cells: not a FIFO found only at the end
+        check_page(sweep.report, "sweep.html", "the sweep report")
     cells_dir = out / CELLS
     if not resume and cells_dir.exists():
         shutil.rmtree(cells_dir)
     try:
         cells_dir.mkdir(parents=True, exist_ok=True)
-        _write_atomic(out / SWEEP_MANIFEST, json.dumps(
+        write_file(out / SWEEP_MANIFEST, json.dumps(
             {"written_by": "analyzer", "sweep": str(sweep.path), "game": sweep.game, "cells": len(sweep.cells),
-             "version": __version__}, indent=2) + "\n")
+             "version": __version__}, indent=2) + "\n", "the sweep manifest")
     except OSError as e:
         raise AnalyzerError(f"cannot write to {out}: {e.strerror or e}") from None
     rows = []
@@ -285,7 +283,7 @@ def run_sweep(sweep: Sweep, *, resume: bool = False, threads: int | None = None,
             run = api.simulate(sweep.game, sweep.count, bots=cell.bots, players=cell.players, board=board,
                                seed=cell.seed, threads=threads, tables=False, progress=progress, cluster=session)
             row = json.loads(json.dumps(cell_row(sweep, cell, run)))  # as a resumed sweep reads it back
-            _write_atomic(checkpoint, json.dumps({"key": key, "row": row}) + "\n")
+            write_file(checkpoint, json.dumps({"key": key, "row": row}) + "\n", "a sweep checkpoint")
             rows.append(row)
             if on_cell is not None:
                 on_cell(cell, row)

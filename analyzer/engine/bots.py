@@ -37,7 +37,7 @@ def _bot_file_model():
 
     from pydantic import Field, ValidationInfo, field_validator
 
-    from analyzer.engine.datafile import FileModel
+    from analyzer.engine.datafile import FileModel, one_line_name
 
     class BotFileModel(FileModel):
         """A bot TOML file, validated (see ``BotFile``)."""
@@ -59,6 +59,8 @@ def _bot_file_model():
         def _text(cls, value, handler, info: ValidationInfo):
             if value is not None and not isinstance(value, str):
                 raise ValueError(f"{info.field_name!r} must be a string, got {value!r}")
+            if value is not None and info.field_name == "name":
+                one_line_name(value)  # it labels the seat in one-line headers
             return handler(value)
 
         @field_validator("params")
@@ -144,7 +146,14 @@ class BotRegistry:
             if self._load_py is None:
                 raise BotError(f"bot {spec.name!r}: this game takes no user Python bots "
                                f"(built-in bots: {', '.join(self.builtin)}; or a bot .toml file)")
-            return dataclasses.replace(self._load_py(spec.name), width=self.width)
+            from analyzer.engine.datafile import one_line_name
+
+            family = self._load_py(spec.name)
+            try:
+                one_line_name(family.name)  # it labels the seat in one-line headers
+            except ValueError as e:
+                raise BotError(f"bot file {spec.name}: the UserBot's name {e}") from None
+            return dataclasses.replace(family, width=self.width)
         if spec.name.endswith(".toml"):
             return self.load_bot_toml(spec.name)
         if spec.name not in self.builtin:

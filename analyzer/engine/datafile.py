@@ -40,13 +40,32 @@ def content_digest(obj) -> str:
 # pydantic model: unknown keys, wrong types and impossible values end in one
 # line naming the file, the key and what is wrong.
 
-from pydantic import BaseModel, ConfigDict, ValidationError  # noqa: E402
+import unicodedata  # noqa: E402
+from typing import Annotated  # noqa: E402
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError  # noqa: E402
 
 
 class FileModel(BaseModel):
     """Base of the data-file models: unknown keys are errors, and values are
     taken as typed (``assumed = "false"`` is not a boolean, ``3.0`` not a count)."""
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+def one_line_name(value: str) -> str:
+    """A name shown in a one-line header or label (a board's, a deck's, a bot's):
+    not empty, and no line break or other control character."""
+    if not isinstance(value, str):
+        raise ValueError(f"must be a string, got {value!r}")
+    if not value.strip():
+        raise ValueError("must not be empty")
+    bad = next((c for c in value if unicodedata.category(c).startswith("C")), None)
+    if bad is not None:
+        raise ValueError(f"must be one line of text, got {value!r} (it holds {bad!r})")
+    return value
+
+
+Name = Annotated[str, AfterValidator(one_line_name)]  # a file model's name field
 
 
 def where(loc) -> str:

@@ -17,6 +17,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from analyzer.engine.manifest import MANIFEST  # the manifest's reader beside its writer
+from analyzer.engine.output import check_parent, make_parents, remove_made, temp_path
 from analyzer.errors import AnalyzerError, OutputError
 
 
@@ -48,27 +49,42 @@ def _is_previous_run(directory: Path) -> bool:
     entries = list(directory.iterdir())
     if not entries:
         return True
-    manifest = directory / MANIFEST
+    return _has_run_manifest(directory) and all(map(_is_run_file, entries))
+
+
+def _is_run_file(entry: Path) -> bool:
+    return entry.is_file() and (entry.suffix == ".parquet" or entry.name == MANIFEST)
+
+
+def _has_run_manifest(directory: Path) -> bool:
     try:
-        if not is_run_manifest(json.loads(manifest.read_text(encoding="utf-8"))):
-            return False
+        return is_run_manifest(json.loads((directory / MANIFEST).read_text(encoding="utf-8")))
     except (OSError, UnicodeDecodeError, ValueError):
         return False
-    return all(entry.is_file() and (entry.suffix == ".parquet" or entry.name == MANIFEST)
-               for entry in entries)
 
 
-def _check_out_dir(out_dir: Path) -> None:
+def check_out_dir(out_dir) -> None:
+    """Refuse a run directory that cannot be written, before any race."""
+    out_dir = Path(os.path.abspath(out_dir))
     cwd = Path.cwd()
     if out_dir == cwd or out_dir in cwd.parents:
         raise AnalyzerError(f"--out {out_dir} is the current directory or holds it; "
                             "name a new directory for the run's tables")
+    if out_dir.is_symlink():  # moving the run in would replace the link with a directory
+        raise AnalyzerError(f"{out_dir} exists and is not a directory (a symbolic link); "
+                            "name the directory itself or a new one")
     if out_dir.is_dir():
         if not _is_previous_run(out_dir):
+            if _has_run_manifest(out_dir):
+                extra = sorted(e.name for e in out_dir.iterdir() if not _is_run_file(e))
+                raise AnalyzerError(f"{out_dir} is an analyzer run with other files put in it "
+                                    f"({', '.join(extra[:3])}{', ...' if len(extra) > 3 else ''}); "
+                                    "move them, or choose an empty or new directory")
             raise AnalyzerError(f"{out_dir} is a directory with other files in it and no analyzer "
                                 "run manifest; choose an empty or new directory")
     elif out_dir.exists() or out_dir.is_symlink():
         raise AnalyzerError(f"{out_dir} exists and is not a directory")
+    check_parent(out_dir, "the run's tables")
 
 
 def _write_error(where, e: OSError) -> OutputError:
@@ -101,21 +117,23 @@ class RunWriter:
         self.out_dir = Path(os.path.abspath(out_dir))
         self.tables = list(tables)
         # the pid keeps two runs aimed at the same directory out of each other's way
-        self.partial_dir = self.out_dir.parent / f".{self.out_dir.name}.partial-{os.getpid()}"
+        self.partial_dir = temp_path(self.out_dir, "partial")
         self._writers: dict[str, pq.ParquetWriter] = {}
         self._declared: dict[str, pa.Schema] = {}
         self._schemas: dict[str, pa.Schema] = {}  # of the tables being written
         self.rows = {table: 0 for table in self.tables}
         self._finished = False
-        _check_out_dir(self.out_dir)  # fail before any game is played
+        self._made: list[Path] = []
+        check_out_dir(self.out_dir)  # fail before any game is played
 
     def __enter__(self) -> "RunWriter":
         try:
-            self.out_dir.parent.mkdir(parents=True, exist_ok=True)
+            self._made = make_parents(self.out_dir)  # removed again if the run fails
             self._remove_leftovers()
             self.partial_dir.mkdir()
         except OSError as e:
-            raise AnalyzerError(f"cannot write to {self.out_dir}: {e.strerror or e}") from None
+            remove_made(self._made)
+            raise _write_error(self.out_dir, e) from None
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:
@@ -126,7 +144,7 @@ class RunWriter:
         """Partial directories of runs aimed here that were killed outright
         (SIGKILL, a power cut: no handler could clean up): their process is gone.
         One with our own pid is a leftover too."""
-        prefix = f".{self.out_dir.name}.partial-"
+        prefix = temp_path(self.out_dir, "partial").name[:-len(str(os.getpid()))]
         for entry in self.out_dir.parent.iterdir():
             pid = entry.name[len(prefix):] if entry.name.startswith(prefix) else ""
             if pid.isdecimal() and entry.is_dir() and not entry.is_symlink() and not _alive(int(pid)):
@@ -213,12 +231,12 @@ class RunWriter:
     def _swap_in(self) -> None:
         # Check again: a directory that appeared or filled up during the run is
         # not ours to delete.
-        _check_out_dir(self.out_dir)
+        check_out_dir(self.out_dir)
         old = None
         if self.out_dir.exists():
             # Move the old run aside rather than deleting it first, so it can be
             # put back if the new one cannot be moved in.
-            old = self.out_dir.parent / f".{self.out_dir.name}.old-{os.getpid()}"
+            old = temp_path(self.out_dir, "old")
             if old.exists():
                 shutil.rmtree(old)
             os.rename(self.out_dir, old)
@@ -227,7 +245,7 @@ class RunWriter:
         except OSError as e:
             if old is not None:
                 os.rename(old, self.out_dir)
-            raise AnalyzerError(f"cannot write to {self.out_dir}: {e.strerror or e}") from None
+            raise _write_error(self.out_dir, e) from None
         if old is not None:
             if old.is_symlink():  # out_dir was a link: drop the link, not its target
                 old.unlink()
@@ -251,6 +269,7 @@ class RunWriter:
                 pass  # the file is about to be deleted anyway
         self._writers = {}
         shutil.rmtree(self.partial_dir, ignore_errors=True)
+        remove_made(self._made)
 
 
 def check_run_dir(run_dir) -> dict:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from analyzer.engine.output import check_page
 from analyzer.engine.raceset import plan_merge
 from analyzer.errors import AnalyzerError
 from analyzer.report.html import files_dir, write_report
@@ -18,20 +19,11 @@ __all__ = ["build_report", "write_report", "default_report_path", "aggregate_run
            "check_report_path"]
 
 
-def check_report_path(out: Path) -> None:
-    """Refuse, before any race is played, a report path that cannot be written."""
-    out = Path(out)
-    target = out / "report.html" if out.is_dir() else out
-    parent = target.parent
-    while not parent.exists():
-        parent = parent.parent
-    if not parent.is_dir():
-        raise AnalyzerError(f"cannot write the report to {out}: {parent} is not a directory")
-    if target.exists() and not target.is_file():
-        raise AnalyzerError(f"cannot write the report to {out}: it exists and is not a file")
-    import os
-    if not os.access(parent, os.W_OK):
-        raise AnalyzerError(f"cannot write the report to {out}: {parent} is not writable")
+def check_report_path(out: Path, default_name: str = "report.html") -> None:
+    """Refuse, before any race is played, a report path that cannot be written
+    (engine/output.py: anything but a regular file there, a folder beside it
+    that is not a report's)."""
+    check_page(out, default_name, "the report")
 
 
 def default_report_path(run_dir: Path) -> Path:

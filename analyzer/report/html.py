@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import base64
 import html
-import os
 from datetime import datetime, timezone
 from pathlib import Path
 
 import pandas as pd
 
+from analyzer.engine.output import check_page, files_dir, write_page
 from analyzer.version import __version__
 from analyzer.report import text as T
 
@@ -32,11 +32,6 @@ dl.qa dt{font-weight:600;margin-top:1em}dl.qa dd{margin:.25em 0 0 1.2em}
 dl.qa dd p.how{color:#555;font-size:.85em;margin:.3em 0 0}nav.toc{font-size:.92em}nav.toc ul{margin:.3em 0}
 code{background:#f3f3f3;padding:0 3px;border-radius:2px}.small{color:#666;font-size:.85em}
 """
-
-
-def files_dir(out_path: Path) -> Path:
-    """The folder beside the report for its PNG and CSV files."""
-    return out_path.with_name(out_path.stem + "_files")
 
 
 def _e(x) -> str:
@@ -194,31 +189,19 @@ def render_html(res: dict, manifest: dict, sections, figures: list[dict], folder
 
 def output_paths(out_path, default_name: str) -> tuple[Path, Path]:
     """The HTML file (``default_name`` inside ``out_path`` if that is a directory)
-    and the ``<stem>_files/`` folder beside it, created."""
-    out_path = Path(out_path)
-    if out_path.is_dir():
-        out_path = out_path / default_name
-    folder = files_dir(out_path)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        from analyzer.errors import AnalyzerError
-        raise AnalyzerError(f"cannot write the report to {out_path}: {e.strerror or e}") from None
-    return out_path, folder
+    and the ``<stem>_files/`` folder beside it, checked (engine/output.py) but
+    not yet made: ``save_report`` writes both at once."""
+    page = check_page(out_path, default_name, "the report")
+    return page, files_dir(page)
 
 
 def save_report(out_path: Path, folder: Path, figures: list[dict], tables: dict[str, pd.DataFrame],
                 page: str) -> Path:
-    """Figures as PNG and tables as CSV into ``folder``, then the page, replaced in
-    one step so that a reader never sees half a file."""
-    for f in figures:
-        (folder / f"{f['key']}.png").write_bytes(f["png"])
-    for name, df in tables.items():
-        df.to_csv(folder / f"{name}.csv", index=False)
-    tmp = out_path.with_name(f".{out_path.name}.tmp-{os.getpid()}")
-    tmp.write_text(page, encoding="utf-8")
-    os.replace(tmp, out_path)
-    return out_path
+    """Figures as PNG and tables as CSV into ``folder``, and the page: whole or not
+    at all (engine/output.py)."""
+    files: dict[str, object] = {f"{f['key']}.png": f["png"] for f in figures}
+    files.update({f"{name}.csv": df.to_csv(index=False) for name, df in tables.items()})
+    return write_page(out_path, out_path.name, files, page, "the report")
 
 
 def write_report(stats_result: dict[str, pd.DataFrame], manifest: dict, out_path, controlled="auto",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from analyzer.errors import AnalyzerError
+from analyzer.engine.output import check_target, page_path, write_file
 
 KIND_COLOURS = {  # the timeline colours steps by kind; unknown kinds are grey
     "deal": "#6b7280", "turn": "#374151", "move": "#1d4ed8", "dice": "#1d4ed8", "card": "#1d4ed8",
@@ -65,21 +65,12 @@ table {{ border-collapse: collapse; font-size: 12px; }} td, th {{ padding: 2px 6
 """
 
 
+def html_path(out: Path) -> Path:
+    """The timeline page ``out`` names (a directory gets ``replay.html``), checked
+    before the replay is played (engine/output.py)."""
+    return check_target(page_path(out, "replay.html"), "the timeline")
+
+
 def write_html(r, out: Path) -> Path:
-    """Write the timeline page to ``out`` (a directory gets ``replay.html``), whole
-    or not at all (written beside it, then renamed)."""
-    out_path = Path(out)
-    if out_path.is_dir() and not out_path.is_symlink():
-        out_path = out_path / "replay.html"
-    if out_path.is_symlink() or (out_path.exists() and not out_path.is_file()):
-        # a FIFO, a device or a link: the rename would put a file in its place
-        raise AnalyzerError(f"cannot write the timeline to {out}: it exists and is not a file")
-    tmp = out_path.with_name(f".{out_path.name}.tmp")
-    try:
-        out_path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(render_html(r), encoding="utf-8")
-        tmp.replace(out_path)
-    except OSError as e:
-        tmp.unlink(missing_ok=True)  # nothing partial left behind
-        raise AnalyzerError(f"cannot write {out_path}: {e.strerror or e}") from None
-    return out_path
+    """Write the timeline page to ``out``, whole or not at all."""
+    return write_file(html_path(out), render_html(r), "the timeline")

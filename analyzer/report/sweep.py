@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from analyzer.report.figures import _figure, png
-from analyzer.report.html import files_dir
+from analyzer.engine.output import check_page, files_dir, write_page
 
 SETTINGS = ("players", "board", "bots", "seed")
 
@@ -72,11 +72,9 @@ def _heat_figure(df, metric: str, rows: str, cols: str):
 
 
 def write_sweep_report(df, title: str, out: Path) -> Path:
-    """The report of a sweep table at ``out`` (HTML); figures in ``out``'s ``_files`` folder."""
-    folder = files_dir(out)
-    folder.mkdir(parents=True, exist_ok=True)
-    for old in [*folder.glob("line-*.png"), *folder.glob("heat-*.png")]:
-        old.unlink()  # a previous sweep's figures this one may not draw again
+    """The report of a sweep table at ``out`` (HTML); figures in ``out``'s ``_files``
+    folder, written as every report is (engine/output.py)."""
+    folder = files_dir(check_page(out, "sweep.html", "the sweep report"))
     axes = swept(df)
     from pandas.api.types import is_numeric_dtype
 
@@ -101,11 +99,12 @@ def write_sweep_report(df, title: str, out: Path) -> Path:
     if len(axes) >= 2:
         for metric in metrics:
             figures.append((f"heat-{len(figures)}.png", _heat_figure(df, metric, axes[1], axes[0])))
+    files = {}
     for name, fig in figures:
-        (folder / name).write_bytes(png(fig))
+        files[name] = png(fig)
         parts.append(f'<img src="{html.escape(folder.name)}/{name}" style="max-width:100%">')
-    df.to_csv(folder / "sweep.csv", index=False)
+    files["sweep.csv"] = df.to_csv(index=False)
     parts.append(f'<p>Every cell and column: <a href="{html.escape(folder.name)}/sweep.csv">sweep.csv</a></p>')
-    out.write_text("<!doctype html><meta charset=utf-8><title>" + html.escape(title) + "</title>\n"
-                   + "\n".join(parts) + "\n", encoding="utf-8")
-    return out
+    page = ("<!doctype html><meta charset=utf-8><title>" + html.escape(title) + "</title>\n"
+            + "\n".join(parts) + "\n")
+    return write_page(out, "sweep.html", files, page, "the sweep report")

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from pydantic import Field, field_validator, model_validator
 
-from analyzer.engine.datafile import FileModel, content_digest, counts_as_assumed, read_toml, validate
+from analyzer.engine.datafile import FileModel, Name, content_digest, counts_as_assumed, read_toml, validate
 from analyzer.errors import InputFileError
 from analyzer.games.lemming_mafia.layout import (
     ACTIONS, COLORS, CONTRACT_KINDS, DECK_LEN, KIND_COLOR_COUNT, KIND_POINTS, MAX_SECTION_FIELDS,
@@ -91,7 +91,7 @@ def _read_toml(path: Path) -> dict:
 # and impossible values are one line naming the file and the key.
 
 class _BoardTable(FileModel):
-    name: str | None = None
+    name: Name | None = None
     note: str | None = None
     assumed: bool = False
     sections: Any = Field(default=None, validate_default=True)
@@ -119,7 +119,7 @@ class _BoardTable(FileModel):
 
 
 class _DeckTable(FileModel):
-    name: str | None = None
+    name: Name | None = None
     note: str | None = None
     assumed: bool = False
 

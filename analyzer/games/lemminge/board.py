@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 from pydantic import Field
 
-from analyzer.engine.datafile import FileModel, content_digest, read_toml, validate
+from analyzer.engine.datafile import FileModel, Name, content_digest, read_toml, validate
 from analyzer.errors import InputFileError
 from analyzer.games.lemminge.layout import (
     HEX_LETTERS, MAX_CARD_VALUE, MAX_CELLS, MAX_PLAYERS, MAX_TILES, MAX_VALUES, MIN_PLAYERS,
@@ -146,7 +146,7 @@ def _fail(where: str, text: str):
 # what needs the whole map (letters, row lengths, a reachable finish) follows.
 
 class _MapTable(FileModel):
-    name: str | None = None
+    name: Name | None = None
     note: str | None = None
     assumed: bool = False
     grid: str

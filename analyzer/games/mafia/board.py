@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from analyzer.engine.datafile import content_digest, read_toml
+from analyzer.engine.datafile import content_digest, one_line_name, read_toml
 from analyzer.engine.jit import USER_KIND_BASE
 from analyzer.errors import InputFileError
 from analyzer.games.mafia import layout as L
@@ -305,6 +305,10 @@ def parse_map(data: dict, where: str) -> MafiaMap:
     name = table.get("name", Path(where).stem)
     if not isinstance(name, str):
         raise InputFileError(f"{where}: [map] name must be a string")
+    try:
+        one_line_name(name)
+    except ValueError as e:
+        raise InputFileError(f"{where}: [map] name {e}") from None
     return MafiaMap(name, where, assumed, tuple(spaces[i] for i in range(n)), tuple(ring), tuple(bar),
                     starts["prefect_start"], starts["sisde_start"], starts["state_return"], tuple(returns))
 

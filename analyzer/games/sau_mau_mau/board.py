@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import Field, field_validator
 
-from analyzer.engine.datafile import FileModel, content_digest, counts_as_assumed, read_toml, validate
+from analyzer.engine.datafile import FileModel, Name, content_digest, counts_as_assumed, read_toml, validate
 from analyzer.errors import InputFileError
 from analyzer.games.sau_mau_mau.layout import MAX_PLAYERS, MIN_PLAYERS
 
@@ -48,7 +48,7 @@ def _read_toml(path: Path) -> dict:
 
 
 class _TrackTable(FileModel):
-    name: str | None = None
+    name: Name | None = None
     note: str | None = None
     assumed: bool = False
     crown: Any = Field(default=None, validate_default=True)
