@@ -156,8 +156,8 @@ def _cards_text(cards: pd.DataFrame) -> str:
         parts.append(f"no practical difference (within ±{t}): {g[RULED_OUT]}")
     if NOT_ENOUGH in g:
         parts.append(f"not enough races to tell: {g[NOT_ENOUGH]}")
-    text = (f"Per card, discarding it at a boss round rather than holding it to the end "
-            f"({int(pooled.iloc[0]['n']):,} forced decisions): " + "; ".join(parts) + ".")
+    text = (f"Per card, discarding it at a boss round drawn at random (not one a bot chose) rather than holding "
+            f"it to the end ({int(pooled.iloc[0]['n']):,} forced decisions): " + "; ".join(parts) + ".")
     stages = cards[(cards["bot"] == "all") & (cards["contract"] == "all") & (cards["stage"] != "all")
                    & (cards["n"] > 1)]
     if len(stages):
