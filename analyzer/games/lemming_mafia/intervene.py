@@ -269,7 +269,8 @@ def policy_table(samples: pd.DataFrame) -> pd.DataFrame:
         h = clustered_mean_ci(s["hindsight_gain"], s["race"]) if len(s) else empty
         bias = clustered_mean_ci(s["hindsight_gain"] - (s["score_played"] - s["score_kept"]), s["race"]) \
             if len(s) else empty
-        rows.append({"bot": bot, **g, "win_gain": float(w[0]), "win_low": float(w[1]), "win_high": float(w[2]),
+        rows.append({"bot": bot, "seats": ",".join(str(x) for x in sorted(set(s["seat"]))), **g,
+                     "win_gain": float(w[0]), "win_low": float(w[1]), "win_high": float(w[2]),
                      "discards": float(s["discards"].mean()) if len(s) else np.nan,
                      "races_with_discard": float((s["discards"] > 0).mean()) if len(s) else np.nan,
                      "hindsight_gain": float(h[0]), "hindsight_low": float(h[1]), "hindsight_high": float(h[2]),
@@ -277,7 +278,7 @@ def policy_table(samples: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=POLICY_TABLE_COLUMNS)
 
 
-POLICY_TABLE_COLUMNS = ["bot", "n", "gain", "low", "high", "unpaired_low", "unpaired_high", "win_gain", "win_low",
+POLICY_TABLE_COLUMNS = ["bot", "seats", "n", "gain", "low", "high", "unpaired_low", "unpaired_high", "win_gain", "win_low",
                         "win_high", "discards", "races_with_discard", "hindsight_gain", "hindsight_low",
                         "hindsight_high", "bias", "bias_low", "bias_high"]
 

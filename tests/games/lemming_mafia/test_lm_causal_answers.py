@@ -19,8 +19,8 @@ MANIFEST = {"players": 4, "bots": [{"seat": i + 1, "bot": b} for i, b in
             "interventions": {"races": 10_000, "policy_races": 40_000, "note": ""}}
 
 
-def policy_row(bot, gain, low, high, hindsight, bias_low, bias_high):
-    return {"bot": bot, "n": 40_000, "gain": gain, "low": low, "high": high, "unpaired_low": low - 0.1,
+def policy_row(bot, gain, low, high, hindsight, bias_low, bias_high, seats="3"):
+    return {"bot": bot, "seats": seats, "n": 40_000, "gain": gain, "low": low, "high": high, "unpaired_low": low - 0.1,
             "unpaired_high": high + 0.1, "win_gain": 0.01, "win_low": 0.0, "win_high": 0.02, "discards": 1.5,
             "races_with_discard": 0.9, "hindsight_gain": hindsight, "hindsight_low": hindsight - 0.03,
             "hindsight_high": hindsight + 0.03, "bias": hindsight - gain, "bias_low": bias_low,
@@ -59,7 +59,7 @@ def test_verdicts_need_the_interval_beyond_the_threshold():
 def test_contract_answer_leads_with_the_intervention_and_sizes_the_hindsight_bias(res):
     text = contract_answer(res, MANIFEST, "H.", "HOLD").text
     assert text.startswith("By intervention (40,000 races of the run replayed with each seat's discards undone")
-    assert "contractor +0.72 (+0.68 to +0.76) points a race (they pay;" in text
+    assert "contractor (seat 3) +0.72 (+0.68 to +0.76) points a race (they pay;" in text
     assert "throw away (discarding gains more than 0.25 a card): green before red (+0.60" in text
     assert "keep (discarding loses more than 0.25 a card): red in the top 3 (-0.90" in text
     assert "no practical difference (within ±0.25): green in the top 3 (-0.01" in text
@@ -108,3 +108,10 @@ def test_one_answer_per_question_and_hindsight_labelled_without_interventions():
         assert by_q[q].text.startswith("Not measured by intervention here (the run is empty). Hindsight only")
         assert by_q[q].method.startswith("hindsight only: ")
     assert "hold the cards meant for the leader" not in by_q["When should I bet on the leader?"].text
+
+
+def test_one_bot_in_every_seat_is_named_by_its_seats(res):
+    one = {**res, "intervention_discard_policy": res["intervention_discard_policy"].head(1).assign(seats="1,2,3,4")}
+    text = contract_answer(one, MANIFEST, "H.", "HOLD").text
+    assert "gained: the bot (seats 1,2,3,4) +0.80 (+0.78 to +0.82) points a race" in text
+    assert "for the bot it agrees with the intervention within ±0.25" in text  # bias +0.05 to +0.08

@@ -124,6 +124,11 @@ def contract_answer(res: dict, manifest: dict, hindsight: str, hindsight_method:
     return Answer(q, text, method, intervention_scope(manifest), "contracts")
 
 
+def _bot(r) -> str:
+    """A policy row's bot (one bot in every seat has the pooled row only)."""
+    return r["bot"] if r["bot"] != "all" else "the bot"
+
+
 def _policy_text(policy: pd.DataFrame, races: int) -> str:
     per = policy[policy["bot"] != "all"] if len(policy) > 1 else policy
     per = per[per["n"] > 1]
@@ -134,7 +139,9 @@ def _policy_text(policy: pd.DataFrame, races: int) -> str:
         v = verdict(r["low"], r["high"])
         word = {SHOWN_GAIN: "they pay", SHOWN_LOSS: "they cost points", RULED_OUT: "no practical difference",
                 NOT_ENOUGH: "not enough races to tell"}[v]
-        parts.append(f"{r['bot']} {_gain(r)} points a race ({word}; win chance "
+        seats = str(r.get("seats", ""))
+        where = f" (seat{'s' if ',' in seats else ''} {seats})" if seats else ""
+        parts.append(f"{_bot(r)}{where} {_gain(r)} points a race ({word}; win chance "
                      f"{pp_ci(r['win_gain'], r['win_low'], r['win_high'])}; {num(r['discards'], 1)} discards a race)")
     return (f"By intervention ({races:,} races of the run replayed with each seat's discards undone, same deal "
             f"and dice), the discards the bots chose gained: " + "; ".join(parts) + ".")
@@ -174,15 +181,15 @@ def _hindsight_text(policy: pd.DataFrame, cards: pd.DataFrame) -> str:
     parts, agree, off = [], [], False
     for _, r in per.iterrows():
         if verdict(r["bias_low"], r["bias_high"]) == RULED_OUT:
-            agree.append(r["bot"])
+            agree.append(_bot(r))
             continue
         bias = _gain(r, "bias_low", "bias_high", "bias")
         if r["bias_low"] > 0 or r["bias_high"] < 0:  # beyond sampling error, whatever its size
             off = True
-            parts.append(f"for {r['bot']} it says {num(r['hindsight_gain'], sign=True)} a race, "
+            parts.append(f"for {_bot(r)} it says {num(r['hindsight_gain'], sign=True)} a race, "
                          f"{'overstating' if r['bias'] > 0 else 'understating'} the intervention by {bias} points")
         else:
-            parts.append(f"for {r['bot']} there are not enough races to size its bias ({bias})")
+            parts.append(f"for {_bot(r)} there are not enough races to size its bias ({bias})")
     if agree:
         parts.append(f"for {', '.join(agree)} it agrees with the intervention within ±{PRACTICAL_POINTS:.2f} "
                      "(keeping a card hardly changes how their races go)")
@@ -271,12 +278,12 @@ def intervention_tables_html(res: dict) -> list[str]:
     if policy is not None and len(policy):
         out.append("<h3>The bots' own discards, by intervention (each race as played against with the seat's "
                    "discards undone)</h3>")
-        out.append(table(["bot", "seat-races", "discards a race", "gain a race (paired 95% CI)", "verdict",
+        out.append(table(["bot", "seats", "seat-races", "discards a race", "gain a race (paired 95% CI)", "verdict",
                           "win chance", "hindsight: gain a race (95% CI)", "hindsight bias (95% CI)"],
-                         [[r["bot"], f"{int(r['n']):,}", num(r["discards"], 2), _gain(r),
+                         [[r["bot"], r["seats"], f"{int(r['n']):,}", num(r["discards"], 2), _gain(r),
                            verdict(r["low"], r["high"]), pp_ci(r["win_gain"], r["win_low"], r["win_high"]),
                            _gain(r, "hindsight_low", "hindsight_high", "hindsight_gain"),
-                           _gain(r, "bias_low", "bias_high", "bias")] for _, r in policy.iterrows()], left=1))
+                           _gain(r, "bias_low", "bias_high", "bias")] for _, r in policy.iterrows()], left=2))
     ct = res.get("intervention_contracts")
     if ct is not None and len(ct):
         rows = ct[ct["bot"] == "all"]
