@@ -26,7 +26,7 @@ from analyzer.report.text import Answer, bots_answer, bots_scope, data_scope, is
 # a quarter of the 1 point a bet card gains per place on the stack
 PRACTICAL_POINTS = 0.25
 
-SHOWN_GAIN, SHOWN_LOSS, RULED_OUT, NOT_ENOUGH = "gain", "loss", "ruled out", "not enough races"
+SHOWN_GAIN, SHOWN_LOSS, RULED_OUT, NOT_ENOUGH = "shown: gain", "shown: loss", "ruled out", "not enough races"
 
 INTERVENTION_METHOD = (
     "intervention with common random numbers: races of the run replayed (same seed and race index, so the "
