@@ -21,10 +21,8 @@ LM_MANIFEST = {"game": "lemming-mafia", "unit": "races", "races": 3, "players": 
 
 # question -> a word its method must name
 LM_METHODS = {
-    "When should I bet on the leader?": "hindsight",
-    "Does betting on the leader now pay, or holding the card? (intervention)": "common random numbers",
-    "Which contracts should I throw away?": "holding each card to the end",
-    "Does discarding a contract pay? (intervention)": "common random numbers",
+    "When should I bet on the leader?": "hindsight only",  # no intervention on hand-made tables
+    "Which contracts should I throw away?": "hindsight only: value of holding each card to the end",
     "Is the first seat favoured?": "Cochran's Q",
     "How much does skill matter against luck?": "paired by race",
     "Are the lemming colours balanced?": "chi-square",
@@ -32,8 +30,8 @@ LM_METHODS = {
     "How often do contracts break a tie?": "Wilson",
 }
 SMM_METHODS = {
-    "Which queue position is worth most?": "queue",
-    "When should I bet, and does changing a bet pay?": "hindsight",
+    "Which queue position earned most? (hindsight: bets the bots laid)": "queue",
+    "Which bets earned most: early or late, first or changed? (hindsight: bets the bots laid)": "hindsight",
     "How do races end?": "Wilson",
     "Does starting a race help?": "paired by race",
     "Is the first seat favoured over the whole game?": "Cochran's Q",
@@ -119,7 +117,7 @@ def test_smm_answers_name_scope_and_method(smm):
                             ["track synthetic-track (assumed reconstruction)", "4 players"])
     ctl = Controlled({"random": res, "smart": res}, {"random": 200, "smart": 200})
     answers = {a.question: a for a in smm_answers(res, manifest, ctl)}
-    for q in ("Which queue position is worth most?", "Are the pigs balanced?", "Does starting a race help?"):
+    for q in ("Which queue position earned most? (hindsight: bets the bots laid)", "Are the pigs balanced?", "Does starting a race help?"):
         assert answers[q].text.startswith("The same answer with each of the 2 bots"), q
         assert answers[q].scope.startswith("controlled tables: each of random, smart in every seat")
 

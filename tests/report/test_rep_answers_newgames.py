@@ -24,10 +24,10 @@ GAMES = 300
 LMG_METHODS = {
     "Do the starting hands of 2-6 cards balance the seats?": "Cochran's Q",
     "Is the first seat favoured?": "Cochran's Q",
-    "What is a column sum worth?": "clustered by game",
-    "When should a player start a new column instead of adding to one?": "clustered by game",
-    "Is pushing worth its cost?": "observational",
-    "Where do tiles go and which terrain decides games?": "counts",
+    "What did a card on a column of each sum gain? (association: cards the bots played)": "clustered by game",
+    "Did cards that started a new column gain more than cards added to one? (association)": "clustered by game",
+    "How far do pushes set lemmings back? (association: pushes the bots made)": "observational",
+    "Where do tiles go, and which hexes are busiest? (counts)": "counts",
     "How long is a game?": "t interval",
     "How much does skill matter?": "eta squared",
 }
@@ -36,9 +36,9 @@ LMG_STRUCTURAL = ("Do the starting hands of 2-6 cards balance the seats?", "Is t
 MAFIA_METHODS = {
     "Is the State strong enough at 3 and 5 players?": "Wilson",
     "Does the family that moves first win more?": "Cochran's Q",
-    "Which base city should a family pick?": "observational",
-    "Which cards decide games?": "observational",
-    "Which spaces decide control?": "counts",
+    "How did families fare with each base city? (association: the bots chose the base)": "observational",
+    "Which cards go with winning? (association: win rates with and without a card)": "observational",
+    "Where do markers go? (counts)": "counts",
     "How long are games?": "t interval",
 }
 MAFIA_STRUCTURAL = ("Is the State strong enough at 3 and 5 players?", "Does the family that moves first win more?",
@@ -134,7 +134,7 @@ def test_mafia_answers_without_controlled_tables_say_why(mafia):
         assert by_q[q].text.startswith(f"About the bots at this table, not the game alone ({note}): "), q
     # the families run different bots here: the first mover is not tested, and the answer says why
     assert "the families run different bots (red: expander, black: raider" in by_q[MAFIA_STRUCTURAL[1]].text
-    assert "observational" in by_q["Which cards decide games?"].text
+    assert "observational" in by_q["Which cards go with winning? (association: win rates with and without a card)"].text
 
 
 def test_mafia_controlled_tables_keep_the_state_seat(mafia):

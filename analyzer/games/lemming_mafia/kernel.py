@@ -16,7 +16,7 @@ from analyzer.games.lemming_mafia.layout import (
     DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, DERIVED_AT, ERROR_BET,
     ERROR_DISCARD, ERROR_FIELD, ERROR_MOVE, EV_END, EV_FIELD, EV_LAND, EV_ROLL, EV_ROUND,
     EV_WATER, F_BOT_ANSWER, F_COUNT, F_LEADER, F_LEADER_STEP, F_MODE, F_REACHED, F_ROUND, F_SEAT,
-    F_SLOT, F_TURN, F_WHAT, FORCE_BET_LEADER, FORCE_DISCARD, FORCE_HOLD,
+    F_SLOT, F_TURN, F_WHAT, FORCE_BET_LEADER, FORCE_DISCARD, FORCE_HOLD, FORCE_KEEP_ALL,
     G_FORCE_AT, G_H_ANSWERS_AT, G_TRACE_AT,
     G_H_LEN, G_N_PLAYERS, G_S_LEN, N_LEMMINGS, N_PARAMS, OWN_DECISIONS, OWN_RNG,
     OWN_HAND, OWN_HELD, OWN_VIEW_LEN, PUB_ERROR, PUB_MOVER, PUB_OUT, PUB_MOVING, PUB_POS, PUB_RNG, PUB_TURN,
@@ -117,6 +117,10 @@ def force_round(what, game, state, hidden):
     seat = hidden[ix(at + F_SEAT)]
     answer = game[G_H_ANSWERS_AT] + seat
     if target == 0 or count < target:
+        return
+    if mode == FORCE_KEEP_ALL:  # the seat's discards undone, this round and every later one
+        hidden[ix(at + F_REACHED)] = 1
+        hidden[ix(answer)] = -1
         return
     if count > target:  # a held card stays held to the end
         if (mode == FORCE_HOLD) & (hidden[ix(at + F_REACHED)] == 1) & (hidden[ix(answer)] == hidden[ix(at + F_SLOT)]):

@@ -208,6 +208,7 @@ FORCE_BET_LEADER = 1  # bet the leading lemming's card now (applies if the seat 
 FORCE_PASS = 2  # bet nothing now (applies under the same condition)
 FORCE_DISCARD = 3  # discard the slot now (applies if it is held)
 FORCE_HOLD = 4  # keep the slot to the end: never discarded from this round on (idem)
+FORCE_KEEP_ALL = 5  # the seat discards nothing from this round on (always applies; F_SLOT unused)
 
 # finish kinds
 FINISH_WATER, FINISH_LAST_STANDING = 0, 1

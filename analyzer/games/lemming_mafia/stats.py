@@ -649,8 +649,11 @@ TABLE_DOCS = {
                               "at the boss round), the gain in the seat's score of discarding the card there "
                               "rather than holding it to the end, on the same races (paired 95% t interval; "
                               "the unpaired one beside it), and the hindsight gain of the same discards",
-    "intervention_own_discards": "intervention: the discards the bots chose themselves, their gain by "
-                                 "intervention against the hindsight figure",
+    "intervention_discard_policy": "intervention: per bot (all seats pooled first), what its own discards gained "
+                                   "per race: each race as played against the same race with every discard of "
+                                   "the seat undone (paired, clustered by race), in points and win rate, beside "
+                                   "the hindsight figure of the same discards and its bias (hindsight minus "
+                                   "intervention)",
     "intervention_bets": "intervention: per bot and race stage, the gain in score and win rate of betting the "
                          "leader's card at a bookmaker round rather than holding it then, on the same races",
     "race_length": "histogram of race length in moves",

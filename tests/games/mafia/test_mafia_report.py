@@ -26,8 +26,9 @@ def test_report_of_merged_runs_answers_the_issue_questions(runs):
     assert run(["report", runs / "run5", runs / "run4", runs / "run3", "--by", "players", "--out", out]) == 0
     page = out.read_text(encoding="utf-8")
     for question in ("Is the State strong enough at 3 and 5 players?", "Does the family that moves first win more?",
-                     "Which base city should a family pick?", "Which cards decide games?",
-                     "Which spaces decide control?", "How long are games?"):
+                     "How did families fare with each base city? (association: the bots chose the base)",
+                     "Which cards go with winning? (association: win rates with and without a card)",
+                     "Where do markers go? (counts)", "How long are games?"):
         assert question in page
     assert "(assumed reconstruction)" in page and "ASSUMED" in page and "observational" in page
     assert "Method: not stated" not in page

@@ -530,13 +530,15 @@ def test_report_renders_every_figure(synthetic, one_bot, tmp_path):
     assert set(res) == set(TABLE_DOCS)
     assert "ASSUMED reconstruction" in page and "synthetic-track" in page
     questions = [a.question for a in answers(res, manifest)]
-    for q in ("Which queue position is worth most?", "When should I bet, and does changing a bet pay?",
+    for q in ("Which queue position earned most? (hindsight: bets the bots laid)",
+              "Which bets earned most: early or late, first or changed? (hindsight: bets the bots laid)",
               "How do races end?", "Does starting a race help?", "Are the pigs balanced?"):
         assert q in questions and re.search(re.escape(q), page)
     # answers carry the run's numbers, not canned text
     crown = ov(res, "crown_end_share")["value"]
     assert f"{100 * crown:.1f}% of races end by the crown" in page
-    assert "n/a" not in {a.question: a.text for a in answers(res, manifest)}["Which queue position is worth most?"]
+    queue = "Which queue position earned most? (hindsight: bets the bots laid)"
+    assert "n/a" not in {a.question: a.text for a in answers(res, manifest)}[queue]
 
 
 def test_queue_shares_are_clustered_by_game(synthetic):

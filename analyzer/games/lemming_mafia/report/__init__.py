@@ -6,6 +6,7 @@ from __future__ import annotations
 from analyzer.report.figures import COMMON_FIGURES, SCORE_FIGURE
 from analyzer.report.html import seat_tables, table
 from analyzer.games.lemming_mafia.report import figures as F
+from analyzer.games.lemming_mafia.report import causal
 from analyzer.games.lemming_mafia.report import text as T
 from analyzer.games.lemming_mafia.report.text import answers
 from analyzer.report.text import num, num_ci, overview_value, pct, pct_ci
@@ -24,17 +25,22 @@ def warm_jobs(match) -> list:
 
 def interventions(manifest: dict, max_races: int | None = None) -> tuple[dict, dict]:
     """The run's races replayed with one decision forced each way (``intervene.py``):
-    the tables, and what was played (races, or why nothing was)."""
-    from analyzer.games.lemming_mafia.intervene import INTERVENTION_MAX, intervention_tables
+    the tables, and what was played (races, or why nothing was). ``max_races`` caps
+    every experiment (default: ``INTERVENTION_MAX``, ``POLICY_MAX`` for the bots'
+    own discards)."""
+    from analyzer.games.lemming_mafia.intervene import INTERVENTION_MAX, POLICY_MAX, intervention_tables
     from analyzer.report.controlled import match_of
 
-    races = int(min(int(manifest.get("races", 0) or 0), INTERVENTION_MAX if max_races is None else max_races))
+    run = int(manifest.get("races", 0) or 0)
+    races = int(min(run, INTERVENTION_MAX if max_races is None else max_races))
+    policy = int(min(run, POLICY_MAX if max_races is None else max_races))
     if races <= 0:
         return {}, {"races": 0, "note": "the run is empty"}
     match, why = match_of(manifest, [str(b.get("bot")) for b in manifest.get("bots") or []])
     if match is None:
         return {}, {"races": 0, "note": why}
-    return intervention_tables(match, int(manifest.get("seed", 1)), races), {"races": races, "note": ""}
+    return (intervention_tables(match, int(manifest.get("seed", 1)), races, policy),
+            {"races": races, "policy_races": policy, "note": ""})
 
 FOOTNOTE = ("Intervals are 95%: Wilson for rates, Student t (mean ± t·sd/√n) for means; a bot's rates "
             "over several seats and a contract's rates over its cards are clustered by race (not independent "
@@ -47,7 +53,7 @@ FOOTNOTE = ("Intervals are 95%: Wilson for rates, Student t (mean ± t·sd/√n)
 FIGURES = [
     # (key, title, draw, takeaway), after the common figures
     *COMMON_FIGURES,
-    ("bet_heatmap", "When a bet pays: track place × race stage", F.fig_bet_heatmap, T.heatmap),
+    ("bet_heatmap", "Which bets won (hindsight): track place × race stage", F.fig_bet_heatmap, T.heatmap),
     ("bet_timing", "Bet timing", F.fig_bet_timing, T.bet_timing),
     ("stack_position", "Payoff by stack position", F.fig_stack_position, T.stack_position),
     ("contracts", "Contract payoffs", F.fig_contracts, T.contracts),
@@ -78,13 +84,13 @@ def key_tables(res: dict) -> str:
     if len(ct):
         out.append("<h3>Contracts</h3>")
         out.append(table(["contract", "points", "dealt", "fulfilled", "discarded", "payoff when kept",
-                           "value if held (95% CI)", "gain of the bots' discards (95% CI)"],
+                           "hindsight: value if held (95% CI)", "hindsight: gain of the bots' discards (95% CI)"],
                           [[r["contract"], r["points"], f"{int(r['dealt']):,}", pct(r["fulfil_rate"]),
                             pct(r["discard_rate"]), num(r["kept_payoff"], sign=True),
                             num_ci(r["hold_value"], r["hold_value_low"], r["hold_value_high"], sign=True),
                             num_ci(r["discard_gain"], r["discard_gain_low"], r["discard_gain_high"], sign=True)]
                            for _, r in ct.iterrows()]))
-    out += T.intervention_tables_html(res)
+    out += causal.intervention_tables_html(res)
     lm = res["lemmings"]
     if len(lm) and lm["wins"].sum():
         out.append("<h3>Lemmings</h3>")

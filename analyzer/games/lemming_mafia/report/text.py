@@ -6,9 +6,10 @@ import numpy as np
 import pandas as pd
 
 from analyzer.report.text import (
-    SEAT_METHOD, Answer, answer_skill, bots_answer, bots_scope, data_scope, first_seat_measure, flag_sentence, min_effect, num, num_ci,
-    ordinal, overview_value, pct, pct_ci, pp_ci, race_length_spread, stage_label, structural,
+    SEAT_METHOD, Answer, answer_skill, bots_answer, first_seat_measure, flag_sentence, min_effect, num, num_ci,
+    ordinal, overview_value, pct, pct_ci, race_length_spread, stage_label, structural,
 )
+from analyzer.games.lemming_mafia.report import causal
 from analyzer.stats.flags import ALPHA, share_balance
 
 MIN_CELL = 30  # cards below which a heat-map cell is too thin to quote
@@ -66,22 +67,10 @@ def stack_position(res: dict) -> str:
 
 
 def contracts(res: dict) -> str:
-    ct = res["contracts"]
-    if not len(ct):
+    if not len(res["contracts"]):
         return "No contracts in this run."
-    bad = ct[ct["hold_value_high"] < 0].sort_values("hold_value")
-    best = ct.loc[ct["hold_value"].idxmax()]
-    parts = []
-    if len(bad):
-        names = ", ".join(bad["contract"])
-        parts.append(f"holding {names} to the end loses "
-                     f"{num(-bad['hold_value'].max())} to {num(-bad['hold_value'].min())} points on average")
-    else:
-        parts.append("no contract loses points on average when held to the end")
-    parts.append(f"{best['contract']} is worth most, "
-                 f"{num_ci(best['hold_value'], best['hold_value_low'], best['hold_value_high'], sign=True)}")
-    text = "; ".join(parts)
-    return text[0].upper() + text[1:] + "."
+    return ("In hindsight (what a card pays when held to the end, had play not changed; the contract answer "
+            "gives the intervention): " + _contract_hindsight(res))
 
 
 def race_length(res: dict) -> str:
@@ -142,22 +131,18 @@ def board(res: dict) -> str:
 COLOUR_METHOD = ("chi-square test that the six colours win equally often, then per-colour z tests against "
                  "1/6 with Holm correction; a colour is flagged only if its gap is at least the practical "
                  "threshold")
-LEADER_METHOD = ("hindsight: every card the bots placed, by the race stage when placed (its share of the "
+LEADER_METHOD = ("every card the bots placed, by the race stage when placed (its share of the "
                  "race's final length, which no player knows at the table) and its colour's track place; the "
                  "share of them that were the winner's card, 95% Wilson intervals")
 CONTRACT_METHOD = ("value of holding each card to the end: per card dealt, its points if fulfilled and -2 if "
-                   "not (what it pays when never discarded), mean with a 95% t interval; the gain of the "
-                   "bots' own discards is hindsight (what the discarded card would have paid had play not "
-                   "changed), not an intervention")
+                   "not (what it pays when never discarded, had play not changed), mean with a 95% t interval")
 
 
 def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
     """The designer's questions, each with its scope and method (``Answer``)."""
     return [
-        _leader_answer(res, manifest, controlled),
-        _bet_intervention_answer(res, manifest),
-        _contract_answer(res, manifest, controlled),
-        _discard_intervention_answer(res, manifest),
+        causal.bet_answer(res, manifest, _answer_leader(res), LEADER_METHOD),
+        causal.contract_answer(res, manifest, _contract_hindsight(res), CONTRACT_METHOD),
         structural("Is the first seat favoured?", "seat_advantage", first_seat_measure(manifest), SEAT_METHOD,
                    res, manifest, controlled),
         bots_answer("How much does skill matter against luck?", "scores", answer_skill(res),
@@ -179,50 +164,24 @@ def _length_measure(res: dict) -> tuple[str, str]:
     return (f"{mean:.0f}" if mean == mean else "none"), f"{text[0].lower()}{text[1:]} (mean 95% CI {num(lo, 1)}–{num(hi, 1)})"
 
 
-def _leader_stage(res: dict):
-    h = _heat(res)
-    lead = h[(h["track_place"] == 1) & h["chance"].notna()].sort_values("stage_bin")
-    coin = lead[lead["chance_low"] > 0.5]
-    return None if not len(coin) else float(coin.iloc[0]["stage_from"])
-
-
-def _leader_answer(res: dict, manifest: dict, controlled) -> Answer:
-    text = _answer_leader(res)
-    if controlled and len(controlled.tables) > 1:
-        stages = {label: _leader_stage(t) for label, t in controlled.tables.items()}
-        text += (" With each bot in every seat, a card on the leader becomes better than a coin flip at: "
-                 + ", ".join(f"{label} {'never' if st is None else f'about {100 * st:.0f}%'}"
-                             for label, st in stages.items())
-                 + (" of the race: the same for these bots." if len(set(stages.values())) == 1 else
-                    " of the race: the timing depends on how the bots play, so it is not a property of the "
-                    "game alone."))
-    return bots_answer("When should I bet on the leader?", "bet_heatmap", text, LEADER_METHOD, manifest)
-
-
-def _contract_answer(res: dict, manifest: dict, controlled) -> Answer:
-    answer = structural("Which contracts should I throw away?", "contracts", _contract_measure, CONTRACT_METHOD,
-                        res, manifest, controlled)
-    answer.text += _discard_hindsight(res) + (" Which cards pay depends on how the bots steer the race, so this "
-                                               "describes the bots named, not the cards alone.")
-    return answer
-
-
-def _contract_measure(res: dict) -> tuple[str, str]:
+def _contract_hindsight(res: dict) -> str:
+    """Per card, what it pays when held to the end, had play not changed (the
+    hindsight beside the intervention): cards beyond the practical threshold."""
     ct = res["contracts"]
     if not len(ct):
-        return "none", "no contracts in this run."
-    throw = ct[ct["hold_value_high"] < 0].sort_values("hold_value")
-    keep = ct[ct["hold_value_low"] > 0].sort_values("hold_value", ascending=False)
+        return "no contracts in this run."
+    t = causal.PRACTICAL_POINTS
+    throw = ct[ct["hold_value_high"] < -t].sort_values("hold_value")
+    keep = ct[ct["hold_value_low"] > t].sort_values("hold_value", ascending=False)
 
     def names(df):
         return ", ".join(f"{r['contract']} ({num(r['hold_value'], sign=True)})" for _, r in df.iterrows())
 
-    parts = []
-    parts.append(f"throw away {names(throw)}" if len(throw) else "no contract loses points when held")
+    parts = [f"held to the end, {names(throw)} lose more than {t:.2f} points a card" if len(throw) else
+             f"no contract loses more than {t:.2f} points a card when held to the end"]
     if len(keep):
-        parts.append(f"keep {names(keep)}")
-    key = "throw:" + ",".join(sorted(throw["contract"])) + "|keep:" + ",".join(sorted(keep["contract"]))
-    return key, "; ".join(parts) + " (points per card held to the end)."
+        parts.append(f"{names(keep)} pay more than {t:.2f}")
+    return "; ".join(parts) + "."
 
 
 def _colour_answer(res: dict, manifest: dict, controlled) -> Answer:
@@ -276,66 +235,25 @@ def _colour_cause(res: dict, manifest: dict, controlled) -> str:
 
 
 def _answer_leader(res: dict) -> str:
+    """Which cards on the leader won, by race stage: hindsight, an association."""
     h = _heat(res)
     lead = h[(h["track_place"] == 1) & h["chance"].notna()].sort_values("stage_bin")
     if not len(lead):
         return "Not enough bets in this run to tell."
-    second = h[(h["track_place"] == 2) & h["chance"].notna()].set_index("stage_bin")
     coin = lead[lead["chance_low"] > 0.5]
-    parts = []
+    first, last = lead.iloc[0], lead.iloc[-1]
+    parts = [f"a card the bots placed on the leader at {stage_label(first['stage_from'], first['stage_to'])} of "
+             f"the race was the winner's card {pct(first['chance'], 0)} of the time (early on most lemmings still "
+             f"share 1st place in the start area), one placed at {stage_label(last['stage_from'], last['stage_to'])} "
+             f"{pct(last['chance'], 0)}"]
     if len(coin):
         c = coin.iloc[0]
-        parts.append(f"A card on the leader becomes better than a coin flip once about {100 * c['stage_from']:.0f}% "
-                     f"of the race is run: placed then it is the winner's card "
-                     f"{pct_ci(c['chance'], c['chance_low'], c['chance_high'], 0)} of the time")
-    else:
-        best = lead.loc[lead["chance"].idxmax()]
-        parts.append(f"A card on the leader never becomes a safe bet: at best "
-                     f"({stage_label(best['stage_from'], best['stage_to'])} of the race) it is the winner's card "
-                     f"{pct_ci(best['chance'], best['chance_low'], best['chance_high'], 0)} of the time")
-    first, last = lead.iloc[0], lead.iloc[-1]
-    parts.append(f"placed at {stage_label(first['stage_from'], first['stage_to'])} of the race it is only "
-                 f"{pct(first['chance'], 0)} (early on most lemmings still share 1st place in the start area), "
-                 f"at {stage_label(last['stage_from'], last['stage_to'])} {pct(last['chance'], 0)}")
-    by_stage = lead.set_index("stage_bin")
-    both = [s for s in by_stage.index if s in second.index]
-    ahead = [by_stage.loc[s, "chance"] > second.loc[s, "chance"] for s in both]
-    if both:
-        # the first stage from which the leader's card stays ahead of the runner-up's
-        k = len(ahead)
-        while k > 0 and ahead[k - 1]:
-            k -= 1
-        if k == 0:
-            parts.append("a card on the leader beats one on the 2nd-placed lemming at every stage")
-        elif k < len(ahead):
-            parts.append(f"a card on the leader beats one on the 2nd-placed lemming from "
-                         f"{100 * by_stage.loc[both[k], 'stage_from']:.0f}% of the race on")
-        else:
-            parts.append("a card on the 2nd-placed lemming does at least as well late in the race")
-    parts.append(f"a card on the leader placed at {stage_label(last['stage_from'], last['stage_to'])} "
-                 f"earns {num(last['mean_points'])} points on average against {num(first['mean_points'])} at "
-                 f"{stage_label(first['stage_from'], first['stage_to'])} (later cards also sit higher on the stack)")
+        parts.append(f"more often than not from about {100 * c['stage_from']:.0f}% of the race "
+                     f"({pct_ci(c['chance'], c['chance_low'], c['chance_high'], 0)} then)")
+    parts.append(f"such a card earned {num(first['mean_points'])} points on average early and "
+                 f"{num(last['mean_points'])} late (later cards also sit higher on the stack)")
     text = "; ".join(parts) + "."
-    if len(coin):
-        text += (f" So hold the cards meant for the leader until about {100 * coin.iloc[0]['stage_from']:.0f}% "
-                 "of the race.")
-    return text + " (Race stage is measured in hindsight, against the race's final length.)"
-
-
-def _discard_hindsight(res: dict) -> str:
-    """The bots' own discards, in hindsight (what the card would have paid had play not changed)."""
-    ct = res["contracts"]
-    good = ct[(ct["discarded"] > 0) & (ct["discard_gain_low"] > 0)]
-    bad = ct[(ct["discarded"] > 0) & (ct["discard_gain_high"] < 0)]
-    tail = []
-    if len(good):
-        tail.append(f"the bots' discards gained points for {len(good)} of {len(ct)} contracts")
-    if len(bad):
-        tail.append(f"they lost points discarding {', '.join(bad['contract'])}")
-    if not tail:
-        return ""
-    return (" In hindsight (what a discarded card would have paid had play not changed, not an "
-            "intervention), " + "; ".join(tail) + ".")
+    return text[0].upper() + text[1:]
 
 
 def _answer_tiebreak(res: dict) -> str:
@@ -344,144 +262,3 @@ def _answer_tiebreak(res: dict) -> str:
     sh = overview_value(res, "shared_win_share")
     return (f"The top score is tied and decided by contract points in {pct_ci(tb, lo, hi)} of races; "
             f"{pct(sh)} of races still end in a shared win.")
-
-
-# ------------------------------------------------------------ interventions
-
-INTERVENTION_METHOD = (
-    "intervention with common random numbers: races of the run replayed (same seed and race index, so the "
-    "same deal and dice) with one seat's decision at one round forced each way, every other decision left to "
-    "the bots; race i forces seat i mod players at a round drawn uniformly from the race's rounds of that "
-    "kind; gain = that seat's score in the first arm minus in the second, mean with a paired 95% t interval "
-    "over the races (clustered by race where a race gives several cards); race stage = the share of the track the leading lemming had crossed at that round")
-DISCARD_ARMS = ("discard the card at a boss round against hold it to the end (never discarded from that round "
-                "on), for each card the seat still held there")
-BET_ARMS = ("put the leading lemming's card down at a bookmaker round against hold it then (pass; the bot "
-            "decides freely afterwards), when the seat still held that card")
-
-
-def _intervention_scope(manifest: dict) -> str:
-    played = manifest.get("interventions") or {}
-    races = int(played.get("races", 0) or 0)
-    tail = f"{races:,} races of the run replayed" if races else "no races replayed"
-    return f"{bots_scope(manifest)}; {data_scope(manifest)}; {tail}"
-
-
-def _not_measured(manifest: dict) -> str:
-    note = (manifest.get("interventions") or {}).get("note") or "the report played no interventions"
-    return f"Not measured here ({note})."
-
-
-def _narrower(t: pd.DataFrame) -> str:
-    """How much the pairing narrows the interval (the pooled row)."""
-    r = t.iloc[0]
-    paired, unpaired = r["high"] - r["low"], r["unpaired_high"] - r["unpaired_low"]
-    if not (paired > 0 and unpaired > 0):
-        return ""
-    return (f" Pairing the arms on the same races makes the interval {unpaired / paired:.1f}x narrower than two "
-            f"independent samples would ({num(r['unpaired_low'], sign=True)} to {num(r['unpaired_high'], sign=True)} "
-            "for the pooled gain).")
-
-
-def _gain(r) -> str:
-    return num_ci(r["gain"], r["low"], r["high"], sign=True)
-
-
-def _discard_intervention_answer(res: dict, manifest: dict) -> Answer:
-    q = "Does discarding a contract pay? (intervention)"
-    method = f"{INTERVENTION_METHOD}; arms: {DISCARD_ARMS}"
-    ct = res.get("intervention_contracts")
-    scope = _intervention_scope(manifest)
-    if ct is None or not len(ct):
-        return Answer(q, _not_measured(manifest), method, scope, "contracts")
-    pooled = ct[(ct["bot"] == "all") & (ct["stage"] == "all")]
-    cards = pooled[pooled["contract"] != "all"]
-    pays = cards[cards["low"] > 0].sort_values("gain", ascending=False)
-    costs = cards[cards["high"] < 0].sort_values("gain")
-    unclear = cards[(cards["low"] <= 0) & (cards["high"] >= 0)]
-
-    def names(df):
-        return ", ".join(f"{r['contract']} ({_gain(r)})" for _, r in df.iterrows())
-
-    parts = [f"Replaying the same races with a card discarded at a boss round against held to the end "
-             f"({int(pooled.iloc[0]['n']):,} forced decisions), discarding gains points per card for "
-             + (names(pays) if len(pays) else "no card")]
-    if len(costs):
-        parts.append(f"it costs points for {names(costs)} (keep these)")
-    if len(unclear):
-        parts.append(f"no difference beyond sampling error for {', '.join(unclear['contract'])}")
-    stages = ct[(ct["bot"] == "all") & (ct["contract"] == "all") & (ct["stage"] != "all") & (ct["n"] > 1)]
-    if len(stages):
-        parts.append("over all cards, discarding gains " + ", ".join(
-            f"{_gain(r)} in the {r['stage']} of the track" for _, r in stages.iterrows()))
-    text = "; ".join(parts) + "."
-    own = res.get("intervention_own_discards")
-    if own is not None and len(own) and own.iloc[0]["n"] > 1:
-        o = own.iloc[0]
-        text += (f" The discards the bots chose themselves gained {_gain(o)} points a card by intervention, where "
-                 f"hindsight (what the card would have paid had play not changed) says "
-                 f"{num_ci(o['hindsight_gain'], o['hindsight_low'], o['hindsight_high'], sign=True)}")
-        per = own.iloc[1:]
-        per = per[per["n"] > 1]
-        text += (" (" + "; ".join(f"{r['bot']} {_gain(r)} against {num(r['hindsight_gain'], sign=True)}"
-                                  for _, r in per.iterrows()) + ")." if len(per) else ".")
-    text += _narrower(pooled)
-    text += (" The other seats' bots respond to the forced choice, so this describes these bots: "
-             f"{bots_scope(manifest)}.")
-    return Answer(q, text, method, scope, "contracts")
-
-
-def _bet_intervention_answer(res: dict, manifest: dict) -> Answer:
-    q = "Does betting on the leader now pay, or holding the card? (intervention)"
-    method = f"{INTERVENTION_METHOD}; arms: {BET_ARMS}"
-    bt = res.get("intervention_bets")
-    scope = _intervention_scope(manifest)
-    if bt is None or not len(bt):
-        return Answer(q, _not_measured(manifest), method, scope, "bet_heatmap")
-    pooled = bt[bt["bot"] == "all"]
-    total = pooled[pooled["stage"] == "all"]
-    stages = pooled[(pooled["stage"] != "all") & (pooled["n"] > 1)]
-    r0 = total.iloc[0]
-    parts = [f"Replaying the same races with the leader's card put down at a bookmaker round against held then "
-             f"({int(r0['n']):,} forced decisions), betting now gains {_gain(r0)} points"]
-    if len(stages):
-        parts.append(", ".join(f"{_gain(r)} in the {r['stage']} of the track (win chance "
-                               f"{pp_ci(r['win_gain'], r['win_low'], r['win_high'])})" for _, r in stages.iterrows()))
-        good = stages[stages["low"] > 0]
-        bad = stages[stages["high"] < 0]
-        if len(good):
-            suffix = list(good.index) == list(stages.index[len(stages) - len(good):])
-            parts.append(f"betting now pays from the {good.iloc[0]['stage']} of the track on" if suffix else
-                         f"betting now pays in the {', '.join(good['stage'])}")
-        if len(bad):
-            parts.append(f"holding pays in the {', '.join(bad['stage'])}")
-    parts.append(f"the bots themselves bet the leader there {pct(r0['bot_bet_leader'], 0)} of the time")
-    text = "; ".join(parts) + "." + _narrower(total)
-    text += f" The other bots respond to the bet, so this describes these bots: {bots_scope(manifest)}."
-    return Answer(q, text, method, scope, "bet_heatmap")
-
-
-def intervention_tables_html(res: dict) -> list[str]:
-    from analyzer.report.html import table
-
-    out = []
-    ct = res.get("intervention_contracts")
-    if ct is not None and len(ct):
-        rows = ct[ct["bot"] == "all"]
-        out.append("<h3>Discarding a contract, by intervention (same races, forced each way)</h3>")
-        out.append(table(["contract", "stage of the track", "forced decisions", "gain of discarding (paired 95% CI)",
-                          "unpaired 95% CI", "hindsight gain (95% CI)"],
-                         [[r["contract"], r["stage"], f"{int(r['n']):,}", _gain(r),
-                           f"{num(r['unpaired_low'], sign=True)} to {num(r['unpaired_high'], sign=True)}",
-                           num_ci(r["hindsight_gain"], r["hindsight_low"], r["hindsight_high"], sign=True)]
-                          for _, r in rows.iterrows()], left=2))
-    bt = res.get("intervention_bets")
-    if bt is not None and len(bt):
-        out.append("<h3>Betting on the leader now or holding, by intervention (same races, forced each way)</h3>")
-        out.append(table(["bot", "stage of the track", "forced decisions", "gain of betting now (paired 95% CI)",
-                          "unpaired 95% CI", "win chance", "bot bet the leader itself"],
-                         [[r["bot"], r["stage"], f"{int(r['n']):,}", _gain(r),
-                           f"{num(r['unpaired_low'], sign=True)} to {num(r['unpaired_high'], sign=True)}",
-                           pp_ci(r["win_gain"], r["win_low"], r["win_high"]), pct(r["bot_bet_leader"], 0)]
-                          for _, r in bt.iterrows()], left=2))
-    return out

@@ -25,7 +25,7 @@ FOOTNOTE = ("A simulated unit is a game; win rates are per game (one winner), th
 FIGURES = [
     *COMMON_FIGURES,
     ("column_value", "Column sums and the movement they give", F.fig_column_value, T.column_value),
-    ("new_column", "When a new column pays", F.fig_new_column, T.new_column),
+    ("new_column", "New columns against cards added to one (association)", F.fig_new_column, T.new_column),
     ("pushes", "Pushes", F.fig_pushes, T.pushes),
     ("tiles", "Bonus tiles", F.fig_tiles, T.tiles),
     ("hexes", "The map: where lemmings go", F.fig_hexes, T.hexes),

@@ -42,10 +42,12 @@ def new_column(res: dict) -> str:
         ci = num_ci(r["difference"], r["difference_low"], r["difference_high"], sign=True)
         parts.append(f"a {int(r['value'])}: {ci} hexes")
     pays = nc[nc["difference_low"] > 0]
-    verdict = (f"Starting a new column pays with a {', a '.join(str(int(v)) for v in pays['value'])}"
-               if len(pays) else "Starting a new column never gains more than joining a column")
+    verdict = (f"A card that started a new column gained more than one of the same value added to a column with "
+               f"a {', a '.join(str(int(v)) for v in pays['value'])}" if len(pays) else
+               "A card that started a new column never gained more than one of the same value added to a column")
     return (f"{verdict} (progress of a card that starts a new column minus one of the same value played on its "
-            f"column: " + "; ".join(parts) + ").")
+            f"column: " + "; ".join(parts) + "); an association, not the effect of starting a column: the bots "
+            "chose when to start one.")
 
 
 def pushes(res: dict) -> str:
@@ -178,11 +180,11 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
                    HANDS_METHOD, res, manifest, controlled),
         structural("Is the first seat favoured?", "seat_advantage", first_seat_measure(manifest), SEAT_METHOD,
                    res, manifest, controlled),
-        bots_answer("What is a column sum worth?", "column_value", column_value(res), COLUMN_METHOD, manifest),
-        bots_answer("When should a player start a new column instead of adding to one?", "new_column",
+        bots_answer("What did a card on a column of each sum gain? (association: cards the bots played)", "column_value", column_value(res), COLUMN_METHOD, manifest),
+        bots_answer("Did cards that started a new column gain more than cards added to one? (association)", "new_column",
                     new_column(res), NEW_COLUMN_METHOD, manifest),
-        bots_answer("Is pushing worth its cost?", "pushes", pushes(res), PUSH_METHOD, manifest),
-        bots_answer("Where do tiles go and which terrain decides games?", "tiles", tiles(res) + " " + hexes(res),
+        bots_answer("How far do pushes set lemmings back? (association: pushes the bots made)", "pushes", pushes(res), PUSH_METHOD, manifest),
+        bots_answer("Where do tiles go, and which hexes are busiest? (counts)", "tiles", tiles(res) + " " + hexes(res),
                     TILES_METHOD, manifest),
         structural("How long is a game?", "game_length", _length_measure, LENGTH_METHOD, res, manifest,
                    controlled),

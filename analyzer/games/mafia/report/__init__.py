@@ -205,9 +205,9 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
                    res, manifest, controlled),
         structural("Does the family that moves first win more?", "outcomes", _first_mover_measure(manifest),
                    FIRST_METHOD, res, manifest, controlled),
-        bots_answer("Which base city should a family pick?", "bases", _bases(res), BASE_METHOD, manifest),
-        bots_answer("Which cards decide games?", "cards", _cards(res), CARD_METHOD, manifest),
-        bots_answer("Which spaces decide control?", "spaces", _spaces(res), SPACE_METHOD, manifest),
+        bots_answer("How did families fare with each base city? (association: the bots chose the base)", "bases", _bases(res), BASE_METHOD, manifest),
+        bots_answer("Which cards go with winning? (association: win rates with and without a card)", "cards", _cards(res), CARD_METHOD, manifest),
+        bots_answer("Where do markers go? (counts)", "spaces", _spaces(res), SPACE_METHOD, manifest),
         structural("How long are games?", "length", _length_measure, LENGTH_METHOD, res, manifest, controlled),
     ]
 
@@ -370,7 +370,7 @@ def _take(text_fn):
 FIGURES = [
     ("outcomes", "Outcomes by player count", fig_outcomes, _take(_state_answer)),
     ("bases", "Base city choice", fig_bases, _take(_bases)),
-    ("cards", "Cards", fig_cards, _take(_cards)),
-    ("spaces", "Which spaces decide control", fig_spaces, _take(_spaces)),
+    ("cards", "Cards and winning (association)", fig_cards, _take(_cards)),
+    ("spaces", "Where markers go (counts)", fig_spaces, _take(_spaces)),
     ("length", "Game length", fig_length, _take(_length)),
 ]

@@ -74,7 +74,7 @@ def fig_bet_timing(res, manifest):
         a2.legend(loc="lower right", frameon=False, fontsize=8)
     else:
         a2.set_axis_off()
-    fig.suptitle("When to bet, and does changing a bet pay?")
+    fig.suptitle("What the bots' bets earned, by timing and by changing (hindsight)")
     return fig
 
 

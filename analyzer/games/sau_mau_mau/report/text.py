@@ -205,9 +205,9 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
         return flag_sentence(pig_flags(tables, manifest), "pig")
 
     return [
-        structural("Which queue position is worth most?", "queue_position", _queue_measure, QUEUE_METHOD,
+        structural("Which queue position earned most? (hindsight: bets the bots laid)", "queue_position", _queue_measure, QUEUE_METHOD,
                    res, manifest, controlled),
-        bots_answer("When should I bet, and does changing a bet pay?", "bet_timing", _answer_timing(res),
+        bots_answer("Which bets earned most: early or late, first or changed? (hindsight: bets the bots laid)", "bet_timing", _answer_timing(res),
                     TIMING_METHOD, manifest),
         structural("How do races end?", "race_ends", lambda t: (_end_key(t), race_ends(t)),
                    "shares of races by how they end, 95% Wilson intervals; race numbers compared by their "
@@ -271,13 +271,13 @@ def _answer_timing(res: dict) -> str:
             f"it earns {num_ci(z['mean_points'], z['points_low'], z['points_high'])} "
             f"({pct(z['win_share'], 0)} on a winner)")
     if a["points_low"] > z["points_high"]:
-        text += "; so betting early pays"
+        text += "; early bets earned more"
         if z["win_low"] > a["win_high"]:
             text += ": a late bet is on a winner more often but sits further back in the queue"
     elif z["points_low"] > a["points_high"]:
-        text += "; so waiting pays: seeing more of the race is worth more than a place in the queue"
+        text += "; late bets earned more"
     else:
-        text += "; timing makes no clear difference here"
+        text += "; early and late bets earned about the same"
     text += "."
     ch = _all(res["bet_changes"])
     if len(ch) and ch["changed_bets"].iloc[0] > 0:

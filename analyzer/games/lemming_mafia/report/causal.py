@@ -1,0 +1,306 @@
+"""Lemming Mafia's two "does it pay" answers, led by the interventions
+(``intervene.py``: the run's races replayed with one decision forced each way,
+common random numbers) with the hindsight figures beside them, labelled, and the
+size of their bias.
+
+One answer per question. Hindsight (what a discarded card would have paid had
+play not changed; how often a card placed at some stage was the winner's) and
+intervention can disagree because the bots steer the race by the cards they
+hold: keeping a contract changes the race, and so does putting a bet card down.
+The intervention plays the race again with the decision changed, so where the two
+disagree the text says to trust it, and why.
+
+Practical threshold: a gain is called one (``shown``) only when its 95% interval
+lies beyond ``PRACTICAL_POINTS``; an interval inside ±``PRACTICAL_POINTS``
+*rules it out* (an equivalence test); otherwise there are *not enough races*.
+Cards or stages in one group are listed with their figures and no order is
+claimed between them (noise-level gaps such as -0.01 decide nothing)."""
+from __future__ import annotations
+
+import pandas as pd
+
+from analyzer.report.text import Answer, bots_answer, bots_scope, data_scope, is_num, num, num_ci, pct, pp_ci
+
+# points per decision (or per race, for a bot's whole discard policy) below which a
+# gain makes no practical difference: an eighth of the -2 an unfulfilled card costs,
+# a quarter of the 1 point a bet card gains per place on the stack
+PRACTICAL_POINTS = 0.25
+
+SHOWN_GAIN, SHOWN_LOSS, RULED_OUT, NOT_ENOUGH = "shown: gain", "shown: loss", "ruled out", "not enough races"
+
+INTERVENTION_METHOD = (
+    "intervention with common random numbers: races of the run replayed (same seed and race index, so the "
+    "same deal and dice) with one seat's decision forced each way, every other decision left to the bots; "
+    "gain = that seat's score in the first arm minus in the second, mean with a paired 95% t interval "
+    "(clustered by race where a race gives several samples); race stage = the share of the track the "
+    "leading lemming had crossed at that round (what a player sees at the table); a gain counts only beyond "
+    f"±{PRACTICAL_POINTS} points (the practical threshold), an interval inside ±{PRACTICAL_POINTS} rules it out")
+POLICY_ARMS = ("a bot's own discards: each race as played against the same race with every discard of one seat "
+               "undone (it keeps all its contracts, its bot still asked), for every seat, per race")
+DISCARD_ARMS = ("one card: at a boss round drawn uniformly from the race's (race i forces seat i mod players), "
+                "discard the card against hold it to the end, for each card the seat still held there")
+BET_ARMS = ("at a bookmaker round drawn uniformly from the race's (race i forces seat i mod players), put the "
+            "leading lemming's card down against hold it then (pass; the bot decides freely afterwards), when "
+            "the seat still held that card")
+TRUST = ("Trust the intervention: it plays each race again with the decision changed, so it counts what the "
+         "decision changes in the rest of the race (the bots steer towards the contracts they hold and react to "
+         "the bets); hindsight assumes the race would have gone the same.")
+
+
+def verdict(low: float, high: float, threshold: float = PRACTICAL_POINTS) -> str:
+    """``SHOWN_GAIN`` / ``SHOWN_LOSS``: the 95% interval lies beyond +/- the
+    threshold; ``RULED_OUT``: inside +/- the threshold; else ``NOT_ENOUGH``."""
+    if not (is_num(low) and is_num(high)):
+        return NOT_ENOUGH
+    if low > threshold:
+        return SHOWN_GAIN
+    if high < -threshold:
+        return SHOWN_LOSS
+    if -threshold < low and high < threshold:
+        return RULED_OUT
+    return NOT_ENOUGH
+
+
+def _gain(r, low="low", high="high", value="gain") -> str:
+    return num_ci(r[value], r[low], r[high], sign=True)
+
+
+def _races(manifest: dict, key: str = "races") -> int:
+    return int((manifest.get("interventions") or {}).get(key, 0) or 0)
+
+
+def intervention_scope(manifest: dict) -> str:
+    races, policy = _races(manifest), _races(manifest, "policy_races")
+    tail = f"{races:,} races of the run replayed" if races else "no races replayed"
+    if policy and policy != races:
+        tail += f" ({policy:,} for the bots' own discards)"
+    return f"{bots_scope(manifest)}; {data_scope(manifest)}; {tail}"
+
+
+def _not_measured(manifest: dict) -> str:
+    return (manifest.get("interventions") or {}).get("note") or "the report played no interventions"
+
+
+def _narrower(r) -> str:
+    """How much pairing the arms narrows the interval of row ``r``."""
+    paired, unpaired = r["high"] - r["low"], r["unpaired_high"] - r["unpaired_low"]
+    if not (paired > 0 and unpaired > 0):
+        return ""
+    return (f" Pairing the arms on the same races makes the interval {unpaired / paired:.1f}x narrower than two "
+            f"independent samples would ({num(r['unpaired_low'], sign=True)} to "
+            f"{num(r['unpaired_high'], sign=True)}).")
+
+
+def _grouped(rows: pd.DataFrame, name: str) -> dict[str, str]:
+    """Rows (with gain, low, high) by verdict: names with their figures, no order claimed."""
+    out = {}
+    for v in (SHOWN_GAIN, SHOWN_LOSS, RULED_OUT, NOT_ENOUGH):
+        part = rows[[verdict(r["low"], r["high"]) == v for _, r in rows.iterrows()]]
+        if len(part):
+            out[v] = ", ".join(f"{r[name]} ({_gain(r)})" for _, r in part.sort_values("gain", ascending=False)
+                               .iterrows())
+    return out
+
+
+# ---------------------------------------------------------------- contracts
+
+def contract_answer(res: dict, manifest: dict, hindsight: str, hindsight_method: str) -> Answer:
+    """"Which contracts should I throw away?": the bots' own discards per race and
+    each card by intervention, hindsight beside them with its bias. ``hindsight``:
+    the hold-value sentence (the whole answer when no intervention was played)."""
+    q = "Which contracts should I throw away?"
+    policy, cards = res.get("intervention_discard_policy"), res.get("intervention_contracts")
+    if policy is None or not len(policy) or cards is None or not len(cards):
+        text = (f"Not measured by intervention here ({_not_measured(manifest)}). Hindsight only (what a card pays "
+                f"when held to the end had play not changed; it misjudges cards the bots steer for): {hindsight}")
+        return bots_answer(q, "contracts", text, f"hindsight only: {hindsight_method}", manifest)
+    method = (f"{INTERVENTION_METHOD}; arms: {POLICY_ARMS}; and {DISCARD_ARMS}; beside them, labelled, hindsight: "
+              f"{hindsight_method}")
+    text = _policy_text(policy, _races(manifest, "policy_races") or _races(manifest))
+    text += " " + _cards_text(cards)
+    text += " " + _hindsight_text(policy, cards)
+    text += (" The other seats' bots respond to each forced choice, so this describes these bots: "
+             f"{bots_scope(manifest)}.")
+    return Answer(q, text, method, intervention_scope(manifest), "contracts")
+
+
+def _bot(r) -> str:
+    """A policy row's bot (one bot in every seat has the pooled row only)."""
+    return r["bot"] if r["bot"] != "all" else "the bot"
+
+
+def _policy_text(policy: pd.DataFrame, races: int) -> str:
+    per = policy[policy["bot"] != "all"] if len(policy) > 1 else policy
+    per = per[per["n"] > 1]
+    if not len(per):
+        return "No seat discarded a contract in the replayed races."
+    parts = []
+    for _, r in per.iterrows():
+        v = verdict(r["low"], r["high"])
+        word = {SHOWN_GAIN: "they pay", SHOWN_LOSS: "they cost points", RULED_OUT: "no practical difference",
+                NOT_ENOUGH: "not enough races to tell"}[v]
+        seats = str(r.get("seats", ""))
+        where = f" (seat{'s' if ',' in seats else ''} {seats})" if seats else ""
+        parts.append(f"{_bot(r)}{where} {_gain(r)} points a race ({word}; win chance "
+                     f"{pp_ci(r['win_gain'], r['win_low'], r['win_high'])}; {num(r['discards'], 1)} discards a race)")
+    return (f"By intervention ({races:,} races of the run replayed with each seat's discards undone, same deal "
+            f"and dice), the discards the bots chose gained: " + "; ".join(parts) + ".")
+
+
+def _cards_text(cards: pd.DataFrame) -> str:
+    pooled = cards[(cards["bot"] == "all") & (cards["stage"] == "all")]
+    per_card = pooled[(pooled["contract"] != "all") & (pooled["n"] > 1)]
+    if not len(per_card):
+        return ""
+    g = _grouped(per_card, "contract")
+    t = f"{PRACTICAL_POINTS:.2f}"
+    parts = []
+    if SHOWN_GAIN in g:
+        parts.append(f"throw away (discarding gains more than {t} a card): {g[SHOWN_GAIN]}")
+    if SHOWN_LOSS in g:
+        parts.append(f"keep (discarding loses more than {t} a card): {g[SHOWN_LOSS]}")
+    if RULED_OUT in g:
+        parts.append(f"no practical difference (within ±{t}): {g[RULED_OUT]}")
+    if NOT_ENOUGH in g:
+        parts.append(f"not enough races to tell: {g[NOT_ENOUGH]}")
+    text = (f"Per card, discarding it at a boss round drawn at random (not one a bot chose) rather than holding "
+            f"it to the end ({int(pooled.iloc[0]['n']):,} forced decisions): " + "; ".join(parts) + ".")
+    stages = cards[(cards["bot"] == "all") & (cards["contract"] == "all") & (cards["stage"] != "all")
+                   & (cards["n"] > 1)]
+    if len(stages):
+        text += " Over all cards, discarding gains " + ", ".join(
+            f"{_gain(r)} in the {r['stage']} of the track" for _, r in stages.iterrows()) + "."
+    return text
+
+
+def _hindsight_text(policy: pd.DataFrame, cards: pd.DataFrame) -> str:
+    """Hindsight beside the intervention: its bias per bot, the cards it would sort
+    otherwise, and which to trust."""
+    per = policy[policy["bot"] != "all"] if len(policy) > 1 else policy
+    per = per[per["n"] > 1]
+    parts, agree, off = [], [], False
+    for _, r in per.iterrows():
+        if verdict(r["bias_low"], r["bias_high"]) == RULED_OUT:
+            agree.append(_bot(r))
+            continue
+        bias = _gain(r, "bias_low", "bias_high", "bias")
+        if r["bias_low"] > 0 or r["bias_high"] < 0:  # beyond sampling error, whatever its size
+            off = True
+            parts.append(f"for {_bot(r)} it says {num(r['hindsight_gain'], sign=True)} a race, "
+                         f"{'overstating' if r['bias'] > 0 else 'understating'} the intervention by {bias} points")
+        else:
+            parts.append(f"for {_bot(r)} there are not enough races to size its bias ({bias})")
+    if agree:
+        parts.append(f"for {', '.join(agree)} it agrees with the intervention within ±{PRACTICAL_POINTS:.2f} "
+                     "(keeping a card hardly changes how their races go)")
+    pooled = cards[(cards["bot"] == "all") & (cards["stage"] == "all") & (cards["contract"] != "all")
+                   & (cards["n"] > 1)]
+    flipped = []
+    for _, r in pooled.iterrows():
+        h, v = verdict(r["hindsight_low"], r["hindsight_high"]), verdict(r["low"], r["high"])
+        if NOT_ENOUGH not in (h, v) and h != v:  # both figures decide the card, differently
+            flipped.append(r)
+    text = ("Hindsight (what the discarded cards would have paid had play not changed, the \"hindsight\" columns "
+            "of the tables): " + "; ".join(parts) + ".")
+    if flipped:
+        text += (f" Per card, hindsight would sort {len(flipped)} of {len(pooled)} cards otherwise ("
+                 + ", ".join(f"{r['contract']}: hindsight {num(r['hindsight_gain'], sign=True)}, intervention "
+                             f"{num(r['gain'], sign=True)}" for r in flipped) + ").")
+    if off or flipped:
+        text += " " + TRUST
+    return text
+
+
+# ---------------------------------------------------------------- bets
+
+def bet_answer(res: dict, manifest: dict, hindsight: str, hindsight_method: str) -> Answer:
+    """"When should I bet on the leader?": betting the leader's card now against
+    holding it, per stage of the track, by intervention; the hindsight share of
+    winning cards beside it, labelled as association. ``hindsight``: its sentence."""
+    q = "When should I bet on the leader?"
+    bt = res.get("intervention_bets")
+    if bt is None or not len(bt):
+        text = (f"Not measured by intervention here ({_not_measured(manifest)}). Hindsight only (which cards won, "
+                f"an association, not what betting then gains): {hindsight}")
+        return bots_answer(q, "bet_heatmap", text, f"hindsight only: {hindsight_method}", manifest)
+    method = f"{INTERVENTION_METHOD}; arms: {BET_ARMS}; beside it, labelled, hindsight: {hindsight_method}"
+    pooled = bt[bt["bot"] == "all"]
+    total = pooled[pooled["stage"] == "all"].iloc[0]
+    stages = pooled[(pooled["stage"] != "all") & (pooled["n"] > 1)]
+    text = (f"By intervention (the same races replayed with the leader's card put down at a bookmaker round "
+            f"against held then, {int(total['n']):,} forced decisions): betting now gains {_gain(total)} points")
+    if len(stages):
+        text += "; " + ", ".join(f"{_gain(r)} in the {r['stage']} of the track (win chance "
+                                 f"{pp_ci(r['win_gain'], r['win_low'], r['win_high'])})"
+                                 for _, r in stages.iterrows())
+        text += ". " + _bet_advice(stages)
+    else:
+        text += "."
+    text += (f" The bots themselves bet the leader there {pct(total['bot_bet_leader'], 0)} of the time."
+             + _narrower(total))
+    text += (" Hindsight, beside it (race stage measured against the race's final length, which no player "
+             f"knows at the table): {hindsight} The two answer different questions: hindsight, how often the cards "
+             "the bots chose to place won; the intervention, what placing the card now rather than holding it "
+             f"gains (a card held is bet later or never, and the others play on). Where they point different "
+             f"ways, {TRUST[0].lower()}{TRUST[1:]}")
+    text += f" The other bots respond to the bet, so this describes these bots: {bots_scope(manifest)}."
+    return Answer(q, text, method, intervention_scope(manifest), "bet_heatmap")
+
+
+def _bet_advice(stages: pd.DataFrame) -> str:
+    """One sentence of advice from the stages' verdicts."""
+    v = [verdict(r["low"], r["high"]) for _, r in stages.iterrows()]
+    names = list(stages["stage"])
+    t = f"{PRACTICAL_POINTS:.2f}"
+    gain = [n for n, x in zip(names, v) if x == SHOWN_GAIN]
+    loss = [n for n, x in zip(names, v) if x == SHOWN_LOSS]
+    rest = [n for n, x in zip(names, v) if x not in (SHOWN_GAIN, SHOWN_LOSS)]
+    parts = []
+    if gain:
+        k = names.index(gain[0])
+        parts.append(f"bet on the leader as soon as you can from the {gain[0]} of the track on" if
+                     gain == names[k:] else f"betting now pays (by more than {t}) in the {', '.join(gain)}")
+    if loss:
+        parts.append(f"holding pays (by more than {t}) in the {', '.join(loss)}")
+    if rest:
+        parts.append(f"in the {', '.join(rest)} the gain is not shown beyond ±{t}")
+    text = "; ".join(parts)
+    return text[0].upper() + text[1:] + "."
+
+
+# ---------------------------------------------------------------- tables
+
+def intervention_tables_html(res: dict) -> list[str]:
+    from analyzer.report.html import table
+
+    out = []
+    policy = res.get("intervention_discard_policy")
+    if policy is not None and len(policy):
+        out.append("<h3>The bots' own discards, by intervention (each race as played against with the seat's "
+                   "discards undone)</h3>")
+        out.append(table(["bot", "seats", "seat-races", "discards a race", "gain a race (paired 95% CI)", "verdict",
+                          "win chance", "hindsight: gain a race (95% CI)", "hindsight bias (95% CI)"],
+                         [[r["bot"], r["seats"], f"{int(r['n']):,}", num(r["discards"], 2), _gain(r),
+                           verdict(r["low"], r["high"]), pp_ci(r["win_gain"], r["win_low"], r["win_high"]),
+                           _gain(r, "hindsight_low", "hindsight_high", "hindsight_gain"),
+                           _gain(r, "bias_low", "bias_high", "bias")] for _, r in policy.iterrows()], left=2))
+    ct = res.get("intervention_contracts")
+    if ct is not None and len(ct):
+        rows = ct[ct["bot"] == "all"]
+        out.append("<h3>Discarding a contract, by intervention (same races, forced each way)</h3>")
+        out.append(table(["contract", "stage of the track", "forced decisions", "gain of discarding (paired 95% CI)",
+                          "verdict", "unpaired 95% CI", "hindsight: gain (95% CI)"],
+                         [[r["contract"], r["stage"], f"{int(r['n']):,}", _gain(r), verdict(r["low"], r["high"]),
+                           f"{num(r['unpaired_low'], sign=True)} to {num(r['unpaired_high'], sign=True)}",
+                           _gain(r, "hindsight_low", "hindsight_high", "hindsight_gain")]
+                          for _, r in rows.iterrows()], left=2))
+    bt = res.get("intervention_bets")
+    if bt is not None and len(bt):
+        out.append("<h3>Betting on the leader now or holding, by intervention (same races, forced each way)</h3>")
+        out.append(table(["bot", "stage of the track", "forced decisions", "gain of betting now (paired 95% CI)",
+                          "verdict", "unpaired 95% CI", "win chance", "bot bet the leader itself"],
+                         [[r["bot"], r["stage"], f"{int(r['n']):,}", _gain(r), verdict(r["low"], r["high"]),
+                           f"{num(r['unpaired_low'], sign=True)} to {num(r['unpaired_high'], sign=True)}",
+                           pp_ci(r["win_gain"], r["win_low"], r["win_high"]), pct(r["bot_bet_leader"], 0)]
+                          for _, r in bt.iterrows()], left=2))
+    return out
