@@ -522,6 +522,8 @@ def main(argv: list[str] | None = None) -> None:
     # ~30 ms), and about a tenth of a second less a command than Python's 700.
     # Cycles are still collected.
     gc.set_threshold(300_000, 20, 20)
+    if sys.stdout is None:  # started with stdout closed (`>&-`): what it prints could not be written
+        _fail("error: cannot write the output: stdout is closed", EXIT_OUTPUT)
     previous = _install_signal_handlers()
     try:
         # typer turns Ctrl-C into a *returned* 130 when not standalone: the
@@ -568,14 +570,16 @@ def console() -> None:
             print(e.code, file=sys.stderr)
             code = 1
     try:
-        sys.stdout.flush()
+        if sys.stdout is not None:
+            sys.stdout.flush()
     except BrokenPipeError:
         code = code or EXIT_OUTPUT
     except OSError as e:
         print(f"analyzer: error: cannot write the output: {e.strerror or e}", file=sys.stderr)
         code = code or EXIT_OUTPUT
     try:
-        sys.stderr.flush()
+        if sys.stderr is not None:
+            sys.stderr.flush()
     except OSError:
         code = code or EXIT_OUTPUT
     os._exit(code)

@@ -468,11 +468,13 @@ def _plain_adapter(spec: ViewSpec, view_cls, fn, raw: bool, source: str):
             game, state, params = _arrays(g, ng, s, ns, p, np_)
             view = view_cls(what, seat, n_options, game, state, params)
             answer = fn(*_call_args(raw, view))
-        except Exception as e:  # the user's code: one line, and the run ends
-            _record(kind, seat, what, _exception_text(e, source))
-            return FAULT
+        except KeyboardInterrupt:  # the user's Ctrl-C (or a stopping signal): the run stops as for any
+            raise
         except SystemExit:
             _record(kind, seat, what, "called sys.exit")
+            return FAULT
+        except BaseException as e:  # the user's code, its own BaseException subclasses too: one line
+            _record(kind, seat, what, _exception_text(e, source))
             return FAULT
         if isinstance(answer, bool) or not isinstance(answer, (int, np.integer)):
             _record(kind, seat, what, f"returned {answer!r}, not an integer")
@@ -567,12 +569,15 @@ def _import(p: Path, path: str, digest: str):
     sys.modules[name] = module  # numba resolves the bot's globals through its module
     try:
         spec.loader.exec_module(module)
-    except Exception as e:  # the user's code: report it in one line
+    except KeyboardInterrupt:
         sys.modules.pop(name, None)
-        raise BotError(f"bot file {path} failed to load: {_exception_text(e, str(p))}") from None
+        raise
     except SystemExit:
         sys.modules.pop(name, None)
         raise BotError(f"bot file {path} failed to load: it called sys.exit (SystemExit)") from None
+    except BaseException as e:  # the user's code, its own BaseException subclasses too: one line
+        sys.modules.pop(name, None)
+        raise BotError(f"bot file {path} failed to load: {_exception_text(e, str(p))}") from None
     return module
 
 
@@ -758,12 +763,15 @@ def _import_text(text: str, path: str, digest: str):
     sys.modules[name] = module  # numba resolves the bot's globals through its module
     try:
         exec(compile(text, path, "exec"), module.__dict__)
-    except Exception as e:  # the user's code: report it in one line
+    except KeyboardInterrupt:
         sys.modules.pop(name, None)
-        raise BotError(f"bot file {path} failed to load: {_exception_text(e, path)}") from None
+        raise
     except SystemExit:
         sys.modules.pop(name, None)
         raise BotError(f"bot file {path} failed to load: it called sys.exit (SystemExit)") from None
+    except BaseException as e:  # the user's code, its own BaseException subclasses too: one line
+        sys.modules.pop(name, None)
+        raise BotError(f"bot file {path} failed to load: {_exception_text(e, path)}") from None
     return module
 
 

@@ -221,7 +221,7 @@ class LemmingeMatch(PooledMatch):
         import pandas as pd
 
         return SPECS["moves"].frame({
-            "game": mv[:, L.MV_GAME] + first,
+            "game": mv[:, L.MV_GAME].astype(np.int64) + first,  # int32 relative to first; games go past 2^31
             "turn": mv[:, L.MV_TURN],
             "seat": (mv[:, L.MV_SEAT] + 1),
             "terrain": pd.Categorical.from_codes(mv[:, L.MV_TERRAIN], list(L.TERRAINS)),

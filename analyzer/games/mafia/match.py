@@ -89,9 +89,10 @@ class MafiaMatch(PooledMatch):
 
     def _bot_failed(self, status: int) -> None:
         """The kernel names the side that failed; the engine's messages name the seat."""
-        code, index = divmod(int(status), 1 << 32)
+        index, code = divmod(int(status), 1 << 32)  # the kernel's order (layout.py): index high, code low
         error, side = divmod(code, 8)
-        status = (index << 32) + error * 8 + max(self.side_seat[side] if side < L.N_SIDES else 0, 0)
+        seat = max(self.side_seat[side] if side < L.N_SIDES else 0, 0)
+        status = ((error * 8 + seat) << 32) + index  # the engine's order: code high, index low
         userbots.raise_fault(self, status)  # a user bot's failure, in one line naming its file
         super()._bot_failed(status)
 

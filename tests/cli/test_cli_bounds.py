@@ -1,0 +1,100 @@
+"""Issue 38: player counts, indices and whole numbers bounded before any work,
+in one line (CLI: exit 2) or one ``AnalyzerError`` (API), never a traceback."""
+import numpy as np
+import pytest
+
+import analyzer
+from analyzer.errors import BotError
+from tests.cli_support import assert_usage_error
+
+
+@pytest.mark.parametrize("command", [
+    ["compare", "mafia", "--bot", "random", "--vs", "random"],
+    ["tournament", "mafia", "--bots", "random,expander"],
+    ["tune", "mafia", "--bot", "expander"],
+    ["simulate", "mafia"],
+    ["replay", "mafia"],
+])
+def test_mafias_player_count_is_checked_first_in_every_command(capsys, command):
+    assert_usage_error(capsys, command + ["--players", "6"], "--players must be 3-5 for Mafia, got 6")
+
+
+def test_players_zero_names_the_player_count_not_the_bot_list(capsys):
+    assert_usage_error(capsys, ["simulate", "lemminge", "--players", "0"], "--players must be 2-5", "got 0")
+
+
+@pytest.mark.parametrize("call", [
+    lambda: analyzer.compare("mafia", "random", "random", players=6, games=10),
+    lambda: analyzer.tournament("mafia", "random,expander", players=6, games=10),
+    lambda: analyzer.replay("mafia", 0, players=6),
+])
+def test_api_refuses_mafias_player_count_as_analyzer_error(call):
+    with pytest.raises(analyzer.AnalyzerError, match="--players must be 3-5 for Mafia"):
+        call()
+
+
+def test_replay_index_beyond_any_run_is_refused_naming_the_bound(capsys):
+    line = assert_usage_error(capsys, ["replay", "mafia", "--game", str(2 ** 63 - 1)], "--game must be 0 to")
+    assert "0 or more" not in line
+    with pytest.raises(analyzer.AnalyzerError, match="--game must be 0 to"):
+        analyzer.replay("lemminge", 10 ** 10)
+
+
+def test_lemminge_moves_of_games_past_2_31_keep_their_index():
+    """The moves buffer holds a game's offset in the chunk as int32: the run's
+    index is added in int64 (it overflowed for game 2^31)."""
+    from analyzer.engine.botspec import parse_bot_list
+    from analyzer.games import match_class
+
+    match = match_class("lemminge")(None, 2, parse_bot_list("random,random"))
+    from analyzer.games.lemminge import layout as L
+
+    mv = np.zeros((3, L.MV_LEN), np.int32)
+    mv[:, L.MV_GAME] = [0, 1, 1]
+    df = match.moves_table(mv, 2 ** 31)
+    assert list(df["game"]) == [2 ** 31, 2 ** 31 + 1, 2 ** 31 + 1]
+
+
+def test_a_mafia_fault_names_its_game_and_seat():
+    """Mafia's kernel puts the game index high and the code low; the engine's
+    message read them swapped (game 2 was reported as game 3)."""
+    from analyzer.engine.botspec import parse_bot_list
+    from analyzer.games import match_class
+    from analyzer.games.mafia import layout as L
+
+    match = match_class("mafia")(None, 5, parse_bot_list("random,random,random,random,random"))
+    side = L.STATE  # the State plays from seat 3 at five players
+    seat = match.side_seat[side]
+    with pytest.raises(BotError) as info:
+        match._bot_failed((2 << 32) + 1 * 8 + side)
+    assert info.value.args[0].endswith("(game 2)") and f"in seat {seat + 1} " in str(info.value)
+
+
+def test_api_whole_numbers_one_rule():
+    """Integral numbers of any numeric type are taken; anything else refused."""
+    from analyzer.api import _whole
+
+    for value in (100, 100.0, np.int64(100), np.float64(100.0), np.int32(100)):
+        assert _whole(value, "--races") == 100 and type(_whole(value, "--races")) is int
+    for value in (2.5, True, np.bool_(True), "100", float("inf"), float("nan"), [100]):
+        with pytest.raises(analyzer.AnalyzerError, match="--races must be a whole number"):
+            _whole(value, "--races")
+    with pytest.raises(analyzer.AnalyzerError, match="--seed must be a whole number, got None"):
+        _whole(None, "--seed", required=True)
+
+
+@pytest.mark.parametrize("call, needle", [
+    (lambda: analyzer.simulate("mafia", 10, seed=None), "--seed must be a whole number"),
+    (lambda: analyzer.simulate("mafia", 10, bots=5), "bots must be a comma list"),
+    (lambda: analyzer.simulate("mafia", 10, cluster=5), "--cluster must be"),
+    (lambda: analyzer.simulate("mafia", 10, players=4.5), "--players must be a whole number"),
+    (lambda: analyzer.tournament("mafia", None, games=10), "--bots must be a comma list"),
+    (lambda: analyzer.report_runs(None), "run director"),
+    (lambda: analyzer.report_runs([5]), "run director"),
+    (lambda: analyzer.replay("mafia", None), "--game must be a whole number"),
+    (lambda: analyzer.replay("lemminge", 2.5), "--game must be a whole number"),
+])
+def test_api_bad_arguments_raise_analyzer_error(call, needle):
+    with pytest.raises(analyzer.AnalyzerError) as info:
+        call()
+    assert needle in str(info.value) and "\n" not in str(info.value)
