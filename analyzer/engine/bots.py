@@ -101,9 +101,13 @@ class BotRegistry:
 
     _file_model = _LazyModel()
 
-    def __init__(self, builtin: dict[str, BotFamily], width: int, load_py=None, view=None):
+    def __init__(self, builtin: dict[str, BotFamily], width: int, load_py=None, view=None,
+                 store: ParamRange | None = None):
+        """``store``: the values the game's parameter store holds (e.g. int64
+        millionths), every bot's parameters bounded by it; default any number."""
         self.width = width
-        self.builtin = {name: dataclasses.replace(f, width=width) for name, f in builtin.items()}
+        self.store = store if store is not None else ParamRange()
+        self.builtin = {name: dataclasses.replace(f, width=width, store=self.store) for name, f in builtin.items()}
         # user bots: a game declares what they see (an ``engine.userbots.ViewSpec``)
         # and the generic loader does the rest; ``load_py`` (path -> BotFamily) is
         # the older, game-written hook
@@ -144,7 +148,10 @@ class BotRegistry:
             if self._load_py is None:
                 raise BotError(f"bot {spec.name!r}: this game takes no user Python bots "
                                f"(built-in bots: {', '.join(self.builtin)}; or a bot .toml file)")
-            return dataclasses.replace(self._load_py(spec.name), width=self.width)
+            family = dataclasses.replace(self._load_py(spec.name), width=self.width, store=self.store)
+            for name, default in family.defaults().items():  # its declared defaults fit the store too
+                family.check_value(name, default, f"{spec.name}, its default")
+            return family
         if spec.name.endswith(".toml"):
             return self.load_bot_toml(spec.name)
         if spec.name not in self.builtin:

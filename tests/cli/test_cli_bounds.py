@@ -98,3 +98,40 @@ def test_api_bad_arguments_raise_analyzer_error(call, needle):
     with pytest.raises(analyzer.AnalyzerError) as info:
         call()
     assert needle in str(info.value) and "\n" not in str(info.value)
+
+
+# ------------------------------------------------------------ item 5: what a store holds
+
+def test_a_mafia_parameter_beyond_its_int64_millionths_is_refused(capsys, tmp_path):
+    """Mafia stores parameters as int64 millionths: 1e13 wrapped round to a
+    huge negative gain (0.0% wins) while the manifest said 1e13."""
+    from analyzer.games.mafia.layout import PARAM_MAX
+
+    assert_usage_error(capsys, ["simulate", "mafia", "--players", 4, "--bots", "expander:gain=1e13,random,random,random",
+                                "--games", 5], "bot 'expander'", "parameter gain must be a number from",
+                       "got 1e+13")
+    bot = tmp_path / "huge.toml"
+    bot.write_text('family = "expander"\n[params]\ngain = 1e13\n')
+    assert_usage_error(capsys, ["simulate", "mafia", "--bots", bot, "--games", 5], "parameter gain must be")
+    with pytest.raises(BotError, match="parameter gain must be"):
+        analyzer.simulate("mafia", games=5, players=4, bots=["expander:gain=-1e13"] + ["random"] * 3)
+    assert PARAM_MAX * 1_000_000 <= 2 ** 63 - 1 < (PARAM_MAX + 1) * 1_000_000
+
+
+def test_a_user_bots_default_beyond_the_store_is_refused(tmp_path, capsys):
+    bot = tmp_path / "huge_default.py"
+    bot.write_text("from analyzer.engine.bots import UserBot\n"
+                   "def decide(view):\n    return 0\n"
+                   "BOT = UserBot('huge', decide, game='mafia', roles=('family',), "
+                   "params={'gain': (1e13, 'too big to store')})\n")
+    assert_usage_error(capsys, ["simulate", "mafia", "--players", 3, "--bots", f"random,{bot},random", "--games", 5],
+                       str(bot), "its default", "parameter gain must be")
+
+
+def test_a_long_bot_label_is_shown_whole(capsys):
+    from tests.cli_support import run
+
+    assert run(["simulate", "mafia", "--players", 4, "--bots", "expander:gain=1e12,random,random,random",
+                "--games", 5, "--threads", 1, "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "expander:gain=1000000000000 " in out
