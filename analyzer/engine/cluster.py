@@ -90,7 +90,11 @@ def check_versions(versions: dict) -> None:
 def _quiet() -> None:
     """Dask's own log lines (a lost worker, a closing comm) are not ours to
     print: our errors are one line each. Errors still show."""
-    for name in ("distributed", "tornado", "asyncio"):
+    names = ("distributed", "tornado", "asyncio")
+    # Dask's logging config gives some child loggers their own level
+    # (distributed.client: a dying scheduler's "Failed to reconnect" line): those too
+    children = [n for n in list(logging.root.manager.loggerDict) if n.startswith(tuple(f"{p}." for p in names))]
+    for name in (*names, *children):
         logging.getLogger(name).setLevel(logging.CRITICAL)
 
 

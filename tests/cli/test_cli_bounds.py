@@ -135,3 +135,37 @@ def test_a_long_bot_label_is_shown_whole(capsys):
                 "--games", 5, "--threads", 1, "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert "expander:gain=1000000000000 " in out
+
+
+def test_dasks_own_log_lines_stay_quiet():
+    """A dying scheduler's "Failed to reconnect" came from distributed.client,
+    which Dask's config gives its own level: every Dask logger is quieted."""
+    import logging
+
+    import distributed  # noqa: F401  (its config sets the child loggers' levels)
+    from analyzer.engine.cluster import _quiet
+
+    _quiet()
+    for name in ("distributed", "distributed.client", "distributed.gc", "distributed.core", "tornado.application"):
+        assert not logging.getLogger(name).isEnabledFor(logging.ERROR), name
+
+
+def test_a_tls_cluster_address_is_one_line(capsys):
+    assert_usage_error(capsys, ["simulate", "mafia", "--games", 5, "--cluster", "tls://localhost:8786"],
+                       "--cluster tls://localhost:8786", "TLS is not supported")
+
+
+def test_a_closed_stdout_is_exit_1_in_one_line():
+    """`analyzer bots mafia >&-`: the output cannot be written (it was a
+    traceback about None having no flush)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-m", "analyzer", "bots", "mafia"], cwd=root, stderr=subprocess.PIPE,
+                          text=True, preexec_fn=lambda: os.close(1), env={**os.environ, "PYTHONPATH": str(root)},
+                          timeout=120)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == "analyzer: error: cannot write the output: stdout is closed\n"
