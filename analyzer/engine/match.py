@@ -18,6 +18,17 @@ if TYPE_CHECKING:  # pandas loads when tables are built, not for a plain run
     import pandas as pd
 
 
+def decode_fault(status: int, first: int) -> tuple[int, int]:
+    """(code, item index) of a kernel's fault status, ``code << 32`` plus the
+    index. The index is read from its low 32 bits as the one item of the chunk
+    from ``first`` with those bits (a chunk is far shorter than 2^32 items): a
+    run goes past 2^32 items (up to 10 billion), where the plain split named
+    the wrong item and bot."""
+    mask = (1 << 32) - 1
+    index = first + (((int(status) & mask) - first) & mask)
+    return (int(status) - index) >> 32, index
+
+
 class PooledMatch:
     unit = "races"
     errors: dict[int, str] = {}  # the kernel's error codes (error * 8 + seat)
@@ -138,7 +149,7 @@ class PooledMatch:
             raise BotError(f"user bot {', '.join(users)} failed in {self.unit[:-1]}s "
                            f"{first}-{first + count - 1}: {type(e).__name__}: {message}") from None
         if status != 0:
-            self._bot_failed(status)
+            self._bot_failed(status, first)
         return chunk
 
     def kernels(self, detail: bool = True) -> tuple:
@@ -154,8 +165,10 @@ class PooledMatch:
         for chunk in chunks:
             self._pool.put(chunk)
 
-    def _bot_failed(self, status: int) -> None:
-        code, index = divmod(int(status), 1 << 32)
+    def _bot_failed(self, status: int, first: int = 0) -> None:
+        """A kernel's fault status (``code << 32`` plus the item's index) of a
+        chunk from item ``first``, in one line naming the bot, seat and item."""
+        code, index = decode_fault(status, first)
         error, seat = divmod(code, 8)
         raise BotError(f"bot {self.labels[seat]!r} in seat {seat + 1} {self.errors.get(error, 'failed')} "
                        f"({self.unit[:-1]} {index})")

@@ -340,12 +340,15 @@ def take_fault(kind: int) -> str | None:
         return _faults.pop(kind, None)
 
 
-def raise_fault(match, status: int) -> None:
+def raise_fault(match, status: int, first: int = 0) -> None:
     """If a user bot of ``match`` failed (the kernel returned ``status`` after its
     FAULT answer, or after an answer the rules refuse), raise one line naming the
     bot file; clears the recorded faults of its bots. Games' matches call this
-    first in ``_bot_failed``; a built-in bot's error is left to the match."""
-    code, index = divmod(int(status), 1 << 32)
+    first in ``_bot_failed``; a built-in bot's error is left to the match.
+    ``first``: the chunk's first item (``engine.match.decode_fault``)."""
+    from analyzer.engine.match import decode_fault
+
+    code, index = decode_fault(status, first)
     error, seat = divmod(code, 8)
     where = f"({match.unit.rstrip('s')} {index})"
     lines = [line for f in match.families if f.decide is not None and (line := take_fault(f.kind))]

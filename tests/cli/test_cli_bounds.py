@@ -68,6 +68,21 @@ def test_a_mafia_fault_names_its_game_and_seat():
     with pytest.raises(BotError) as info:
         match._bot_failed((2 << 32) + 1 * 8 + side)
     assert info.value.args[0].endswith("(game 2)") and f"in seat {seat + 1} " in str(info.value)
+    far = 9_000_000_007  # past 2^33: the kernel's int64 status wraps round, its low bits still say
+    wrapped = ((far << 32) + 1 * 8 + side) % 2 ** 64
+    wrapped -= 2 ** 64 if wrapped >= 2 ** 63 else 0  # as the kernel's int64 holds it
+    with pytest.raises(BotError) as info:
+        match._bot_failed(wrapped, far - 5)  # the chunk from game far - 5
+    assert info.value.args[0].endswith(f"(game {far})") and f"in seat {seat + 1} " in str(info.value)
+
+
+def test_a_fault_past_2_32_items_names_its_item_and_seat():
+    """The engine's status is the code times 2^32 plus the item's index: past
+    2^32 items (a run goes to 10 billion) the plain split misread both."""
+    from analyzer.engine.match import decode_fault
+
+    for first, index, code in ((0, 7, 19), (2 ** 32 - 3, 2 ** 32 + 1, 9), (9_999_000_000, 9_999_000_123, 2)):
+        assert decode_fault(code * 2 ** 32 + index, first) == (code, index)
 
 
 def test_api_whole_numbers_one_rule():
