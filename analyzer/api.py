@@ -96,7 +96,7 @@ def game_setup(game: str, players: int | None, threads: int | None):
     players = info.default_players if players is None else players
     check_players(players)
     fewest, most = info.player_counts
-    if not fewest <= players <= most:  # before any seat list is built (Mafia's seats exist for 3-5)
+    if not fewest <= players <= most:  # before any seat list is built (a game of roles has seats for these only)
         raise AnalyzerError(f"--players must be {fewest}-{most} for {info.title}, got {players}")
     threads = _whole(threads, "--threads")
     threads = default_threads() if threads is None else threads  # bounded by check_run_options

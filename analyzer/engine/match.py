@@ -18,17 +18,6 @@ if TYPE_CHECKING:  # pandas loads when tables are built, not for a plain run
     import pandas as pd
 
 
-def decode_fault(status: int, first: int) -> tuple[int, int]:
-    """(code, item index) of a kernel's fault status, ``code << 32`` plus the
-    index. The index is read from its low 32 bits as the one item of the chunk
-    from ``first`` with those bits (a chunk is far shorter than 2^32 items): a
-    run goes past 2^32 items (up to 10 billion), where the plain split named
-    the wrong item and bot."""
-    mask = (1 << 32) - 1
-    index = first + (((int(status) & mask) - first) & mask)
-    return (int(status) - index) >> 32, index
-
-
 class PooledMatch:
     unit = "races"
     errors: dict[int, str] = {}  # the kernel's error codes (error * 8 + seat)
@@ -168,6 +157,8 @@ class PooledMatch:
     def _bot_failed(self, status: int, first: int = 0) -> None:
         """A kernel's fault status (``code << 32`` plus the item's index) of a
         chunk from item ``first``, in one line naming the bot, seat and item."""
+        from analyzer.engine.fault_status import decode_fault
+
         code, index = decode_fault(status, first)
         error, seat = divmod(code, 8)
         raise BotError(f"bot {self.labels[seat]!r} in seat {seat + 1} {self.errors.get(error, 'failed')} "

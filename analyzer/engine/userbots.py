@@ -345,8 +345,8 @@ def raise_fault(match, status: int, first: int = 0) -> None:
     FAULT answer, or after an answer the rules refuse), raise one line naming the
     bot file; clears the recorded faults of its bots. Games' matches call this
     first in ``_bot_failed``; a built-in bot's error is left to the match.
-    ``first``: the chunk's first item (``engine.match.decode_fault``)."""
-    from analyzer.engine.match import decode_fault
+    ``first``: the chunk's first item (``engine.fault_status``)."""
+    from analyzer.engine.fault_status import decode_fault
 
     code, index = decode_fault(status, first)
     error, seat = divmod(code, 8)
@@ -570,18 +570,25 @@ def _import(p: Path, path: str, digest: str):
     spec = importlib.util.spec_from_file_location(name, p)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # numba resolves the bot's globals through its module
+    _run_bot_code(lambda: spec.loader.exec_module(module), name, path, str(p))
+    return module
+
+
+def _run_bot_code(run, name: str, path: str, source: str) -> None:
+    """Run a bot file's module code: a failure (a BaseException subclass of its
+    own too) is one line naming the file, and the half-made module goes; the
+    user's Ctrl-C goes through."""
     try:
-        spec.loader.exec_module(module)
+        run()
     except KeyboardInterrupt:
         sys.modules.pop(name, None)
         raise
     except SystemExit:
         sys.modules.pop(name, None)
         raise BotError(f"bot file {path} failed to load: it called sys.exit (SystemExit)") from None
-    except BaseException as e:  # the user's code, its own BaseException subclasses too: one line
+    except BaseException as e:  # the user's code: one line
         sys.modules.pop(name, None)
-        raise BotError(f"bot file {path} failed to load: {_exception_text(e, str(p))}") from None
-    return module
+        raise BotError(f"bot file {path} failed to load: {_exception_text(e, source)}") from None
 
 
 def load(path: str, spec: ViewSpec, width: int) -> BotFamily:
@@ -764,17 +771,7 @@ def _import_text(text: str, path: str, digest: str):
     module.__file__ = path
     linecache.cache[path] = (len(text), None, text.splitlines(keepends=True), path)  # inspect reads it
     sys.modules[name] = module  # numba resolves the bot's globals through its module
-    try:
-        exec(compile(text, path, "exec"), module.__dict__)
-    except KeyboardInterrupt:
-        sys.modules.pop(name, None)
-        raise
-    except SystemExit:
-        sys.modules.pop(name, None)
-        raise BotError(f"bot file {path} failed to load: it called sys.exit (SystemExit)") from None
-    except BaseException as e:  # the user's code, its own BaseException subclasses too: one line
-        sys.modules.pop(name, None)
-        raise BotError(f"bot file {path} failed to load: {_exception_text(e, path)}") from None
+    _run_bot_code(lambda: exec(compile(text, path, "exec"), module.__dict__), name, path, path)
     return module
 
 

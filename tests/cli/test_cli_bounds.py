@@ -79,7 +79,7 @@ def test_a_mafia_fault_names_its_game_and_seat():
 def test_a_fault_past_2_32_items_names_its_item_and_seat():
     """The engine's status is the code times 2^32 plus the item's index: past
     2^32 items (a run goes to 10 billion) the plain split misread both."""
-    from analyzer.engine.match import decode_fault
+    from analyzer.engine.fault_status import decode_fault
 
     for first, index, code in ((0, 7, 19), (2 ** 32 - 3, 2 ** 32 + 1, 9), (9_999_000_000, 9_999_000_123, 2)):
         assert decode_fault(code * 2 ** 32 + index, first) == (code, index)

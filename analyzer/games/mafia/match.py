@@ -12,7 +12,8 @@ import numpy as np
 
 from analyzer.engine import userbots
 from analyzer.engine.botspec import BotSpec
-from analyzer.engine.match import PooledMatch, decode_fault
+from analyzer.engine.fault_status import decode_fault
+from analyzer.engine.match import PooledMatch
 from analyzer.errors import AnalyzerError
 from analyzer.games.mafia import kernel
 from analyzer.games.mafia import layout as L
