@@ -184,3 +184,25 @@ def test_a_closed_stdout_is_exit_1_in_one_line():
                           timeout=120)
     assert done.returncode == 1, done.stderr
     assert done.stderr == "analyzer: error: cannot write the output: stdout is closed\n"
+
+
+def test_api_replays_a_lemminge_game_past_2_31():
+    """``replay("lemminge", 2**31)`` overflowed the moves' int32 game offset."""
+    step = analyzer.replay("lemminge", 2 ** 31, players=2)
+    assert step.index == 2 ** 31 and set(step.tables["moves"]["game"]) == {2 ** 31}
+
+
+def test_every_games_index_column_holds_the_largest_run():
+    """Runs go to MAX_COUNT items: each game's item-index columns (race, game)
+    are declared wide enough, in its record specs."""
+    from analyzer.engine.simulate import MAX_COUNT
+    from analyzer.games import game_info, names
+
+    for game in names():
+        info = game_info(game)
+        index = info.unit[:-1]
+        specs = info.load("records").TABLES
+        columns = [c for spec in specs.values() for c in spec.columns if c.name == index]
+        assert columns, game
+        for column in columns:
+            assert np.iinfo(np.dtype(column.dtype.lower())).max >= MAX_COUNT - 1, (game, column)
