@@ -97,7 +97,8 @@ def game_setup(game: str, players: int | None, threads: int | None):
     check_players(players)
     fewest, most = info.player_counts
     if not fewest <= players <= most:  # before any seat list is built (a game of roles has seats for these only)
-        raise AnalyzerError(f"--players must be {fewest}-{most} for {info.title}, got {players}")
+        raise AnalyzerError(f"--players must be {info.player_counts_text or f'{fewest}-{most}'} for {info.title}, "
+                            f"got {players}")
     threads = _whole(threads, "--threads")
     threads = default_threads() if threads is None else threads  # bounded by check_run_options
     return info, info.load("match"), players, threads
