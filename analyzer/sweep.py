@@ -112,10 +112,11 @@ class Cell:
 
 
 def cell_key(game: str, count: int, cell: Cell, data: list[dict], bot_files: dict[str, str]) -> str:
-    """The cell's settings and the content of what it reads: the board's (and
-    deck's) hashes as the match reads them, and each bot file's hash. An edit
-    of a board or bot file changes the key, so ``--resume`` plays that cell again."""
-    text = json.dumps([game, count, cell.players, cell.bots, cell.seed, list(cell.params),
+    """The cell's settings (its row shows them) and the content of what it
+    reads: the board's (and deck's) hashes as the match reads them, and each
+    bot file's hash. An edit of a board or bot file changes the key, so
+    ``--resume`` plays that cell again."""
+    text = json.dumps([game, count, cell.players, cell.board, cell.bots, cell.seed, list(cell.params),
                        sorted((d["part"], d["sha256"]) for d in data), sorted(bot_files.items()), __version__])
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
