@@ -21,6 +21,7 @@ is played.
 """
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,29 +49,41 @@ def games() -> list[str]:
 def _bot_text(bots: BotList | None, option: str) -> str | None:
     if bots is None or isinstance(bots, str):
         return bots
-    items = list(bots)
-    if not all(isinstance(b, str) for b in items):
+    if not isinstance(bots, (list, tuple)) or not all(isinstance(b, str) for b in bots):
         raise AnalyzerError(f"{option} must be a comma list or a list of bot names, got {bots!r}")
-    return ",".join(items)
+    return ",".join(bots)
+
+
+def _bot_list(bots: BotList | None, option: str) -> str:
+    """A bot list that must be given (a tournament's bots)."""
+    text = _bot_text(bots, option)
+    if text is None:
+        raise AnalyzerError(f"{option} must be a comma list or a list of bot names, got None")
+    return text
 
 
 def _count(races: int | None, games_: int | None, default: int, unit_option: str = "--races") -> int:
+    races, games_ = _whole(races, unit_option), _whole(games_, unit_option)
     if races is not None and games_ is not None and races != games_:
         raise AnalyzerError("give races or games, not both")
-    value = races if races is not None else games_ if games_ is not None else default
-    if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, float) and value.is_integer():
-            return int(value)
-        raise AnalyzerError(f"{unit_option} must be a whole number, got {value!r}")
-    return value
+    return races if races is not None else games_ if games_ is not None else default
 
 
-def _whole(value, option: str):
-    if value is None:
+def _whole(value, option: str, required: bool = False):
+    """One rule for every whole-number argument: an integral number of any
+    numeric type (``100``, ``100.0``, ``np.int64(100)``) is taken as an int;
+    anything else (a fraction, a bool, a string; None where a value is
+    required) is refused in one line."""
+    import numbers
+
+    if value is None and not required:
         return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise AnalyzerError(f"{option} must be a whole number, got {value!r}")
-    return value
+    if not isinstance(value, bool) and isinstance(value, numbers.Integral):
+        return int(value)
+    if (not isinstance(value, bool) and isinstance(value, numbers.Real) and math.isfinite(value)
+            and float(value).is_integer()):
+        return int(value)
+    raise AnalyzerError(f"{option} must be a whole number, got {value!r}")
 
 
 def game_setup(game: str, players: int | None, threads: int | None):
@@ -82,6 +95,10 @@ def game_setup(game: str, players: int | None, threads: int | None):
     players = _whole(players, "--players")
     players = info.default_players if players is None else players
     check_players(players)
+    fewest, most = info.player_counts
+    if not fewest <= players <= most:  # before any seat list is built (a game of roles has seats for these only)
+        raise AnalyzerError(f"--players must be {info.player_counts_text or f'{fewest}-{most}'} for {info.title}, "
+                            f"got {players}")
     threads = _whole(threads, "--threads")
     threads = default_threads() if threads is None else threads  # bounded by check_run_options
     return info, info.load("match"), players, threads
@@ -103,9 +120,10 @@ def cluster_session(cluster):
 
     if cluster is None:
         return contextlib.nullcontext(None)
-    if not isinstance(cluster, str):
+    from analyzer.engine.cluster import Session, check_address, connect
+
+    if isinstance(cluster, Session):
         return contextlib.nullcontext(cluster)
-    from analyzer.engine.cluster import check_address, connect
 
     return connect(check_address(cluster))
 
@@ -137,7 +155,11 @@ def report_runs(run_dirs, out=None, *, by: str | None = None, min_effect: float 
     from analyzer.engine.writer import check_run_dir
     from analyzer.report import build_report, check_report_path, default_report_path
 
-    dirs = [Path(run_dirs)] if isinstance(run_dirs, (str, os.PathLike)) else [Path(d) for d in run_dirs]
+    if isinstance(run_dirs, (str, os.PathLike)):
+        run_dirs = [run_dirs]
+    if not isinstance(run_dirs, (list, tuple)) or not all(isinstance(d, (str, os.PathLike)) for d in run_dirs):
+        raise AnalyzerError(f"the run directories must be a path or a list of paths, got {run_dirs!r}")
+    dirs = [Path(d) for d in run_dirs]
     if not dirs:
         raise AnalyzerError("no run directory given")
     seen: dict[str, Path] = {}
@@ -250,7 +272,7 @@ def simulate(game: str, races: int | None = None, *, games: int | None = None, b
 
     info, cls, players, threads = game_setup(game, players, threads)
     count = _count(races, games, 100_000, f"--{info.unit}")
-    seed = _whole(seed, "--seed")
+    seed = _whole(seed, "--seed", required=True)
     chunk = DEFAULT_CHUNK if chunk is None else _whole(chunk, "chunk")
     from analyzer.engine.simulate import check_run_options
 
@@ -437,7 +459,7 @@ def compare(game: str, bot: str, vs: str, *, field: BotList = "random", players:
 
     info, cls, players, threads = game_setup(game, players, threads)
     count = _count(races, games, 200_000, f"--{info.unit}")
-    check_run_options(count, _whole(seed, "--seed"), threads, 1, info.unit)
+    check_run_options(count, _whole(seed, "--seed", required=True), threads, 1, info.unit)
     a, b = one_bot(bot, "--bot"), one_bot(vs, "--vs")
     fill = parse_bot_list(_bot_text(field, "--field"))
     test = None
@@ -524,8 +546,8 @@ def tournament(game: str, bots: BotList, *, players: int | None = None, board=No
 
     info, cls, players, threads = game_setup(game, players, threads)
     count = _count(races, games, 100_000, f"--{info.unit}")
-    check_run_options(count, _whole(seed, "--seed"), threads, 1, info.unit)
-    specs = parse_bot_list(_bot_text(bots, "--bots"))
+    check_run_options(count, _whole(seed, "--seed", required=True), threads, 1, info.unit)
+    specs = parse_bot_list(_bot_list(bots, "--bots"))
     hero = None
     if gauntlet is not None:
         g = one_bot(gauntlet, "--gauntlet")
@@ -563,14 +585,15 @@ def replay(game: str, index: int, *, board=None, players: int | None = None, bot
     options, step by step (``analyzer.games.protocol.Replay``: ``steps`` in the
     rulebook's words, ``tables``: its rows, as ``simulate --out`` writes them)."""
     from analyzer.engine.botspec import parse_bot_list, seat_bots
-    from analyzer.engine.simulate import MAX_SEED
+    from analyzer.engine.simulate import MAX_COUNT, MAX_SEED
 
     info, cls, players, _ = game_setup(game, players, None)
-    seed, index = _whole(seed, "--seed"), _whole(index, f"--{info.unit[:-1]}")
+    seed, index = _whole(seed, "--seed", required=True), _whole(index, f"--{info.unit[:-1]}", required=True)
     if not 0 <= seed <= MAX_SEED:
         raise AnalyzerError(f"--seed must be 0 to {MAX_SEED}, got {seed}")
-    if not 0 <= index < 1 << 62:
-        raise AnalyzerError(f"--{info.unit[:-1]} must be 0 or more, got {index}")
+    if not 0 <= index < MAX_COUNT:  # no run plays more; its tables' and faults' indices hold these
+        raise AnalyzerError(f"--{info.unit[:-1]} must be 0 to {MAX_COUNT - 1:,} (a run plays at most "
+                            f"{MAX_COUNT:,} {info.unit}), got {index:,}")
     bot_text = _bot_text(bots, "--bots")
     specs = seat_bots(parse_bot_list(bot_text if bot_text is not None else info.default_bot_list(players)),
                       players)

@@ -529,6 +529,8 @@ def main(argv: list[str] | None = None) -> None:
     # ~30 ms), and about a tenth of a second less a command than Python's 700.
     # Cycles are still collected.
     gc.set_threshold(300_000, 20, 20)
+    if sys.stdout is None:  # started with stdout closed (`>&-`): what it prints could not be written
+        _fail("error: cannot write the output: stdout is closed", EXIT_OUTPUT)
     previous = _install_signal_handlers()
     try:
         # typer turns Ctrl-C into a *returned* 130 when not standalone: the
@@ -575,7 +577,8 @@ def console() -> None:
             _say(e.code)
             code = 1
     try:
-        sys.stdout.flush()
+        if sys.stdout is not None:
+            sys.stdout.flush()
     except BrokenPipeError:
         code = code or EXIT_OUTPUT
     except OSError as e:

@@ -10,8 +10,8 @@
     out = "../runs/default"             # optional Parquet tables
     board = "boards/variant.toml"       # optional
 
-Paths (board, report, out) are relative to the scenario file, wherever it is
-run from; no two runs may write the same report or table directory.
+Paths (board, report, out, and bot files in bots) are relative to the
+scenario file, wherever it is run from; no two runs may write the same report or table directory.
 
 Several runs in one file: ``[[run]]`` tables, each with the keys above; keys at
 the top level are defaults for every run (e.g. to compare two boards).
@@ -26,7 +26,7 @@ from pydantic import Field, StrictInt, StrictStr, field_validator, model_validat
 
 from analyzer.engine.datafile import FileModel, read_toml, validate
 from analyzer.engine.simulate import MAX_COUNT, MAX_PLAYERS, MAX_SEED, MAX_THREADS
-from analyzer.errors import InputFileError
+from analyzer.errors import AnalyzerError, InputFileError
 
 
 @dataclass(frozen=True)
@@ -114,8 +114,21 @@ def _scenario(r: _Run, path: Path) -> Scenario:
         return None if value is None else path.parent / value
 
     count = r.games if r.games is not None else r.races if r.races is not None else 100_000
-    return Scenario(r.title, r.game, relative(r.board), r.players, r.bots, count, r.seed, r.threads,
+    return Scenario(r.title, r.game, relative(r.board), r.players, bots_relative_to(r.bots, path), count, r.seed,
+                    r.threads,
                     relative(r.report), relative(r.out))
+
+
+def bots_relative_to(bots: str | None, path: Path) -> str | None:
+    """A file's bot list with its bot file paths taken from the file's folder."""
+    from analyzer.engine.botspec import bot_list_text, parse_bot_list, relative_to
+
+    if bots is None:
+        return None
+    try:
+        return bot_list_text(relative_to(parse_bot_list(bots), path.parent))
+    except AnalyzerError as e:
+        raise InputFileError(f"{path}: bots: {e}") from None
 
 
 def _check_outputs_distinct(scenarios: list[Scenario], path: Path) -> None:

@@ -19,13 +19,20 @@ Each cell is a run (``simulate``); its row in ``sweep.parquet``: the cell's
 settings, every number of the run's summary (win rate per seat with its
 interval, mean scores, length, the game's headline balance numbers), and win
 rate per bot (seats pooled) with its interval. A finished cell is
-checkpointed in ``OUT/cells/`` at once; ``--resume`` skips the cells found
-there (same settings, same version), so an interrupted sweep loses no
-finished cell. The whole file is checked, and every cell's board and bots
-built, before any cell runs.
+checkpointed in ``OUT/cells/`` at once, keyed by what it plays: its settings,
+the content of its board (and deck) and bot files, the version; ``--resume``
+skips the cells found there with the same key, so an interrupted sweep loses
+no finished cell and an edited board or bot file is played again. An out
+directory holds one sweep file's cells: another sweep's is refused. Paths
+(boards, bot files in bots and in ``[grid.params]`` keys, out, report) are
+relative to the sweep file. A ``[grid.params]`` key names a bot of every
+bot list (``"BOT.param"``, or ``"bots/mine.py.param"``: split at the last dot).
+The whole file is checked, the number of cells bounded before any is made,
+and every cell's board and bots built, before any cell runs.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 import json
@@ -75,7 +82,7 @@ class _Grid(FileModel):
     @classmethod
     def _params(cls, v):
         for key, values in (v or {}).items():
-            bot, _, name = key.partition(".")
+            bot, name = _param_key(key)
             if not bot or not name:
                 raise ValueError(f"a parameter is named BOT.PARAM, got {key!r}")
             if not values:
@@ -99,14 +106,20 @@ class Cell:
     index: int
     players: int
     board: str  # as written in the file ("default" for the game's own)
-    bots: str  # the bot list with the grid's parameters applied
+    bots: str  # the bot list with the grid's parameters applied (bot files from the sweep's folder)
     seed: int
     params: tuple[tuple[str, float], ...]  # the grid's parameter values of this cell
+    key: str = ""  # what the cell plays, by content: a checkpoint with another key is played again
 
-    def key(self, game: str, count: int) -> str:
-        text = json.dumps([game, count, self.players, self.board, self.bots, self.seed, list(self.params),
-                           __version__])
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+def cell_key(game: str, count: int, cell: Cell, data: list[dict], bot_files: dict[str, str]) -> str:
+    """The cell's settings (its row shows them) and the content of what it
+    reads: the board's (and deck's) hashes as the match reads them, and each
+    bot file's hash. An edit of a board or bot file changes the key, so
+    ``--resume`` plays that cell again."""
+    text = json.dumps([game, count, cell.players, cell.board, cell.bots, cell.seed, list(cell.params),
+                       sorted((d["part"], d["sha256"]) for d in data), sorted(bot_files.items()), __version__])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 @dataclass
@@ -124,21 +137,56 @@ class Sweep:
         return None if cell.board == DEFAULT_BOARD else self.path.parent / cell.board
 
 
-def _with_params(bots: str, params: dict[str, float]) -> str:
-    """``bots`` with ``BOT.param=value`` set on every seat running BOT."""
-    seats = bots.split(",")
+def _with_params(specs: list, params: dict[str, float]) -> list:
+    """``specs`` with each ``BOT.param`` of ``params`` set on every entry running
+    BOT; a parameter whose bot is not in the list (nothing would play it) or
+    that the entry already sets is refused."""
+    from analyzer.engine.botspec import BotSpec
+
+    specs = list(specs)
     for key, value in params.items():
-        bot, _, name = key.partition(".")
-        for i, seat in enumerate(seats):
-            if seat.split(":")[0].strip() == bot:
-                seats[i] = f"{seat}:{name}={value:g}"
-    return ",".join(seats)
+        bot, name = _param_key(key)
+        hits = [i for i, spec in enumerate(specs) if spec.name == bot]
+        if not hits:
+            raise InputFileError(f"[grid.params] {key!r}: bot {bot!r} is not in the bot list "
+                                 f"{','.join(s.label for s in specs)}, so nothing would play the values")
+        for i in hits:
+            given = dict(specs[i].params)
+            if name in given:
+                raise InputFileError(f"[grid.params] {key!r}: the bot list already sets {name} "
+                                     f"({specs[i].label}); give it in one place")
+            specs[i] = BotSpec(bot, tuple(sorted({**given, name: value}.items())))
+    return specs
+
+
+def _param_key(key: str) -> tuple[str, str]:
+    """``BOT.param`` split at its last dot (a bot file's path has dots; a parameter name none)."""
+    bot, _, name = key.rpartition(".")
+    return bot, name
+
+
+def _bot_digests(specs, path: Path) -> dict[str, str]:
+    """sha256 of each bot file in ``specs`` (the match built from them has read them)."""
+    from analyzer.engine.botspec import is_bot_file
+
+    digests = {}
+    for spec in specs:
+        if is_bot_file(spec.name) and spec.name not in digests:
+            try:
+                digests[spec.name] = hashlib.sha256(Path(spec.name).read_bytes()).hexdigest()
+            except OSError as e:
+                raise InputFileError(f"sweep file {path}: cannot read bot file {spec.name}: "
+                                     f"{e.strerror or e}") from None
+    return digests
 
 
 def load_sweep(path) -> Sweep:
     """The sweep file, validated, with every cell's board and bots built once
-    (so a bad cell is refused before any cell runs)."""
-    from analyzer.engine.botspec import parse_bot_list, seat_bots
+    (so a bad cell is refused before any cell runs); the number of cells is
+    bounded before any is built."""
+    import math
+
+    from analyzer.engine.botspec import BotSpec, bot_list_text, parse_bot_list, relative_to, seat_bots
     from analyzer.games import game_info
 
     path = Path(path)
@@ -149,33 +197,39 @@ def load_sweep(path) -> Sweep:
     boards = g.boards or [f.board or DEFAULT_BOARD]
     seeds = g.seeds or [f.seed]
     bot_lists = g.bots or [f.bots]
-    params = g.params or {}
-    names = list(params)
-    combos = list(itertools.product(players, boards, bot_lists, seeds,
-                                    itertools.product(*params.values()) if params else [()]))
-    if len(combos) > MAX_CELLS:
-        raise InputFileError(f"sweep file {path}: {len(combos):,} cells; at most {MAX_CELLS:,}")
-    cells = []
-    for i, (n, board, bots, seed, values) in enumerate(combos):
-        bots = bots if bots is not None else info.default_bot_list(n)
-        cell_params = tuple(zip(names, (float(v) for v in values)))
-        cells.append(Cell(i, n, board, _with_params(bots, dict(cell_params)), seed, cell_params))
+    params = {}
+    for key, values in (g.params or {}).items():  # bot files from the sweep's folder, as in the bot lists
+        bot, name = _param_key(key)
+        params[f"{relative_to([BotSpec(bot)], path.parent)[0].name}.{name}"] = values
+    names = list(g.params or {})
+    total = math.prod(len(axis) for axis in (players, boards, bot_lists, seeds, *params.values()))
+    if total > MAX_CELLS:  # before any cell is made
+        raise InputFileError(f"sweep file {path}: {total:,} cells; at most {MAX_CELLS:,}")
+    combos = itertools.product(players, boards, bot_lists, seeds,
+                               itertools.product(*params.values()) if params else [()])
     count = f.games if f.games is not None else f.races if f.races is not None else 10_000
+
     def relative(value: str) -> Path:
         return Path(os.path.normpath(path.parent / value))
 
     out = relative(f.out) if f.out else relative(f"runs/{path.stem}")
-    sweep = Sweep(path, f.title or path.stem, f.game, count, cells, out,
+    sweep = Sweep(path, f.title or path.stem, f.game, count, [], out,
                   relative(f.report) if f.report else None, names)
     cls = info.load("match")
-    for cell in cells:  # every board and bot is checked before any cell runs
-        board = sweep.board_path(cell)
+    for i, (n, board, bots, seed, values) in enumerate(combos):  # every board and bot built before any runs
+        where = f"sweep file {path}, cell {i + 1} (players {n}, board {board}, bots {bots}, seed {seed})"
+        cell_params = tuple(zip(names, (float(v) for v in values)))
         try:
-            cls(str(board) if board is not None else None, cell.players,
-                seat_bots(parse_bot_list(cell.bots), cell.players))
+            specs = relative_to(parse_bot_list(bots if bots is not None else info.default_bot_list(n)),
+                                path.parent)
+            specs = _with_params(specs, dict(zip(params, (float(v) for v in values))))
+            cell = Cell(i, n, board, bot_list_text(specs), seed, cell_params)
+            board_path = sweep.board_path(cell)
+            match = cls(str(board_path) if board_path is not None else None, n, seat_bots(specs, n))
         except AnalyzerError as e:
-            raise type(e)(f"sweep file {path}, cell {cell.index + 1} (players {cell.players}, board "
-                          f"{cell.board}, bots {cell.bots}, seed {cell.seed}): {e}") from None
+            raise type(e)(f"{where}: {e}") from None
+        key = cell_key(f.game, count, cell, match.describe().get("data", []), _bot_digests(specs, path))
+        sweep.cells.append(dataclasses.replace(cell, key=key))
     return sweep
 
 
@@ -228,14 +282,28 @@ def cell_row(sweep: Sweep, cell: Cell, run) -> dict:
     return row
 
 
-def _check_out(out: Path, resume: bool) -> None:
+def _check_out(sweep: Sweep) -> None:
+    """One sweep per out directory: a directory that holds another sweep file's
+    checkpoints and table is refused (its cells would be deleted or mixed in),
+    as is one with files no sweep wrote. The same sweep file (``--resume`` or
+    afresh) may use its own."""
+    out = sweep.out
     if out.exists() and not out.is_dir():
         raise AnalyzerError(f"the sweep's out {out} exists and is not a directory")
     check_parent(out, "the sweep")
-    if out.exists() and any(out.iterdir()):
-        if not (out / SWEEP_MANIFEST).is_file():
-            raise AnalyzerError(f"{out} is a directory with other files in it and no sweep manifest; "
-                                "choose an empty or new directory")
+    if not out.exists() or not any(out.iterdir()):
+        return
+    manifest = out / SWEEP_MANIFEST
+    if not manifest.is_file():
+        raise AnalyzerError(f"{out} is a directory with other files in it and no sweep manifest; "
+                            "choose an empty or new directory")
+    try:
+        owner = json.loads(manifest.read_text(encoding="utf-8")).get("sweep")
+    except (OSError, ValueError, AttributeError):
+        owner = None
+    if not isinstance(owner, str) or os.path.realpath(owner) != os.path.realpath(sweep.path):
+        raise AnalyzerError(f"{out} holds the cells of another sweep ({owner if isinstance(owner, str) else 'unknown'}"
+                            f"), not of {sweep.path}; give this sweep its own out directory")
 
 
 def write_table(out: Path, rows: list[dict]) -> Path:
@@ -252,25 +320,27 @@ def run_sweep(sweep: Sweep, *, resume: bool = False, threads: int | None = None,
     from analyzer import api
 
     out = sweep.out
-    _check_out(out, resume)
+    _check_out(sweep)
     check_target(out / SWEEP_TABLE, "the sweep table")
     if sweep.report is not None:  # before the cells: not a FIFO found only at the end
         check_page(sweep.report, "sweep.html", "the sweep report")
     cells_dir = out / CELLS
-    if not resume and cells_dir.exists():
-        shutil.rmtree(cells_dir)
     try:
+        if not resume:  # afresh: the last run's cells and table go, so none is mistaken for this one's
+            if cells_dir.exists():
+                shutil.rmtree(cells_dir)
+            (out / SWEEP_TABLE).unlink(missing_ok=True)
         cells_dir.mkdir(parents=True, exist_ok=True)
         write_file(out / SWEEP_MANIFEST, json.dumps(
-            {"written_by": "analyzer", "sweep": str(sweep.path), "game": sweep.game, "cells": len(sweep.cells),
-             "version": __version__}, indent=2) + "\n", "the sweep manifest")
+            {"written_by": "analyzer", "sweep": os.path.realpath(sweep.path), "game": sweep.game,
+             "cells": len(sweep.cells), "version": __version__}, indent=2) + "\n", "the sweep manifest")
     except OSError as e:
         raise AnalyzerError(f"cannot write to {out}: {e.strerror or e}") from None
     rows = []
     with api.cluster_session(cluster) as session:
         for cell in sweep.cells:
             checkpoint = cells_dir / f"cell-{cell.index:05d}.json"
-            key = cell.key(sweep.game, sweep.count)
+            key = cell.key
             if resume and checkpoint.is_file():
                 try:
                     saved = json.loads(checkpoint.read_text(encoding="utf-8"))

@@ -56,9 +56,15 @@ class BotFamily:
     integer: frozenset = frozenset()  # step parameters (compared with counts): tune tries whole numbers
     # name -> the values it takes; a parameter not listed takes any finite number
     ranges: dict[str, ParamRange] = field(default_factory=dict)
+    # what the game's parameter store holds (a fixed-point store bounds every
+    # parameter's size; set by the registry): each range is cut to it
+    store: ParamRange = field(default_factory=ParamRange)
 
     def range_of(self, name: str) -> ParamRange:
-        return self.ranges.get(name, ANY_NUMBER)
+        own = self.ranges.get(name, ANY_NUMBER)
+        if self.store == ANY_NUMBER:
+            return own
+        return ParamRange(max(own.lo, self.store.lo), min(own.hi, self.store.hi), own.integer)
 
     def check_value(self, name: str, value: float, where: str = "") -> None:
         """One line naming the bot (and ``where`` it came from) if ``value`` is out of range."""

@@ -103,9 +103,13 @@ class BotRegistry:
 
     _file_model = _LazyModel()
 
-    def __init__(self, builtin: dict[str, BotFamily], width: int, load_py=None, view=None):
+    def __init__(self, builtin: dict[str, BotFamily], width: int, load_py=None, view=None,
+                 store: ParamRange | None = None):
+        """``store``: the values the game's parameter store holds (e.g. int64
+        millionths), every bot's parameters bounded by it; default any number."""
         self.width = width
-        self.builtin = {name: dataclasses.replace(f, width=width) for name, f in builtin.items()}
+        self.store = store if store is not None else ParamRange()
+        self.builtin = {name: dataclasses.replace(f, width=width, store=self.store) for name, f in builtin.items()}
         # user bots: a game declares what they see (an ``engine.userbots.ViewSpec``)
         # and the generic loader does the rest; ``load_py`` (path -> BotFamily) is
         # the older, game-written hook
@@ -153,7 +157,10 @@ class BotRegistry:
                 one_line_name(family.name)  # it labels the seat in one-line headers
             except ValueError as e:
                 raise BotError(f"bot file {spec.name}: the UserBot's name {e}") from None
-            return dataclasses.replace(family, width=self.width)
+            family = dataclasses.replace(family, width=self.width, store=self.store)
+            for name, default in family.defaults().items():  # its declared defaults fit the store too
+                family.check_value(name, default, f"{spec.name}, its default")
+            return family
         if spec.name.endswith(".toml"):
             return self.load_bot_toml(spec.name)
         if spec.name not in self.builtin:

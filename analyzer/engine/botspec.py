@@ -77,3 +77,25 @@ def seat_bots(specs: list[BotSpec], players: int) -> list[BotSpec]:
         raise BotError(f"{len(specs)} bots given for {players} players; "
                        "give one bot for all seats or one per seat")
     return list(specs)
+
+
+BOT_FILE_SUFFIXES = (".py", ".toml")  # a bot named by its file (engine/bots.py: BotRegistry.resolve)
+
+
+def is_bot_file(name: str) -> bool:
+    return name.endswith(BOT_FILE_SUFFIXES)
+
+
+def relative_to(specs: list[BotSpec], folder) -> list[BotSpec]:
+    """``specs`` with each relative bot file path taken from ``folder`` (a
+    scenario's or sweep's own folder, as every other path in those files);
+    built-in names and absolute paths as they are."""
+    import os
+
+    return [BotSpec(os.path.normpath(os.path.join(folder, s.name)), s.params)
+            if is_bot_file(s.name) and not os.path.isabs(s.name) else s for s in specs]
+
+
+def bot_list_text(specs: list[BotSpec]) -> str:
+    """A bot list as text that ``parse_bot_list`` reads back to ``specs``."""
+    return ",".join(s.label for s in specs)

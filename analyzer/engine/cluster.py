@@ -40,7 +40,7 @@ WORKERS_SECONDS = 30  # a scheduler without workers: how long to wait for one
 MAX_LOCAL_WORKERS = 256
 TASKS_PER_THREAD = 4  # at least this many tasks per worker thread, for balance
 _LOCAL = re.compile(r"local:(\d+)")
-_REMOTE = re.compile(r"(tcp|tls)://[^\s/]+:\d+")
+_REMOTE = re.compile(r"tcp://[^\s/]+:\d+")
 
 
 def check_address(address) -> str:
@@ -54,6 +54,9 @@ def check_address(address) -> str:
             return address
         if _REMOTE.fullmatch(address):
             return address
+        if address.startswith("tls://"):  # Dask's TLS needs certificates we take no options for
+            raise AnalyzerError(f"--cluster {address}: TLS is not supported (it needs certificates the analyzer "
+                                "takes no options for); give tcp://HOST:PORT, e.g. through an SSH tunnel")
     raise AnalyzerError(f"--cluster must be tcp://HOST:PORT (a Dask scheduler) or local:N "
                         f"(N worker processes on this machine), got {address!r}")
 
@@ -87,7 +90,11 @@ def check_versions(versions: dict) -> None:
 def _quiet() -> None:
     """Dask's own log lines (a lost worker, a closing comm) are not ours to
     print: our errors are one line each. Errors still show."""
-    for name in ("distributed", "tornado", "asyncio"):
+    names = ("distributed", "tornado", "asyncio")
+    # Dask's logging config gives some child loggers their own level
+    # (distributed.client: a dying scheduler's "Failed to reconnect" line): those too
+    children = [n for n in list(logging.root.manager.loggerDict) if n.startswith(tuple(f"{p}." for p in names))]
+    for name in (*names, *children):
         logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
@@ -166,7 +173,7 @@ def connect(address: str):
             client = Client(local, timeout=f"{CONNECT_SECONDS}s")
         else:
             client = Client(address, timeout=f"{CONNECT_SECONDS}s")
-    except (OSError, TimeoutError) as e:
+    except Exception as e:  # unreachable, refused, or a scheduler that speaks another protocol
         if local is not None:
             local.close()
         raise AnalyzerError(f"cannot reach the Dask scheduler at {address} "

@@ -138,7 +138,7 @@ class PooledMatch:
             raise BotError(f"user bot {', '.join(users)} failed in {self.unit[:-1]}s "
                            f"{first}-{first + count - 1}: {type(e).__name__}: {message}") from None
         if status != 0:
-            self._bot_failed(status)
+            self._bot_failed(status, first)
         return chunk
 
     def kernels(self, detail: bool = True) -> tuple:
@@ -154,8 +154,12 @@ class PooledMatch:
         for chunk in chunks:
             self._pool.put(chunk)
 
-    def _bot_failed(self, status: int) -> None:
-        code, index = divmod(int(status), 1 << 32)
+    def _bot_failed(self, status: int, first: int = 0) -> None:
+        """A kernel's fault status (``code << 32`` plus the item's index) of a
+        chunk from item ``first``, in one line naming the bot, seat and item."""
+        from analyzer.engine.fault_status import decode_fault
+
+        code, index = decode_fault(status, first)
         error, seat = divmod(code, 8)
         raise BotError(f"bot {self.labels[seat]!r} in seat {seat + 1} {self.errors.get(error, 'failed')} "
                        f"({self.unit[:-1]} {index})")

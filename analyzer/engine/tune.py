@@ -249,17 +249,20 @@ def _evaluate(make_match, specs: list[BotSpec], fill: list[BotSpec], roles: list
     return out
 
 
-def plan(budget: int, players: int, dims: int) -> tuple[int, int, int, int]:
+def plan(budget: int, places: int, dims: int, players: int | None = None) -> tuple[int, int, int, int]:
     """(candidates per generation, generations, races per candidate per generation,
-    re-measure races per arm) for a budget."""
-    remeasure = max(players, budget // 8 // players * players)
+    re-measure races per arm) for a budget; ``places``: the seats the tuned bot
+    rotates over (its role's), of ``players`` (default: every seat)."""
+    remeasure = max(places, budget // 8 // places * places)
     search = budget - 2 * remeasure
     k = min(12, 4 + 2 * dims)
-    gens = min(10, max(2, search // (k * 250 * players)))
-    per = search // (k * gens) // players * players
-    if per < 25 * players:
-        need = 70 * k * players
-        raise AnalyzerError(f"--budget {budget:,} is too small to tune {dims} parameter(s) with {players} players: "
+    gens = min(10, max(2, search // (k * 250 * places)))
+    per = search // (k * gens) // places * places
+    if per < 25 * places:
+        need = 70 * k * places
+        players = places if players is None else players
+        seats = f"{players} players" if places == players else f"{players} players ({places} seats of its role)"
+        raise AnalyzerError(f"--budget {budget:,} is too small to tune {dims} parameter(s) with {seats}: "
                             f"give at least {need:,} races")
     return k, gens, per, remeasure
 
@@ -283,7 +286,7 @@ def tune(make_match: Callable[[list[BotSpec]], object], family: str, start: BotS
     fill = fill_field(field_specs, players)
     if budget >= FRESH_OFFSET:  # the search's race indices stay below the re-measure's
         raise AnalyzerError(f"--budget must be below {FRESH_OFFSET:,}")
-    k, gens, per, remeasure = plan(budget, places, len(space))
+    k, gens, per, remeasure = plan(budget, places, len(space), players)
     rng = np.random.default_rng([seed, 0x7475_6E65])  # candidates: reproducible from the seed
     start_unit = np.array([p.to_unit(p.start) for p in space])
     mu = start_unit.copy()

@@ -340,12 +340,15 @@ def take_fault(kind: int) -> str | None:
         return _faults.pop(kind, None)
 
 
-def raise_fault(match, status: int) -> None:
+def raise_fault(match, status: int, first: int = 0) -> None:
     """If a user bot of ``match`` failed (the kernel returned ``status`` after its
     FAULT answer, or after an answer the rules refuse), raise one line naming the
     bot file; clears the recorded faults of its bots. Games' matches call this
-    first in ``_bot_failed``; a built-in bot's error is left to the match."""
-    code, index = divmod(int(status), 1 << 32)
+    first in ``_bot_failed``; a built-in bot's error is left to the match.
+    ``first``: the chunk's first item (``engine.fault_status``)."""
+    from analyzer.engine.fault_status import decode_fault
+
+    code, index = decode_fault(status, first)
     error, seat = divmod(code, 8)
     where = f"({match.unit.rstrip('s')} {index})"
     lines = [line for f in match.families if f.decide is not None and (line := take_fault(f.kind))]
@@ -468,11 +471,13 @@ def _plain_adapter(spec: ViewSpec, view_cls, fn, raw: bool, source: str):
             game, state, params = _arrays(g, ng, s, ns, p, np_)
             view = view_cls(what, seat, n_options, game, state, params)
             answer = fn(*_call_args(raw, view))
-        except Exception as e:  # the user's code: one line, and the run ends
-            _record(kind, seat, what, _exception_text(e, source))
-            return FAULT
+        except KeyboardInterrupt:  # the user's Ctrl-C (or a stopping signal): the run stops as for any
+            raise
         except SystemExit:
             _record(kind, seat, what, "called sys.exit")
+            return FAULT
+        except BaseException as e:  # the user's code, its own BaseException subclasses too: one line
+            _record(kind, seat, what, _exception_text(e, source))
             return FAULT
         if isinstance(answer, bool) or not isinstance(answer, (int, np.integer)):
             _record(kind, seat, what, f"returned {answer!r}, not an integer")
@@ -565,15 +570,25 @@ def _import(p: Path, path: str, digest: str):
     spec = importlib.util.spec_from_file_location(name, p)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # numba resolves the bot's globals through its module
+    _run_bot_code(lambda: spec.loader.exec_module(module), name, path, str(p))
+    return module
+
+
+def _run_bot_code(run, name: str, path: str, source: str) -> None:
+    """Run a bot file's module code: a failure (a BaseException subclass of its
+    own too) is one line naming the file, and the half-made module goes; the
+    user's Ctrl-C goes through."""
     try:
-        spec.loader.exec_module(module)
-    except Exception as e:  # the user's code: report it in one line
+        run()
+    except KeyboardInterrupt:
         sys.modules.pop(name, None)
-        raise BotError(f"bot file {path} failed to load: {_exception_text(e, str(p))}") from None
+        raise
     except SystemExit:
         sys.modules.pop(name, None)
         raise BotError(f"bot file {path} failed to load: it called sys.exit (SystemExit)") from None
-    return module
+    except BaseException as e:  # the user's code: one line
+        sys.modules.pop(name, None)
+        raise BotError(f"bot file {path} failed to load: {_exception_text(e, source)}") from None
 
 
 def load(path: str, spec: ViewSpec, width: int) -> BotFamily:
@@ -756,14 +771,7 @@ def _import_text(text: str, path: str, digest: str):
     module.__file__ = path
     linecache.cache[path] = (len(text), None, text.splitlines(keepends=True), path)  # inspect reads it
     sys.modules[name] = module  # numba resolves the bot's globals through its module
-    try:
-        exec(compile(text, path, "exec"), module.__dict__)
-    except Exception as e:  # the user's code: report it in one line
-        sys.modules.pop(name, None)
-        raise BotError(f"bot file {path} failed to load: {_exception_text(e, path)}") from None
-    except SystemExit:
-        sys.modules.pop(name, None)
-        raise BotError(f"bot file {path} failed to load: it called sys.exit (SystemExit)") from None
+    _run_bot_code(lambda: exec(compile(text, path, "exec"), module.__dict__), name, path, path)
     return module
 
 

@@ -49,6 +49,7 @@ class GameInfo:
     unit: str = "races"  # what one simulated item is: "races" or "games"
     records: str = ""  # module with ``TABLES``: the record specs of the tables --out writes
     player_counts: tuple[int, int] = (2, 6)  # fewest and most players the match accepts
+    player_counts_text: str = ""  # how --players errors say them (default "FEWEST-MOST")
     roles: tuple[str, ...] = (PLAYER,)  # the roles its seats can have (see protocol.py)
     board_help: str = "board TOML file"  # what --board takes, for help texts
     bench: tuple[BenchTable, ...] = ()  # throughput rows of ``make bench``

@@ -47,7 +47,7 @@ User bots (``analyzer/engine/userbots.py``). A game gets ``.py`` bots, plain Pyt
   bot's answer, and ``bot_table.NO_BOT`` are out of every range);
 - the match: its own kernel whatever the bots, ``warm_up`` through
   ``userbots.warm_up(self, detail)`` and ``_bot_failed`` calling
-  ``userbots.raise_fault(self, status)`` first.
+  ``userbots.raise_fault(self, status, first)`` first.
 """
 from __future__ import annotations
 

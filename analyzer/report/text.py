@@ -16,6 +16,13 @@ from analyzer.stats.flags import ALPHA, MIN_EFFECT, Flags, seat_balance
 
 
 
+def label_width(labels, least: int) -> int:
+    """The width of a text column of labels (bot labels in a summary's seat
+    table): ``least`` (the header's), or wider for a long label and a space
+    after it; a label is never cut (``gain=1e12`` reads whole)."""
+    return max([least] + [len(label) + 1 for label in labels])
+
+
 def is_num(x) -> bool:
     try:
         return x is not None and not math.isnan(float(x))

@@ -1,7 +1,7 @@
 """Lemming Mafia, the flagship: a race with hidden bets and contracts
 (``shared/rules/lemming-mafia.md``; decisions in ``docs/lemming-mafia.md``)."""
 from analyzer.games import BenchStrength, BenchTable, GameInfo
-from analyzer.games.lemming_mafia.layout import MAX_PLAYERS, VARIANT_MIN_PLAYERS
+from analyzer.games.lemming_mafia.layout import MAX_PLAYERS, MIN_PLAYERS, VARIANT_MIN_PLAYERS
 
 GAME = GameInfo(
     name="lemming-mafia",
@@ -15,6 +15,7 @@ GAME = GameInfo(
     default_bots=("favourite", "timer", "contractor", "random", "random", "random"),
     unit="races",
     player_counts=(VARIANT_MIN_PLAYERS, MAX_PLAYERS),
+    player_counts_text=f"{MIN_PLAYERS}-{MAX_PLAYERS} ({VARIANT_MIN_PLAYERS} as a variant)",
     board_help="board and contract deck TOML file",
     bench=(
         # targets of issue 17: 1M races/s with random bots, 400k with the default table

@@ -91,7 +91,7 @@ class Forcer:
         status = self.play_race(self.game, self.state, self.hidden, self.params, seed, index, c.races,
                                 c.players, c.contracts, c.bets, 0)
         if status != 0:
-            self.match._bot_failed((int(status) << 32) + index)
+            self.match._bot_failed((int(status) << 32) + index, index)
         return region.copy()
 
     def outcome(self, seat: int) -> tuple[int, int]:

@@ -121,9 +121,9 @@ class LemmingMafiaMatch(PooledMatch):
     def kernels(self, detail: bool = True) -> tuple:
         return (self._play if detail or self._play_summaries is None else self._play_summaries,)
 
-    def _bot_failed(self, status: int) -> None:
-        userbots.raise_fault(self, status)  # a user bot's failure, in one line naming its file
-        super()._bot_failed(status)
+    def _bot_failed(self, status: int, first: int = 0) -> None:
+        userbots.raise_fault(self, status, first)  # a user bot's failure, in one line naming its file
+        super()._bot_failed(status, first)
 
     def _new_chunk(self, capacity: int) -> Chunk:
         return Chunk.empty(capacity, self.players, self.board.n_fields)

@@ -61,7 +61,7 @@ def replay(match, seed: int, index: int) -> Replay:
     status = play_race(game, state, hidden, params, seed, index, chunk.races, chunk.players,
                        chunk.contracts, chunk.bets, 0)
     if status != 0:
-        match._bot_failed((int(status) << 32) + index)
+        match._bot_failed((int(status) << 32) + index, index)
     chunk.first, chunk.count = index, 1
     tables = match.tables_of(chunk)
     steps = _deal_steps(match, tables) + _steps(match, read_trace(hidden, h_len))

@@ -102,10 +102,13 @@ class Summary:
 
     def render(self) -> str:
         d = self.as_dict()
-        lines = [f"{'seat':<5}{'bot':<28}{'win rate (95% CI)':<24}{'mean score':>11}{'bet':>7}{'contract':>10}"]
+        from analyzer.report.text import label_width
+
+        w = label_width((row['bot'] for row in d['seats']), 28)  # labels are never cut
+        lines = [f"{'seat':<5}{'bot':<{w}}{'win rate (95% CI)':<24}{'mean score':>11}{'bet':>7}{'contract':>10}"]
         for row in d["seats"]:
             ci = f"{row['win_rate']:6.1%} ({row['win_low']:.1%}-{row['win_high']:.1%})"
-            lines.append(f"{row['seat']:<5}{row['bot'][:27]:<28}{ci:<24}{row['mean_score']:>11.2f}"
+            lines.append(f"{row['seat']:<5}{row['bot']:<{w}}{ci:<24}{row['mean_score']:>11.2f}"
                          f"{row['bet_points']:>7.2f}{row['contract_points']:>10.2f}")
         t = d["turns"]
         lines.append("")

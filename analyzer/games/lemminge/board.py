@@ -34,7 +34,7 @@ from pydantic import Field
 from analyzer.engine.datafile import FileModel, Name, content_digest, read_toml, validate
 from analyzer.errors import InputFileError
 from analyzer.games.lemminge.layout import (
-    HEX_LETTERS, MAX_CARD_VALUE, MAX_CELLS, MAX_PLAYERS, MAX_TILES, MAX_VALUES, MIN_PLAYERS,
+    HEX_LETTERS, MAX_CARD_VALUE, MAX_CELLS, MAX_PLAYERS, MAX_START, MAX_TILES, MAX_VALUES, MIN_PLAYERS,
     N_DIRECTIONS, N_TERRAINS, OFF, START, FINISH, START_HANDS, TERRAIN_OF_LETTER,
 )
 
@@ -200,7 +200,13 @@ def parse_map(data: dict, where: str) -> Map:
     if N_TERRAINS * (len(values) - 1) < deal:
         _fail(where, f"cards.values: {len(values)} cards per terrain leave {N_TERRAINS * (len(values) - 1)} to "
                      f"draw, fewer than the {deal} dealt to {MAX_PLAYERS} players")
+    starts = text.count("A")
+    if starts > MAX_START:  # the game array holds this many start hexes
+        _fail(where, f"map.grid: the grid has {starts} start hexes (A), at most {MAX_START} are supported")
     board = Map(name, f.map.assumed, where, tuple(rows), tuple(values), f.tiles.per_terrain, f.tiles.meadow)
+    if f.tiles.per_terrain + f.tiles.meadow > 0 and not len(board.tile_cells()):
+        _fail(where, "map.grid: no hex a bonus tile can go on (every hex is A, Z or off the board), "
+                     "yet [tiles] has tiles: add terrain hexes, or set the tiles to 0")
     dist = board.distances()
     starts = [c for c in range(board.n_cells) if board.letter(c) == "A"]
     if all(dist[c] < 0 for c in starts):

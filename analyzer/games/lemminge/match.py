@@ -80,9 +80,9 @@ class LemmingeMatch(PooledMatch):
         """Compile (or load from cache) before timing or showing progress."""
         userbots.warm_up(self, detail)
 
-    def _bot_failed(self, status: int) -> None:
-        userbots.raise_fault(self, status)  # a user bot's failure, in one line naming its file
-        super()._bot_failed(status)
+    def _bot_failed(self, status: int, first: int = 0) -> None:
+        userbots.raise_fault(self, status, first)  # a user bot's failure, in one line naming its file
+        super()._bot_failed(status, first)
 
     def _new_chunk(self, capacity: int) -> Chunk:
         games, players, _, counts, hexes = kernel.new_records(capacity, self.players, self.n_cells, 0)
@@ -110,7 +110,7 @@ class LemmingeMatch(PooledMatch):
                 status = self._play(self.game_array, self.params, seed, start, n, games, players, moves,
                                            counts, hexes, kernel.NO_TRACE)
                 if status != 0:
-                    self._bot_failed(status)
+                    self._bot_failed(status, start)
                 if counts[1] == 0:
                     break
                 cap *= 2
@@ -133,7 +133,7 @@ class LemmingeMatch(PooledMatch):
             status = self._play(self.game_array, self.params, seed, index, 1, games, players, moves, counts,
                                        hexes, trace)
             if status != 0:
-                self._bot_failed(status)
+                self._bot_failed(status, index)
             if trace[0] + L.TR_WIDTH <= size:
                 break
             size *= 4
@@ -221,7 +221,7 @@ class LemmingeMatch(PooledMatch):
         import pandas as pd
 
         return SPECS["moves"].frame({
-            "game": mv[:, L.MV_GAME] + first,
+            "game": mv[:, L.MV_GAME].astype(np.int64) + first,  # int32 relative to first; games go past 2^31
             "turn": mv[:, L.MV_TURN],
             "seat": (mv[:, L.MV_SEAT] + 1),
             "terrain": pd.Categorical.from_codes(mv[:, L.MV_TERRAIN], list(L.TERRAINS)),

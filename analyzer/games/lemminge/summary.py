@@ -62,11 +62,14 @@ class Summary:
 
     def render(self) -> str:
         d = self.as_dict()
-        lines = [f"{'seat':<5}{'bot':<24}{'win rate (95% CI)':<24}{'home':>6}{'moves':>7}{'refills':>8}"
+        from analyzer.report.text import label_width
+
+        w = label_width((row['bot'] for row in d['seats']), 24)  # labels are never cut
+        lines = [f"{'seat':<5}{'bot':<{w}}{'win rate (95% CI)':<24}{'home':>6}{'moves':>7}{'refills':>8}"
                  f"{'steps':>7}{'pushes':>7}{'pushed':>7}{'columns':>8}{'tiles':>6}"]
         for r in d["seats"]:
             ci = f"{r['win_rate']:6.1%} ({r['win_low']:.1%}-{r['win_high']:.1%})"
-            lines.append(f"{r['seat']:<5}{r['bot'][:23]:<24}{ci:<24}{r['finished']:>6.2f}{r['moves']:>7.1f}"
+            lines.append(f"{r['seat']:<5}{r['bot']:<{w}}{ci:<24}{r['finished']:>6.2f}{r['moves']:>7.1f}"
                          f"{r['refills']:>8.1f}{r['steps']:>7.1f}{r['pushes_made']:>7.2f}{r['pushed']:>7.2f}"
                          f"{r['new_columns']:>8.2f}{r['tiles_placed']:>6.2f}")
         t = d["turns"]

@@ -227,13 +227,16 @@ def parse_map(data: dict, where: str) -> MafiaMap:
     names = {s.id: s.name for s in spaces.values()}
 
     def sp(i) -> str:
-        return f"space {i} ({names[i]})" if i in names else f"space {i!r}"
+        return f"space {i} ({names[i]})" if on_map(i) else f"space {i!r}"
+
+    def on_map(x) -> bool:  # a space id is a whole number (not 0.0, true or a list) of a space
+        return isinstance(x, int) and not isinstance(x, bool) and x in spaces
 
     ring = table.get("ring")
     if not isinstance(ring, list) or len(ring) < 3:
         raise InputFileError(f"{where}: [map] ring must list the ring's space ids clockwise (at least 3)")
     for x in ring:
-        if x not in spaces or isinstance(x, bool):
+        if not on_map(x):
             raise InputFileError(f"{where}: the ring names {sp(x)}, which is not on the map")
     seen = set()
     for x in ring:
@@ -245,7 +248,7 @@ def parse_map(data: dict, where: str) -> MafiaMap:
         raise InputFileError(f"{where}: [map] bar must list a ring junction, the central space ids in "
                              "order and the other ring junction")
     for x in bar:
-        if x not in spaces or isinstance(x, bool):
+        if not on_map(x):
             raise InputFileError(f"{where}: the bar names {sp(x)}, which is not on the map")
     for end in (bar[0], bar[-1]):
         if end not in seen:
@@ -284,7 +287,7 @@ def parse_map(data: dict, where: str) -> MafiaMap:
         if key not in table:
             raise InputFileError(f"{where}: [map] lacks {key}")
         v = table[key]
-        if v not in spaces or isinstance(v, bool):
+        if not on_map(v):
             raise InputFileError(f"{where}: [map] {key} is {sp(v)}, which is not on the map")
         starts[key] = v
     rets = data.get("returns")

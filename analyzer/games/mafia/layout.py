@@ -144,6 +144,7 @@ G_OPEN = G_TRIGGER + MAX_SPACES  # MAX_SPACES: bit f set: family f may choose th
 G_PARAMS = G_OPEN + MAX_SPACES  # N_SIDES * PARAMS_WIDTH: each side's bot parameters in millionths
 PARAMS_WIDTH = 8
 PARAM_UNIT = 1_000_000  # a parameter p is stored as round(p * PARAM_UNIT)
+PARAM_MAX = ((1 << 63) - 1) // PARAM_UNIT  # the largest size those int64 millionths hold (about 9.2e12)
 G_LEN = G_PARAMS + N_SIDES * PARAMS_WIDTH
 
 # ------------------------------------------------------------------ a user bot's view

@@ -12,6 +12,7 @@ import numpy as np
 
 from analyzer.engine import userbots
 from analyzer.engine.botspec import BotSpec
+from analyzer.engine.fault_status import decode_fault
 from analyzer.engine.match import PooledMatch
 from analyzer.errors import AnalyzerError
 from analyzer.games.mafia import kernel
@@ -87,13 +88,17 @@ class MafiaMatch(PooledMatch):
         """Compile (or load from cache) before timing or showing progress."""
         userbots.warm_up(self, detail)
 
-    def _bot_failed(self, status: int) -> None:
+    def _bot_failed(self, status: int, first: int = 0) -> None:
         """The kernel names the side that failed; the engine's messages name the seat."""
-        code, index = divmod(int(status), 1 << 32)
+        mask = (1 << 32) - 1
+        # the kernel's order (layout.py): the index high (its low 32 bits: it wraps past 2^31), the code low
+        code, index_bits = int(status) & mask, (int(status) >> 32) & mask
         error, side = divmod(code, 8)
-        status = (index << 32) + error * 8 + max(self.side_seat[side] if side < L.N_SIDES else 0, 0)
-        userbots.raise_fault(self, status)  # a user bot's failure, in one line naming its file
-        super()._bot_failed(status)
+        seat = max(self.side_seat[side] if side < L.N_SIDES else 0, 0)
+        index = decode_fault(index_bits, first)[1]  # the whole index: its low bits in the chunk from first
+        status = ((error * 8 + seat) << 32) + index  # the engine's order: code high, index low
+        userbots.raise_fault(self, status, first)  # a user bot's failure, in one line naming its file
+        super()._bot_failed(status, first)
 
     def _new_chunk(self, capacity: int) -> Chunk:
         return Chunk(0, 0, np.zeros((capacity, L.GM_LEN), np.int64),
@@ -269,7 +274,7 @@ class MafiaMatch(PooledMatch):
         spaces = np.zeros((self.map.n_spaces, L.SP_LEN), np.int64)
         status = kernel.replay_game(self.game_array, self.path_table, seed, index, games, sides, cards, spaces, tr)
         if status != 0:
-            self._bot_failed(status + (index << 32))
+            self._bot_failed(status + (index << 32), index)
         events = tr[1:1 + 4 * int(tr[0])].reshape(-1, 4)
         return events, Chunk(index, 1, games, sides, cards, spaces)
 

@@ -4,7 +4,7 @@ it names), user bots (Python files, loaded by engine/userbots.py from the view i
 view.py; ``UserBot.roles`` says which roles a file plays) and bot TOML files (a
 built-in family with its own defaults). The engine's match refuses a bot in a
 seat whose role it cannot play, in one line."""
-from analyzer.engine.bots import BotFamily, BotRegistry
+from analyzer.engine.bots import BotFamily, BotRegistry, ParamRange
 from analyzer.games.mafia import layout as L
 from analyzer.games.mafia.layout import (
     EXPANDER, HUNTER, PARAMS_WIDTH, RAIDER, RANDOM, ROLE_FAMILY, ROLE_STATE, WARDEN,
@@ -80,6 +80,7 @@ _FAMILIES = {
         gain=1.0, take=2.0, leader=2.0, risk=0.7, shoot=0.5, enna=0.0, stack=0.2, phone=0.5),
 }
 
-REGISTRY = BotRegistry(_FAMILIES, PARAMS_WIDTH, view=VIEW)
+# parameters are stored as int64 millionths (layout.PARAM_UNIT): a larger one would wrap round
+REGISTRY = BotRegistry(_FAMILIES, PARAMS_WIDTH, view=VIEW, store=ParamRange(-L.PARAM_MAX, L.PARAM_MAX))
 BUILTIN = REGISTRY.builtin
 resolve = REGISTRY.resolve

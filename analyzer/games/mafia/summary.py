@@ -80,10 +80,13 @@ class Summary:
 
     def render(self) -> str:
         d = self.as_dict()
-        lines = [f"{'seat':<5}{'role':<8}{'sides':<14}{'bot':<24}{'win rate (95% CI)':<24}"]
+        from analyzer.report.text import label_width
+
+        w = label_width((row['bot'] for row in d['seats']), 24)  # labels are never cut
+        lines = [f"{'seat':<5}{'role':<8}{'sides':<14}{'bot':<{w}}{'win rate (95% CI)':<24}"]
         for row in d["seats"]:
             ci = f"{row['win_rate']:6.1%} ({row['win_low']:.1%}-{row['win_high']:.1%})"
-            lines.append(f"{row['seat']:<5}{row['role']:<8}{row['sides']:<14}{row['bot'][:23]:<24}{ci:<24}")
+            lines.append(f"{row['seat']:<5}{row['role']:<8}{row['sides']:<14}{row['bot']:<{w}}{ci:<24}")
         lines.append("")
         o = d["outcome_share"]
         shown = [k for k in L.OUTCOMES if o[k] > 0 or k in ("state", "draw")]

@@ -82,9 +82,9 @@ class SauMauMauMatch(PooledMatch):
         """Compile (or load from cache) before timing or showing progress."""
         userbots.warm_up(self, detail)
 
-    def _bot_failed(self, status: int) -> None:
-        userbots.raise_fault(self, status)  # a user bot's failure, in one line naming its file
-        super()._bot_failed(status)
+    def _bot_failed(self, status: int, first: int = 0) -> None:
+        userbots.raise_fault(self, status, first)  # a user bot's failure, in one line naming its file
+        super()._bot_failed(status, first)
 
     def _new_chunk(self, capacity: int) -> Chunk:
         return Chunk(0, 0, *kernel.new_records(capacity, self.players))

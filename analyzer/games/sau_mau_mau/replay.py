@@ -30,7 +30,7 @@ def replay(match, seed: int, index: int) -> Replay:
     status = play_game(game, state, hidden, params, seed, index, chunk.races[0], chunk.players[0],
                        chunk.bets[0], chunk.games[0], chunk.events[0])
     if status != 0:
-        match._bot_failed((int(status) << 32) + index)
+        match._bot_failed((int(status) << 32) + index, index)
     chunk.first, chunk.count = index, 1
     tables = match.tables_of(chunk)
     steps = _steps(match, read_trace(hidden, L.H_LEN))

@@ -88,11 +88,14 @@ class Summary:
 
     def render(self) -> str:
         d = self.as_dict()
-        lines = [f"{'seat':<5}{'bot':<26}{'game win rate (95% CI)':<26}{'total':>7}"
+        from analyzer.report.text import label_width
+
+        w = label_width((row['bot'] for row in d['seats']), 26)  # labels are never cut
+        lines = [f"{'seat':<5}{'bot':<{w}}{'game win rate (95% CI)':<26}{'total':>7}"
                  f"{'per race: bet':>15}{'crown':>7}{'hand':>6}{'bets':>6}{'changes':>9}"]
         for row in d["seats"]:
             ci = f"{row['win_rate']:6.1%} ({row['win_low']:.1%}-{row['win_high']:.1%})"
-            lines.append(f"{row['seat']:<5}{row['bot'][:25]:<26}{ci:<26}{row['mean_total']:>7.2f}"
+            lines.append(f"{row['seat']:<5}{row['bot']:<{w}}{ci:<26}{row['mean_total']:>7.2f}"
                          f"{row['bet_points']:>15.2f}{row['crown_points']:>7.2f}{row['hand_points']:>6.2f}"
                          f"{row['bets_placed']:>6.2f}{row['bets_changed']:>9.2f}")
         e = d["end_share"]
