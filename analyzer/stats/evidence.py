@@ -60,6 +60,7 @@ class Verdict:
     unit: str = "races"
     fmt: Callable[[float], str] = pp_text  # a value as a signed number
     suffix: str = " pp"  # the unit of ``fmt``'s numbers
+    level: str = "95% CI"  # what the interval is
 
     @property
     def decided(self) -> bool:
@@ -70,7 +71,7 @@ class Verdict:
         """The estimate with its interval: ``+1.2 pp (95% CI +0.4 to +2.0)``."""
         if not (math.isfinite(self.low) and math.isfinite(self.high)):
             return self.fmt(self.estimate) + self.suffix
-        return f"{self.fmt(self.estimate)}{self.suffix} (95% CI {self.fmt(self.low)} to {self.fmt(self.high)})"
+        return f"{self.fmt(self.estimate)}{self.suffix} ({self.level} {self.fmt(self.low)} to {self.fmt(self.high)})"
 
     @property
     def bound(self) -> str:
@@ -115,7 +116,7 @@ def _scale(n: int, half: float, room: float) -> float:
 
 def verdict(estimate: float, low: float | None, high: float | None, threshold: float, n: int,
             se: float | None = None, what: str = "the effect", unit: str = "races",
-            fmt: Callable[[float], str] = pp_text, suffix: str = " pp") -> Verdict:
+            fmt: Callable[[float], str] = pp_text, suffix: str = " pp", level: str = "95% CI") -> Verdict:
     """Judge ``estimate`` with its 95% interval (``low``, ``high``; or, without
     them, ``estimate ± 1.96 se``) at ``n`` units against the practical threshold
     ``threshold`` (> 0). NaN bounds give NOT_ENOUGH with no number needed."""
@@ -126,7 +127,8 @@ def verdict(estimate: float, low: float | None, high: float | None, threshold: f
         half = Z95 * float(se) if se is not None else math.nan
         low, high = e - half, e + half
     low, high = float(low), float(high)
-    kw = dict(estimate=e, low=low, high=high, threshold=t, n=n, what=what, unit=unit, fmt=fmt, suffix=suffix)
+    kw = dict(estimate=e, low=low, high=high, threshold=t, n=n, what=what, unit=unit, fmt=fmt, suffix=suffix,
+              level=level)
     if not (math.isfinite(e) and math.isfinite(low) and math.isfinite(high)) or n <= 0:
         return Verdict(NOT_ENOUGH, needed=None, **kw)
     if low >= t or high <= -t:
@@ -165,15 +167,16 @@ def any_of(verdicts: Sequence[Verdict], what: str) -> Verdict:
         else:
             pick = max(open_, key=lambda v: math.inf if v.needed is None else v.needed)
     return Verdict(pick.word, pick.estimate, pick.low, pick.high, pick.threshold, pick.n, pick.needed,
-                   f"{what} (largest: {pick.what})" if len(verdicts) > 1 else pick.what, pick.unit, pick.fmt, pick.suffix)
+                   f"{what} (largest: {pick.what})" if len(verdicts) > 1 else pick.what, pick.unit, pick.fmt, pick.suffix, pick.level)
 
 
 def across(verdicts: dict[str, Verdict]) -> tuple[str, str]:
     """The same effect judged on several controlled tables (one per bot):
-    ``(key, sentence)``. It *holds across these bots* only when every table
-    decides it on its own and all alike; tables that decide differently
-    *depend on the bots*; any undecided table leaves it *not settled at N units*,
-    naming the units the slowest table would need."""
+    ``(key, phrase)``. It *holds across these bots* (key: the common word) only
+    when every table decides it on its own and all alike; tables that decide
+    differently *depend on the bots* (key "depends"); any undecided table leaves
+    it *not settled at N units* (key "open"), naming the units the slowest table
+    would need."""
     words = {v.word for v in verdicts.values()}
     units = {v.n for v in verdicts.values()}
     unit = next(iter(verdicts.values())).unit
@@ -184,8 +187,9 @@ def across(verdicts: dict[str, Verdict]) -> tuple[str, str]:
         most = None if any(x is None for x in needs) else max(needs)
         tail = ("; more races will not settle it at the estimates observed" if most is None else
                 f"; about {most:,} {unit} per table would settle it if the spread stays as observed")
-        return "open", (f"not settled at {at}: {', '.join(open_)} "
+        return "open", (f"not settled at {at} a table: {', '.join(open_)} "
                         f"{'does' if len(open_) == 1 else 'do'} not decide it{tail}")
     if len(words) == 1:
-        return words.pop(), f"{next(iter(verdicts.values())).word} with each of them: it holds across these bots"
-    return "depends", "decided differently by the bots: it depends on the bots"
+        return words.pop(), "it holds across these bots"
+    return "depends", "the bots decide it differently: " + ", ".join(
+        f"{w} with {', '.join(k for k, v in verdicts.items() if v.word == w)}" for w in (SHOWN, RULED_OUT))

@@ -82,9 +82,10 @@ def test_across_the_bots():
     shown = verdict(0.02, 0.012, 0.028, 0.01, 3000)
     out = verdict(0.0, -0.005, 0.005, 0.01, 3000)
     open_ = verdict(0.002, -0.014, 0.018, 0.01, 3000)
-    assert across({"a": shown, "b": shown}) == ("shown", "shown with each of them: it holds across these bots")
-    assert across({"a": shown, "b": out})[0] == "depends"
+    assert across({"a": shown, "b": shown}) == ("shown", "it holds across these bots")
+    assert across({"a": shown, "b": out}) == ("depends", "the bots decide it differently: shown with a, ruled out "
+                                                         "with b")
     key, text = across({"a": out, "b": open_})
     assert key == "open"
-    assert text == ("not settled at 3,000 races: b does not decide it; about 12,000 races per table would settle "
-                    "it if the spread stays as observed")
+    assert text == ("not settled at 3,000 races a table: b does not decide it; about 12,000 races per table would "
+                    "settle it if the spread stays as observed")
