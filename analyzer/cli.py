@@ -161,6 +161,9 @@ def report_command(
         with bar.phase("reading the tables and drawing the figures"):
             html = api.report_runs(run_dirs, _either(report, out, "--report", "--out"), by=by, min_effect=min_effect)
         bar.advance(len(run_dirs))
+    card = api.scorecard_text(html)
+    if card:
+        typer.echo(card)
     typer.echo(f"report: {html}")
 
 

@@ -210,6 +210,7 @@ class Answer:
     figure: str | None = None
     evidence: dict[str, Verdict] | None = None
     players: object = None
+    where: str = ""  # where each controlled table's bot sits ("in every seat"), when the evidence is per table
 
     @property
     def word(self) -> str | None:
@@ -329,7 +330,8 @@ def structural(question: str, figure: str | None, measure: Callable[[dict], tupl
             _, sentence, v = _measured(measure(res))
             text += (f" At this run's own table ({bots_scope(manifest)}, describing those bots): "
                      f"{with_evidence(sentence, v)}")
-        return Answer(question, text, method, controlled_scope(manifest, controlled), figure, evidence, players)
+        return Answer(question, text, method, controlled_scope(manifest, controlled), figure, evidence, players,
+                      where)
     note = getattr(controlled, "note", "") or "no controlled table was played"
     prefix = "" if single_bot(manifest) else (
         f"About the bots at this table, not the game alone ({note}): ")

@@ -18,7 +18,7 @@ from analyzer.stats.aggregate import hist_mean
 from analyzer.stats.evidence import any_of, verdict
 from analyzer.stats.flags import ALPHA, seat_balance
 
-__all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS", "CONTROLLED_TABLES"]
+__all__ = ["FIGURES", "answers", "warnings", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS", "CONTROLLED_TABLES"]
 
 CONTROLLED_TABLES = ("outcomes", "roles", "length")  # what the structural answers read
 
@@ -206,6 +206,25 @@ SPACE_METHOD = ("counts summed over the run: markers placed on and taken off eac
 LENGTH_METHOD = ("per player count, the histogram of game lengths in calendar turns (passes of the six-slot "
                  f"calendar; games longer than {MAX_LENGTH} counted as {MAX_LENGTH}); mean with a 95% t interval "
                  "over games")
+
+
+def warnings(res: dict, manifest: dict) -> list:
+    """Degenerate outcomes for the scorecard: a way of ending that takes 90% or more
+    of the games at a player count (``report/scorecard.py``)."""
+    from analyzer.report.scorecard import dominant
+
+    o = res["outcomes"]
+    out = []
+    for n in sorted(o["players"].unique()):
+        sub = o[o.players == n]
+        games = int(sub["games"].sum())
+        for _, r in sub.iterrows():
+            seen = ("everyone loses" if r.outcome == "all_lose" else "the game ends in a draw at the safety cap"
+                    if r.outcome == "draw" else f"{r.outcome} wins")
+            out += dominant(f"At {n} players {seen}", r.share, games, manifest,
+                            "a rule that decides the game (the State too strong or too weak, a goal out of "
+                            "reach), bots that cannot reach their goal, or the assumed map")
+    return out
 
 
 def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:

@@ -199,6 +199,25 @@ START_METHOD = ("per race, the starting seat's race points minus the mean of the
                 "it does not)")
 
 
+SAFE_BETS = 0.95  # a share of bets on a winning pig above which betting is nearly riskless
+
+
+def warnings(res: dict, manifest: dict) -> list:
+    """Degenerate results for the scorecard (``report/scorecard.py``): queued bets that
+    almost never lose (the queue order alone then decides the bet points)."""
+    from analyzer.report.scorecard import dominant
+
+    qp = _all(res["queue_position"])
+    bets = float(qp["bets"].sum()) if len(qp) else 0.0
+    if bets <= 0:
+        return []
+    return dominant("Queued bets are on a winning pig", float(qp["won_bets"].sum()) / bets, bets,
+                    manifest,
+                    "betting is nearly riskless and only the place in the queue matters: a rule (bets can "
+                    "be changed late, or the leading pig is too easy to read) or bots that bet only on the "
+                    "sure pig", threshold=SAFE_BETS, counted="queued bets")
+
+
 def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
     """The designer's questions, each with its scope and method (``Answer``)."""
     def pig_measure(tables):
