@@ -33,7 +33,8 @@ if TYPE_CHECKING:
 
 BotList = str | Sequence[str]
 
-__all__ = ["simulate", "compare", "tournament", "report_runs", "scorecard_text", "replay", "Run", "Comparison", "Tournament", "games"]
+__all__ = ["simulate", "compare", "tournament", "report_runs", "scorecard_text", "replay", "Run", "Comparison",
+           "Tournament", "games"]
 
 
 def games() -> list[str]:

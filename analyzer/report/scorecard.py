@@ -11,7 +11,7 @@ warnings for degenerate results, each saying what was seen, what it may mean
 * answers the controlled tables are too small to settle (their races needed);
 * whatever a game adds in its report package's ``warnings(res, manifest)``
   (an outcome of 90% or more, bets that almost never lose, ...), built with
-  ``dominant`` and ``Warning``.
+  ``dominant`` and ``ScoreWarning``.
 
 The same scorecard renders as HTML (``render_html``: an element with
 ``id="scorecard"``, placed before the table of contents) and as text
@@ -52,7 +52,7 @@ class Item:
 
 
 @dataclass
-class Warning:
+class ScoreWarning:
     """A degenerate result: what was seen, what it may mean, how to look."""
     seen: str
     meaning: str
@@ -84,20 +84,16 @@ def items(answers: list[Answer], manifest: dict) -> list[Item]:
         word = a.word
         label, v = _pick(a.evidence, word)
         labels = list(a.evidence)
-        same = [k for k, x in a.evidence.items() if x.word == word]
-        if len(labels) == 1:
-            who = label
-        elif len(same) == len(labels):
-            who = f"each of {', '.join(labels)}"
-        else:
-            who = f"{', '.join(same)} (of {', '.join(labels)})"
+        who = label if len(labels) == 1 else f"each of {', '.join(labels)}"
         where = f" {a.where}" if a.where else ""
+        others = ", ".join(f"{x.word} with {k}" for k, x in a.evidence.items() if x.word != word)
         note = ""
         if word == NOT_ENOUGH:
             note = v.needed_text if len(labels) == 1 else f"{label}'s table: {v.needed_text}"
-        elif len({x.word for x in a.evidence.values()}) > 1:
-            note = "the bots decide it differently: " + ", ".join(
-                f"{x.word} with {k}" for k, x in a.evidence.items())
+            note += f" ({others})" if others else ""
+        elif others:
+            same = ", ".join(k for k, x in a.evidence.items() if x.word == word)
+            note = f"the bots decide it differently: {word} with {same}, {others}"
         out.append(Item(word, a.question, f"answer-{i + 1}", f"{v.what} {v.number}, threshold {v.bound}",
                         f"{who}{where}; {a.players or players} players", note))
         if len(out) == MAX_ITEMS:
@@ -119,16 +115,16 @@ def replay_command(manifest: dict, seats: list[str] | None = None) -> str:
 
 
 def dominant(what: str, share, n, manifest: dict, meaning: str, seats: list[str] | None = None,
-             threshold: float = DOMINANT, counted: str | None = None) -> list[Warning]:
+             threshold: float = DOMINANT, counted: str | None = None) -> list[ScoreWarning]:
     """A warning when ``what`` happens in ``share`` (≥ ``threshold``) of ``n`` units
     (or of ``n`` ``counted``: "queued bets")."""
     if not (is_num(share) and float(share) >= threshold and is_num(n) and int(n) >= MIN_UNITS):
         return []
-    return [Warning(f"{what} in {pct(share)} of {int(n):,} {counted or unit(manifest)}.", meaning,
+    return [ScoreWarning(f"{what} in {pct(share)} of {int(n):,} {counted or unit(manifest)}.", meaning,
                     replay_command(manifest, seats))]
 
 
-def never_wins(res: dict, manifest: dict) -> list[Warning]:
+def never_wins(res: dict, manifest: dict) -> list[ScoreWarning]:
     """Bots and seats (of one bot in every seat) that won nothing over at least ``MIN_UNITS``."""
     out = []
     u = unit(manifest)
@@ -137,7 +133,7 @@ def never_wins(res: dict, manifest: dict) -> list[Warning]:
         for _, r in bots.iterrows():
             n = int(r.get(f"player_{u}", 0) or 0)
             if int(r["wins"]) == 0 and n >= MIN_UNITS:
-                out.append(Warning(
+                out.append(ScoreWarning(
                     f"{r['bot']} never wins (0 of {n:,} seat-{u}).",
                     "a bot too weak to matter, a rule that shuts its way of playing out, or a bot that cannot "
                     "finish (a bug in its moves)", replay_command(manifest)))
@@ -146,13 +142,13 @@ def never_wins(res: dict, manifest: dict) -> list[Warning]:
         for _, r in seats.iterrows():
             n = int(r.get(f"player_{u}", 0) or 0)
             if int(r["wins"]) == 0 and n >= MIN_UNITS:
-                out.append(Warning(f"Seat {r['seat']} never wins (0 of {n:,} {u}).",
+                out.append(ScoreWarning(f"Seat {r['seat']} never wins (0 of {n:,} {u}).",
                                    "a rule that decides the game by turn order, or a bot that plays badly from "
                                    "that seat", replay_command(manifest)))
     return out
 
 
-def too_small(answers: list[Answer], manifest: dict, controlled) -> list[Warning]:
+def too_small(answers: list[Answer], manifest: dict, controlled) -> list[ScoreWarning]:
     """One warning when controlled tables leave answers open: how many, and the races that would settle them."""
     if not controlled:
         return []
@@ -166,7 +162,7 @@ def too_small(answers: list[Answer], manifest: dict, controlled) -> list[Warning
     u = unit(manifest)
     size = f"{units[0]:,}" if len(units) == 1 else f"{units[0]:,}-{units[-1]:,}"
     need = f" about {most:,} {u} a table would settle {'it' if len(open_) == 1 else 'them'}" if most else ""
-    return [Warning(
+    return [ScoreWarning(
         f"The controlled tables ({size} {u} each) are too small to settle {len(open_)} of the answers "
         f"({'; '.join(a.question for a in open_)}).",
         f"nothing about the game yet: the data are too few;{need}",
@@ -174,10 +170,11 @@ def too_small(answers: list[Answer], manifest: dict, controlled) -> list[Warning
         f"analyzer report DIR)")]
 
 
-def warnings(res: dict, manifest: dict, answers: list[Answer], controlled=None, sections=None) -> list[Warning]:
+def warnings(res: dict, manifest: dict, answers: list[Answer], controlled=None,
+             sections=None) -> list[ScoreWarning]:
     """The automatic warnings: never-winning bots and seats, answers left open by small
     controlled tables, and the game's own (``sections.warnings(res, manifest)``)."""
-    def seen(table) -> list[Warning]:
+    def seen(table) -> list[ScoreWarning]:
         out = never_wins(table, manifest)
         if sections is not None and hasattr(sections, "warnings"):
             out += sections.warnings(table, manifest)
@@ -188,8 +185,8 @@ def warnings(res: dict, manifest: dict, answers: list[Answer], controlled=None, 
         if table is not res:
             seats = [label] * int(manifest.get("players") or 0) if controlled.where == "in every seat" else None
             for w in seen(table):
-                out.append(Warning(f"With {label} {controlled.where}: {w.seen[0].lower()}{w.seen[1:]}", w.meaning,
-                                   replay_command(manifest, seats) if seats else w.check))
+                out.append(ScoreWarning(f"With {label} {controlled.where}: {w.seen[0].lower()}{w.seen[1:]}",
+                                        w.meaning, replay_command(manifest, seats) if seats else w.check))
     out += too_small(answers, manifest, controlled)
     return out
 
@@ -198,7 +195,7 @@ def _slug(word: str) -> str:
     return word.replace(" ", "-")
 
 
-def render_html(card: list[Item], warns: list[Warning]) -> str:
+def render_html(card: list[Item], warns: list[ScoreWarning]) -> str:
     """The scorecard as an HTML block with ``id="scorecard"``."""
     e = html.escape
     parts = ['<section id="scorecard"><h2>Scorecard</h2>']
@@ -224,7 +221,7 @@ def render_html(card: list[Item], warns: list[Warning]) -> str:
     return "".join(parts)
 
 
-def render_text(card: list[Item], warns: list[Warning]) -> str:
+def render_text(card: list[Item], warns: list[ScoreWarning]) -> str:
     """The scorecard as plain text lines (for the console)."""
     lines = ["Scorecard"]
     width = max((len(it.word) for it in card), default=0)
@@ -238,5 +235,5 @@ def render_text(card: list[Item], warns: list[Warning]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["Item", "Warning", "items", "warnings", "render_html", "render_text", "dominant", "replay_command",
+__all__ = ["Item", "ScoreWarning", "items", "warnings", "render_html", "render_text", "dominant", "replay_command",
            "SHOWN", "RULED_OUT", "NOT_ENOUGH"]

@@ -194,7 +194,7 @@ def scorecard_of(res, result, min_effect: float = MIN_EFFECT):
     in the rating order, and seat 1 against the average seat, as the chance to
     outscore an equal opponent minus 1/2 (pp), judged against ``min_effect``;
     warnings for a bot that never wins."""
-    from analyzer.report.scorecard import Item, Warning, NOT_ENOUGH
+    from analyzer.report.scorecard import NOT_ENOUGH, Item, ScoreWarning
 
     f = result.ratings
     order = list(np.argsort(-np.asarray(f.strength), kind="stable"))
@@ -215,7 +215,7 @@ def scorecard_of(res, result, min_effect: float = MIN_EFFECT):
     card = [Item(v.word, title, anchor, f"{v.what} {v.number}, threshold {v.bound}", f"{who}; {players}",
                  v.needed_text if v.word == NOT_ENOUGH else "") for v, title, anchor, who in items[:8]]
     rt = res["ratings"]
-    warns = [Warning(f"{r['bot']} never wins (0 of {int(r['races']):,} seat-{result.unit}).",
+    warns = [ScoreWarning(f"{r['bot']} never wins (0 of {int(r['races']):,} seat-{result.unit}).",
                      "a bot too weak to matter, a rule that shuts its way of playing out, or a bot that cannot "
                      "finish (a bug in its moves)",
                      f"analyzer replay {result.setup.get('game', 'GAME')} --players {result.players} "

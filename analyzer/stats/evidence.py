@@ -167,7 +167,8 @@ def any_of(verdicts: Sequence[Verdict], what: str) -> Verdict:
         else:
             pick = max(open_, key=lambda v: math.inf if v.needed is None else v.needed)
     return Verdict(pick.word, pick.estimate, pick.low, pick.high, pick.threshold, pick.n, pick.needed,
-                   f"{what} (largest: {pick.what})" if len(verdicts) > 1 else pick.what, pick.unit, pick.fmt, pick.suffix, pick.level)
+                   f"{what} (largest: {pick.what})" if len(verdicts) > 1 else pick.what, pick.unit, pick.fmt,
+                   pick.suffix, pick.level)
 
 
 def across(verdicts: dict[str, Verdict]) -> tuple[str, str]:

@@ -159,7 +159,8 @@ def share_balance(counts, n: int, items, alpha: float = ALPHA, min_effect: float
     low, high = wilson(np.minimum(counts, n), n, simultaneous_z(k))
     return Flags(f"chi-square test of equal shares over {int(n):,} units ({k - 1} df), then two-sided "
                  f"per-item z tests, Holm-corrected; flagged at alpha {alpha:g} when the whole simultaneous 95% "
-                 f"interval (Bonferroni) of the gap lies at least {100 * min_effect:g} pp from fair", list(items), share, fair, stat,
+                 f"interval (Bonferroni) of the gap lies at least {100 * min_effect:g} pp from fair", list(items),
+                 share, fair, stat,
                  k - 1, joint_p, p, holm(p), alpha, min_effect, None, np.asarray(low) - fair,
                  np.asarray(high) - fair)
 
@@ -200,5 +201,6 @@ def seat_balance(counts, masks, players: int, alpha: float = ALPHA, min_effect: 
     return Flags(f"Cochran's Q over {int(n):,} units ({k - 1} df; the seats of a unit are paired), then "
                  f"two-sided paired per-seat tests against the mean seat, Holm-corrected; flagged at alpha "
                  f"{alpha:g} when the whole simultaneous 95% interval (Bonferroni) of the gap lies at least "
-                 f"{100 * min_effect:g} pp from the mean seat", items, share, fair, q, k - 1, joint_p, p, holm(p), alpha, min_effect, None,
+                 f"{100 * min_effect:g} pp from the mean seat", items, share, fair, q, k - 1, joint_p, p, holm(p),
+                 alpha, min_effect, None,
                  mean - simultaneous_z(k) * se, mean + simultaneous_z(k) * se)

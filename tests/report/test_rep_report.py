@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from analyzer import api
 from analyzer.cli import main
 from analyzer.errors import AnalyzerError
 from analyzer.report import aggregate_run, build_report, default_report_path, write_report
@@ -268,3 +269,4 @@ def test_a_3000_race_report_leads_with_its_scorecard(report):
     assert answer.startswith("Not enough races — not settled at 3,000 races a table")
     text = (path.parent / "report_files" / "scorecard.txt").read_text(encoding="utf-8")
     assert text.startswith("Scorecard\n") and "NOT ENOUGH RACES  Is the first seat favoured?" in text
+    assert api.scorecard_text(path) == text.rstrip("\n")  # what `report` prints before the path

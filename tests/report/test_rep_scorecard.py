@@ -127,3 +127,17 @@ def test_game_warnings_for_degenerate_outcomes():
     assert len(warns) == 1 and warns[0].seen == "Queued bets are on a winning pig in 99.7% of 1,000 queued bets."
     assert "only the place in the queue matters" in warns[0].meaning
     assert smm_warnings({"queue_position": qp.assign(won_bets=[500, 300, 0])}, manifest) == []
+
+
+def test_a_split_verdict_names_how_each_bot_decides(base):
+    """One table open and one decided: the scorecard says "not enough races", quotes the
+    open table's races needed and names the other's word."""
+    ctl = Controlled({"favourite": _one_bot_table(base, "favourite", 3000, 0.003, 0.016),
+                      "timer": _one_bot_table(base, "timer", 3000, 0.05, 0.016)},
+                     {"favourite": 3000, "timer": 3000})
+    answers = lm_answers(base, MANIFEST, ctl)
+    seat = next(it for it in scorecard.items(answers, MANIFEST) if it.question == SEAT)
+    assert seat.word == "not enough races"
+    assert seat.holds_for == "each of favourite, timer in every seat; 4 players"
+    assert seat.note == ("favourite's table: about 16,000 races would settle it if the spread stays as observed "
+                         "(shown with timer)")

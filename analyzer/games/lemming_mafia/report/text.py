@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 
 from analyzer.report.text import (
-    SEAT_METHOD, Answer, answer_skill, bots_answer, skill_verdict, bots_scope, data_scope, first_seat_measure, flag_sentence, min_effect, num, num_ci,
+    SEAT_METHOD, Answer, answer_skill, bots_answer, skill_verdict,
+    bots_scope, data_scope, first_seat_measure, flag_sentence, min_effect, num, num_ci,
     ordinal, overview_value, pct, pct_ci, pp_ci, race_length_spread, stage_label, structural,
 )
 from analyzer.stats.flags import ALPHA, share_balance

@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from analyzer.report.text import (
-    SEAT_METHOD, Answer, answer_skill, bots_answer, skill_verdict, confounded, first_seat_measure, flag_sentence, num, num_ci,
+    SEAT_METHOD, Answer, answer_skill, bots_answer, skill_verdict,
+    confounded, first_seat_measure, flag_sentence, num, num_ci,
     overview_value, pct, pp_ci, seat_flags, structural,
 )
 

@@ -113,9 +113,8 @@ def _first_mover_measure(manifest: dict):
             first = L.FAMILIES[0]
             games = int(res["outcomes"].loc[res["outcomes"].players == n, "games"].sum())
             verdicts.append(verdict(flags.share[0] - flags.fair, flags.gap_low[0], flags.gap_high[0],
-                                    flags.min_effect or 1e-12, games, what=f"{first} (first to move) at {n} players against the average family",
-                                   
-                                    unit="games"))
+                                    flags.min_effect or 1e-12, games, unit="games",
+                                    what=f"{first} (first to move) at {n} players against the average family"))
             lead = (f"{first}, moving first, has no edge beyond chance and the practical threshold"
                     if not flags.flagged[0] else
                     f"{first}, moving first, wins {'more' if flags.share[0] > flags.fair else 'less'} than the "

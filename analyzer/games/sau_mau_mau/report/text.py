@@ -7,7 +7,8 @@ from __future__ import annotations
 import pandas as pd
 
 from analyzer.report.text import (
-    SEAT_METHOD, Answer, answer_skill, bots_answer, skill_verdict, first_seat_measure, flag_sentence, is_num, min_effect, num,
+    SEAT_METHOD, Answer, answer_skill, bots_answer, skill_verdict,
+    first_seat_measure, flag_sentence, is_num, min_effect, num,
     num_ci, ordinal, overview_value, pct, pct_ci, pp, pp_ci, race_length_spread, stage_label, structural,
 )
 from analyzer.games.sau_mau_mau.layout import EVENTS_CAP
