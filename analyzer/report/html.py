@@ -310,11 +310,21 @@ def write_side_by_side(runs: list[tuple[Path, dict, dict]], by: str, differ: lis
             return f"{m.get('players')} players ({d.name})"
         return f"{T.data_scope(m)} ({d.name})"
 
+    from analyzer.report import scorecard
+
     none = Controlled({}, {}, "a side-by-side report plays no controlled tables")
     per_run = [(label(d, m), res, m, _answers(sections, res, m, none)) for d, res, m in runs]
+    questions = [a.question for a in per_run[0][3]]
+    cards = []
+    for name, res, m, answers in per_run:
+        items = scorecard.items(answers, m)
+        for it in items:  # the page numbers the answers by the first run's questions
+            it.anchor = f"answer-{questions.index(it.question) + 1}" if it.question in questions else it.anchor
+        cards.append((name, items, scorecard.warnings(res, m, answers, none, sections)))
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-             f"<title>{_e(title)} balance report by {_e(by)}</title><style>{CSS}</style></head><body>",
+             f"<title>{_e(title)} balance report by {_e(by)}</title><style>{CSS}{scorecard.CSS}</style></head><body>",
              f"<h1>{_e(title)} balance report, {len(runs)} runs side by side by {_e(by)}</h1>",
+             scorecard.render_side_by_side(cards),
              f'<p class="small">The runs differ in {_e(", ".join(differ))}; every answer is given per run, '
              "never blended.</p>"]
     for name, _, m, _ in per_run:
@@ -340,4 +350,5 @@ def write_side_by_side(runs: list[tuple[Path, dict, dict]], by: str, differ: lis
             figures_all.append({**f, "key": key})
         tables.update({f"run{k + 1}_{t}": df for t, df in res.items()})
     parts.append(f'<p class="small">{_e(sections.FOOTNOTE)}</p></body></html>')
-    return save_report(out_path, folder, figures_all, tables, "\n".join(parts))
+    text = "\n".join(f"{name}:\n" + scorecard.render_text(items, warns) for name, items, warns in cards)
+    return save_report(out_path, folder, figures_all, tables, "\n".join(parts), {SCORECARD_TEXT: text})

@@ -221,6 +221,34 @@ def render_html(card: list[Item], warns: list[ScoreWarning]) -> str:
     return "".join(parts)
 
 
+def render_side_by_side(runs: list[tuple[str, list[Item], list[ScoreWarning]]]) -> str:
+    """The scorecard of runs shown side by side (``report --by``): per question, each
+    run's verdict (``(run name, items, warnings)``, the items' anchors shared), then
+    each run's warnings, named by run."""
+    e = html.escape
+    questions = list(dict.fromkeys(it.question for _, card, _ in runs for it in card))
+    parts = ['<section id="scorecard"><h2>Scorecard</h2><ul>']
+    for q in questions:
+        anchor = next(it.anchor for _, card, _ in runs for it in card if it.question == q)
+        cells = []
+        for name, card, _ in runs:
+            it = next((x for x in card if x.question == q), None)
+            if it is not None:
+                note = f" — {e(it.note)}" if it.note else ""
+                cells.append(f'<br><span class="ev ev-{_slug(it.word)}">{e(it.word)}</span><b>{e(name)}:</b> '
+                             f"{e(it.number)}; <i>{e(it.holds_for)}</i>{note}")
+        parts.append(f'<li><a href="#{e(anchor)}">{e(q)}</a>{"".join(cells)}</li>')
+    parts.append("</ul>")
+    warns = [(name, w) for name, _, ws in runs for w in ws]
+    if warns:
+        parts.append(f"<details open><summary>{len(warns)} warning{'s' if len(warns) > 1 else ''}</summary><ul>")
+        parts += [f'<li class="warn"><b>{e(name)}: {e(w.seen)}</b> It may mean {e(w.meaning)}. To look: '
+                  f"<code>{e(w.check)}</code></li>" for name, w in warns]
+        parts.append("</ul></details>")
+    parts.append("</section>")
+    return "".join(parts)
+
+
 def render_text(card: list[Item], warns: list[ScoreWarning]) -> str:
     """The scorecard as plain text lines (for the console)."""
     lines = ["Scorecard"]

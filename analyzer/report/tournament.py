@@ -204,13 +204,14 @@ def scorecard_of(res, result, min_effect: float = MIN_EFFECT):
     for a, b in zip(order, order[1:]):
         var = f.cov[a, a] + f.cov[b, b] - 2 * f.cov[a, b]
         v = _outscore_verdict(f.strength[a] - f.strength[b], float(np.sqrt(max(var, 0.0))), min_effect,
-                              int(result.races), f"{result.labels[a]} outscores {result.labels[b]} (minus 50%)",
+                              int(result.races), f"{result.labels[a]}'s chance to outscore {result.labels[b]}, above 50%:",
                               result.unit)
         items.append((v, "Ratings", "ratings", f"{result.labels[a]} against {result.labels[b]}, seats rotated"))
     if len(f.seat) > 1:
         se = float(np.sqrt(max(f.cov[B, B], 0.0)))
         v = _outscore_verdict(f.seat[0], se, min_effect, int(result.races),
-                              "a bot in seat 1 outscores itself in an average seat (minus 50%)", result.unit)
+                              "an equal bot's chance to outscore from seat 1 rather than an average seat, above 50%:",
+                              result.unit)
         items.append((v, "Seat advantage", "seats", "every bot, all seats"))
     card = [Item(v.word, title, anchor, f"{v.what} {v.number}, threshold {v.bound}", f"{who}; {players}",
                  v.needed_text if v.word == NOT_ENOUGH else "") for v, title, anchor, who in items[:8]]

@@ -105,12 +105,12 @@ def test_report(small, tmp_path):
     assert html.index('<section id="scorecard">') < html.index('<table class="meta">')
     assert card.count('<span class="ev ev-') == 4
     order = list(pd.read_csv(tmp_path / "t_files" / "ratings.csv")["bot"])
-    assert f"{order[-2]} outscores random (minus 50%)" in card and order[-1] == "random"
+    assert f"{order[-2]}&#x27;s chance to outscore random, above 50%: +" in card and order[-1] == "random"
     # random is clearly last (the test above): the gap to it is far beyond 1 pp
     last = re.search(r'<span class="ev ev-([a-z-]+)">[^<]*</span><a href="#ratings">Ratings</a> '
-                     rf"{order[-2]} outscores random", card)
+                     rf"{order[-2]}&#x27;s chance to outscore random", card)
     assert last and last.group(1) == "shown"
-    assert "a bot in seat 1 outscores itself in an average seat" in card
+    assert "an equal bot&#x27;s chance to outscore from seat 1 rather than an average seat" in card
     assert (tmp_path / "t_files" / "scorecard.txt").read_text().startswith("Scorecard\n")
 
 
