@@ -120,6 +120,11 @@ def test_game_warnings_for_degenerate_outcomes():
     warns = mafia_warnings(mafia, manifest)
     assert [w.seen for w in warns] == ["At 4 players everyone loses in 98.5% of 1,000 games."]
     assert "--game 0" in warns[0].check
+    # a side that never wins (from the roles table: who played at that count)
+    mafia["roles"] = pd.DataFrame({"players": [4, 4, 5, 5, 5], "side": ["red", "black", "red", "state", "black"]})
+    warns = mafia_warnings(mafia, manifest)
+    assert [w.seen for w in warns][1:] == ["At 4 players black never wins (0 of 1,000 games).",
+                                           "At 5 players black never wins (0 of 1,000 games)."]
     qp = pd.DataFrame({"bot": ["all", "all", "x"], "queue_position": [1, 2, 1], "bets": [600, 400, 5],
                        "won_bets": [598, 399, 0]})
     smm = {"queue_position": qp}

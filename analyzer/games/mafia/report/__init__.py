@@ -209,8 +209,9 @@ LENGTH_METHOD = ("per player count, the histogram of game lengths in calendar tu
 
 def warnings(res: dict, manifest: dict) -> list:
     """Degenerate outcomes for the scorecard: a way of ending that takes 90% or more
-    of the games at a player count (``report/scorecard.py``)."""
-    from analyzer.report.scorecard import dominant
+    of the games at a player count, and a side (the State, a family) that never wins
+    in at least ``MIN_UNITS`` games (``report/scorecard.py``)."""
+    from analyzer.report.scorecard import MIN_UNITS, ScoreWarning, dominant, replay_command
 
     o = res["outcomes"]
     out = []
@@ -223,6 +224,14 @@ def warnings(res: dict, manifest: dict) -> list:
             out += dominant(f"At {n} players {seen}", r.share, games, manifest,
                             "a rule that decides the game (the State too strong or too weak, a goal out of "
                             "reach), bots that cannot reach their goal, or the assumed map")
+        won = dict(zip(sub["outcome"], sub["games"]))
+        roles = res.get("roles")
+        sides = list(dict.fromkeys(roles[roles.players == n]["side"])) if roles is not None else []
+        if games >= MIN_UNITS:
+            out += [ScoreWarning(f"At {n} players {side} never wins (0 of {games:,} games).",
+                                 "a side whose goal is out of reach under these rules, a bot that does not play "
+                                 "for it, or the assumed map", replay_command(manifest))
+                    for side in sides if int(won.get(side, 0)) == 0]
     return out
 
 
