@@ -80,6 +80,8 @@ class Verdict:
 
     @property
     def needed_text(self) -> str:
+        if self.n <= 0 or not (math.isfinite(self.low) and math.isfinite(self.high)):
+            return f"no interval at {self.n:,} {self.unit}: more {self.unit} are needed to judge it"
         if self.needed is None:
             return f"more {self.unit} will not settle it while the estimate sits on the threshold"
         if self.needed >= NEEDED_CAP:

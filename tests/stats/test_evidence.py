@@ -58,6 +58,7 @@ def test_on_the_threshold_or_without_an_interval_no_number_settles_it():
     assert "will not settle it" in v.sentence
     v = verdict(float("nan"), float("nan"), float("nan"), 0.01, 0)
     assert v.word == NOT_ENOUGH and v.needed is None
+    assert v.needed_text == "no interval at 0 races: more races are needed to judge it"
     with pytest.raises(ValueError):
         verdict(0.0, -1, 1, 0.0, 10)
 
