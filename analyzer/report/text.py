@@ -386,17 +386,17 @@ def first_seat_measure(manifest: dict) -> Callable[[dict], tuple[str, str]]:
         key, flags_text = flag_sentence(f, "seat")
         return key, (f"seat 1 wins {pct_ci(s1['win_rate'], s1['win_low'], s1['win_high'])}, "
                      f"{pp_ci(s1['advantage'], s1['advantage_low'], s1['advantage_high'])} against the average "
-                     f"seat; {flags_text}"), first_seat_verdict(s1, manifest)
+                     f"seat; {flags_text}"), first_seat_verdict(s1, manifest, f)
     return measure
 
 
-def first_seat_verdict(s1, manifest: dict) -> Verdict:
-    """Seat 1's edge over the average seat (a row of ``seat_advantage``) against the
-    practical threshold, in evidence words."""
+def first_seat_verdict(s1, manifest: dict, flags: Flags) -> Verdict:
+    """Seat 1's edge over the average seat against the practical threshold, in
+    evidence words, on the seat flags' simultaneous interval (so that the word
+    never contradicts the flags' sentence beside it)."""
     u = unit(manifest)
     n = int(s1[u]) if u in s1 else 0
-    return verdict(float(s1["advantage"]), float(s1["advantage_low"]), float(s1["advantage_high"]),
-                   min_effect(manifest), n, what="seat 1 against the average seat", unit=u)
+    return flags.item_evidence(0, "seat 1 against the average seat", n, u)
 
 
 def skill_verdict(res: dict, manifest: dict) -> Verdict | None:

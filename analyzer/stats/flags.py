@@ -81,21 +81,23 @@ class Flags:
                 beyond = (self.gap_low >= self.min_effect) | (self.gap_high <= -self.min_effect)
             self.flagged = (self.joint_p < self.alpha) & (self.p_holm < self.alpha) & beyond
 
+    def item_evidence(self, i: int, what: str, n: int, unit: str = "races") -> Verdict:
+        """Item ``i``'s gap from fair in evidence words (``stats/evidence.py``), on its
+        simultaneous interval. It is *shown* only when it is flagged (the joint test
+        too): an interval beyond the threshold that the joint test does not back is
+        left open, the next few units deciding it."""
+        t = self.min_effect if self.min_effect > 0 else 1e-12
+        v = verdict(float(self.share[i] - self.fair), float(self.gap_low[i]), float(self.gap_high[i]), t, n,
+                    what=what, unit=unit, level="simultaneous 95% CI")
+        if v.word == SHOWN and not self.flagged[i]:
+            v = replace(v, word=NOT_ENOUGH, needed=n + 1)
+        return v
+
     def evidence(self, what: str, n: int, unit: str = "races") -> Verdict:
         """The evidence words for "is any item off fair by the threshold?": each
-        item's gap from fair with its simultaneous interval (``stats/evidence.py``,
-        ``any_of``). An item is *shown* only when it is flagged (the joint test
-        too): an interval beyond the threshold that the joint test does not back
-        is left open, the next few units deciding it."""
-        t = self.min_effect if self.min_effect > 0 else 1e-12
-        items = []
-        for i in range(len(self.items)):
-            v = verdict(float(self.share[i] - self.fair), float(self.gap_low[i]), float(self.gap_high[i]), t, n,
-                        what=f"{self.items[i]} against fair", unit=unit, level="simultaneous 95% CI")
-            if v.word == SHOWN and not self.flagged[i]:
-                v = replace(v, word=NOT_ENOUGH, needed=n + 1)
-            items.append(v)
-        return any_of(items, what)
+        item's ``item_evidence``, then ``any_of``."""
+        return any_of([self.item_evidence(i, f"{self.items[i]} against fair", n, unit)
+                       for i in range(len(self.items))], what)
 
     @property
     def joint_rejects(self) -> bool:

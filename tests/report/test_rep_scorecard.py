@@ -29,7 +29,8 @@ def base():
 
 def _one_bot_table(base, bot, races, seat1, half):
     """A copy of ``base`` as ``bot`` in all 4 seats over ``races`` races, seat 1 at
-    ``seat1`` (a share) against the average seat with a 95% interval ±``half``."""
+    ``seat1`` (a share) against the average seat (its seat table with a 95% interval ±``half``;
+    the win patterns, one winner a race, give the seat flags and the verdict)."""
     out = dict(base)
     adv = np.array([seat1, -seat1 / 3, -seat1 / 3, -seat1 / 3])
     out["seat_advantage"] = pd.DataFrame({
@@ -54,13 +55,14 @@ def _seat_answer(base, races, seat1, half):
 
 
 def test_the_seat_question_at_3000_and_a_million_races(base):
-    # 3,000 races: seat 1 +0.3 pp ± 1.6 pp on every table: open, with the races needed:
-    # the upper side (1.6 pp) must shrink to 0.7 pp: 3,000 × (1.6 / 0.7)² = 15,673 -> 16,000
+    # 3,000 races, one winner a race, seat 1 winning 25.3%: seat 1 - the mean seat is +0.3 pp with
+    # se sqrt(0.253 × 0.747 / 3,000) = 0.794 pp; the simultaneous interval of 4 seats (z = 2.498)
+    # is ± 1.98 pp; its upper side must shrink to 0.7 pp: 3,000 × (1.98 / 0.7)² = 24,050 -> 25,000
     _, a = _seat_answer(base, 3000, 0.003, 0.016)
     assert a.word == "not enough races"
     assert a.text.startswith("Not enough races — not settled at 3,000 races a table: favourite, timer, "
-                             "contractor, random do not decide it; about 16,000 races per table would settle it")
-    # a million races, the same spread per race (± 1.6 pp × √(3,000/1,000,000) = ± 0.088 pp)
+                             "contractor, random do not decide it; about 25,000 races per table would settle it")
+    # a million races: ± 2.498 × sqrt(0.253 × 0.747 / 1,000,000) = ± 0.109 pp
     half = 0.016 * (3000 / 1e6) ** 0.5
     _, a = _seat_answer(base, 1_000_000, 0.003, half)
     assert a.word == "ruled out"
@@ -75,15 +77,16 @@ def test_scorecard_items_link_and_name_the_bots(base):
     seat = next(it for it in card if it.question == SEAT)
     assert seat.word == "not enough races"
     assert seat.anchor == f"answer-{answers.index(a) + 1}"
-    assert seat.number == "seat 1 against the average seat +0.3 pp (95% CI -1.3 to +1.9), threshold ±1.0 pp"
+    assert seat.number == ("seat 1 against the average seat +0.3 pp (simultaneous 95% CI -1.7 to +2.3), "
+                           "threshold ±1.0 pp")
     assert seat.holds_for == "each of favourite, timer, contractor, random in every seat; 4 players"
-    assert seat.note == "favourite's table: about 16,000 races would settle it if the spread stays as observed"
+    assert seat.note == "favourite's table: about 25,000 races would settle it if the spread stays as observed"
     assert 1 <= len(card) <= scorecard.MAX_ITEMS
     page = scorecard.render_html(card, [])
     assert page.startswith('<section id="scorecard">')
     assert f'<span class="ev ev-not-enough-races">not enough races</span><a href="#{seat.anchor}">' in page
     text = scorecard.render_text(card, [])
-    assert f"NOT ENOUGH RACES  {SEAT} seat 1 against the average seat +0.3 pp" in text
+    assert f"NOT ENOUGH RACES  {SEAT} seat 1 against the average seat +0.3 pp (simultaneous" in text
 
 
 def test_a_bot_that_never_wins_is_a_warning(base):
@@ -109,7 +112,7 @@ def test_small_controlled_tables_are_a_warning(base):
     ctl = Controlled({"favourite": base}, {"favourite": 3000})
     warns = scorecard.too_small(answers, MANIFEST, ctl)
     assert len(warns) == 1 and warns[0].seen.startswith("The controlled tables (3,000 races each) are too small")
-    assert "Is the first seat favoured?" in warns[0].seen and "about 16,000 races" in warns[0].meaning
+    assert "Is the first seat favoured?" in warns[0].seen and "about 25,000 races" in warns[0].meaning
 
 
 def test_game_warnings_for_degenerate_outcomes():
@@ -144,5 +147,5 @@ def test_a_split_verdict_names_how_each_bot_decides(base):
     seat = next(it for it in scorecard.items(answers, MANIFEST) if it.question == SEAT)
     assert seat.word == "not enough races"
     assert seat.holds_for == "each of favourite, timer in every seat; 4 players"
-    assert seat.note == ("favourite's table: about 16,000 races would settle it if the spread stays as observed "
+    assert seat.note == ("favourite's table: about 25,000 races would settle it if the spread stays as observed "
                          "(shown with timer)")
