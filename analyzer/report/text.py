@@ -348,7 +348,7 @@ def bots_answer(question: str, figure: str | None, text: str, method: str, manif
     ``evidence`` it leads with its evidence word."""
     text = text + f" (This describes the choices of the bots present: {bots_scope(manifest)}.)"
     if evidence is not None:
-        text = lead(evidence.word, f"{evidence.sentence[0].upper()}{evidence.sentence[1:]}. {text}")
+        text = lead(evidence.word, f"{evidence.reason[0].upper()}{evidence.reason[1:]}. {text}")
     return Answer(question, text, method, table_scope(manifest), figure,
                   {bots_scope(manifest): evidence} if evidence is not None else None, manifest.get("players"))
 

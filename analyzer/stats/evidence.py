@@ -89,16 +89,21 @@ class Verdict:
         return f"about {self.needed:,} {self.unit} would settle it if the spread stays as observed"
 
     @property
-    def sentence(self) -> str:
-        """One line: the word, the number, and why (or what would settle it)."""
-        head = f"{self.word}: {self.what} {self.number}"
+    def reason(self) -> str:
+        """The number and why (or what would settle it), without the word."""
+        head = f"{self.what} {self.number}"
         if self.word == SHOWN:
             return f"{head}, the whole interval beyond {self.bound}"
         if self.word == RULED_OUT:
             return f"{head}, the whole interval inside {self.bound}: smaller than the threshold if there at all"
         if not (math.isfinite(self.low) and math.isfinite(self.high)):
-            return f"{self.word}: {self.what} has no interval at {self.n:,} {self.unit}"
+            return f"{self.what} has no interval at {self.n:,} {self.unit}"
         return f"{head} reaches across {self.bound} at {self.n:,} {self.unit}; {self.needed_text}"
+
+    @property
+    def sentence(self) -> str:
+        """One line: the word, the number, and why (or what would settle it)."""
+        return f"{self.word}: {self.reason}"
 
 
 def round_up(n: float) -> int:

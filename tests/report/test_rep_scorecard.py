@@ -149,3 +149,14 @@ def test_a_split_verdict_names_how_each_bot_decides(base):
     assert seat.holds_for == "each of favourite, timer in every seat; 4 players"
     assert seat.note == ("favourite's table: about 25,000 races would settle it if the spread stays as observed "
                          "(shown with timer)")
+
+
+def test_every_judged_answer_leads_with_its_word_once(base):
+    answers, _ = _seat_answer(base, 3000, 0.003, 0.016)
+    judged = [a for a in answers if a.evidence]
+    assert {a.question for a in judged} >= {SEAT, "How much does skill matter against luck?",
+                                            "Are the lemming colours balanced?"}
+    for a in judged:
+        head = a.text.split(" — ", 1)[0] if " — " in a.text[:30] else a.text.split(" with each", 1)[0]
+        assert head.lower() == a.word, (a.question, a.text[:80])
+        assert not a.text.lower().startswith(f"{a.word} — {a.word}"), a.text[:80]
