@@ -90,7 +90,7 @@ def items(answers: list[Answer], manifest: dict) -> list[Item]:
         note = ""
         if word == NOT_ENOUGH:
             note = v.needed_text if len(labels) == 1 else f"{label}'s table: {v.needed_text}"
-            note += f" ({others})" if others else ""
+            note += f"; {others}" if others else ""
         elif others:
             same = ", ".join(k for k, x in a.evidence.items() if x.word == word)
             note = f"the bots decide it differently: {word} with {same}, {others}"

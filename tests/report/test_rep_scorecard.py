@@ -147,8 +147,8 @@ def test_a_split_verdict_names_how_each_bot_decides(base):
     seat = next(it for it in scorecard.items(answers, MANIFEST) if it.question == SEAT)
     assert seat.word == "not enough races"
     assert seat.holds_for == "each of favourite, timer in every seat; 4 players"
-    assert seat.note == ("favourite's table: about 25,000 races would settle it if the spread stays as observed "
-                         "(shown with timer)")
+    assert seat.note == ("favourite's table: about 25,000 races would settle it if the spread stays as observed; "
+                         "shown with timer")
 
 
 def test_every_judged_answer_leads_with_its_word_once(base):
