@@ -185,6 +185,8 @@ def _outscore_verdict(log_gap: float, se: float, min_effect: float, n: int, what
     from analyzer.stats.evidence import verdict
     from analyzer.stats.intervals import Z95
 
+    if not (np.isfinite(se) and se > 0):  # no spread measured (bots that never met): no interval, no verdict
+        se = np.nan
     return verdict(float(_edge(log_gap)), float(_edge(log_gap - Z95 * se)), float(_edge(log_gap + Z95 * se)),
                    min_effect, n, what=what, unit=unit)
 

@@ -160,3 +160,16 @@ def test_every_judged_answer_leads_with_its_word_once(base):
         head = a.text.split(" — ", 1)[0] if " — " in a.text[:30] else a.text.split(" with each", 1)[0]
         assert head.lower() == a.word, (a.question, a.text[:80])
         assert not a.text.lower().startswith(f"{a.word} — {a.word}"), a.text[:80]
+
+
+def test_tournament_gaps_are_judged_as_chances_to_outscore():
+    """A log-strength gap of 0.2 (se 0.05) is a chance to outscore of 54.98%: +4.98 pp, its
+    interval the gap's ±1.96 se transformed (+2.55 to +7.40 pp): shown beyond 1 pp; a gap
+    with no measured spread (bots that never met) has no interval and no verdict."""
+    from analyzer.report.tournament import _outscore_verdict
+
+    v = _outscore_verdict(0.2, 0.05, 0.01, 1000, "a's chance to outscore b, above 50%:", "races")
+    assert v.word == "shown"
+    assert (round(100 * v.estimate, 2), round(100 * v.low, 2), round(100 * v.high, 2)) == (4.98, 2.55, 7.4)
+    v = _outscore_verdict(0.0, 0.0, 0.01, 1000, "x", "races")
+    assert v.word == "not enough races" and v.needed is None and "no interval" in v.needed_text
