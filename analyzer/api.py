@@ -34,7 +34,8 @@ if TYPE_CHECKING:
 
 BotList = str | Sequence[str]
 
-__all__ = ["simulate", "compare", "tournament", "report_runs", "replay", "Run", "Comparison", "Tournament", "games"]
+__all__ = ["simulate", "compare", "tournament", "report_runs", "scorecard_text", "replay", "Run", "Comparison",
+           "Tournament", "games"]
 
 
 def games() -> list[str]:
@@ -141,6 +142,14 @@ def check_outputs(runs) -> None:
             check_out_dir(out)
         if report is not None:
             check_report_path(report)
+
+
+def scorecard_text(html) -> str:
+    """The scorecard of the report at ``html`` as text, as the command line prints it
+    before the report's path ("" for a page without one)."""
+    from analyzer.report.html import scorecard_text as read
+
+    return read(Path(html))
 
 
 def report_runs(run_dirs, out=None, *, by: str | None = None, min_effect: float | None = None,
@@ -309,7 +318,8 @@ def simulate(game: str, races: int | None = None, *, games: int | None = None, b
     if report_path is not None:
         compile_(jobs[1:], progress)
         html = run.report(report_path)
-        run.text += f"\nreport: {html}"
+        card = scorecard_text(html)
+        run.text += (f"\n{card}" if card else "") + f"\nreport: {html}"
     return run
 
 

@@ -167,6 +167,9 @@ def report_command(
             html = api.report_runs(run_dirs, _either(report, out, "--report", "--out"), by=by, min_effect=min_effect,
                                    drop_duplicates=drop_duplicates)
         bar.advance(len(run_dirs))
+    card = api.scorecard_text(html)
+    if card:
+        typer.echo(card)
     typer.echo(f"report: {html}")
 
 

@@ -138,13 +138,39 @@ def _answers(sections, res: dict, manifest: dict, controlled) -> list[T.Answer]:
     return out
 
 
+SCORECARD_TEXT = "scorecard.txt"  # the scorecard as text, in the report's folder (what ``report`` prints)
+
+
+def scorecard_of(res: dict, manifest: dict, sections, controlled, answers=None):
+    """The report's scorecard: ``(items, warnings)`` (``report/scorecard.py``)."""
+    from analyzer.report import scorecard
+
+    answers = _answers(sections, res, manifest, controlled) if answers is None else answers
+    return scorecard.items(answers, manifest), scorecard.warnings(res, manifest, answers, controlled, sections)
+
+
+def scorecard_text(html_path: Path) -> str:
+    """The scorecard a report at ``html_path`` wrote beside it as text ("" if none)."""
+    path = files_dir(Path(html_path)) / SCORECARD_TEXT
+    return path.read_text(encoding="utf-8").rstrip("\n") if path.is_file() else ""
+
+
+def render_text(items, warns) -> str:
+    from analyzer.report import scorecard
+
+    return scorecard.render_text(items, warns)
+
+
 def render_html(res: dict, manifest: dict, sections, figures: list[dict], folder_name: str,
                 controlled=None) -> str:
     """The page: setup, a table of contents, the game's answers (each with its scope,
     its method and a link to its figure), overview, figures, key tables, CSV list.
     ``sections`` is the game's report package (see ``analyzer/games/protocol.py``)."""
+    from analyzer.report import scorecard
+
     title = str(manifest.get("title", manifest.get("game", "")))
     answers = _answers(sections, res, manifest, controlled)
+    card = scorecard_of(res, manifest, sections, controlled, answers)
     drawn = {f["key"] for f in figures}
     toc = ['<nav class="toc"><h2>Contents</h2><ul>', '<li><a href="#answers">Answers for the designer</a><ul>']
     for i, a in enumerate(answers):
@@ -157,15 +183,17 @@ def render_html(res: dict, manifest: dict, sections, figures: list[dict], folder
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{_e(title)} balance report</title><style>{CSS}</style></head><body>",
+        f"<title>{_e(title)} balance report</title><style>{CSS}{scorecard.CSS}</style></head><body>",
         f"<h1>{_e(title)} balance report</h1>",
+        scorecard.render_html(*card),
         _setup_block(manifest),
         "".join(toc),
         '<h2 id="answers">Answers for the designer</h2><dl class="qa">',
     ]
     for i, a in enumerate(answers):
         link = f' <a href="#{_e(a.figure)}">(figure)</a>' if a.figure in drawn else ""
-        parts.append(f'<dt id="answer-{i + 1}">{_e(a.question)}</dt><dd>{_e(a.text)}{link}'
+        badge = f'<span class="ev ev-{_e(a.word.replace(" ", "-"))}">{_e(a.word)}</span>' if a.word else ""
+        parts.append(f'<dt id="answer-{i + 1}">{badge}{_e(a.question)}</dt><dd>{_e(a.text)}{link}'
                      f'<p class="how">Scope: {_e(a.scope)}.<br>Method: {_e(a.method)}.</p></dd>')
     parts.append("</dl>")
     parts.append('<h2 id="overview">Overview</h2>' + table(["", "value"], [[k, v] for k, v in sections.overview(res)]))
@@ -196,10 +224,11 @@ def output_paths(out_path, default_name: str) -> tuple[Path, Path]:
 
 
 def save_report(out_path: Path, folder: Path, figures: list[dict], tables: dict[str, pd.DataFrame],
-                page: str) -> Path:
-    """Figures as PNG and tables as CSV into ``folder``, and the page: whole or not
-    at all (engine/output.py)."""
-    files: dict[str, object] = {f"{f['key']}.png": f["png"] for f in figures}
+                page: str, texts: dict[str, str] | None = None) -> Path:
+    """Figures as PNG, tables as CSV and ``texts`` (file name -> text) into ``folder``,
+    and the page: whole or not at all (engine/output.py)."""
+    files: dict[str, object] = {name: text + "\n" for name, text in (texts or {}).items()}
+    files.update({f"{f['key']}.png": f["png"] for f in figures})
     files.update({f"{name}.csv": df.to_csv(index=False) for name, df in tables.items()})
     return write_page(out_path, out_path.name, files, page, "the report")
 
@@ -233,6 +262,7 @@ def write_report(stats_result: dict[str, pd.DataFrame], manifest: dict, out_path
         controlled = Controlled({}, {}, "no controlled tables were asked for")
     figures = render_all(sections.FIGURES, res, manifest)
     page = render_html(res, manifest, sections, figures, folder.name, controlled)
+    card = scorecard_of(res, manifest, sections, controlled)
     tables = dict(res)
     for label, res in controlled.tables.items():
         if res is not stats_result:  # each controlled table's answers' inputs, as CSV too
@@ -240,7 +270,7 @@ def write_report(stats_result: dict[str, pd.DataFrame], manifest: dict, out_path
                     "lemmings", "pigs", "seat_advantage", "win_patterns", "contracts", "queue_position")):
                 if name in res:
                     tables[f"controlled_{_slug(label)}_{name}"] = res[name]
-    return save_report(out_path, folder, figures, tables, page)
+    return save_report(out_path, folder, figures, tables, page, {SCORECARD_TEXT: render_text(*card)})
 
 
 def _slug(label: str) -> str:
@@ -264,11 +294,21 @@ def write_side_by_side(runs: list[tuple[Path, dict, dict]], by: str, differ: lis
             return f"{m.get('players')} players ({d.name})"
         return f"{T.data_scope(m)} ({d.name})"
 
+    from analyzer.report import scorecard
+
     none = Controlled({}, {}, "a side-by-side report plays no controlled tables")
     per_run = [(label(d, m), res, m, _answers(sections, res, m, none)) for d, res, m in runs]
+    questions = [a.question for a in per_run[0][3]]
+    cards = []
+    for name, res, m, answers in per_run:
+        items = scorecard.items(answers, m)
+        for it in items:  # the page numbers the answers by the first run's questions
+            it.anchor = f"answer-{questions.index(it.question) + 1}" if it.question in questions else it.anchor
+        cards.append((name, items, scorecard.warnings(res, m, answers, none, sections)))
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-             f"<title>{_e(title)} balance report by {_e(by)}</title><style>{CSS}</style></head><body>",
+             f"<title>{_e(title)} balance report by {_e(by)}</title><style>{CSS}{scorecard.CSS}</style></head><body>",
              f"<h1>{_e(title)} balance report, {len(runs)} runs side by side by {_e(by)}</h1>",
+             scorecard.render_side_by_side(cards),
              f'<p class="small">The runs differ in {_e(", ".join(differ))}; every answer is given per run, '
              "never blended.</p>"]
     for name, _, m, _ in per_run:
@@ -294,4 +334,5 @@ def write_side_by_side(runs: list[tuple[Path, dict, dict]], by: str, differ: lis
             figures_all.append({**f, "key": key})
         tables.update({f"run{k + 1}_{t}": df for t, df in res.items()})
     parts.append(f'<p class="small">{_e(sections.FOOTNOTE)}</p></body></html>')
-    return save_report(out_path, folder, figures_all, tables, "\n".join(parts))
+    text = "\n".join(f"{name}:\n" + scorecard.render_text(items, warns) for name, items, warns in cards)
+    return save_report(out_path, folder, figures_all, tables, "\n".join(parts), {SCORECARD_TEXT: text})

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from analyzer.stats.evidence import NOT_ENOUGH, Verdict, across, verdict
 from analyzer.stats.flags import ALPHA, MIN_EFFECT, Flags, seat_balance
 
 
@@ -205,12 +206,49 @@ def answer_skill(res: dict) -> str:
 class Answer:
     """A designer's question with its answer, the scope the answer holds for
     (bots, board, player count) and the method that measured it; ``figure`` is
-    the key of the figure that shows it (the page links to it)."""
+    the key of the figure that shows it (the page links to it). ``evidence``:
+    where the answer judges an effect against a practical threshold, its
+    verdict per table (label -> ``Verdict``, ``stats/evidence.py``), which the
+    text leads with and the scorecard shows; ``players`` the player count."""
     question: str
     text: str
     method: str
     scope: str
     figure: str | None = None
+    evidence: dict[str, Verdict] | None = None
+    players: object = None
+    where: str = ""  # where each controlled table's bot sits ("in every seat"), when the evidence is per table
+
+    @property
+    def word(self) -> str | None:
+        """The answer's evidence word over its tables: one table's, the common word
+        when every table decides alike, "not enough races" when any table leaves it
+        open, and "shown" when some show it and others rule it out (the scorecard
+        names the tables it is shown for)."""
+        if not self.evidence:
+            return None
+        words = {v.word for v in self.evidence.values()}
+        if NOT_ENOUGH in words:
+            return NOT_ENOUGH
+        return words.pop() if len(words) == 1 else "shown"
+
+
+def lead(word: str, text: str) -> str:
+    """``text`` led by its evidence word: ``"Not enough races — text"``."""
+    return f"{word[0].upper()}{word[1:]} — {text}"
+
+
+def _measured(out: tuple) -> tuple[str, str, Verdict | None]:
+    """A measure's ``(key, sentence)`` or ``(key, sentence, verdict)`` as the latter."""
+    return (out[0], out[1], out[2]) if len(out) > 2 else (out[0], out[1], None)
+
+
+def with_evidence(sentence: str, v: Verdict | None) -> str:
+    """A table's sentence followed by its evidence, when it has one."""
+    if v is None:
+        return sentence
+    tail = f"; {v.needed_text}" if v.word == NOT_ENOUGH and is_num(v.low) else ""
+    return f"{v.word} ({v.what} {v.number}, threshold {v.bound}{tail}): {sentence}"
 
 
 def min_effect(manifest: dict) -> float:
@@ -255,39 +293,71 @@ def single_bot(manifest: dict) -> bool:
     return bool(bots) and len(set(bots)) == 1 and not isinstance(manifest.get("bots_text"), str)
 
 
-def structural(question: str, figure: str | None, measure: Callable[[dict], tuple[str, str]], method: str,
+def structural(question: str, figure: str | None, measure: Callable[[dict], tuple], method: str,
                res: dict, manifest: dict, controlled=None) -> Answer:
     """A question about the game (seats, balance, length, ...) answered on the
     controlled tables side by side when there are any: ``measure(tables)`` gives
-    ``(key, sentence)``, equal keys meaning the same answer. Without controlled
-    tables the answer says plainly that it is about the bots present."""
+    ``(key, sentence)``, equal keys meaning the same answer, or ``(key, sentence,
+    verdict)`` where the answer judges an effect against a practical threshold.
+    With verdicts the answer leads with its evidence word, and it "holds across
+    these bots" only when every table decides it on its own and all alike
+    (``stats/evidence.across``); otherwise it is "not settled" at the tables' size.
+    Without controlled tables the answer says plainly that it is about the bots present."""
+    players = manifest.get("players")
     if controlled:
-        per = {label: measure(tables) for label, tables in controlled.tables.items()}
-        keys = {k for k, _ in per.values()}
+        per = {label: _measured(measure(tables)) for label, tables in controlled.tables.items()}
+        keys = {k for k, _, _ in per.values()}
+        verdicts = {label: v for label, (_, _, v) in per.items() if v is not None}
+        evidence = verdicts if len(verdicts) == len(per) else None
         where = controlled.where
+        sentences = " ".join(f"{label}: {with_evidence(sentence, v)}" for label, (_, sentence, v) in per.items())
         if len(per) == 1:
             label = next(iter(per))
-            text = (f"With {label} {where}: {per[label][1]} (one bot only: whether this holds with "
+            _, sentence, v = per[label]
+            text = (f"With {label} {where}: {with_evidence(sentence, v)} (one bot only: whether this holds with "
                     "other bots is not measured here)")
+            if v is not None:
+                text = lead(v.word, text)
+        elif evidence:
+            key, phrase = across(evidence)
+            if key == "open":
+                text = lead(NOT_ENOUGH, f"{phrase} (each of the {len(per)} bots {where}, on the same deals): "
+                                        + sentences)
+            elif key == "depends":
+                text = f"It depends on the bots (each {where}, on the same deals): {phrase}. " + sentences
+            else:
+                text = (f"{key[0].upper()}{key[1:]} with each of the {len(per)} bots {where} ({phrase}, on the "
+                        "same deals): " + sentences)
         elif len(keys) == 1:
             text = (f"The same answer with each of the {len(per)} bots {where} (it holds across these bots): "
-                    + " ".join(f"{label}: {sentence}" for label, (_, sentence) in per.items()))
+                    + sentences)
         else:
-            text = (f"It depends on the bots (each {where}, on the same deals): "
-                    + " ".join(f"{label}: {sentence}" for label, (_, sentence) in per.items()))
+            text = f"It depends on the bots (each {where}, on the same deals): " + sentences
         if not single_bot(manifest) and not any(t is res for t in controlled.tables.values()):
-            text += f" At this run's own table ({bots_scope(manifest)}, describing those bots): {measure(res)[1]}"
-        return Answer(question, text, method, controlled_scope(manifest, controlled), figure)
+            _, sentence, v = _measured(measure(res))
+            text += (f" At this run's own table ({bots_scope(manifest)}, describing those bots): "
+                     f"{with_evidence(sentence, v)}")
+        return Answer(question, text, method, controlled_scope(manifest, controlled), figure, evidence, players,
+                      where)
     note = getattr(controlled, "note", "") or "no controlled table was played"
     prefix = "" if single_bot(manifest) else (
         f"About the bots at this table, not the game alone ({note}): ")
-    return Answer(question, prefix + measure(res)[1], method, table_scope(manifest), figure)
+    _, sentence, v = _measured(measure(res))
+    text = prefix + with_evidence(sentence, v)
+    label = bots_scope(manifest)
+    return Answer(question, lead(v.word, text) if v is not None else text, method, table_scope(manifest), figure,
+                  {label: v} if v is not None else None, players)
 
 
-def bots_answer(question: str, figure: str | None, text: str, method: str, manifest: dict) -> Answer:
-    """A question whose answer describes the choices of the bots present."""
-    return Answer(question, text + f" (This describes the choices of the bots present: {bots_scope(manifest)}.)",
-                  method, table_scope(manifest), figure)
+def bots_answer(question: str, figure: str | None, text: str, method: str, manifest: dict,
+                evidence: Verdict | None = None) -> Answer:
+    """A question whose answer describes the choices of the bots present; with
+    ``evidence`` it leads with its evidence word."""
+    text = text + f" (This describes the choices of the bots present: {bots_scope(manifest)}.)"
+    if evidence is not None:
+        text = lead(evidence.word, f"{evidence.reason[0].upper()}{evidence.reason[1:]}. {text}")
+    return Answer(question, text, method, table_scope(manifest), figure,
+                  {bots_scope(manifest): evidence} if evidence is not None else None, manifest.get("players"))
 
 
 def flag_sentence(flags: Flags, noun: str, plural: str | None = None) -> tuple[str, str]:
@@ -320,11 +390,34 @@ def first_seat_measure(manifest: dict) -> Callable[[dict], tuple[str, str]]:
         if f is None:
             return "none", "no results to compare seats."
         s1 = sa[sa["seat"] == 1].iloc[0]
-        key, verdict = flag_sentence(f, "seat")
+        key, flags_text = flag_sentence(f, "seat")
         return key, (f"seat 1 wins {pct_ci(s1['win_rate'], s1['win_low'], s1['win_high'])}, "
                      f"{pp_ci(s1['advantage'], s1['advantage_low'], s1['advantage_high'])} against the average "
-                     f"seat; {verdict}")
+                     f"seat; {flags_text}"), first_seat_verdict(s1, manifest, f)
     return measure
+
+
+def first_seat_verdict(s1, manifest: dict, flags: Flags) -> Verdict:
+    """Seat 1's edge over the average seat against the practical threshold, in
+    evidence words, on the seat flags' simultaneous interval (so that the word
+    never contradicts the flags' sentence beside it)."""
+    u = unit(manifest)
+    n = int(s1[u]) if u in s1 else 0
+    return flags.item_evidence(0, "seat 1 against the average seat", n, u)
+
+
+def skill_verdict(res: dict, manifest: dict) -> Verdict | None:
+    """Do the heuristic bots win more than random, by the practical threshold? The
+    all-heuristic row of ``luck_skill`` (win rate per seat minus random's, paired)."""
+    ls = res["luck_skill"]
+    if not len(ls):
+        return None
+    row = ls.iloc[-1]
+    sa, u = res["seat_advantage"], unit(manifest)
+    n = int(sa[u].iloc[0]) if len(sa) and u in sa else 0
+    who = "heuristic bots" if row["bot"] == "all heuristic bots" else str(row["bot"])
+    return verdict(float(row["difference"]), float(row["difference_low"]), float(row["difference_high"]),
+                   min_effect(manifest), n, what=f"{who} against random (win rate per seat)", unit=unit(manifest))
 
 
 SEAT_METHOD = ("Cochran's Q on which seats won each unit (seats paired within a unit), then per-seat paired "

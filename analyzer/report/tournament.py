@@ -208,6 +208,70 @@ def seat_verdict(result, alpha: float = ALPHA, min_effect: float = MIN_EFFECT) -
     return f"{names} {'differs' if flagged.sum() == 1 else 'differ'} from the average seat beyond chance ({test})"
 
 
+def _edge(log_gap):
+    """The chance to outscore at equal seats minus 1/2, from a log-strength gap."""
+    return 1 / (1 + np.exp(-np.asarray(log_gap, np.float64))) - 0.5
+
+
+def _outscore_verdict(log_gap: float, se: float, min_effect: float, n: int, what: str, unit: str):
+    """A log-strength gap judged as the chance to outscore minus 1/2 (monotone in the
+    gap, so its interval is the gap's transformed), against ``min_effect``."""
+    from analyzer.stats.evidence import verdict
+    from analyzer.stats.intervals import Z95
+
+    if not (np.isfinite(se) and se > 0):  # no spread measured (bots that never met): no interval, no verdict
+        se = np.nan
+    return verdict(float(_edge(log_gap)), float(_edge(log_gap - Z95 * se)), float(_edge(log_gap + Z95 * se)),
+                   min_effect, n, what=what, unit=unit)
+
+
+def scorecard_of(res, result, min_effect: float = MIN_EFFECT):
+    """The tournament's scorecard (``report/scorecard.py``): each bot against the next
+    in the rating order, and seat 1 against the average seat, as the chance to
+    outscore an equal opponent minus 1/2 (pp), judged against ``min_effect``;
+    warnings for a bot that never wins."""
+    from analyzer.report.scorecard import NOT_ENOUGH, Item, ScoreWarning
+
+    players = f"{result.players} players"
+    items = []
+    if result.one_seat:  # no Elo (the bots never meet): each bot's win rate against the best one's
+        from analyzer.stats.evidence import verdict
+
+        for _, r in res["ratings"].iloc[1:].iterrows():
+            v = verdict(float(r["win_difference"]), float(r["difference_low"]), float(r["difference_high"]),
+                        min_effect, int(r["races"]), what=f"{r['bot']} against {r['versus']}, win rate:",
+                        unit=result.unit)
+            items.append((v, "Win rate against the field", "ratings",
+                          f"the {result.role} seat, paired on the deals"))
+        f = None
+    else:
+        f = result.ratings
+        order = list(np.argsort(-np.asarray(f.strength), kind="stable"))
+        B = len(f.strength)
+    for a, b in ([] if f is None else zip(order, order[1:])):
+        var = f.cov[a, a] + f.cov[b, b] - 2 * f.cov[a, b]
+        v = _outscore_verdict(f.strength[a] - f.strength[b], float(np.sqrt(max(var, 0.0))), min_effect,
+                              int(result.races), f"{result.labels[a]}'s chance to outscore {result.labels[b]}, above 50%:",
+                              result.unit)
+        items.append((v, "Ratings", "ratings", f"{result.labels[a]} against {result.labels[b]}, seats rotated"))
+    if f is not None and len(f.seat) > 1:
+        se = float(np.sqrt(max(f.cov[B, B], 0.0)))
+        v = _outscore_verdict(f.seat[0], se, min_effect, int(result.races),
+                              "an equal bot's chance to outscore from seat 1 rather than an average seat, above 50%:",
+                              result.unit)
+        items.append((v, "Seat advantage", "seats", "every bot, all seats"))
+    card = [Item(v.word, title, anchor, f"{v.what} {v.number}, threshold {v.bound}", f"{who}; {players}",
+                 v.needed_text if v.word == NOT_ENOUGH else "") for v, title, anchor, who in items[:8]]
+    rt = res["ratings"]
+    warns = [ScoreWarning(f"{r['bot']} never wins (0 of {int(r['races']):,} seat-{result.unit}).",
+                     "a bot too weak to matter, a rule that shuts its way of playing out, or a bot that cannot "
+                     "finish (a bug in its moves)",
+                     f"analyzer replay {result.setup.get('game', 'GAME')} --players {result.players} "
+                     f"--bots {r['bot']} --seed {result.seed}")
+             for _, r in rt.iterrows() if r["win_rate"] == 0 and r["races"] >= 100]
+    return card, warns
+
+
 FIGURES = [("ratings", "Ratings", fig_ratings), ("head_to_head", "Head to head", fig_head_to_head),
            ("seats", "Seat advantage", fig_seats), ("scores", "Mean score", fig_scores)]
 ONE_SEAT_FIGURES = [("ratings", "Win rate against the field", fig_win_rates), ("scores", "Mean score", fig_scores)]
@@ -274,13 +338,17 @@ def _ratings_table(rt, result) -> str:
           f"{r['races']:,}", T.num_ci(r["mean_score"], r["score_low"], r["score_high"])] for _, r in rt.iterrows()]))
 
 
-def render_html(res: dict, result, figures: list[dict], folder: str) -> str:
+def render_html(res: dict, result, figures: list[dict], folder: str, card=None) -> str:
+    from analyzer.report import scorecard
+
     title = f"{result.setup.get('title') or result.setup.get('game', '')} tournament"
     rt = res["ratings"]
+    card = scorecard_of(res, result) if card is None else card
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
-             f"<title>{_e(title)}</title><style>{CSS}</style></head><body>",
-             f"<h1>{_e(title)}</h1>", _setup_block(result), "<h2>Ratings</h2>", _ratings_table(rt, result),
+             f"<title>{_e(title)}</title><style>{CSS}{scorecard.CSS}</style></head><body>",
+             f"<h1>{_e(title)}</h1>", scorecard.render_html(*card), _setup_block(result),
+             '<h2 id="ratings-table">Ratings</h2>', _ratings_table(rt, result),
              "<h2>Figures</h2>"]
     for f in figures:
         data = base64.b64encode(f["png"]).decode("ascii")
@@ -293,7 +361,7 @@ def render_html(res: dict, result, figures: list[dict], folder: str) -> str:
                       "interval; mean scores with a normal interval. No Elo: the rated bots never share a "
                       f"{_e(result.unit[:-1])}, so a pairwise model has nothing to fit.</p>")
     s = res["seats"]
-    parts.append("<h2>Seats</h2>" + table(
+    parts.append('<h2 id="seats-table">Seats</h2>' + table(
         ["seat", "strength multiplier (95% CI)", "Elo equivalent", "win rate (95% CI)", "mean score"],
         [[int(r["seat"]), T.num_ci(r["multiplier"], r["multiplier_low"], r["multiplier_high"], 3),
           T.num(r["elo_equivalent"], 0, sign=True), T.pct_ci(r["win_rate"], r["win_low"], r["win_high"]),
@@ -330,4 +398,9 @@ def write_tournament_report(result, out_path) -> Path:
     notes = (_one_seat_takeaways if result.one_seat else _takeaways)(res, result)
     figures = [{"key": key, "title": title, "takeaway": notes[key], "png": png(draw(res, result))}
                for key, title, draw in (ONE_SEAT_FIGURES if result.one_seat else FIGURES)]
-    return save_report(out_path, folder, figures, res, render_html(res, result, figures, folder.name))
+    from analyzer.report.html import SCORECARD_TEXT
+    from analyzer.report.scorecard import render_text
+
+    card = scorecard_of(res, result)
+    return save_report(out_path, folder, figures, res, render_html(res, result, figures, folder.name, card),
+                       {SCORECARD_TEXT: render_text(*card)})

@@ -11,9 +11,15 @@ difference too small to matter:
 2. per-item tests against the fair value, their p-values Holm-adjusted for the
    k comparisons (Holm's step-down controls the family-wise error rate);
 3. a practical-size threshold ``min_effect`` (default 1 percentage point):
-   an item is flagged only if its difference from fair is at least that large
-   (and its interval lies beyond fair). Below it the answer is "no meaningful
-   difference", even when the sample is big enough to detect it.
+   an item is flagged only if the whole of its simultaneous 95% interval
+   (Bonferroni: each item's at level 1 - 0.05/k, so that all k hold together)
+   of its difference from fair lies at least that far from fair (not just its point estimate: a gap
+   measured at 1.2 pp whose interval reaches down to 0.4 pp is not shown to be
+   1 pp). Below it the answer is "no meaningful difference", even when the
+   sample is big enough to detect it.
+
+``Flags.evidence`` turns the same intervals into the evidence words of
+``stats/evidence.py`` (shown, ruled out, not enough races).
 
 Every result carries the method's name in words (``Flags.method``) for the
 report's method line.
@@ -21,11 +27,13 @@ report's method line.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from analyzer.stats.distributions import chi2_sf, normal_sf
+from analyzer.stats.distributions import chi2_sf, normal_quantile, normal_sf
+from analyzer.stats.evidence import NOT_ENOUGH, SHOWN, Verdict, any_of, verdict
+from analyzer.stats.intervals import wilson
 
 ALPHA = 0.05
 MIN_EFFECT = 0.01  # 1 percentage point
@@ -61,12 +69,35 @@ class Flags:
     alpha: float = ALPHA
     min_effect: float = MIN_EFFECT
     flagged: np.ndarray = field(default=None)  # bool per item
+    gap_low: np.ndarray = field(default=None)  # simultaneous 95% interval of each item's share - fair
+    gap_high: np.ndarray = field(default=None)
 
     def __post_init__(self):
+        k = len(self.items)
+        if self.gap_low is None:
+            self.gap_low, self.gap_high = np.full(k, np.nan), np.full(k, np.nan)
         if self.flagged is None:
-            diff = np.abs(self.share - self.fair)
-            self.flagged = ((self.joint_p < self.alpha) & (self.p_holm < self.alpha)
-                            & (diff >= self.min_effect))
+            with np.errstate(invalid="ignore"):
+                beyond = (self.gap_low >= self.min_effect) | (self.gap_high <= -self.min_effect)
+            self.flagged = (self.joint_p < self.alpha) & (self.p_holm < self.alpha) & beyond
+
+    def item_evidence(self, i: int, what: str, n: int, unit: str = "races") -> Verdict:
+        """Item ``i``'s gap from fair in evidence words (``stats/evidence.py``), on its
+        simultaneous interval. It is *shown* only when it is flagged (the joint test
+        too): an interval beyond the threshold that the joint test does not back is
+        left open, the next few units deciding it."""
+        t = self.min_effect if self.min_effect > 0 else 1e-12
+        v = verdict(float(self.share[i] - self.fair), float(self.gap_low[i]), float(self.gap_high[i]), t, n,
+                    what=what, unit=unit, level="simultaneous 95% CI")
+        if v.word == SHOWN and not self.flagged[i]:
+            v = replace(v, word=NOT_ENOUGH, needed=n + 1)
+        return v
+
+    def evidence(self, what: str, n: int, unit: str = "races") -> Verdict:
+        """The evidence words for "is any item off fair by the threshold?": each
+        item's ``item_evidence``, then ``any_of``."""
+        return any_of([self.item_evidence(i, f"{self.items[i]} against fair", n, unit)
+                       for i in range(len(self.items))], what)
 
     @property
     def joint_rejects(self) -> bool:
@@ -95,6 +126,12 @@ class Flags:
                 f"Holm-corrected per-{noun} tests)")
 
 
+def simultaneous_z(k: int, level: float = 0.95) -> float:
+    """The normal quantile of k two-sided intervals that hold together at ``level``
+    (Bonferroni: each at 1 - (1 - level) / k)."""
+    return normal_quantile(1 - (1 - level) / (2 * max(k, 1)))
+
+
 def _p(p: float) -> str:
     """``= 0.12`` or ``< 0.0001``."""
     return f"= {p:.2g}" if p >= 1e-4 else "< 0.0001"
@@ -121,10 +158,13 @@ def share_balance(counts, n: int, items, alpha: float = ALPHA, min_effect: float
     share = counts / n
     se = math.sqrt(fair * (1 - fair) / n)
     p = 2 * np.asarray(normal_sf(np.abs(share - fair) / se), np.float64).reshape(k)
+    low, high = wilson(np.minimum(counts, n), n, simultaneous_z(k))
     return Flags(f"chi-square test of equal shares over {int(n):,} units ({k - 1} df), then two-sided "
-                 f"per-item z tests, Holm-corrected; flagged at alpha {alpha:g} and a gap of at least "
-                 f"{100 * min_effect:g} pp", list(items), share, fair, stat, k - 1, joint_p, p, holm(p),
-                 alpha, min_effect)
+                 f"per-item z tests, Holm-corrected; flagged at alpha {alpha:g} when the whole simultaneous 95% "
+                 f"interval (Bonferroni) of the gap lies at least {100 * min_effect:g} pp from fair", list(items),
+                 share, fair, stat,
+                 k - 1, joint_p, p, holm(p), alpha, min_effect, None, np.asarray(low) - fair,
+                 np.asarray(high) - fair)
 
 
 def seat_balance(counts, masks, players: int, alpha: float = ALPHA, min_effect: float = MIN_EFFECT) -> Flags:
@@ -162,5 +202,7 @@ def seat_balance(counts, masks, players: int, alpha: float = ALPHA, min_effect: 
     p = 2 * np.asarray(normal_sf(z), np.float64).reshape(k)
     return Flags(f"Cochran's Q over {int(n):,} units ({k - 1} df; the seats of a unit are paired), then "
                  f"two-sided paired per-seat tests against the mean seat, Holm-corrected; flagged at alpha "
-                 f"{alpha:g} and a gap of at least {100 * min_effect:g} pp", items, share, fair, q, k - 1,
-                 joint_p, p, holm(p), alpha, min_effect)
+                 f"{alpha:g} when the whole simultaneous 95% interval (Bonferroni) of the gap lies at least "
+                 f"{100 * min_effect:g} pp from the mean seat", items, share, fair, q, k - 1, joint_p, p, holm(p),
+                 alpha, min_effect, None,
+                 mean - simultaneous_z(k) * se, mean + simultaneous_z(k) * se)

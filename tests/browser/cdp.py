@@ -44,6 +44,7 @@ class Visit:
     requests: list[str] = field(default_factory=list)  # every URL the page asked for
     failed: list[str] = field(default_factory=list)
     images: list[dict] = field(default_factory=list)  # src, complete, naturalWidth
+    scorecard: dict | None = None  # the #scorecard element's box (top, bottom, left, width) and what precedes it
 
 
 class Browser:
@@ -137,11 +138,15 @@ class Browser:
 
     # ------------------------------------------------------------ a page
 
-    def visit(self, url: str, screenshot: Path | None = None) -> Visit:
+    def visit(self, url: str, screenshot: Path | None = None, width: int | None = None) -> Visit:
+        """Load ``url`` (at ``width`` CSS pixels wide, 900 high, when given) and record it."""
         target = self.call("Target.createTarget", url="about:blank")["targetId"]
         session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
         for domain in ("Page", "Runtime", "Log", "Network"):
             self.call(f"{domain}.enable", session)
+        if width is not None:
+            self.call("Emulation.setDeviceMetricsOverride", session, width=width, height=900, deviceScaleFactor=1,
+                      mobile=False)
         visit = Visit(url)
         self.call("Page.navigate", session, url=url)
         deadline = time.monotonic() + self.timeout
@@ -178,6 +183,13 @@ class Browser:
             "JSON.stringify(Array.from(document.images).map(i => "
             "({src: i.src.slice(0, 80), complete: i.complete, naturalWidth: i.naturalWidth})))"))
         visit.images = json.loads(result["result"]["value"])
+        result = self.call("Runtime.evaluate", session, returnByValue=True, expression=(
+            "(() => { const s = document.getElementById('scorecard'); if (!s) return 'null';"
+            " const r = s.getBoundingClientRect(); const toc = document.querySelector('nav.toc');"
+            " return JSON.stringify({top: r.top + window.scrollY, bottom: r.bottom + window.scrollY,"
+            " left: r.left, width: r.width, words: s.querySelectorAll('.ev').length,"
+            " before_toc: !toc || !!(s.compareDocumentPosition(toc) & Node.DOCUMENT_POSITION_FOLLOWING)}); })()"))
+        visit.scorecard = json.loads(result["result"]["value"])
         if screenshot is not None:
             shot = self.call("Page.captureScreenshot", session, format="png", captureBeyondViewport=True)
             screenshot.parent.mkdir(parents=True, exist_ok=True)

@@ -60,6 +60,19 @@ def test_page_renders_cleanly_offline(browser, pages, page):
     assert shot.stat().st_size > 10_000  # a rendered page, not a blank one
 
 
+@pytest.mark.parametrize("page", [*names(), "tournament"])
+def test_the_scorecard_is_on_the_first_screen(browser, pages, page):
+    """Issue 35: at 1400 px wide the scorecard (``id="scorecard"``, before the table
+    of contents) lies within the first 900 px, with at least one evidence word
+    (the tournament's: its ratings)."""
+    visit = browser.visit(pages[page].resolve().as_uri(), width=1400)
+    card = visit.scorecard
+    assert card is not None, "no scorecard"
+    assert card["before_toc"]
+    assert 0 <= card["top"] and card["bottom"] <= 900, card
+    assert card["words"] >= 1
+
+
 def test_the_checks_see_a_broken_page(browser, tmp_path):
     """The control: a console error, an image that does not load and a request
     to the network are each caught (so the checks above can fail)."""
@@ -70,3 +83,9 @@ def test_the_checks_see_a_broken_page(browser, tmp_path):
     assert any("boom" in e for e in visit.console_errors)
     assert any(r.startswith("http://192.0.2.1") for r in visit.requests)
     assert [i["naturalWidth"] for i in visit.images] == [0, 0]
+    assert visit.scorecard is None  # and a page without a scorecard
+    below = tmp_path / "below.html"
+    below.write_text('<html><body><nav class="toc">x</nav><div style="height:1200px"></div>'
+                     '<section id="scorecard"><span class="ev">shown</span></section></body></html>')
+    card = browser.visit(below.resolve().as_uri(), width=1400).scorecard
+    assert card["top"] >= 1200 and not card["before_toc"]

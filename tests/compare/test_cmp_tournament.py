@@ -1,8 +1,10 @@
 """Tournaments: the seatings are balanced, real bots are ranked sensibly, the
 report and the command line work."""
+import re
 from collections import Counter
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from analyzer.engine.botspec import parse_bot_list
@@ -98,6 +100,18 @@ def test_report(small, tmp_path):
     assert "ASSUMED reconstruction" in html and "Elo" in html and "sandwich" in html
     for name in ("ratings.csv", "win_matrix.csv", "head_to_head.csv", "seats.csv", "ratings.png"):
         assert (tmp_path / "t_files" / name).is_file()
+    # the scorecard first: each bot against the next in the rating order, then seat 1, in evidence words
+    card = html[html.index('<section id="scorecard">'):html.index("</section>")]
+    assert html.index('<section id="scorecard">') < html.index('<table class="meta">')
+    assert card.count('<span class="ev ev-') == 4
+    order = list(pd.read_csv(tmp_path / "t_files" / "ratings.csv")["bot"])
+    assert f"{order[-2]}&#x27;s chance to outscore random, above 50%: +" in card and order[-1] == "random"
+    # random is clearly last (the test above): the gap to it is far beyond 1 pp
+    last = re.search(r'<span class="ev ev-([a-z-]+)">[^<]*</span><a href="#ratings">Ratings</a> '
+                     rf"{order[-2]}&#x27;s chance to outscore random", card)
+    assert last and last.group(1) == "shown"
+    assert "an equal bot&#x27;s chance to outscore from seat 1 rather than an average seat" in card
+    assert (tmp_path / "t_files" / "scorecard.txt").read_text().startswith("Scorecard\n")
 
 
 def test_cli(tmp_path, capsys):

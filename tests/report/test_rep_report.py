@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from analyzer import api
 from analyzer.cli import main
 from analyzer.errors import AnalyzerError
 from analyzer.report import aggregate_run, build_report, default_report_path, write_report
@@ -245,3 +246,27 @@ def test_races_count_mismatch(run_dir, tmp_path):
     m["races"] = 5
     (run / "manifest.json").write_text(json.dumps(m))
     one_line_error(run, "holds 3,000 rows but the manifest says 5")
+
+
+def test_a_3000_race_report_leads_with_its_scorecard(report):
+    """Issue 34's done-when on the default table: at 3,000 races a table the seat
+    question is "not enough races", naming the races that would settle it; the
+    scorecard (issue 35) comes before the table of contents, and its text is
+    saved beside the page for the console."""
+    path, page = report
+    start = page.index('<section id="scorecard">')
+    assert start < page.index('<nav class="toc">') < page.index('<h2 id="answers">')
+    card = page[start:page.index("</section>", start)]
+    seat = re.search(r'<li><span class="ev ev-([a-z-]+)">[^<]*</span><a href="#answer-(\d+)">Is the first seat '
+                     r'favoured\?</a>([^<]*)<i>([^<]*)</i>([^<]*)</li>', card)
+    assert seat, card
+    assert seat.group(1) == "not-enough-races"
+    assert "seat 1 against the average seat" in seat.group(3) and "threshold ±1.0 pp" in seat.group(3)
+    assert "each of favourite, timer, contractor, random in every seat; 4 players" in seat.group(4)
+    needed = int(re.search(r"about ([\d,]+) races would settle it", seat.group(5)).group(1).replace(",", ""))
+    assert needed > 3000
+    answer = re.search(rf'<dt id="answer-{seat.group(2)}">.*?</dt><dd>(.*?)</dd>', page, re.S).group(1)
+    assert answer.startswith("Not enough races — not settled at 3,000 races a table")
+    text = (path.parent / "report_files" / "scorecard.txt").read_text(encoding="utf-8")
+    assert text.startswith("Scorecard\n") and "NOT ENOUGH RACES  Is the first seat favoured?" in text
+    assert api.scorecard_text(path) == text.rstrip("\n")  # what `report` prints before the path

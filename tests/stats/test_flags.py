@@ -81,3 +81,29 @@ def test_seat_flag_on_fair_seats_within_alpha():
         values, counts = np.unique(1 << winner, return_counts=True)
         fired += seat_balance(counts, values, 4, min_effect=0.0).any
     assert fired / reps <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / reps), fired / reps
+
+
+def test_a_flag_needs_the_whole_interval_beyond_the_threshold():
+    """Issue 34 item 5: one colour 1.2 pp above fair over 20,000 races is beyond chance
+    (z about 4.5) but its interval (about +0.7 to +1.7 pp) reaches below 1 pp: not
+    flagged, and its evidence is "not enough races"; at 400,000 races the same
+    shares are flagged and "shown"."""
+    shares = np.array([1 / 6 + 0.012] + [1 / 6 - 0.0024] * 5)
+    small = share_balance((shares * 20_000).round(), 20_000, list("abcdef"))
+    assert small.joint_rejects and small.p_holm[0] < 0.05
+    assert 0 < small.gap_low[0] < 0.01 < small.gap_high[0]
+    assert not small.any and "no meaningful difference" in small.verdict("colour")
+    v = small.evidence("a colour", 20_000)
+    assert v.word == "not enough races" and v.needed > 20_000
+    big = share_balance((shares * 400_000).round(), 400_000, list("abcdef"))
+    assert big.flagged.tolist() == [True, False, False, False, False, False]
+    assert big.evidence("a colour", 400_000).word == "shown"
+
+
+def test_seat_flags_carry_the_paired_interval():
+    """The seat gaps' intervals are the paired per-seat tests' (mean ± 1.96 se)."""
+    # 4 seats, one winner a race: seat 1 wins 40% of 10,000 races, the others 20% each
+    f = seat_balance([4000, 2000, 2000, 2000], [1, 2, 4, 8], 4)
+    assert f.flagged[0] and math.isclose(f.share[0] - f.fair, 0.15)
+    assert f.gap_low[0] < 0.15 < f.gap_high[0] and f.gap_low[0] > 0.01
+    assert f.evidence("a seat", 10_000).word == "shown"

@@ -7,7 +7,7 @@ import pandas as pd
 
 from analyzer.report.text import (
     SEAT_METHOD, Answer, answer_skill, bots_answer, first_seat_measure, flag_sentence, min_effect, num, num_ci,
-    ordinal, overview_value, pct, pct_ci, race_length_spread, stage_label, structural,
+    ordinal, overview_value, pct, pct_ci, race_length_spread, skill_verdict, stage_label, structural,
 )
 from analyzer.games.lemming_mafia.report import causal
 from analyzer.stats.flags import ALPHA, share_balance
@@ -147,7 +147,7 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
                    res, manifest, controlled),
         bots_answer("How much does skill matter against luck?", "scores", answer_skill(res),
                     "score variance explained by the bot (eta squared); each heuristic bot's win rate per seat "
-                    "minus random's, paired by race, 95% t interval", manifest),
+                    "minus random's, paired by race, 95% t interval", manifest, skill_verdict(res, manifest)),
         _colour_answer(res, manifest, controlled),
         structural("How long is a race?", "race_length", _length_measure,
                    "histogram of race lengths in moves; mean with a 95% t interval", res, manifest, controlled),
@@ -190,7 +190,7 @@ def _colour_answer(res: dict, manifest: dict, controlled) -> Answer:
             return "none", "no races."
         f = colour_flags(tables, manifest)
         key, sentence = flag_sentence(f, "colour")
-        return key, sentence
+        return key, sentence, f.evidence("a colour off fair", int(overview_value(tables, "races")))
     answer = structural("Are the lemming colours balanced?", "lemmings", measure, COLOUR_METHOD, res, manifest,
                         controlled)
     why = _colour_cause(res, manifest, controlled)

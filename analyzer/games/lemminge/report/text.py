@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from analyzer.report.text import (
-    SEAT_METHOD, Answer, answer_skill, bots_answer, confounded, first_seat_measure, flag_sentence, num, num_ci,
+    SEAT_METHOD, Answer, answer_skill, bots_answer, skill_verdict,
+    confounded, first_seat_measure, flag_sentence, num, num_ci,
     overview_value, pct, pp_ci, seat_flags, structural,
 )
 
@@ -110,7 +111,7 @@ def hands_measure(manifest: dict):
     """(key, sentence) for ``structural``: do the starting hands (2-6 cards, the
     smallest in the first seat) balance the seats? The verdict is the seat flags'
     (Cochran's Q, Holm, the practical threshold): the key names the flagged seats."""
-    def measure(res: dict) -> tuple[str, str]:
+    def measure(res: dict) -> tuple:
         sa = res["seat_advantage"]
         if not len(sa):
             return "none", "No results to compare seats."
@@ -127,7 +128,8 @@ def hands_measure(manifest: dict):
                 f"{pp_ci(r['advantage'], r['advantage_low'], r['advantage_high'])}" for _, r in sa.iterrows()]
         answer = "Yes" if key == "none" else "No"
         return key, (f"{answer}: {verdict[0].lower() + verdict[1:-1]} (win rate against the average seat: "
-                     + ", ".join(rows) + ").")
+                     + ", ".join(rows) + ")."), flags.evidence("a seat off the average", int(sa["games"].iloc[0]),
+                                                               "games")
     return measure
 
 
@@ -188,5 +190,6 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
                     TILES_METHOD, manifest),
         structural("How long is a game?", "game_length", _length_measure, LENGTH_METHOD, res, manifest,
                    controlled),
-        bots_answer("How much does skill matter?", "scores", answer_skill(res), SKILL_METHOD, manifest),
+        bots_answer("How much does skill matter?", "scores", answer_skill(res), SKILL_METHOD, manifest,
+                    skill_verdict(res, manifest)),
     ]

@@ -15,9 +15,10 @@ from analyzer.report.text import (
     Answer, bots_answer, flag_sentence, min_effect, num, num_ci, pct, pct_ci, structural,
 )
 from analyzer.stats.aggregate import hist_mean
+from analyzer.stats.evidence import any_of, verdict
 from analyzer.stats.flags import ALPHA, seat_balance
 
-__all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS", "CONTROLLED_TABLES"]
+__all__ = ["FIGURES", "answers", "warnings", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS", "CONTROLLED_TABLES"]
 
 CONTROLLED_TABLES = ("outcomes", "roles", "length")  # what the structural answers read
 
@@ -33,12 +34,13 @@ FAMILY_COLORS = {"red": "#c0392b", "black": "#262626", "orange": "#e67e22", "gre
 
 # ---------------------------------------------------------------------- answers
 
-def _state_measure(res) -> tuple[str, str]:
-    """(key, sentence) for ``structural``: the State's share of games per player
+def _state_measure(res, manifest: dict | None = None) -> tuple:
+    """(key, sentence, verdict) for ``structural``: the State's share of games per player
     count against an equal seat's share (1 / players); the key is where each
-    interval lies against that share."""
+    interval lies against that share; the verdict judges the State's gap from
+    that share against the practical threshold (any player count)."""
     o = res["outcomes"]
-    parts, keys = [], []
+    parts, keys, verdicts = [], [], []
     for n in sorted(o["players"].unique()):
         sub = o[o.players == n].set_index("outcome")
         if n == 4:
@@ -50,6 +52,9 @@ def _state_measure(res) -> tuple[str, str]:
             continue
         r = sub.loc["state"]
         fair = 1 / n
+        verdicts.append(verdict(r.share - fair, r.low - fair, r.high - fair, min_effect(manifest or {}),
+                                int(sub["games"].sum()), what=f"the State at {n} players against an equal seat",
+                                unit="games"))
         side = "above" if r.low > fair else "below" if r.high < fair else "about"
         keys.append(f"{n}:{side}")
         fam = float(sub.loc[[f for f in L.FAMILIES if f in sub.index], "share"].sum())
@@ -60,7 +65,8 @@ def _state_measure(res) -> tuple[str, str]:
                      + (f", {pct(draws)} draws at the safety cap" if draws > 0 else ""))
     if not parts:
         return "none", "No games in this run."
-    return ",".join(keys) or "no state", "; ".join(parts) + "."
+    return (",".join(keys) or "no state", "; ".join(parts) + ".",
+            any_of(verdicts, "the State against an equal seat") if verdicts else None)
 
 
 def _state_answer(res) -> str:
@@ -90,7 +96,7 @@ def _first_mover_measure(manifest: dict):
     def measure(res) -> tuple[str, str]:
         r = res["roles"]
         fam = r[r.role == L.ROLE_FAMILY]
-        parts, keys = [], []
+        parts, keys, verdicts = [], [], []
         for n in sorted(fam["players"].unique()):
             sub = fam[fam.players == n].groupby("side")[["n", "wins"]].sum()
             order = [f for f in L.FAMILIES if f in sub.index]
@@ -103,18 +109,23 @@ def _first_mover_measure(manifest: dict):
                              "with the order of moving")
                 continue
             flags = _family_flags(res, n, manifest)
-            key, verdict = flag_sentence(flags, "family", "families")
+            key, flags_text = flag_sentence(flags, "family", "families")
             first = L.FAMILIES[0]
+            games = int(res["outcomes"].loc[res["outcomes"].players == n, "games"].sum())
+            verdicts.append(verdict(flags.share[0] - flags.fair, flags.gap_low[0], flags.gap_high[0],
+                                    flags.min_effect or 1e-12, games, unit="games",
+                                    what=f"{first} (first to move) at {n} players against the average family"))
             lead = (f"{first}, moving first, has no edge beyond chance and the practical threshold"
                     if not flags.flagged[0] else
                     f"{first}, moving first, wins {'more' if flags.share[0] > flags.fair else 'less'} than the "
                     "average family")
             keys.append(f"{n}:{key}")
-            parts.append(f"at {n} players {lead} (in calendar order: {rates}); {verdict[:-1]}")
+            parts.append(f"at {n} players {lead} (in calendar order: {rates}); {flags_text[:-1]}")
         if not parts:
             return "none", "No family seats in this run."
         return ("|".join(keys), "; ".join(parts)
-                + " (red moves first, then black; orange and green after the State).")
+                + " (red moves first, then black; orange and green after the State).",
+                any_of(verdicts, "the first family against the average") if verdicts else None)
     return measure
 
 
@@ -196,12 +207,41 @@ LENGTH_METHOD = ("per player count, the histogram of game lengths in calendar tu
                  "over games")
 
 
+def warnings(res: dict, manifest: dict) -> list:
+    """Degenerate outcomes for the scorecard: a way of ending that takes 90% or more
+    of the games at a player count, and a side (the State, a family) that never wins
+    in at least ``MIN_UNITS`` games (``report/scorecard.py``)."""
+    from analyzer.report.scorecard import MIN_UNITS, ScoreWarning, dominant, replay_command
+
+    o = res["outcomes"]
+    out = []
+    for n in sorted(o["players"].unique()):
+        sub = o[o.players == n]
+        games = int(sub["games"].sum())
+        for _, r in sub.iterrows():
+            seen = ("everyone loses" if r.outcome == "all_lose" else "the game ends in a draw at the safety cap"
+                    if r.outcome == "draw" else f"{r.outcome} wins")
+            out += dominant(f"At {n} players {seen}", r.share, games, manifest,
+                            "a rule that decides the game (the State too strong or too weak, a goal out of "
+                            "reach), bots that cannot reach their goal, or the assumed map")
+        won = dict(zip(sub["outcome"], sub["games"]))
+        roles = res.get("roles")
+        sides = list(dict.fromkeys(roles[roles.players == n]["side"])) if roles is not None else []
+        if games >= MIN_UNITS:
+            out += [ScoreWarning(f"At {n} players {side} never wins (0 of {games:,} games).",
+                                 "a side whose goal is out of reach under these rules, a bot that does not play "
+                                 "for it, or the assumed map", replay_command(manifest))
+                    for side in sides if int(won.get(side, 0)) == 0]
+    return out
+
+
 def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
     """The designer's questions, each with its scope and method (``Answer``): the
     State's strength, the first mover and the length on the controlled tables
     (``structural``), bases, cards and spaces as the bots' choices."""
     return [
-        structural("Is the State strong enough at 3 and 5 players?", "outcomes", _state_measure, STATE_METHOD,
+        structural("Is the State strong enough at 3 and 5 players?", "outcomes",
+                   lambda t: _state_measure(t, manifest), STATE_METHOD,
                    res, manifest, controlled),
         structural("Does the family that moves first win more?", "outcomes", _first_mover_measure(manifest),
                    FIRST_METHOD, res, manifest, controlled),

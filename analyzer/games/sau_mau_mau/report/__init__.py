@@ -7,11 +7,11 @@ from analyzer.report.figures import COMMON_FIGURES, SCORE_FIGURE
 from analyzer.report.html import seat_tables, table
 from analyzer.games.sau_mau_mau.report import figures as F
 from analyzer.games.sau_mau_mau.report import text as T
-from analyzer.games.sau_mau_mau.report.text import answers
+from analyzer.games.sau_mau_mau.report.text import answers, warnings
 from analyzer.report.text import num, num_ci, ordinal, overview_value, pct, pct_ci, pp_ci
 from analyzer.games.sau_mau_mau.stats import TABLE_DOCS
 
-__all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS"]
+__all__ = ["FIGURES", "answers", "warnings", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS"]
 
 FOOTNOTE = ("A simulated unit is a game of four races; win rates and scores are per game (shared wins count "
             "for every tied player), race points and bets per race. Intervals are 95%: Wilson for rates, "

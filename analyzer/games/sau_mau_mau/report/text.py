@@ -7,10 +7,12 @@ from __future__ import annotations
 import pandas as pd
 
 from analyzer.report.text import (
-    SEAT_METHOD, Answer, answer_skill, bots_answer, first_seat_measure, flag_sentence, is_num, min_effect, num,
+    SEAT_METHOD, Answer, answer_skill, bots_answer, skill_verdict,
+    first_seat_measure, flag_sentence, is_num, min_effect, num,
     num_ci, ordinal, overview_value, pct, pct_ci, pp, pp_ci, race_length_spread, stage_label, structural,
 )
 from analyzer.games.sau_mau_mau.layout import EVENTS_CAP
+from analyzer.stats.evidence import verdict
 from analyzer.stats.flags import ALPHA, share_balance
 
 MIN_CELL = 30  # bets below which a stage or turn is too thin to quote
@@ -193,8 +195,28 @@ TIMING_METHOD = ("hindsight: every bet card the bots laid (first bets later chan
 PIG_METHOD = ("chi-square test that the four pigs are among the winners equally often, then per-pig z tests "
               "with Holm correction; a pig is flagged only if its gap is at least the practical threshold")
 START_METHOD = ("per race, the starting seat's race points minus the mean of the other seats in the same race "
-                "(paired by race), 95% t interval; with different bots per seat each seat is compared with "
-                "itself (races it starts against those it does not)")
+                "(paired by race), 95% t interval, judged against a practical threshold of 0.5 race points; "
+                "with different bots per seat each seat is compared with itself (races it starts against those "
+                "it does not)")
+
+
+SAFE_BETS = 0.95  # a share of bets on a winning pig above which betting is nearly riskless
+
+
+def warnings(res: dict, manifest: dict) -> list:
+    """Degenerate results for the scorecard (``report/scorecard.py``): queued bets that
+    almost never lose (the queue order alone then decides the bet points)."""
+    from analyzer.report.scorecard import dominant
+
+    qp = _all(res["queue_position"])
+    bets = float(qp["bets"].sum()) if len(qp) else 0.0
+    if bets <= 0:
+        return []
+    return dominant("Queued bets are on a winning pig", float(qp["won_bets"].sum()) / bets, bets,
+                    manifest,
+                    "betting is nearly riskless and only the place in the queue matters: a rule (bets can "
+                    "be changed late, or the leading pig is too easy to read) or bots that bet only on the "
+                    "sure pig", threshold=SAFE_BETS, counted="queued bets")
 
 
 def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
@@ -202,7 +224,8 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
     def pig_measure(tables):
         if not len(tables["pigs"]) or tables["pigs"]["wins"].sum() == 0:
             return "none", "no races."
-        return flag_sentence(pig_flags(tables, manifest), "pig")
+        f = pig_flags(tables, manifest)
+        return (*flag_sentence(f, "pig"), f.evidence("a pig off fair", int(overview_value(tables, "races"))))
 
     return [
         structural("Which queue position earned most? (hindsight: bets the bots laid)", "queue_position", _queue_measure, QUEUE_METHOD,
@@ -218,7 +241,7 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
                    first_seat_measure(manifest), SEAT_METHOD, res, manifest, controlled),
         bots_answer("How much does skill matter against luck?", "scores", answer_skill(res),
                     "score variance explained by the bot (eta squared); each heuristic bot's game win rate per "
-                    "seat minus random's, paired by game, 95% t interval", manifest),
+                    "seat minus random's, paired by game, 95% t interval", manifest, skill_verdict(res, manifest)),
         structural("Are the pigs balanced?", "pigs", pig_measure, PIG_METHOD, res, manifest, controlled),
     ]
 
@@ -238,9 +261,31 @@ def _end_key(res: dict) -> str:
     return "crown" if is_num(crown) and crown > 0.5 else "hand"
 
 
-def _start_measure(res: dict) -> tuple[str, str]:
+def _start_measure(res: dict) -> tuple:
     text = _answer_start(res)
-    return text.split(":", 1)[0], text
+    return text.split(":", 1)[0], text, start_verdict(res)
+
+
+START_THRESHOLD = 0.5  # race points: a tenth of what a race pays its players on average (about 5 each)
+
+
+def start_verdict(res: dict):
+    """The starter's edge in race points against ``START_THRESHOLD``, in evidence words:
+    the starter against the other seats of the same race, or, with a bot per seat,
+    each seat against itself in the races it does not start."""
+    allrow = _all(res["first_player"], "race")
+    if not len(allrow):
+        return None
+    seats, b = _by_seat(res)
+    if _confounded_start(res) and b is not None:
+        est, low, high, n = b["difference"], b["difference_low"], b["difference_high"], overview_value(res, "races")
+        what = "a seat in the races it starts against the others"
+    else:
+        a = allrow.iloc[0]
+        est, low, high, n = a["advantage"], a["advantage_low"], a["advantage_high"], a["races"]
+        what = "the starter against the other seats of the race"
+    return verdict(float(est), float(low), float(high), START_THRESHOLD, int(n) if is_num(n) else 0, what=what,
+                   unit="races", fmt=lambda x: f"{x:+.2f}", suffix=" race points")
 
 
 def _answer_queue(res: dict) -> str:
