@@ -124,7 +124,8 @@ def test_a_tournament_of_a_one_seat_role_rates_against_the_field(tmp_path, capsy
     assert " pp (" in rows["random"]
     page = report.read_text()
     assert "+0 (" not in page and "Win rate against the field" in page and "paired on the deals" in page
-    assert sorted(p.name for p in (tmp_path / "t_files").iterdir()) == ["ratings.csv", "ratings.png", "scores.png"]
+    assert sorted(p.name for p in (tmp_path / "t_files").iterdir() if not p.name.startswith(".")) == [
+        "ratings.csv", "ratings.png", "scorecard.txt", "scores.png"]
 
 
 def test_one_seat_bots_play_the_same_deals():

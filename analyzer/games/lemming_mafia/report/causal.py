@@ -20,6 +20,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analyzer.report.text import Answer, bots_answer, bots_scope, data_scope, is_num, num, num_ci, pct, pp_ci
+from analyzer.stats.evidence import verdict as judge
 
 # points per decision (or per race, for a bot's whole discard policy) below which a
 # gain makes no practical difference: an eighth of the -2 an unfulfilled card costs,
@@ -59,6 +60,13 @@ def verdict(low: float, high: float, threshold: float = PRACTICAL_POINTS) -> str
     if -threshold < low and high < threshold:
         return RULED_OUT
     return NOT_ENOUGH
+
+
+def points_evidence(r, what: str, races: int):
+    """The scorecard's verdict (``stats/evidence.py``) of a gain row (gain, low, high)
+    against the practical threshold in points."""
+    return judge(float(r["gain"]), float(r["low"]), float(r["high"]), PRACTICAL_POINTS, races, what=what,
+                 fmt=lambda x: f"{x:+.2f}", suffix=" points")
 
 
 def _gain(r, low="low", high="high", value="gain") -> str:
@@ -121,7 +129,11 @@ def contract_answer(res: dict, manifest: dict, hindsight: str, hindsight_method:
     text += " " + _hindsight_text(policy, cards)
     text += (" The other seats' bots respond to each forced choice, so this describes these bots: "
              f"{bots_scope(manifest)}.")
-    return Answer(q, text, method, intervention_scope(manifest), "contracts")
+    races = _races(manifest, "policy_races") or _races(manifest)
+    per = policy[policy["bot"] != "all"] if len(policy) > 1 else policy
+    what = "the bot's own discards, by intervention, points a race:"
+    evidence = {f"{_bot(r)}, replayed races": points_evidence(r, what, races) for _, r in per[per["n"] > 1].iterrows()}
+    return Answer(q, text, method, intervention_scope(manifest), "contracts", evidence=evidence or None)
 
 
 def _bot(r) -> str:
@@ -244,7 +256,9 @@ def bet_answer(res: dict, manifest: dict, hindsight: str, hindsight_method: str)
              f"gains (a card held is bet later or never, and the others play on). Where they point different "
              f"ways, {TRUST[0].lower()}{TRUST[1:]}")
     text += f" The other bots respond to the bet, so this describes these bots: {bots_scope(manifest)}."
-    return Answer(q, text, method, intervention_scope(manifest), "bet_heatmap")
+    evidence = {"the run's bots": points_evidence(total, "betting the leader now rather than holding it, points:",
+                                                  int(total["n"]))}
+    return Answer(q, text, method, intervention_scope(manifest), "bet_heatmap", evidence=evidence)
 
 
 def _bet_advice(stages: pd.DataFrame) -> str:
