@@ -89,6 +89,12 @@ class Replay:
     setup: list[str]  # the match's setup lines (board, deck, bots)
     steps: list[ReplayStep] = field(default_factory=list)
     tables: dict[str, "pd.DataFrame"] = field(default_factory=dict)
+    # who won and why, in one sentence ("orange wins because ..."): printed after the
+    # steps and at the top of the timeline page; "" when the game gives none
+    outcome: str = ""
+    # the step kinds that open a new section of the timeline page (one collapsible
+    # block each: a turn, a race); steps before the first are shown open
+    sections: tuple[str, ...] = ("turn",)
 
 
 @runtime_checkable

@@ -44,6 +44,7 @@ class Visit:
     requests: list[str] = field(default_factory=list)  # every URL the page asked for
     failed: list[str] = field(default_factory=list)
     images: list[dict] = field(default_factory=list)  # src, complete, naturalWidth
+    value: object = None  # what ``visit(..., evaluate=...)`` returned
 
 
 class Browser:
@@ -137,11 +138,17 @@ class Browser:
 
     # ------------------------------------------------------------ a page
 
-    def visit(self, url: str, screenshot: Path | None = None) -> Visit:
+    def visit(self, url: str, screenshot: Path | None = None, width: int | None = None,
+              evaluate: str | None = None) -> Visit:
+        """Load ``url`` and watch it; ``width``: the viewport's CSS width (a phone is
+        390); ``evaluate``: a JavaScript expression whose JSON value is ``Visit.value``."""
         target = self.call("Target.createTarget", url="about:blank")["targetId"]
         session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
         for domain in ("Page", "Runtime", "Log", "Network"):
             self.call(f"{domain}.enable", session)
+        if width is not None:
+            self.call("Emulation.setDeviceMetricsOverride", session, width=width, height=900,
+                      deviceScaleFactor=1, mobile=width < 600)
         visit = Visit(url)
         self.call("Page.navigate", session, url=url)
         deadline = time.monotonic() + self.timeout
@@ -178,6 +185,10 @@ class Browser:
             "JSON.stringify(Array.from(document.images).map(i => "
             "({src: i.src.slice(0, 80), complete: i.complete, naturalWidth: i.naturalWidth})))"))
         visit.images = json.loads(result["result"]["value"])
+        if evaluate is not None:
+            result = self.call("Runtime.evaluate", session, returnByValue=True,
+                               expression=f"JSON.stringify({evaluate})")
+            visit.value = json.loads(result["result"]["value"])
         if screenshot is not None:
             shot = self.call("Page.captureScreenshot", session, format="png", captureBeyondViewport=True)
             screenshot.parent.mkdir(parents=True, exist_ok=True)
