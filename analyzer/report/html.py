@@ -31,7 +31,14 @@ figcaption{margin-top:.4em}figcaption b{display:block;font-size:1.02em}
 dl.qa dt{font-weight:600;margin-top:1em}dl.qa dd{margin:.25em 0 0 1.2em}
 dl.qa dd p.how{color:#555;font-size:.85em;margin:.3em 0 0}nav.toc{font-size:.92em}nav.toc ul{margin:.3em 0}
 code{background:#f3f3f3;padding:0 3px;border-radius:2px}.small{color:#666;font-size:.85em}
+div.scroll{overflow-x:auto;max-width:100%}div.scroll>table{margin-top:0}
+figure img{cursor:zoom-in}figure.zoom .figbox{overflow-x:auto}figure.zoom img{max-width:none;cursor:zoom-out}
+@media (max-width:700px){body{padding:12px 10px 40px}figure{margin:1em -10px}
+figure img{width:100%;box-sizing:border-box}figure.zoom img{width:auto}
+table{font-size:.8em}th,td{padding:3px 5px}}
 """
+# a figure opens at its full size when tapped (and scrolls sideways in its box), and closes again
+ZOOM = "this.closest('figure').classList.toggle('zoom')"
 
 
 def files_dir(out_path: Path) -> Path:
@@ -49,7 +56,16 @@ def table(headers: list[str], rows: list[list], left: int = 1) -> str:
                    for i, h in enumerate(headers))
     body = "".join("<tr>" + "".join(f'<td class="l">{_e(c)}</td>' if i < left else f"<td>{_e(c)}</td>"
                                     for i, c in enumerate(r)) + "</tr>" for r in rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+
+
+def figure_html(f: dict, key: str | None = None) -> str:
+    """A figure ``{key, title, takeaway, png}`` as an embedded PNG with its caption; on
+    a narrow screen it spans the width and a tap shows it at full size."""
+    data = base64.b64encode(f["png"]).decode("ascii")
+    return (f'<figure id="{_e(key or f["key"])}"><div class="figbox"><img src="data:image/png;base64,{data}" '
+            f'alt="{_e(f["title"])}" onclick="{ZOOM}"></div><figcaption><b>{_e(f["title"])}</b>'
+            f'{_e(f["takeaway"])}</figcaption></figure>')
 
 
 def seat_tables(res: dict, win: str, unit: str, extra=None) -> list[str]:
@@ -122,7 +138,7 @@ def _setup_block(manifest: dict) -> str:
     ]
     body = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
     note = assumed_note(data)
-    return f'<table class="meta">{body}</table>{note}'
+    return f'<div class="scroll"><table class="meta">{body}</table></div>{note}'
 
 
 def _answers(sections, res: dict, manifest: dict, controlled) -> list[T.Answer]:
@@ -173,11 +189,7 @@ def render_html(res: dict, manifest: dict, sections, figures: list[dict], folder
     parts.append("</dl>")
     parts.append('<h2 id="overview">Overview</h2>' + table(["", "value"], [[k, v] for k, v in sections.overview(res)]))
     parts.append('<h2 id="figures">Figures</h2>')
-    for f in figures:
-        data = base64.b64encode(f["png"]).decode("ascii")
-        parts.append(f'<figure id="{_e(f["key"])}"><img src="data:image/png;base64,{data}" '
-                     f'alt="{_e(f["title"])}"><figcaption><b>{_e(f["title"])}</b>{_e(f["takeaway"])}'
-                     f"</figcaption></figure>")
+    parts += [figure_html(f) for f in figures]
     parts.append('<h2 id="tables">Tables</h2>' + sections.key_tables(res))
     parts.append(f"<h3>All tables as CSV</h3><p class=\"small\">In <code>{_e(folder_name)}/</code> beside this "
                  "file (with the figures as PNG).</p><ul>")
@@ -282,6 +294,7 @@ def write_side_by_side(runs: list[tuple[Path, dict, dict]], by: str, differ: lis
     none = Controlled({}, {}, "a side-by-side report plays no controlled tables")
     per_run = [(label(d, m), res, m, _answers(sections, res, m, none)) for d, res, m in runs]
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+             '<meta name="viewport" content="width=device-width, initial-scale=1">',
              f"<title>{_e(title)} balance report by {_e(by)}</title><style>{CSS}</style></head><body>",
              f"<h1>{_e(title)} balance report, {len(runs)} runs side by side by {_e(by)}</h1>",
              f'<p class="small">The runs differ in {_e(", ".join(differ))}; every answer is given per run, '
@@ -303,9 +316,7 @@ def write_side_by_side(runs: list[tuple[Path, dict, dict]], by: str, differ: lis
         parts.append(f'<h2 id="run-{k + 1}">Figures: {_e(name)}</h2>')
         for f in figs:
             key = f"run{k + 1}_{f['key']}"
-            data = base64.b64encode(f["png"]).decode("ascii")
-            parts.append(f'<figure id="{_e(key)}"><img src="data:image/png;base64,{data}" alt="{_e(f["title"])}">'
-                         f'<figcaption><b>{_e(f["title"])}</b>{_e(f["takeaway"])}</figcaption></figure>')
+            parts.append(figure_html(f, key))
             figures_all.append({**f, "key": key})
         tables.update({f"run{k + 1}_{t}": df for t, df in res.items()})
     parts.append(f'<p class="small">{_e(sections.FOOTNOTE)}</p></body></html>')

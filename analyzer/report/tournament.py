@@ -3,7 +3,6 @@ style, figures as embedded PNG) plus a folder beside it with the figures as PNG
 and the tables as CSV."""
 from __future__ import annotations
 
-import base64
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -15,7 +14,7 @@ from analyzer.report import text as T
 from analyzer.stats.distributions import chi2_sf, normal_sf
 from analyzer.stats.flags import ALPHA, MIN_EFFECT, holm
 from analyzer.report.figures import NEUTRAL, _err, _figure, bot_color, png
-from analyzer.report.html import CSS, _data_row, _e, assumed_note, output_paths, save_report, table
+from analyzer.report.html import CSS, _data_row, _e, assumed_note, figure_html, output_paths, save_report, table
 from analyzer.stats.ratings import ELO
 
 
@@ -200,7 +199,7 @@ def _setup_block(result) -> str:
     bots = table(["bot", "spec", "parameters"],
                  [[label, spec.label, ", ".join(f"{k}={v:g}" for k, v in (params or {}).items()) or "none"]
                   for label, spec, params in zip(result.labels, result.specs, result.bot_params)], left=3)
-    return f'<table class="meta">{body}</table>{assumed_note(data)}<h3>Bots</h3>{bots}'
+    return f'<div class="scroll"><table class="meta">{body}</table></div>{assumed_note(data)}<h3>Bots</h3>{bots}'
 
 
 def render_html(res: dict, result, figures: list[dict], folder: str) -> str:
@@ -215,10 +214,7 @@ def render_html(res: dict, result, figures: list[dict], folder: str) -> str:
                       T.pct_ci(r["win_rate"], r["win_low"], r["win_high"]),
                       T.num_ci(r["mean_score"], r["score_low"], r["score_high"])] for _, r in rt.iterrows()]),
              "<h2>Figures</h2>"]
-    for f in figures:
-        data = base64.b64encode(f["png"]).decode("ascii")
-        parts.append(f'<figure id="{_e(f["key"])}"><img src="data:image/png;base64,{data}" alt="{_e(f["title"])}">'
-                     f'<figcaption><b>{_e(f["title"])}</b>{_e(f["takeaway"])}</figcaption></figure>')
+    parts += [figure_html(f) for f in figures]
     s = res["seats"]
     parts.append("<h2>Seats</h2>" + table(
         ["seat", "strength multiplier (95% CI)", "Elo equivalent", "win rate (95% CI)", "mean score"],

@@ -211,7 +211,7 @@ def describe_events(match: MafiaMatch, events: np.ndarray) -> tuple[list, str]:
         elif code == L.T_TURN:
             steps.append(ReplayStep("turn", f"calendar turn {b + 1}: {side_name(a)}", seat(a)))
         elif code == L.T_FROZEN:
-            steps.append(ReplayStep("turn", f"{L.SIDE_NAMES[a]} may not move this turn (commission)", seat(a)))
+            steps.append(ReplayStep("frozen", f"{L.SIDE_NAMES[a]} may not move this turn (commission)", seat(a)))
         elif code == L.T_RETURN:
             places[a] = c
             steps.append(ReplayStep("return", f"{L.PIECE_NAMES[a]} returns from the {L.BOX_NAMES[b]} to "
