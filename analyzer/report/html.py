@@ -12,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 
 from analyzer.version import __version__
+from analyzer.report import answer_charts
 from analyzer.report import text as T
 
 CSS = """
@@ -165,9 +166,10 @@ def render_html(res: dict, manifest: dict, sections, figures: list[dict], folder
     title = str(manifest.get("title", manifest.get("game", "")))
     answers = _answers(sections, res, manifest, controlled)
     drawn = {f["key"] for f in figures}
+    figure_of = [answer_charts.link(a.figure, drawn) for a in answers]  # an answer's chart, if drawn
     toc = ['<nav class="toc"><h2>Contents</h2><ul>', '<li><a href="#answers">Answers for the designer</a><ul>']
     for i, a in enumerate(answers):
-        link = (f' — <a href="#{_e(a.figure)}">figure</a>' if a.figure in drawn else "")
+        link = (f' — <a href="#{_e(figure_of[i])}">figure</a>' if figure_of[i] else "")
         toc.append(f'<li><a href="#answer-{i + 1}">{_e(a.question)}</a>{link}</li>')
     toc.append('</ul></li><li><a href="#overview">Overview</a></li><li><a href="#figures">Figures</a><ul>')
     toc += [f'<li><a href="#{_e(f["key"])}">{_e(f["title"])}</a></li>' for f in figures]
@@ -183,7 +185,7 @@ def render_html(res: dict, manifest: dict, sections, figures: list[dict], folder
         '<h2 id="answers">Answers for the designer</h2><dl class="qa">',
     ]
     for i, a in enumerate(answers):
-        link = f' <a href="#{_e(a.figure)}">(figure)</a>' if a.figure in drawn else ""
+        link = f' <a href="#{_e(figure_of[i])}">(figure)</a>' if figure_of[i] else ""
         parts.append(f'<dt id="answer-{i + 1}">{_e(a.question)}</dt><dd>{_e(a.text)}{link}'
                      f'<p class="how">Scope: {_e(a.scope)}.<br>Method: {_e(a.method)}.</p></dd>')
     parts.append("</dl>")
@@ -223,6 +225,8 @@ def save_report(out_path: Path, folder: Path, figures: list[dict], tables: dict[
     one step so that a reader never sees half a file."""
     for f in figures:
         (folder / f"{f['key']}.png").write_bytes(f["png"])
+        if f.get("data") is not None:  # the figure's source data (answer charts)
+            f["data"].to_csv(folder / f"{f['key']}.csv", index=False)
     for name, df in tables.items():
         df.to_csv(folder / f"{name}.csv", index=False)
     tmp = out_path.with_name(f".{out_path.name}.tmp-{os.getpid()}")
@@ -259,6 +263,9 @@ def write_report(stats_result: dict[str, pd.DataFrame], manifest: dict, out_path
     elif controlled is None:
         controlled = Controlled({}, {}, "no controlled tables were asked for")
     figures = render_all(sections.FIGURES, res, manifest)
+    if not T.single_bot(manifest):  # a run of one bot is its own controlled table: its figures show it
+        figures = answer_charts.with_answer_charts(getattr(sections, "ANSWER_CHARTS", []), controlled, manifest,
+                                                   figures)
     page = render_html(res, manifest, sections, figures, folder.name, controlled)
     tables = dict(res)
     for label, res in controlled.tables.items():

@@ -8,10 +8,12 @@ from analyzer.games.lemminge.report import text as T
 from analyzer.games.lemminge.report.text import answers
 from analyzer.games.lemminge.stats import TABLE_DOCS
 from analyzer.report.figures import COMMON_FIGURES, SCORE_FIGURE
+from analyzer.report.answer_charts import SEAT_CHART
 from analyzer.report.html import seat_tables, table
 from analyzer.report.text import num, num_ci, overview_value, pct, pct_ci
 
-__all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS", "CONTROLLED_TABLES"]
+__all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE",
+           "TABLE_DOCS", "CONTROLLED_TABLES", "ANSWER_CHARTS"]
 
 CONTROLLED_TABLES = ("overview", "seat_advantage", "win_patterns", "game_length")  # what the structural answers read
 
@@ -21,6 +23,8 @@ FOOTNOTE = ("A simulated unit is a game; win rates are per game (one winner), th
             "have t intervals clustered by game, since the moves of one game are not independent. Progress is "
             "the finish distance a move gained, setback the distance pushed lemmings lost. "
             "Figures from the moves table (columns, new columns, pushes) hold for the run's bots together.")
+
+ANSWER_CHARTS = [SEAT_CHART]  # what the seat answers cite, from the controlled tables (report/answer_charts.py)
 
 FIGURES = [
     *COMMON_FIGURES,

@@ -10,6 +10,7 @@ import numpy as np
 
 from analyzer.games.mafia import layout as L
 from analyzer.games.mafia.stats import MAX_LENGTH, TABLE_DOCS
+from analyzer.report.answer_charts import AnswerChart
 from analyzer.report.html import table
 from analyzer.report.text import (
     Answer, bots_answer, flag_sentence, min_effect, num, num_ci, pct, pct_ci, structural,
@@ -17,7 +18,8 @@ from analyzer.report.text import (
 from analyzer.stats.aggregate import hist_mean
 from analyzer.stats.flags import ALPHA, seat_balance
 
-__all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS", "CONTROLLED_TABLES"]
+__all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS", "CONTROLLED_TABLES",
+           "ANSWER_CHARTS"]
 
 CONTROLLED_TABLES = ("outcomes", "roles", "length")  # what the structural answers read
 
@@ -366,6 +368,20 @@ def fig_length(res, manifest):
 def _take(text_fn):
     return lambda res: text_fn(res)
 
+
+def _sides_in_order(df):
+    """The roles table's rows in the sides' order (red, black, orange, green, state)."""
+    return df.assign(order=df["side"].map({n: i for i, n in enumerate(L.SIDE_NAMES)})).sort_values(
+        ["players", "order"]).drop(columns="order")
+
+
+# what the State and first-mover answers cite: each side's share of games won, from the
+# controlled tables (report/answer_charts.py)
+ANSWER_CHARTS = [
+    AnswerChart("outcomes", "roles", "side", "win_rate", "low", "high", "share", "players",
+                "Games won per side", "side (families in calendar order)", "share of games won (95% CI)",
+                rows=_sides_in_order),
+]
 
 FIGURES = [
     ("outcomes", "Outcomes by player count", fig_outcomes, _take(_state_answer)),
