@@ -8,14 +8,9 @@ what it did, shootouts from challenge to fall, and the end says who wins and
 why (the spaces controlled, or the purge count and the pieces that make it)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from analyzer.games.mafia import layout as L
-
-if TYPE_CHECKING:
-    from analyzer.games.mafia.match import MafiaMatch
 
 # the cards as the rules page names them (ids 0-15, as layout.CARD_NAMES)
 CARD_TITLES = ("Government protection", "Notable's protection", "American boss visit", "Las Vegas killer",
@@ -62,7 +57,7 @@ def owner(p: int) -> int:
     return p // 3 if p < 12 else L.STATE
 
 
-def start_places(match: MafiaMatch) -> dict[int, int]:
+def start_places(match) -> dict[int, int]:
     """Where the State's pieces stand before the first turn (the families' pieces
     start on their bases, which the trace names)."""
     m = match.map
@@ -82,8 +77,8 @@ def purge_pieces(places: dict[int, int]) -> tuple[float, list[str]]:
     return total, parts
 
 
-def describe_events(match: MafiaMatch, events: np.ndarray) -> tuple[list, str]:
-    """ReplaySteps of a game's trace events (layout ``T_*``) and the sentence saying
+def describe_events(match, events: np.ndarray) -> tuple[list, str]:
+    """ReplaySteps of a ``MafiaMatch``'s game trace events (layout ``T_*``) and the sentence saying
     who wins and why. Every event but T_ABOUT is one step, except the moves a
     roll's decision made: that decision's step names them. Every die rolled (the
     turn's two, triggers, shootouts, marker and return rolls) is printed."""

@@ -11,6 +11,7 @@ import numpy as np
 from analyzer.games.mafia import layout as L
 from analyzer.games.mafia.stats import MAX_LENGTH, TABLE_DOCS
 from analyzer.report.answer_charts import AnswerChart
+from analyzer.report.figures import _pct_axis, _pp_axis
 from analyzer.report.html import table
 from analyzer.report.text import (
     Answer, bots_answer, flag_sentence, min_effect, num, num_ci, pct, pct_ci, structural,
@@ -269,6 +270,7 @@ def fig_outcomes(res, manifest):
                color=FAMILY_COLORS.get(name, "#9e9e9e"), label=name.replace("_", " "))
     ax.set_xticks(np.arange(len(ns)) + 0.4 - width / 2, [f"{n} players" for n in ns])
     ax.set_ylabel("share of games (95% CI)")
+    _pct_axis(ax)
     ax.legend(frameon=False, fontsize=8, ncols=4)
     ax.set_title("Who wins: the State, each family, nobody")
     return fig
@@ -285,6 +287,7 @@ def fig_bases(res, manifest):
             color=[FAMILY_COLORS.get(s, "#777") for s in b.side])
     ax.set_yticks(y, labels, fontsize=7)
     ax.set_xlabel("win rate (95% CI)")
+    _pct_axis(ax, "x")
     ax.set_title("Base city and win rate")
     return fig
 
@@ -299,7 +302,8 @@ def fig_cards(res, manifest):
     ax.barh(y, c["difference"], color=["#2a9d5c" if d > 0 else "#c0392b" for d in c["difference"]])
     ax.set_yticks(y, [f"{r.card} ({r.players}p, {r.side_role})" for _, r in c.iterrows()], fontsize=7)
     ax.axvline(0, color="#444", lw=0.8)
-    ax.set_xlabel("win rate with the card minus without (observational)")
+    ax.set_xlabel("win rate with the card minus without (percentage points, observational)")
+    _pp_axis(ax, "x")
     ax.set_title("Cards and the games they come with")
     return fig
 
@@ -360,6 +364,7 @@ def fig_length(res, manifest):
         ax.plot(g.calendar_turns, g.games / g.games.sum(), marker="o", ms=3, label=f"{n} players")
     ax.set_xlabel("calendar turns (passes of the six-slot calendar)")
     ax.set_ylabel("share of games")
+    _pct_axis(ax)
     ax.legend(frameon=False)
     ax.set_title("Game length")
     return fig
