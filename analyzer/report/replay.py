@@ -19,6 +19,28 @@ def title_of(r) -> str:
     return f"{r.game}: {r.unit[:-1]} {r.index:,} of seed {r.seed}"
 
 
+def points_outcome(rows, total: str, detail, after: str, tie_break: str = "") -> str:
+    """Who wins a game decided by points, and why: ``rows`` has one row per seat with
+    ``seat``, ``bot``, ``won`` and the ``total`` column; ``detail(row)`` says what
+    the winner's total is made of; ``after`` names when it is counted; ``tie_break``
+    what decides a tie on points (none: tied seats share the win)."""
+    won = rows[rows["won"]]
+    if not len(won):
+        return ""
+    names = " and ".join(f"seat {r.seat} ({r.bot})" for r in won.itertuples())
+    best = won.iloc[0][total]
+    rest = rows[~rows["won"]].sort_values(total, ascending=False)
+    runner, tied = "", False
+    if len(rest):
+        nxt = rest.iloc[0]
+        tied = bool(tie_break) and nxt[total] == best
+        runner = f"; next: seat {nxt['seat']} ({nxt['bot']}) with {nxt[total]}" + (
+            f", tied on points and behind on {tie_break}" if tied else "")
+    verb, have = ("share the win", "they have") if len(won) > 1 else ("wins", "it has")
+    most = "as many points as any seat" if tied else "the most points"
+    return f"{names} {verb} because {have} {most} {after}, {best} ({detail(won.iloc[0])}){runner}."
+
+
 def render_text(r) -> str:
     lines = [title_of(r)] + list(r.setup) + [""]
     for step in r.steps:

@@ -14,6 +14,7 @@ from analyzer.games.protocol import Replay, ReplayStep
 from analyzer.games.sau_mau_mau import kernel
 from analyzer.games.sau_mau_mau import layout as L
 from analyzer.games.sau_mau_mau.rules import ENDS_CROWN, ENDS_HAND
+from analyzer.report.replay import points_outcome
 
 
 def replay(match, seed: int, index: int) -> Replay:
@@ -43,18 +44,13 @@ def replay(match, seed: int, index: int) -> Replay:
 
 def _outcome(tables) -> str:
     """Who wins the game and why: the most points after four races, with each race's share."""
-    games, players = tables["games"], tables["players"]
-    won = games[games["won"]]
-    names = " and ".join(f"seat {r.seat} ({r.bot})" for r in won.itertuples())
-    best = int(won["total"].iloc[0])
-    rest = games[~games["won"]].sort_values("total", ascending=False)
-    runner = (f"; next: seat {rest.iloc[0]['seat']} ({rest.iloc[0]['bot']}) with {rest.iloc[0]['total']}"
-              if len(rest) else "")
-    races = ", ".join(f"race {r.race}: {r.race_points}" for r in players[players["seat"] == won.iloc[0]["seat"]]
-                      .itertuples())
-    verb = "share the win" if len(won) > 1 else "wins"
-    return f"{names} {verb} because {'they have' if len(won) > 1 else 'it has'} the most points after four " \
-           f"races, {best} ({races}){runner}."
+    players = tables["players"]
+
+    def races(winner) -> str:
+        return ", ".join(f"race {r.race}: {r.race_points}"
+                         for r in players[players["seat"] == winner["seat"]].itertuples())
+
+    return points_outcome(tables["games"], "total", races, "after four races")
 
 
 def race_result(tables, race: int) -> str:
