@@ -32,7 +32,8 @@ class AnswerChart:
     result table ``table`` (``rows`` filters them), ``value`` with its interval
     ``low``-``high`` at each ``x``. ``scale``: "share" (percent axis), "pp" (a
     difference of shares, percentage points) or "points"; ``reference``: the line
-    a fair game sits on: "zero", "players" (1 / players) or "rows" (1 / the rows)."""
+    a fair game sits on: "zero", "players" (1 / players), "rows" (1 / the rows) or
+    "none"."""
     figure: str
     table: str
     x: str
@@ -45,6 +46,9 @@ class AnswerChart:
     xlabel: str
     ylabel: str
     rows: Callable[[pd.DataFrame], pd.DataFrame] | None = None
+    # instead of ``table`` and ``rows``: the rows computed from a controlled table's results
+    # (a mean and its interval the answer quotes, e.g. ``overview_mean``)
+    frame: Callable[[dict], pd.DataFrame] | None = None
 
     @property
     def key(self) -> str:
@@ -52,7 +56,7 @@ class AnswerChart:
 
     def data(self, label: str, res: dict) -> pd.DataFrame:
         """The rows this chart plots from one controlled table, as its CSV holds them."""
-        df = res.get(self.table)
+        df = self.frame(res) if self.frame is not None else res.get(self.table)
         if df is None or not len(df):
             return pd.DataFrame(columns=["table", self.x, self.value, self.low, self.high])
         if self.rows is not None:
@@ -68,6 +72,8 @@ def exact(low, high) -> np.ndarray:
 
 
 def _reference(chart: AnswerChart, d: pd.DataFrame, res: dict, manifest: dict) -> float | None:
+    if chart.reference == "none":
+        return None
     if chart.reference == "zero":
         return 0.0
     if chart.reference == "rows":
@@ -83,6 +89,8 @@ def draw(chart: AnswerChart, controlled, manifest: dict):
     panels = [p for p in panels if len(p[1])]
     if not panels:
         return None, None
+    if all(len(d) == 1 for _, d, _ in panels):  # one number per table (a mean): one panel, a bar per bot
+        return _one_panel(chart, panels, controlled), pd.concat([d for _, d, _ in panels], ignore_index=True)
     n = len(panels)
     ncols = min(n, PANELS_PER_ROW)
     nrows = -(-n // ncols)
@@ -117,6 +125,26 @@ def draw(chart: AnswerChart, controlled, manifest: dict):
     return fig, pd.concat([d for _, d, _ in panels], ignore_index=True)
 
 
+def _one_panel(chart: AnswerChart, panels, controlled):
+    """The bots side by side on one axis, each bar its table's one value with its interval."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(max(5.5, 1.3 * len(panels) + 2.5), 3.6), layout="constrained")
+    ax = fig.subplots()
+    d = pd.concat([p[1] for p in panels], ignore_index=True)
+    x = np.arange(len(d))
+    err = FIG._err(d[chart.value], d[chart.low], d[chart.high])
+    err[:, exact(d[chart.low], d[chart.high])] = 0
+    ax.bar(x, d[chart.value], color=[FIG.bot_color(label.split(" ")[0]) for label, _, _ in panels], yerr=err,
+           capsize=4, ecolor="black")
+    ax.set_xticks(x, [label for label, _, _ in panels])
+    ax.set_xlabel(f"bot {controlled.where}")
+    ax.set_ylabel(chart.ylabel)
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_title(f"{chart.title}: each bot {controlled.where} (controlled tables)", fontsize=11)
+    return fig
+
+
 def render(charts: list[AnswerChart], controlled, manifest: dict) -> list[dict]:
     """The answer charts with data: ``{key, title, takeaway, png, data}`` (``data``:
     the plotted rows, the figure's source CSV)."""
@@ -130,8 +158,8 @@ def render(charts: list[AnswerChart], controlled, manifest: dict) -> list[dict]:
         if fig is None:
             continue
         takeaway = (f"What the answer cites: the controlled tables ({each}, the same seed: the same deals and "
-                    f"dice), one panel per bot; bars are 95% intervals, a bar without one is exact (every "
-                    f"{T.unit(manifest)[:-1]} alike). Source data: {chart.key}.csv.")
+                    f"dice), one panel or bar per bot; the error bars are 95% intervals, a value without one is exact "
+                    f"(every {T.unit(manifest)[:-1]} alike). Source data: {chart.key}.csv.")
         out.append({"key": chart.key, "title": f"{chart.title} (controlled tables)", "takeaway": takeaway,
                     "png": FIG.png(fig), "data": data})
     return out
@@ -158,3 +186,21 @@ def link(figure: str | None, drawn: set) -> str | None:
 SEAT_CHART = AnswerChart("seat_advantage", "seat_advantage", "seat", "advantage", "advantage_low", "advantage_high",
                          "pp", "zero", "Seat advantage", "seat (1 moves first)",
                          "win rate minus the average seat's\n(percentage points, 95% CI)")
+
+
+def overview_mean(metric: str, what: str) -> Callable[[dict], pd.DataFrame]:
+    """The rows of a mean the overview table holds with its 95% interval (a length
+    answer quotes it): one row, ``what`` naming it on the x axis."""
+    def frame(res: dict) -> pd.DataFrame:
+        mean = T.overview_value(res, metric)
+        if not T.is_num(mean) or mean != mean:
+            return pd.DataFrame()
+        return pd.DataFrame({"measure": [what], "mean": [mean], "low": [T.overview_value(res, metric, "low")],
+                             "high": [T.overview_value(res, metric, "high")]})
+    return frame
+
+
+def mean_chart(figure: str, metric: str, what: str, title: str, ylabel: str) -> AnswerChart:
+    """The chart of a length answer: the mean the overview holds, with its interval, per bot."""
+    return AnswerChart(figure, "overview", "measure", "mean", "low", "high", "points", "none", title, "",
+                       ylabel, frame=overview_mean(metric, what))

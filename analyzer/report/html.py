@@ -271,7 +271,8 @@ def write_report(stats_result: dict[str, pd.DataFrame], manifest: dict, out_path
     for label, res in controlled.tables.items():
         if res is not stats_result:  # each controlled table's answers' inputs, as CSV too
             for name in getattr(sections, "CONTROLLED_TABLES", (
-                    "lemmings", "pigs", "seat_advantage", "win_patterns", "contracts", "queue_position")):
+                    "overview", "lemmings", "pigs", "seat_advantage", "win_patterns", "contracts",
+                    "queue_position")):
                 if name in res:
                     tables[f"controlled_{_slug(label)}_{name}"] = res[name]
     return save_report(out_path, folder, figures, tables, page)

@@ -19,15 +19,17 @@ from analyzer.report.html import _slug
 UNITS = 200
 CASES = {  # game: (bots, {question: figure key its answer cites})
     "lemming-mafia": ("favourite,random,favourite,random", {
-        "Is the first seat favoured?": "seat_advantage", "Are the lemming colours balanced?": "lemmings"}),
+        "Is the first seat favoured?": "seat_advantage", "Are the lemming colours balanced?": "lemmings",
+        "How long is a race?": "race_length"}),
     "sau-mau-mau": ("tempo,random,tempo,random", {
         "Is the first seat favoured over the whole game?": "seat_advantage",
         "Does starting a race help?": "first_player", "Are the pigs balanced?": "pigs",
-        "Which queue position is worth most?": "queue_position"}),
-    "lemminge": ("racer,random,racer,random", {"Is the first seat favoured?": "seat_advantage"}),
+        "Which queue position is worth most?": "queue_position", "How do races end?": "race_ends"}),
+    "lemminge": ("racer,random,racer,random", {"Is the first seat favoured?": "seat_advantage",
+                                                "How long is a game?": "game_length"}),
     "mafia": ("raider,expander,hunter,raider,expander", {
         "Is the State strong enough at 3 and 5 players?": "outcomes",
-        "Does the family that moves first win more?": "outcomes"}),
+        "Does the family that moves first win more?": "outcomes", "How long are games?": "length"}),
 }
 
 
@@ -64,14 +66,24 @@ def test_each_answer_links_to_a_chart_of_the_controlled_tables_it_cites(report):
         source = pd.read_csv(folder / f"{chart.key}.csv")
         labels = list(dict.fromkeys(source["table"]))
         assert len(labels) == 2  # one panel per bot of the run
+        text = answer_text(page, question)
         for label in labels:
+            got = source[source["table"] == label].drop(columns="table").reset_index(drop=True)
+            if chart.frame is not None:  # a mean and its interval: the numbers the answer quotes
+                for r in got.itertuples():
+                    assert f"{T.num(r.low, 1)}–{T.num(r.high, 1)}" in text or \
+                        T.num_ci(r.mean, r.low, r.high, 1) in text, (label, r, text)
+                if chart.table == "overview":  # and the controlled table's overview row it comes from
+                    ov = pd.read_csv(folder / f"controlled_{_slug(label)}_overview.csv").set_index("metric")
+                    metric = ov.loc[[m for m in ov.index if m.endswith("_length_mean")][0]]
+                    assert [got["mean"][0], got["low"][0], got["high"][0]] == pytest.approx(
+                        [metric["value"], metric["low"], metric["high"]])
+                continue
             table = pd.read_csv(folder / f"controlled_{_slug(label)}_{chart.table}.csv")
             if chart.rows is not None:
                 table = chart.rows(table)
             expected = table[[chart.x, chart.value, chart.low, chart.high]].reset_index(drop=True)
-            got = source[source["table"] == label].drop(columns="table").reset_index(drop=True)
             pd.testing.assert_frame_equal(got.astype(str), expected.astype(str), obj=f"{game} {key} {label}")
-        text = answer_text(page, question)
         if key == "seat_advantage":  # the seat-1 number each bot's sentence quotes
             for label in labels:
                 s1 = source[(source["table"] == label) & (source["seat"] == 1)].iloc[0]

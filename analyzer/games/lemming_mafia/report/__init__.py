@@ -4,7 +4,7 @@ package offers ``analyzer/report/html.py``): ``FIGURES``, ``answers``,
 from __future__ import annotations
 
 from analyzer.report.figures import COMMON_FIGURES, SCORE_FIGURE
-from analyzer.report.answer_charts import SEAT_CHART, AnswerChart
+from analyzer.report.answer_charts import SEAT_CHART, AnswerChart, mean_chart
 from analyzer.report.html import seat_tables, table
 from analyzer.games.lemming_mafia.report import figures as F
 from analyzer.games.lemming_mafia.report import text as T
@@ -51,6 +51,8 @@ ANSWER_CHARTS = [
     SEAT_CHART,
     AnswerChart("lemmings", "lemmings", "color", "win_rate", "win_low", "win_high", "share", "rows",
                 "Lemming colours", "colour", "share of races won (95% CI)"),
+    mean_chart("race_length", "race_length_mean", "mean race length", "Race length",
+               "moves per race, all players together\n(mean, 95% CI)"),
 ]
 
 FIGURES = [

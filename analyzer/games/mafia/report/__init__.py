@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 
 from analyzer.games.mafia import layout as L
 from analyzer.games.mafia.stats import MAX_LENGTH, TABLE_DOCS
@@ -163,10 +164,9 @@ def _spaces(res) -> str:
 
 def _length_measure(res) -> tuple[str, str]:
     """(key, sentence) for ``structural``: the mean length per player count, rounded, is the key."""
-    ln = res["length"]
     parts, keys = [], []
-    for n, g in ln.groupby("players"):
-        m = hist_mean(g.games.to_numpy(np.int64), g.calendar_turns.to_numpy(np.int64))
+    for m in _mean_length(res).to_dict("records"):
+        n = m["players"]
         keys.append(f"{n}:{float(m['mean']):.0f}")
         parts.append(f"{num_ci(m['mean'], m['low'], m['high'], 1)} calendar turns at {n} players")
     if not parts:
@@ -382,10 +382,21 @@ def _sides_in_order(df):
 
 # what the State and first-mover answers cite: each side's share of games won, from the
 # controlled tables (report/answer_charts.py)
+def _mean_length(res):
+    """The mean game length per player count with its interval, as the length answer quotes it."""
+    rows = []
+    for n, g in res["length"].groupby("players"):
+        m = hist_mean(g.games.to_numpy(np.int64), g.calendar_turns.to_numpy(np.int64))
+        rows.append({"players": n, "mean": float(m["mean"]), "low": float(m["low"]), "high": float(m["high"])})
+    return pd.DataFrame(rows)
+
+
 ANSWER_CHARTS = [
     AnswerChart("outcomes", "roles", "side", "win_rate", "low", "high", "share", "players",
                 "Games won per side", "side (families in calendar order)", "share of games won (95% CI)",
                 rows=_sides_in_order),
+    AnswerChart("length", "length", "players", "mean", "low", "high", "points", "none", "Game length",
+                "players", "calendar turns per game (mean, 95% CI)", frame=_mean_length),
 ]
 
 FIGURES = [

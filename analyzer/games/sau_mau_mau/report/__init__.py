@@ -34,8 +34,12 @@ ANSWER_CHARTS = [
                 "the starter's race points minus\nthe other seats' mean (95% CI)"),
     AnswerChart("pigs", "pigs", "pig", "win_share", "win_low", "win_high", "share", "rows", "Wins per pig",
                 "pig", "share of races won (95% CI)"),
+    AnswerChart("race_ends", "ends_by_race", "race", "share", "low", "high", "share", "none",
+                "Races ended by the crown", "race of the game", "share of races ended by the crown (95% CI)",
+                rows=lambda df: df[df["end"] == "crown"]),
 ]
-CONTROLLED_TABLES = ("pigs", "seat_advantage", "win_patterns", "queue_position", "first_player")  # CSV per table
+CONTROLLED_TABLES = ("overview", "pigs", "seat_advantage", "win_patterns", "queue_position", "first_player",
+                     "ends_by_race")  # the controlled tables written as CSV
 
 FIGURES = [
     # (key, title, draw, takeaway), after the common figures
