@@ -70,12 +70,16 @@ class ReplayStep:
     ``dice``, ``card``, ``decision``, ``move``, ``field``, ``bet``, ``contract``,
     ``score``, ``end``...); ``seat``: 1-based seat it concerns, 0 for none;
     ``text``: the line as printed, in the rulebook's words; ``options``: for a
-    decision, the options it had (in words), and ``chosen`` the index taken."""
+    decision, the options it had (in words), and ``chosen`` the index taken;
+    ``summary``: see below."""
     kind: str
     text: str
     seat: int = 0
     options: tuple[str, ...] = ()
     chosen: int = -1
+    # for a step that opens a section of the timeline page (``Replay.sections``): the
+    # line its collapsed block shows, when it can say more than ``text`` (the turn's moves)
+    summary: str = ""
 
 
 @dataclass

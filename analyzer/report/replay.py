@@ -82,7 +82,7 @@ def _summary(opening, steps) -> str:
     counts = {kind: sum(s.kind == kind for s in steps) for kind, _, _ in TALLIED}
     tally = [f"{n} {one if n == 1 else many}" for kind, one, many in TALLIED if (n := counts[kind])]
     ends = [s.text for s in steps if s.kind == "end"]
-    return opening.text + "".join(f" · {t}" for t in tally) + "".join(f" → {t}" for t in ends)
+    return (opening.summary or opening.text) + "".join(f" · {t}" for t in tally) + "".join(f" → {t}" for t in ends)
 
 
 def render_html(r) -> str:
@@ -105,9 +105,10 @@ def render_html(r) -> str:
     blocks = [f"<ol class=timeline>{''.join(item(s) for s in head)}</ol>"] if head else []
     for opening, steps in sections:
         colour = KIND_COLOURS.get(opening.kind, "#6b7280")
-        blocks.append(f"<details><summary style='border-color:{colour}'>{e(_summary(opening, steps))}</summary>"
+        blocks.append(f"<details class=turn><summary style='border-color:{colour}'>{e(_summary(opening, steps))}</summary>"
                       f"<ol class=timeline>{''.join(item(s) for s in steps)}</ol></details>")
-    tables = "".join(f"<h3>{e(name)}</h3><div class=scroll>{df.to_html(index=False, border=0)}</div>"
+    tables = "".join(f"<details><summary>{e(name)} ({len(df):,} row{'s' if len(df) != 1 else ''})</summary>"
+                     f"<div class=scroll>{df.to_html(index=False, border=0)}</div></details>"
                      for name, df in r.tables.items() if df is not None and len(df))
     setup = "".join(f"<li>{e(line)}</li>" for line in r.setup)
     outcome = f"<p class=outcome id=outcome>{e(r.outcome)}</p>" if r.outcome else ""
@@ -121,6 +122,7 @@ p.outcome {{ font-size: 16px; font-weight: 600; background: #f3f4f6; border-left
 ol.timeline {{ list-style: none; padding: 0; margin: 0.2em 0 0.6em 1em; }}
 ol.timeline > li, summary {{ border-left: 4px solid; padding: 0.25em 0.75em; margin: 0.2em 0; }}
 summary {{ cursor: pointer; font-weight: 600; }}
+div.tables summary {{ border: none; font-weight: 400; }}
 .kind {{ font-weight: 600; text-transform: uppercase; font-size: 11px; margin-right: 0.5em; }}
 ul.opts {{ margin: 0.2em 0 0.2em 1.5em; padding: 0; font-size: 12px; color: #555; }}
 ul.opts li.chosen {{ font-weight: 700; color: #111; }}
@@ -130,7 +132,7 @@ table {{ border-collapse: collapse; font-size: 12px; }} td, th {{ padding: 2px 6
 <h1>{e(title_of(r))}</h1><ul>{setup}</ul>
 {outcome}{"<p>Click a line below to open what happened in it.</p>" if sections else ""}
 {''.join(blocks)}
-<h2>The rows the run's tables hold for this {e(r.unit[:-1])}</h2>{tables}
+<h2>The rows the run's tables hold for this {e(r.unit[:-1])}</h2><div class=tables>{tables}</div>
 </body></html>
 """
 

@@ -106,6 +106,8 @@ def write_sweep_report(df, title: str, out: Path) -> Path:
         parts.append(f'<img src="{html.escape(folder.name)}/{name}" style="max-width:100%">')
     df.to_csv(folder / "sweep.csv", index=False)
     parts.append(f'<p>Every cell and column: <a href="{html.escape(folder.name)}/sweep.csv">sweep.csv</a></p>')
-    out.write_text("<!doctype html><meta charset=utf-8><title>" + html.escape(title) + "</title>\n"
+    out.write_text("<!doctype html><meta charset=utf-8>"
+                   '<meta name="viewport" content="width=device-width, initial-scale=1"><title>'
+                   + html.escape(title) + "</title>\n"
                    + "\n".join(parts) + "\n", encoding="utf-8")
     return out

@@ -108,7 +108,7 @@ def test_a_mafia_replay_fits_five_screens_and_names_its_winner(browser, mafia_re
     visit = browser.visit(page.resolve().as_uri(), width=width, evaluate="""({
         height: document.documentElement.scrollHeight, page: document.documentElement.scrollWidth,
         outcome: (document.getElementById('outcome') || {}).textContent,
-        turns: document.querySelectorAll('details').length})""", screenshot=OUTPUT / f"mafia-replay-{width}.png")
+        turns: document.querySelectorAll('details.turn').length})""", screenshot=OUTPUT / f"mafia-replay-{width}.png")
     assert visit.console_errors == []
     layout = visit.value
     assert layout["height"] < 5000 and layout["page"] <= width, layout

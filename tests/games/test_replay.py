@@ -54,7 +54,7 @@ def test_replay_ends_with_the_rows_simulate_writes(tmp_path, capsys, game, bots,
     assert " because " in replayed.outcome and replayed.outcome in text
     assert page.index("id=outcome") < page.index("<ol class=timeline>")
     # every step is on the page once: a line, or the summary line of the section it opens
-    assert "<ol class=timeline>" in page and page.count("<li style=") + page.count("<summary") == len(replayed.steps)
+    assert "<ol class=timeline>" in page and page.count("<li style=") + page.count("<summary style=") == len(replayed.steps)
 
 
 @pytest.mark.parametrize("kind", ["fifo", "symlink"])

@@ -8,6 +8,8 @@ what it did, shootouts from challenge to fall, and the end says who wins and
 why (the spaces controlled, or the purge count and the pieces that make it)."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from analyzer.games.mafia import layout as L
@@ -192,6 +194,7 @@ def describe_events(match, events: np.ndarray) -> tuple[list, str]:
                 f"{len(held)} spaces ({need} needed with {match.players} players): {', '.join(held)}.")
 
     steps, outcome = [], ""
+    turn_at = -1  # the step of the turn under way: its line also names the moves made (the timeline's summary)
     about = (-1, -1, -1)
     duel = (-1, -1)
     rows = events.tolist()
@@ -204,6 +207,7 @@ def describe_events(match, events: np.ndarray) -> tuple[list, str]:
                 places[p] = b
             steps.append(ReplayStep("setup", f"{L.FAMILIES[a]} takes {names[b]} as base", seat(a)))
         elif code == L.T_TURN:
+            turn_at = len(steps)
             steps.append(ReplayStep("turn", f"calendar turn {b + 1}: {side_name(a)}", seat(a)))
         elif code == L.T_FROZEN:
             steps.append(ReplayStep("frozen", f"{L.SIDE_NAMES[a]} may not move this turn (commission)", seat(a)))
@@ -288,6 +292,10 @@ def describe_events(match, events: np.ndarray) -> tuple[list, str]:
                         break
                     told.add(j)
                 verb = "moves the " + " and the ".join(made) if made else "does not move"
+                if made and turn_at >= 0:  # the turn's collapsed line names its moves
+                    turn = steps[turn_at]
+                    line = turn.summary or turn.text
+                    steps[turn_at] = replace(turn, summary=line + ("; " if " → " in line else " → ") + "; ".join(made))
                 steps.append(ReplayStep("decision", f"{L.SIDE_NAMES[a]} {verb} — its choice of {n} "
                                                     f"way{'s' if n != 1 else ''} to use the roll", seat(a),
                                         (), c))

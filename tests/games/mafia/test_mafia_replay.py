@@ -235,3 +235,26 @@ def test_the_replay_names_the_winner_and_why_as_the_tables_record_it():
                 assert f"the purge count reaches {game['purge_points']:g} " in r.outcome, r.outcome
                 assert ("The state" if outcome == "state" else "Everyone loses") in r.outcome
     assert {"family", "state", "all_lose"} <= kinds, kinds
+
+
+def test_a_turns_folded_line_names_the_moves_it_made():
+    """The timeline shows a turn folded to one line: its ``summary`` names the moves the
+    turn's roll made, as its decision step says them (the text replay keeps them once)."""
+    from html import escape
+
+    from analyzer.report.replay import render_html
+
+    match = MafiaMatch(None, 5, [BotSpec("random")] * 5)
+    r = match.replay(1, 0)
+    turn, checked = None, 0
+    for s in r.steps:
+        if s.kind == "turn" and s.text.startswith("calendar turn"):
+            turn = s
+        elif s.kind == "decision" and " moves the " in s.text:
+            moves = s.text.split(" moves the ", 1)[1].split(" — ")[0].split(" and the ")
+            assert turn.summary.startswith(turn.text + " → ") and all(m in turn.summary for m in moves), turn
+            checked += 1
+    assert checked >= 30
+    assert render_text(r).count(" from Palermo to ") == sum(s.text.count(" from Palermo to ") for s in r.steps)
+    page = render_html(r)
+    assert all(escape(s.summary) in page for s in r.steps if s.summary)

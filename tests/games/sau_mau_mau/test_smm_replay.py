@@ -65,9 +65,9 @@ def test_the_game_ends_with_who_wins_and_why(replays):
             assert f"seat {w.seat} ({w.bot})" in r.outcome
         assert f"the most points after four races, {winners['total'].iloc[0]} (" in r.outcome
         page = render_html(r)
-        assert page.index(html.escape(r.outcome)) < page.index("<details>")
+        assert page.index(html.escape(r.outcome)) < page.index("<details class=turn>")
         # one collapsible block per race, its summary line saying how the race ended
         head, sections = sections_of(r)
-        assert len(sections) == 4 and page.count("<details>") == 4
+        assert len(sections) == 4 and page.count("<details class=turn>") == 4
         assert all(any(s.kind == "end" for s in steps) for _, steps in sections)
         assert page.count(" → race ") == 4
