@@ -127,6 +127,8 @@ div.tables summary {{ border: none; font-weight: 400; }}
 ul.opts {{ margin: 0.2em 0 0.2em 1.5em; padding: 0; font-size: 12px; color: #555; }}
 ul.opts li.chosen {{ font-weight: 700; color: #111; }}
 div.scroll {{ overflow-x: auto; max-width: 100%; }}
+@media (max-width: 600px) {{ body {{ font-size: 13px; margin: 1em auto; padding: 0 8px; }}
+  ol.timeline > li, summary {{ padding: 0.15em 0.5em; }} ol.timeline {{ margin-left: 0.4em; }} }}
 table {{ border-collapse: collapse; font-size: 12px; }} td, th {{ padding: 2px 6px; border-bottom: 1px solid #ddd; }}
 </style></head><body>
 <h1>{e(title_of(r))}</h1><ul>{setup}</ul>
