@@ -263,7 +263,8 @@ def write_report(stats_result: dict[str, pd.DataFrame], manifest: dict, out_path
     elif controlled is None:
         controlled = Controlled({}, {}, "no controlled tables were asked for")
     figures = render_all(sections.FIGURES, res, manifest)
-    if not T.single_bot(manifest):  # a run of one bot is its own controlled table: its figures show it
+    if controlled and not all(t is stats_result for t in controlled.tables.values()):
+        # (a run that is its own controlled table, one bot in every seat of a role, has its figures show it)
         figures = answer_charts.with_answer_charts(getattr(sections, "ANSWER_CHARTS", []), controlled, manifest,
                                                    figures)
     page = render_html(res, manifest, sections, figures, folder.name, controlled)

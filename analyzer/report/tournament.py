@@ -13,7 +13,7 @@ from analyzer.version import __version__
 from analyzer.report import text as T
 from analyzer.stats.distributions import chi2_sf, normal_sf
 from analyzer.stats.flags import ALPHA, MIN_EFFECT, holm
-from analyzer.report.figures import NEUTRAL, _err, _figure, bot_color, png
+from analyzer.report.figures import NEUTRAL, _err, _figure, _pct_axis, bot_color, png
 from analyzer.report.html import CSS, _data_row, _e, assumed_note, figure_html, output_paths, save_report, table
 from analyzer.stats.ratings import ELO
 
@@ -84,6 +84,7 @@ def fig_head_to_head(res, result):
     ax.set_title(f"Share of {result.unit} the row bot outscored the column bot (%)")
     cb = fig.colorbar(im, ax=ax, fraction=0.04, pad=0.02)
     cb.set_label("row outscored column (ties half)")
+    _pct_axis(cb.ax)  # the cells print percent: the scale too
     return fig
 
 
