@@ -115,3 +115,14 @@ def test_the_mixed_figure_comes_after_the_charts_and_says_so(report):
 
 def test_an_interval_without_width_is_drawn_as_exact():
     assert list(exact([0.2, 0.1, 1.0], [0.2, 0.3, 1.0])) == [True, False, True]
+
+
+def test_a_run_that_is_its_own_controlled_table_gets_no_charts_and_no_mixed_label(tmp_path):
+    """One bot in every family seat against a hunter State: the run is the controlled
+    table, its figures show what the answers cite, and none is called mixed."""
+    out = tmp_path / "report.html"
+    analyzer.simulate("mafia", 100, seed=4, threads=1, tables=False, report=out, progress=False,
+                      bots="random,random,hunter,random,random", players=5)
+    page = out.read_text(encoding="utf-8")
+    assert "answer_" not in page and MIXED not in page
+    assert linked(page, "How long are games?") == "length"
