@@ -70,12 +70,16 @@ class ReplayStep:
     ``dice``, ``card``, ``decision``, ``move``, ``field``, ``bet``, ``contract``,
     ``score``, ``end``...); ``seat``: 1-based seat it concerns, 0 for none;
     ``text``: the line as printed, in the rulebook's words; ``options``: for a
-    decision, the options it had (in words), and ``chosen`` the index taken."""
+    decision, the options it had (in words), and ``chosen`` the index taken;
+    ``summary``: see below."""
     kind: str
     text: str
     seat: int = 0
     options: tuple[str, ...] = ()
     chosen: int = -1
+    # for a step that opens a section of the timeline page (``Replay.sections``): the
+    # line its collapsed block shows, when it can say more than ``text`` (the turn's moves)
+    summary: str = ""
 
 
 @dataclass
@@ -89,6 +93,12 @@ class Replay:
     setup: list[str]  # the match's setup lines (board, deck, bots)
     steps: list[ReplayStep] = field(default_factory=list)
     tables: dict[str, "pd.DataFrame"] = field(default_factory=dict)
+    # who won and why, in one sentence ("orange wins because ..."): printed after the
+    # steps and at the top of the timeline page; "" when the game gives none
+    outcome: str = ""
+    # the step kinds that open a new section of the timeline page (one collapsible
+    # block each: a turn, a race); steps before the first are shown open
+    sections: tuple[str, ...] = ("turn",)
 
 
 @runtime_checkable

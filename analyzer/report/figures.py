@@ -63,6 +63,9 @@ def _pp_axis(ax, axis="y"):
             super().set_locs(locs)
             steps = [abs(b - a) for a, b in zip(locs[:-1], locs[1:]) if b != a]
             self.digits = max(0, -math.floor(math.log10(100 * min(steps)) + 1e-9)) if steps else 0
+            # as many more as the ticks need to be printed exactly (2.5 pp steps are not "+2", "+5", "+8")
+            while self.digits < 3 and any(abs(round(100 * v, self.digits) - 100 * v) > 1e-6 for v in locs):
+                self.digits += 1
 
         def __call__(self, v, pos=None):
             text = f"{100 * v:+.{self.digits}f}"

@@ -12,6 +12,7 @@ import pandas as pd
 
 from analyzer.engine.output import check_page, files_dir, write_page
 from analyzer.version import __version__
+from analyzer.report import answer_charts
 from analyzer.report import text as T
 
 CSS = """
@@ -31,7 +32,14 @@ figcaption{margin-top:.4em}figcaption b{display:block;font-size:1.02em}
 dl.qa dt{font-weight:600;margin-top:1em}dl.qa dd{margin:.25em 0 0 1.2em}
 dl.qa dd p.how{color:#555;font-size:.85em;margin:.3em 0 0}nav.toc{font-size:.92em}nav.toc ul{margin:.3em 0}
 code{background:#f3f3f3;padding:0 3px;border-radius:2px}.small{color:#666;font-size:.85em}
+div.scroll{overflow-x:auto;max-width:100%}div.scroll>table{margin-top:0}
+figure img{cursor:zoom-in}figure.zoom .figbox{overflow-x:auto}figure.zoom img{max-width:none;cursor:zoom-out}
+@media (max-width:700px){body{padding:12px 10px 40px}figure{margin:1em -10px}
+figure img{width:100%;box-sizing:border-box}figure.zoom img{width:auto}
+table{font-size:.8em}th,td{padding:3px 5px}}
 """
+# a figure opens at its full size when tapped (and scrolls sideways in its box), and closes again
+ZOOM = "this.closest('figure').classList.toggle('zoom')"
 
 
 def _e(x) -> str:
@@ -44,7 +52,16 @@ def table(headers: list[str], rows: list[list], left: int = 1) -> str:
                    for i, h in enumerate(headers))
     body = "".join("<tr>" + "".join(f'<td class="l">{_e(c)}</td>' if i < left else f"<td>{_e(c)}</td>"
                                     for i, c in enumerate(r)) + "</tr>" for r in rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+
+
+def figure_html(f: dict, key: str | None = None) -> str:
+    """A figure ``{key, title, takeaway, png}`` as an embedded PNG with its caption; on
+    a narrow screen it spans the width and a tap shows it at full size."""
+    data = base64.b64encode(f["png"]).decode("ascii")
+    return (f'<figure id="{_e(key or f["key"])}"><div class="figbox"><img src="data:image/png;base64,{data}" '
+            f'alt="{_e(f["title"])}" onclick="{ZOOM}"></div><figcaption><b>{_e(f["title"])}</b>'
+            f'{_e(f["takeaway"])}</figcaption></figure>')
 
 
 def seat_tables(res: dict, win: str, unit: str, extra=None) -> list[str]:
@@ -119,7 +136,7 @@ def _setup_block(manifest: dict) -> str:
     ]
     body = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
     note = assumed_note(data)
-    return f'<table class="meta">{body}</table>{note}'
+    return f'<div class="scroll"><table class="meta">{body}</table></div>{note}'
 
 
 def _answers(sections, res: dict, manifest: dict, controlled) -> list[T.Answer]:
@@ -172,9 +189,10 @@ def render_html(res: dict, manifest: dict, sections, figures: list[dict], folder
     answers = _answers(sections, res, manifest, controlled)
     card = scorecard_of(res, manifest, sections, controlled, answers)
     drawn = {f["key"] for f in figures}
+    figure_of = [answer_charts.link(a.figure, drawn) for a in answers]  # an answer's chart, if drawn
     toc = ['<nav class="toc"><h2>Contents</h2><ul>', '<li><a href="#answers">Answers for the designer</a><ul>']
     for i, a in enumerate(answers):
-        link = (f' — <a href="#{_e(a.figure)}">figure</a>' if a.figure in drawn else "")
+        link = (f' — <a href="#{_e(figure_of[i])}">figure</a>' if figure_of[i] else "")
         toc.append(f'<li><a href="#answer-{i + 1}">{_e(a.question)}</a>{link}</li>')
     toc.append('</ul></li><li><a href="#overview">Overview</a></li><li><a href="#figures">Figures</a><ul>')
     toc += [f'<li><a href="#{_e(f["key"])}">{_e(f["title"])}</a></li>' for f in figures]
@@ -191,18 +209,14 @@ def render_html(res: dict, manifest: dict, sections, figures: list[dict], folder
         '<h2 id="answers">Answers for the designer</h2><dl class="qa">',
     ]
     for i, a in enumerate(answers):
-        link = f' <a href="#{_e(a.figure)}">(figure)</a>' if a.figure in drawn else ""
+        link = f' <a href="#{_e(figure_of[i])}">(figure)</a>' if figure_of[i] else ""
         badge = f'<span class="ev ev-{_e(a.word.replace(" ", "-"))}">{_e(a.word)}</span>' if a.word else ""
         parts.append(f'<dt id="answer-{i + 1}">{badge}{_e(a.question)}</dt><dd>{_e(a.text)}{link}'
                      f'<p class="how">Scope: {_e(a.scope)}.<br>Method: {_e(a.method)}.</p></dd>')
     parts.append("</dl>")
     parts.append('<h2 id="overview">Overview</h2>' + table(["", "value"], [[k, v] for k, v in sections.overview(res)]))
     parts.append('<h2 id="figures">Figures</h2>')
-    for f in figures:
-        data = base64.b64encode(f["png"]).decode("ascii")
-        parts.append(f'<figure id="{_e(f["key"])}"><img src="data:image/png;base64,{data}" '
-                     f'alt="{_e(f["title"])}"><figcaption><b>{_e(f["title"])}</b>{_e(f["takeaway"])}'
-                     f"</figcaption></figure>")
+    parts += [figure_html(f) for f in figures]
     parts.append('<h2 id="tables">Tables</h2>' + sections.key_tables(res))
     parts.append(f"<h3>All tables as CSV</h3><p class=\"small\">In <code>{_e(folder_name)}/</code> beside this "
                  "file (with the figures as PNG).</p><ul>")
@@ -225,10 +239,14 @@ def output_paths(out_path, default_name: str) -> tuple[Path, Path]:
 
 def save_report(out_path: Path, folder: Path, figures: list[dict], tables: dict[str, pd.DataFrame],
                 page: str, texts: dict[str, str] | None = None) -> Path:
-    """Figures as PNG, tables as CSV and ``texts`` (file name -> text) into ``folder``,
-    and the page: whole or not at all (engine/output.py)."""
+    """Figures as PNG (with their source data as CSV, answer charts), tables as CSV and
+    ``texts`` (file name -> text) into ``folder``, and the page: whole or not at all
+    (engine/output.py)."""
     files: dict[str, object] = {name: text + "\n" for name, text in (texts or {}).items()}
-    files.update({f"{f['key']}.png": f["png"] for f in figures})
+    for f in figures:
+        files[f"{f['key']}.png"] = f["png"]
+        if f.get("data") is not None:  # the figure's source data (answer charts)
+            files[f"{f['key']}.csv"] = f["data"].to_csv(index=False)
     files.update({f"{name}.csv": df.to_csv(index=False) for name, df in tables.items()})
     return write_page(out_path, out_path.name, files, page, "the report")
 
@@ -261,13 +279,18 @@ def write_report(stats_result: dict[str, pd.DataFrame], manifest: dict, out_path
     elif controlled is None:
         controlled = Controlled({}, {}, "no controlled tables were asked for")
     figures = render_all(sections.FIGURES, res, manifest)
+    if controlled and not all(t is stats_result for t in controlled.tables.values()):
+        # (a run that is its own controlled table, one bot in every seat of a role, has its figures show it)
+        figures = answer_charts.with_answer_charts(getattr(sections, "ANSWER_CHARTS", []), controlled, manifest,
+                                                   figures)
     page = render_html(res, manifest, sections, figures, folder.name, controlled)
     card = scorecard_of(res, manifest, sections, controlled)
     tables = dict(res)
     for label, res in controlled.tables.items():
         if res is not stats_result:  # each controlled table's answers' inputs, as CSV too
             for name in getattr(sections, "CONTROLLED_TABLES", (
-                    "lemmings", "pigs", "seat_advantage", "win_patterns", "contracts", "queue_position")):
+                    "overview", "lemmings", "pigs", "seat_advantage", "win_patterns", "contracts",
+                    "queue_position")):
                 if name in res:
                     tables[f"controlled_{_slug(label)}_{name}"] = res[name]
     return save_report(out_path, folder, figures, tables, page, {SCORECARD_TEXT: render_text(*card)})
@@ -306,6 +329,7 @@ def write_side_by_side(runs: list[tuple[Path, dict, dict]], by: str, differ: lis
             it.anchor = f"answer-{questions.index(it.question) + 1}" if it.question in questions else it.anchor
         cards.append((name, items, scorecard.warnings(res, m, answers, none, sections)))
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+             '<meta name="viewport" content="width=device-width, initial-scale=1">',
              f"<title>{_e(title)} balance report by {_e(by)}</title><style>{CSS}{scorecard.CSS}</style></head><body>",
              f"<h1>{_e(title)} balance report, {len(runs)} runs side by side by {_e(by)}</h1>",
              scorecard.render_side_by_side(cards),
@@ -328,9 +352,7 @@ def write_side_by_side(runs: list[tuple[Path, dict, dict]], by: str, differ: lis
         parts.append(f'<h2 id="run-{k + 1}">Figures: {_e(name)}</h2>')
         for f in figs:
             key = f"run{k + 1}_{f['key']}"
-            data = base64.b64encode(f["png"]).decode("ascii")
-            parts.append(f'<figure id="{_e(key)}"><img src="data:image/png;base64,{data}" alt="{_e(f["title"])}">'
-                         f'<figcaption><b>{_e(f["title"])}</b>{_e(f["takeaway"])}</figcaption></figure>')
+            parts.append(figure_html(f, key))
             figures_all.append({**f, "key": key})
         tables.update({f"run{k + 1}_{t}": df for t, df in res.items()})
     parts.append(f'<p class="small">{_e(sections.FOOTNOTE)}</p></body></html>')

@@ -105,6 +105,7 @@ def write_sweep_report(df, title: str, out: Path) -> Path:
         parts.append(f'<img src="{html.escape(folder.name)}/{name}" style="max-width:100%">')
     files["sweep.csv"] = df.to_csv(index=False)
     parts.append(f'<p>Every cell and column: <a href="{html.escape(folder.name)}/sweep.csv">sweep.csv</a></p>')
-    page = ("<!doctype html><meta charset=utf-8><title>" + html.escape(title) + "</title>\n"
-            + "\n".join(parts) + "\n")
+    page = ("<!doctype html><meta charset=utf-8>"
+            '<meta name="viewport" content="width=device-width, initial-scale=1"><title>'
+            + html.escape(title) + "</title>\n" + "\n".join(parts) + "\n")
     return write_page(out, "sweep.html", files, page, "the sweep report")

@@ -3,7 +3,6 @@ style, figures as embedded PNG) plus a folder beside it with the figures as PNG
 and the tables as CSV."""
 from __future__ import annotations
 
-import base64
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -14,8 +13,8 @@ from analyzer.version import __version__
 from analyzer.report import text as T
 from analyzer.stats.distributions import chi2_sf, normal_sf
 from analyzer.stats.flags import ALPHA, MIN_EFFECT, holm
-from analyzer.report.figures import NEUTRAL, _err, _figure, bot_color, png
-from analyzer.report.html import CSS, _data_row, _e, assumed_note, output_paths, save_report, table
+from analyzer.report.figures import NEUTRAL, _err, _figure, _pct_axis, bot_color, png
+from analyzer.report.html import CSS, _data_row, _e, assumed_note, figure_html, output_paths, save_report, table
 from analyzer.stats.ratings import ELO
 
 
@@ -119,6 +118,7 @@ def fig_head_to_head(res, result):
     ax.set_title(f"Share of {result.unit} the row bot outscored the column bot (%)")
     cb = fig.colorbar(im, ax=ax, fraction=0.04, pad=0.02)
     cb.set_label("row outscored column (ties half)")
+    _pct_axis(cb.ax)  # the cells print percent: the scale too
     return fig
 
 
@@ -317,7 +317,7 @@ def _setup_block(result) -> str:
     bots = table(["bot", "spec", "parameters"],
                  [[label, spec.label, ", ".join(f"{k}={v:g}" for k, v in (params or {}).items()) or "none"]
                   for label, spec, params in zip(result.labels, result.specs, result.bot_params)], left=3)
-    return f'<table class="meta">{body}</table>{assumed_note(data)}<h3>Bots</h3>{bots}'
+    return f'<div class="scroll"><table class="meta">{body}</table></div>{assumed_note(data)}<h3>Bots</h3>{bots}'
 
 
 def _ratings_table(rt, result) -> str:
@@ -350,10 +350,7 @@ def render_html(res: dict, result, figures: list[dict], folder: str, card=None) 
              f"<h1>{_e(title)}</h1>", scorecard.render_html(*card), _setup_block(result),
              '<h2 id="ratings-table">Ratings</h2>', _ratings_table(rt, result),
              "<h2>Figures</h2>"]
-    for f in figures:
-        data = base64.b64encode(f["png"]).decode("ascii")
-        parts.append(f'<figure id="{_e(f["key"])}"><img src="data:image/png;base64,{data}" alt="{_e(f["title"])}">'
-                     f'<figcaption><b>{_e(f["title"])}</b>{_e(f["takeaway"])}</figcaption></figure>')
+    parts += [figure_html(f) for f in figures]
     if result.one_seat:
         return _close(parts, res, folder, f'<p class="small">{_e(result.role.capitalize())} seat only: win rates '
                       "with Wilson 95% intervals (shared wins count for every tied player); the difference to the "

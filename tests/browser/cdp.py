@@ -45,6 +45,7 @@ class Visit:
     failed: list[str] = field(default_factory=list)
     images: list[dict] = field(default_factory=list)  # src, complete, naturalWidth
     scorecard: dict | None = None  # the #scorecard element's box (top, bottom, left, width) and what precedes it
+    value: object = None  # what ``visit(..., evaluate=...)`` returned
 
 
 class Browser:
@@ -138,15 +139,17 @@ class Browser:
 
     # ------------------------------------------------------------ a page
 
-    def visit(self, url: str, screenshot: Path | None = None, width: int | None = None) -> Visit:
-        """Load ``url`` (at ``width`` CSS pixels wide, 900 high, when given) and record it."""
+    def visit(self, url: str, screenshot: Path | None = None, width: int | None = None,
+              evaluate: str | None = None) -> Visit:
+        """Load ``url`` and watch it; ``width``: the viewport's CSS width (a phone is
+        390); ``evaluate``: a JavaScript expression whose JSON value is ``Visit.value``."""
         target = self.call("Target.createTarget", url="about:blank")["targetId"]
         session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
         for domain in ("Page", "Runtime", "Log", "Network"):
             self.call(f"{domain}.enable", session)
         if width is not None:
-            self.call("Emulation.setDeviceMetricsOverride", session, width=width, height=900, deviceScaleFactor=1,
-                      mobile=False)
+            self.call("Emulation.setDeviceMetricsOverride", session, width=width, height=900,
+                      deviceScaleFactor=1, mobile=width < 600)
         visit = Visit(url)
         self.call("Page.navigate", session, url=url)
         deadline = time.monotonic() + self.timeout
@@ -190,6 +193,10 @@ class Browser:
             " left: r.left, width: r.width, words: s.querySelectorAll('.ev').length,"
             " before_toc: !toc || !!(s.compareDocumentPosition(toc) & Node.DOCUMENT_POSITION_FOLLOWING)}); })()"))
         visit.scorecard = json.loads(result["result"]["value"])
+        if evaluate is not None:
+            result = self.call("Runtime.evaluate", session, returnByValue=True,
+                               expression=f"JSON.stringify({evaluate})")
+            visit.value = json.loads(result["result"]["value"])
         if screenshot is not None:
             shot = self.call("Page.captureScreenshot", session, format="png", captureBeyondViewport=True)
             screenshot.parent.mkdir(parents=True, exist_ok=True)

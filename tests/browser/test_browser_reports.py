@@ -73,6 +73,63 @@ def test_the_scorecard_is_on_the_first_screen(browser, pages, page):
     assert card["words"] >= 1
 
 
+# the layout at a width: the page's own width, the tables whose box reaches past the
+# viewport, each figure's width and the page's height (CSS pixels)
+LAYOUT = """(() => {
+  const width = document.documentElement.clientWidth;
+  const past = Array.from(document.querySelectorAll('table')).filter(t => {
+    const box = (t.closest('div.scroll') || t).getBoundingClientRect();
+    return box.right > width + 1 || box.left < -1; }).length;
+  return {width, page: document.documentElement.scrollWidth, past,
+          figures: Array.from(document.querySelectorAll('figure img')).map(i => i.getBoundingClientRect().width),
+          height: document.documentElement.scrollHeight};
+})()"""
+WIDTHS = (1400, 390)  # a laptop and a phone
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("page", [*names(), "tournament"])
+def test_no_table_overflows_and_figures_fill_a_phone(browser, pages, page, width):
+    """Wide tables scroll inside their own box; the page never scrolls sideways; on a
+    phone every figure spans the screen (at least 95% of it)."""
+    visit = browser.visit(pages[page].resolve().as_uri(), width=width, evaluate=LAYOUT,
+                          screenshot=OUTPUT / f"{page}-{width}.png" if width < 600 else None)
+    layout = visit.value
+    assert layout["width"] == width
+    assert layout["past"] == 0 and layout["page"] <= width, layout
+    assert layout["figures"]
+    if width < 600:
+        assert min(layout["figures"]) >= 0.95 * width, layout["figures"]
+
+
+@pytest.fixture(scope="module")
+def mafia_replay(tmp_path_factory):
+    """A five-player game of random bots: seed 1, game 0 lasts 45 side turns, the 90th
+    percentile of 300 such games (median 28.5)."""
+    from analyzer.engine.botspec import BotSpec
+    from analyzer.games.mafia.match import MafiaMatch
+    from analyzer.report.replay import write_html
+
+    replay = MafiaMatch(None, 5, [BotSpec("random")] * 5).replay(1, 0)
+    assert replay.tables["games"]["side_turns"].iloc[0] == 45
+    return replay, write_html(replay, tmp_path_factory.mktemp("replay") / "mafia.html")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_mafia_replay_fits_five_screens_and_names_its_winner(browser, mafia_replay, width):
+    replay, page = mafia_replay
+    visit = browser.visit(page.resolve().as_uri(), width=width, evaluate="""({
+        height: document.documentElement.scrollHeight, page: document.documentElement.scrollWidth,
+        outcome: (document.getElementById('outcome') || {}).textContent,
+        turns: document.querySelectorAll('details.turn').length})""", screenshot=OUTPUT / f"mafia-replay-{width}.png")
+    assert visit.console_errors == []
+    layout = visit.value
+    assert layout["height"] < 5000 and layout["page"] <= width, layout
+    assert layout["turns"] == 45  # one block per side turn, folded
+    winner = str(replay.tables["games"]["outcome"].iloc[0])
+    assert layout["outcome"].startswith(f"{winner} (seat ") and " wins because " in layout["outcome"]
+
+
 def test_the_checks_see_a_broken_page(browser, tmp_path):
     """The control: a console error, an image that does not load and a request
     to the network are each caught (so the checks above can fail)."""
@@ -89,3 +146,17 @@ def test_the_checks_see_a_broken_page(browser, tmp_path):
                      '<section id="scorecard"><span class="ev">shown</span></section></body></html>')
     card = browser.visit(below.resolve().as_uri(), width=1400).scorecard
     assert card["top"] >= 1200 and not card["before_toc"]
+
+
+def test_the_layout_check_sees_a_table_past_a_phone(browser, tmp_path):
+    """The control of the layout check: a wide table outside a scrolling box is seen,
+    the same table inside one is not."""
+    row = "<tr>" + "<td>cell with some words</td>" * 30 + "</tr>"
+    bare, boxed = tmp_path / "bare.html", tmp_path / "boxed.html"
+    phone = '<html><head><meta name="viewport" content="width=device-width, initial-scale=1"></head><body>'
+    bare.write_text(f"{phone}<table>{row}</table></body></html>")
+    boxed.write_text(f'{phone}<div class="scroll" style="overflow-x:auto"><table>{row}</table></div></body></html>')
+    seen = browser.visit(bare.resolve().as_uri(), width=390, evaluate=LAYOUT).value
+    assert seen["past"] == 1 and seen["page"] > 390
+    seen = browser.visit(boxed.resolve().as_uri(), width=390, evaluate=LAYOUT).value
+    assert seen["past"] == 0 and seen["page"] <= 390

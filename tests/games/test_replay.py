@@ -50,7 +50,11 @@ def test_replay_ends_with_the_rows_simulate_writes(tmp_path, capsys, game, bots,
     assert text.startswith(f"{game}: {info.unit[:-1]} {index} of seed 7")
     assert "ASSUMED" in text
     page = html.read_text()
-    assert "<ol class=timeline>" in page and page.count("<li style=") == len(replayed.steps)
+    # the end says who wins and why, in the text and first on the page
+    assert " because " in replayed.outcome and replayed.outcome in text
+    assert page.index("id=outcome") < page.index("<ol class=timeline>")
+    # every step is on the page once: a line, or the summary line of the section it opens
+    assert "<ol class=timeline>" in page and page.count("<li style=") + page.count("<summary style=") == len(replayed.steps)
 
 
 @pytest.mark.parametrize("kind", ["fifo", "symlink"])
@@ -74,3 +78,20 @@ def test_replay_html_refuses_what_is_not_a_file(tmp_path, capsys, kind):
     else:
         assert target.is_symlink() and (tmp_path / "elsewhere.html").read_text(encoding="utf-8") == "the user's"
     assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_a_points_game_names_its_winner_and_a_tie_break():
+    """``points_outcome``: the winner with its total and what it is made of, the next
+    seat; a tie on points decided by the tie-break says so; tied winners share."""
+    from analyzer.report.replay import points_outcome
+
+    rows = pd.DataFrame({"seat": [1, 2, 3], "bot": ["a", "b", "c"], "score": [9, 9, 4],
+                         "won": [True, False, False], "extra": [5, 3, 1]})
+    text = points_outcome(rows, "score", lambda w: f"contracts {w['extra']}", "at the end", "contract points")
+    assert text == ("seat 1 (a) wins because it has as many points as any seat at the end, 9 (contracts 5); "
+                    "next: seat 2 (b) with 9, tied on points and behind on contract points.")
+    rows["won"] = [True, True, False]
+    text = points_outcome(rows, "score", lambda w: "x", "at the end")
+    assert text == "seat 1 (a) and seat 2 (b) share the win because they have the most points at the end, 9 (x); " \
+                   "next: seat 3 (c) with 4."
+    assert points_outcome(rows.assign(won=False), "score", lambda w: "x", "at the end") == ""

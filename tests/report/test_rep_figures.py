@@ -54,3 +54,17 @@ def test_percentage_point_ticks_are_distinct():
     labels = [t.get_text() for t in ax.get_yticklabels() if t.get_text()]
     assert len(labels) >= 3 and len(set(labels)) == len(labels), labels
     assert "0" in labels and any(lab.startswith("+0.") for lab in labels), labels
+
+
+def test_percentage_point_ticks_are_exact():
+    """Ticks 2.5 pp apart read +2.5, +5.0, +7.5 (not "+2", "+5", "+8")."""
+    from analyzer.report.figures import _pp_axis
+
+    fig, ax = _figure(4, 3)
+    ax.plot([0, 1], [-0.08, 0.085])
+    _pp_axis(ax)
+    png(fig)
+    ticks = [(t.get_position()[1], t.get_text()) for t in ax.get_yticklabels() if t.get_text()]
+    assert any(abs(100 * v - round(100 * v)) > 0.1 for v, _ in ticks), ticks  # a tick between whole points
+    for v, text in ticks:
+        assert text == "0" or abs(float(text) - 100 * v) < 1e-6, ticks

@@ -12,7 +12,7 @@ from analyzer import api
 from analyzer.cli import main
 from analyzer.errors import AnalyzerError
 from analyzer.report import aggregate_run, build_report, default_report_path, write_report
-from analyzer.games.lemming_mafia.report import FIGURES
+from analyzer.games.lemming_mafia.report import ANSWER_CHARTS, FIGURES
 from analyzer.games.lemming_mafia.stats import LemmingMafiaStats
 
 TABLES = ("races", "players", "contracts", "bets", "fields")
@@ -53,9 +53,9 @@ def copy_run(run_dir, tmp_path):
 def test_report_embeds_every_figure(report):
     path, page = report
     images = page.count('<img src="data:image/png;base64,')
-    assert images == len(FIGURES)
+    assert images == len(FIGURES) + len(ANSWER_CHARTS)  # a run of several bots: the answers' charts too
     pngs = sorted((path.parent / "report_files").glob("*.png"))
-    assert len(pngs) == len(FIGURES)
+    assert len(pngs) == len(FIGURES) + len(ANSWER_CHARTS)
     for p in pngs:
         assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     # self-contained: nothing is fetched (links to the CSV folder are the only hrefs)
@@ -87,7 +87,7 @@ def test_report_writes_tables_and_answers(report):
         assert q in page
     # each figure has its one-line takeaway with numbers from the data
     captions = re.findall(r"<figcaption><b>[^<]*</b>([^<]*)</figcaption>", page)
-    assert len(captions) == len(FIGURES)
+    assert len(captions) == len(FIGURES) + len(ANSWER_CHARTS)
     assert all(re.search(r"\d", c) for c in captions)
 
 

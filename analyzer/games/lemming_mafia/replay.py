@@ -14,6 +14,7 @@ from analyzer.games.lemming_mafia import kernel
 from analyzer.games.lemming_mafia import layout as L
 from analyzer.games.lemming_mafia.rules import NEEDS_BETS, NEEDS_DISCARDS
 from analyzer.games.protocol import Replay, ReplayStep
+from analyzer.report.replay import points_outcome
 
 
 def _color(i: int) -> str:
@@ -66,7 +67,11 @@ def replay(match, seed: int, index: int) -> Replay:
     tables = match.tables_of(chunk)
     steps = _deal_steps(match, tables) + _steps(match, read_trace(hidden, h_len))
     steps += _score_steps(match, tables)
-    return Replay(match.game, match.unit, index, seed, match.setup_lines(), steps, tables)
+    outcome = points_outcome(tables["players"], "score",
+                             lambda w: f"bets {w['bet_points']}, contracts {w['contract_points']}",
+                             "at the end of the race", tie_break="contract points")
+    return Replay(match.game, match.unit, index, seed, match.setup_lines(), steps, tables, outcome,
+                  sections=("move",))
 
 
 def _deal_steps(match, tables) -> list[ReplayStep]:

@@ -142,8 +142,12 @@ class LemmingeMatch(PooledMatch):
         chunk.seed = seed
         tables = self.tables_of(chunk)
         tables["hexes"] = self.hexes_table(hexes)
-        return Replay(self.game, self.unit, index, seed, self.setup_lines() + self._bot_lines(),
-                      describe_events(events, self.map, self.labels), tables)
+        steps = describe_events(events, self.map, self.labels)
+        ends = [s.text for s in steps if s.kind == "end"]  # the rulebook's win: both lemmings home first
+        outcome = ends[-1].replace(" has both lemmings home and wins",
+                                   " wins because it is the first to get both lemmings home") if ends else ""
+        return Replay(self.game, self.unit, index, seed, self.setup_lines() + self._bot_lines(), steps, tables,
+                      outcome)
 
     def _bot_lines(self) -> list[str]:
         return [f"seat {i + 1}: {label}" for i, label in enumerate(self.labels)]

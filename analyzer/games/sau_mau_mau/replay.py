@@ -14,6 +14,7 @@ from analyzer.games.protocol import Replay, ReplayStep
 from analyzer.games.sau_mau_mau import kernel
 from analyzer.games.sau_mau_mau import layout as L
 from analyzer.games.sau_mau_mau.rules import ENDS_CROWN, ENDS_HAND
+from analyzer.report.replay import points_outcome
 
 
 def replay(match, seed: int, index: int) -> Replay:
@@ -33,11 +34,45 @@ def replay(match, seed: int, index: int) -> Replay:
         match._bot_failed((int(status) << 32) + index, index)
     chunk.first, chunk.count = index, 1
     tables = match.tables_of(chunk)
-    steps = _steps(match, read_trace(hidden, L.H_LEN))
+    steps = _steps(match, read_trace(hidden, L.H_LEN), tables)
     for r in tables["games"].itertuples():
         steps.append(ReplayStep("score", f"seat {r.seat} ({r.bot}): {r.total} points after four races"
                                          + (" — wins the game" if r.won else ""), int(r.seat)))
-    return Replay(match.game, match.unit, index, seed, match.setup_lines(), steps, tables)
+    return Replay(match.game, match.unit, index, seed, match.setup_lines(), steps, tables,
+                  outcome=_outcome(tables), sections=("deal",))
+
+
+def _outcome(tables) -> str:
+    """Who wins the game and why: the most points after four races, with each race's share."""
+    players = tables["players"]
+
+    def races(winner) -> str:
+        return ", ".join(f"race {r.race}: {r.race_points}"
+                         for r in players[players["seat"] == winner["seat"]].itertuples())
+
+    return points_outcome(tables["games"], "total", races, "after four races")
+
+
+def race_result(tables, race: int) -> str:
+    """How race ``race`` ended, in the rulebook's words: why, the winning pig(s), the
+    bet queue in order with what each bet scored, and each seat's race points."""
+    r = tables["races"].set_index("race").loc[race]
+    players = tables["players"][tables["players"]["race"] == race]
+    bets = tables["bets"][tables["bets"]["race"] == race].sort_values("queue_position")
+    ender = players[players["seat"] == r["ender_seat"]]
+    by = f"seat {r['ender_seat']} ({ender.iloc[0]['bot']})" if len(ender) else "nobody"
+    if r["end"] == "crown":
+        why = f"{r['crown_pig']} reaches the crown, moved by {by} (+3" + (
+            ", and it was the last card: +5" if r["both_ends"] else "") + ")"
+    elif r["end"] == "hand":
+        why = f"{by} plays its last card (+5)"
+    else:
+        why = "the turn limit stops it (a safety cap)"
+    queue = "; ".join(f"{b.queue_position}. seat {b.seat} ({b.bot}) on {b.pig}: "
+                      + (f"+{b.points}" if b.won else "returned") for b in bets.itertuples()) or "empty"
+    points = ", ".join(f"seat {p.seat} {p.race_points}" for p in players.itertuples())
+    return (f"race {race} ends: {why}; winning pig{'s' if ',' in str(r['winning_pigs']) else ''}: "
+            f"{r['winning_pigs']}; bet queue: {queue}; race points: {points}")
 
 
 def _pig(i: int) -> str:
@@ -48,29 +83,35 @@ def _board(pub) -> str:
     return ", ".join(f"{_pig(i)} {int(pub[L.PUB_POS + i])}" for i in range(L.N_PIGS))
 
 
-def _steps(match, events: np.ndarray) -> list[ReplayStep]:
+def _steps(match, events: np.ndarray, tables) -> list[ReplayStep]:
     steps = []
     who = lambda seat: f"seat {seat + 1} ({match.labels[seat]})"  # noqa: E731
+    could = None  # a seat that draws instead of playing: what it could have played, told with its draw
+    race = 0
     for ev in events:
         kind, seat, a, b, c = (int(x) for x in ev[:5])
         data = ev[5:]
         if kind == L.EV_RACE:
+            race = a
             steps.append(ReplayStep("deal", f"race {a}: five cards each, {L.card_name(int(data[L.PUB_TOP]))} turned "
                                             f"up; {who(b)} starts; the pigs at the start"))
         elif kind == L.EV_PLAY:
             options = tuple(L.card_name(int(x)) for x in data[:min(b, len(data))])
-            under = f" (a +2 penalty of {c} waits)" if c else ""
+            could_play = f" (could play: {', '.join(options)})" if options else " (no card to play)"
             if a < 0:
-                text = f"{who(seat)} draws{under}"
-                chosen = -1
-            else:
-                text = f"{who(seat)} plays {L.card_name(a)}{under}"
-                chosen = [int(x) for x in data[:b]].index(a)
-            steps.append(ReplayStep("card", text + (f" (could play: {', '.join(options)})" if options else
-                                                   " (no card to play)"), seat + 1, options, chosen))
+                could = (seat, options, could_play)  # told with the draw that follows
+                continue
+            under = f" (a +2 penalty of {c} waits)" if c else ""
+            chosen = [int(x) for x in data[:b]].index(a)
+            steps.append(ReplayStep("card", f"{who(seat)} plays {L.card_name(a)}{under}{could_play}", seat + 1,
+                                    options, chosen))
         elif kind == L.EV_DRAW:
+            options, could_play = ((), "")
+            if could is not None and could[0] == seat:
+                options, could_play = could[1], could[2]
+            could = None
             steps.append(ReplayStep("card", f"{who(seat)} draws {a} card{'s' if a != 1 else ''}"
-                                            + (" for the +2 penalty" if b else ""), seat + 1))
+                                            + (" for the +2 penalty" if b else "") + could_play, seat + 1, options))
         elif kind == L.EV_STEP:
             steps.append(ReplayStep("decision", f"{who(seat)} steps {_pig(a)} one space back", seat + 1))
         elif kind == L.EV_BET:
@@ -94,5 +135,5 @@ def _steps(match, events: np.ndarray) -> list[ReplayStep]:
                     text += f"; {who(seat)} has played its last card"
             steps.append(ReplayStep("turn", text, seat + 1))
         elif kind == L.EV_RACE_END:
-            steps.append(ReplayStep("end", "the race ends" if a else "the race is stopped (turn limit)"))
+            steps.append(ReplayStep("end", race_result(tables, race)))
     return steps

@@ -7,7 +7,8 @@ import pytest
 
 from analyzer.engine.botspec import BotSpec
 from analyzer.games.mafia import layout as L
-from analyzer.games.mafia.match import MafiaMatch, card_name, describe_events
+from analyzer.games.mafia.match import MafiaMatch
+from analyzer.games.mafia.replay import card_name, describe_events
 from analyzer.report.replay import render_text
 
 # (players, bots, seed, games): together every trace event kind and every card play
@@ -25,12 +26,13 @@ def replays():
         match = MafiaMatch(None, players, [BotSpec(b) for b in bots.split(",")] * (players if "," not in bots else 1))
         for index in indices:
             events, _ = match.trace(seed, index)
-            yield match, events, describe_events(match, events)
+            yield match, events, describe_events(match, events)[0]
 
 
 def walk(match, events, steps):
-    """Each event but T_ABOUT is one step, in order; check each step's text against it.
-    Returns the event kinds seen."""
+    """Each event but T_ABOUT is one step, in order, but the moves a roll's decision
+    made, which that decision names; check each step's text against it. Returns the
+    event kinds seen."""
     names = [s.name for s in match.map.spaces]
     triggers = [set(s.trigger) for s in match.map.spaces]
     rows = events.tolist()
@@ -38,15 +40,34 @@ def walk(match, events, steps):
     i = 0
     about = (-1, -1, -1)
     duel = (-1, -1)
+    told = set()
     for k, (code, a, b, c) in enumerate(rows):
         seen.add(code)
+        if k in told:
+            continue
         if code == L.T_ABOUT:
             about = (a, b, c)
             continue
         step = steps[i]
         i += 1
         text = step.text
-        if code == L.T_ASK:
+        if code == L.T_ASK and divmod(b, 10000)[0] in (L.D_MOVE, L.D_STATE_MOVE):
+            # the decision is the move(s) it made: each named with where it went, by how much
+            assert step.kind == "decision" and step.chosen == c and step.options == (), text
+            assert text.endswith(f"its choice of {b % 10000} ways to use the roll") or b % 10000 == 1, text
+            j = k + 1
+            while rows[j][0] in (L.T_MOVE, L.T_STATE_MOVE):
+                if rows[j][0] == L.T_MOVE:
+                    p, to, by = rows[j][1:]
+                    assert f"the {L.PIECE_NAMES[p]} from " in text, text
+                    assert f" to {names[to]} ({by % 100} step" in text, text
+                    seen.add(L.T_MOVE)
+                else:
+                    seen.add(L.T_STATE_MOVE)
+                told.add(j)
+                j += 1
+            assert j > k + 1, "a roll's decision names the move it made"
+        elif code == L.T_ASK:
             what, n = divmod(b, 10000)
             assert step.kind == "decision" and step.chosen == c and len(step.options) == n, text
             assert text.endswith(step.options[c]), text
@@ -107,10 +128,14 @@ def walk(match, events, steps):
                     assert "without rolling" in part and hit
                 else:
                     assert f"rolls {d} " in part and part.endswith("hits" if hit else "misses"), text
-            # a hit sends the other to the Continent, in the events that follow
+            # a hit sends the other to the Continent, in the events that follow, and the step says who falls
             after = rows[k + 1:k + 3]
+            fell = []
             for p, hit in ((duel[1], c & L.SHOT_HIT_A), (duel[0], c & L.SHOT_HIT_B)):
                 assert bool(hit) == any(e[0] == L.T_BOX and e[1] == p and e[2] == L.CONTINENT for e in after)
+                fell += [p] if hit else []
+            assert parts == [{0: "nobody falls", 2: "both fall"}.get(len(fell))
+                             or f"the {L.PIECE_NAMES[fell[0]]} falls"], text
         elif code == L.T_DRAW:
             assert text == f"{L.SIDE_NAMES[a]} draws {card_name(b)}", text
             if b >= L.FIRST_SISDE:
@@ -125,7 +150,7 @@ def walk(match, events, steps):
             else:
                 assert text == f"{L.SIDE_NAMES[a]} plays {card_name(b)}", text
         elif code == L.T_MOVE:
-            assert text.startswith(f"{L.PIECE_NAMES[a]} moves {c % 100} to {names[b]}"), text
+            assert f"moves the {L.PIECE_NAMES[a]}" in text and f" to {names[b]} ({c % 100} step" in text, text
         elif code == L.T_STATE_MOVE:
             assert text == f"{L.SIDE_NAMES[a]} moves the {L.PIECE_NAMES[b]} by {c}"
         elif code == L.T_BOX:
@@ -141,7 +166,7 @@ def walk(match, events, steps):
         elif code == L.T_BASE:
             assert text == f"{L.FAMILIES[a]} takes {names[b]} as base"
         elif code == L.T_TURN:
-            assert text == f"calendar turn {b + 1}: {L.SIDE_NAMES[a]}"
+            assert text.startswith(f"calendar turn {b + 1}: {L.SIDE_NAMES[a]} (seat "), text
         elif code == L.T_FROZEN:
             assert L.SIDE_NAMES[a] in text and "may not move" in text
         elif code == L.T_AIR_CLOSED:
@@ -149,7 +174,8 @@ def walk(match, events, steps):
         elif code == L.T_PASS_MOVE:
             assert text == f"{L.SIDE_NAMES[a]} has no piece on the map and passes"
         elif code == L.T_END:
-            assert text.endswith(f"{b} calendar turns: {L.OUTCOMES[a]}")
+            assert text.startswith(f"the game ends after {b} calendar turns. "), text
+            assert ("draw" if a == L.OUT_DRAW else "loses" if a == L.OUT_ALL_LOSE else "wins because") in text
         else:
             pytest.fail(f"event kind {code} not walked")
     assert i == len(steps)
@@ -177,3 +203,58 @@ def test_a_drawn_red_clue_is_named_a_red_clue():
     assert "draws the two SISDE clues" not in text and "draws the matching" not in text
     decisions = [s for s in replay.steps if s.kind == "decision" and s.options]
     assert decisions and all(s.text in text and s.text.endswith(s.options[s.chosen]) for s in decisions)
+
+
+# (players, seed, games): family wins at 5 and 3 players, State wins, four-player losses for all
+ENDINGS = [(5, 1, (0, 1, 3, 13, 17)), (4, 1, (0, 5)), (3, 1, (91, 2))]
+
+
+def test_the_replay_names_the_winner_and_why_as_the_tables_record_it():
+    """The last step and ``Replay.outcome`` say who wins and why: the spaces the family
+    controls (as many as ``winner_spaces``), or the purge count (``purge_points``)
+    with the pieces that make it."""
+    kinds = set()
+    for players, seed, indices in ENDINGS:
+        match = MafiaMatch(None, players, [BotSpec("random")] * players)
+        for index in indices:
+            r = match.replay(seed, index)
+            game = r.tables["games"].iloc[0]
+            outcome = str(game["outcome"])
+            kinds.add(outcome if outcome in ("state", "all_lose", "draw") else "family")
+            assert r.steps[-1].kind == "end" and r.steps[-1].text.endswith(r.outcome)
+            assert r.outcome in render_text(r)
+            if outcome in L.FAMILIES:
+                side = L.FAMILIES.index(outcome)
+                need = 5 if players == 3 else 4
+                assert r.outcome.startswith(f"{outcome} (seat {match.side_seat[side] + 1}, random) "
+                                            f"wins because at the start of its turn it controls "
+                                            f"{game['winner_spaces']} spaces ({need} needed"), r.outcome
+                held = r.outcome.rsplit(": ", 1)[1].rstrip(".").split(", ")
+                assert len(held) == game["winner_spaces"] and set(held) <= {s.name for s in match.map.spaces}
+            elif outcome in ("state", "all_lose"):
+                assert f"the purge count reaches {game['purge_points']:g} " in r.outcome, r.outcome
+                assert ("The state" if outcome == "state" else "Everyone loses") in r.outcome
+    assert {"family", "state", "all_lose"} <= kinds, kinds
+
+
+def test_a_turns_folded_line_names_the_moves_it_made():
+    """The timeline shows a turn folded to one line: its ``summary`` names the moves the
+    turn's roll made, as its decision step says them (the text replay keeps them once)."""
+    from html import escape
+
+    from analyzer.report.replay import render_html
+
+    match = MafiaMatch(None, 5, [BotSpec("random")] * 5)
+    r = match.replay(1, 0)
+    turn, checked = None, 0
+    for s in r.steps:
+        if s.kind == "turn" and s.text.startswith("calendar turn"):
+            turn = s
+        elif s.kind == "decision" and " moves the " in s.text:
+            moves = s.text.split(" moves the ", 1)[1].split(" — ")[0].split(" and the ")
+            assert turn.summary.startswith(turn.text + " → ") and all(m in turn.summary for m in moves), turn
+            checked += 1
+    assert checked >= 30
+    assert render_text(r).count(" from Palermo to ") == sum(s.text.count(" from Palermo to ") for s in r.steps)
+    page = render_html(r)
+    assert all(escape(s.summary) in page for s in r.steps if s.summary)

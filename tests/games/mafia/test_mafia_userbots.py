@@ -114,7 +114,7 @@ def test_a_user_bot_game_replays_with_its_decisions(bots, capsys):
     assert run(["replay", "mafia", "--players", 3, "--bots", f"random,random,{bots['purger-fast']}",
                 "--game", 2]) == 0
     out = capsys.readouterr().out
-    assert "state decides how to use its roll" in out and "the game ends after" in out
+    assert "ways to use the roll" in out and "state moves the " in out and "the game ends after" in out
 
 
 def test_a_bot_is_refused_in_a_role_it_does_not_declare(bots, capsys):

@@ -4,6 +4,7 @@ package offers ``analyzer/report/html.py``): ``FIGURES``, ``answers``,
 from __future__ import annotations
 
 from analyzer.report.figures import COMMON_FIGURES, SCORE_FIGURE
+from analyzer.report.answer_charts import SEAT_CHART, AnswerChart, mean_chart
 from analyzer.report.html import seat_tables, table
 from analyzer.games.lemming_mafia.report import figures as F
 from analyzer.games.lemming_mafia.report import causal
@@ -12,7 +13,8 @@ from analyzer.games.lemming_mafia.report.text import answers
 from analyzer.report.text import num, num_ci, overview_value, pct, pct_ci
 from analyzer.games.lemming_mafia.stats import TABLE_DOCS
 
-__all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS", "interventions"]
+__all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE",
+           "TABLE_DOCS", "interventions", "ANSWER_CHARTS"]
 
 
 def warm_jobs(match) -> list:
@@ -49,6 +51,15 @@ FOOTNOTE = ("Intervals are 95%: Wilson for rates, Student t (mean ± t·sd/√n)
             "seat and bot comparisons are paired by race. Win rates count shared wins for every tied "
             "player. Race stage is the share of the race's moves made before a card was placed, measured "
             "against the race's final length.")
+
+# the charts of what the structural answers cite, drawn from the controlled tables (report/answer_charts.py)
+ANSWER_CHARTS = [
+    SEAT_CHART,
+    AnswerChart("lemmings", "lemmings", "color", "win_rate", "win_low", "win_high", "share", "rows",
+                "Lemming colours", "colour", "share of races won (95% CI)"),
+    mean_chart("race_length", "race_length_mean", "mean race length", "Race length",
+               "moves per race, all players together\n(mean, 95% CI)"),
+]
 
 FIGURES = [
     # (key, title, draw, takeaway), after the common figures

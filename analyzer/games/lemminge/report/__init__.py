@@ -8,10 +8,12 @@ from analyzer.games.lemminge.report import text as T
 from analyzer.games.lemminge.report.text import answers
 from analyzer.games.lemminge.stats import TABLE_DOCS
 from analyzer.report.figures import COMMON_FIGURES, SCORE_FIGURE
+from analyzer.report.answer_charts import SEAT_CHART, mean_chart
 from analyzer.report.html import seat_tables, table
 from analyzer.report.text import num, num_ci, overview_value, pct, pct_ci
 
-__all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS", "CONTROLLED_TABLES"]
+__all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE",
+           "TABLE_DOCS", "CONTROLLED_TABLES", "ANSWER_CHARTS"]
 
 CONTROLLED_TABLES = ("overview", "seat_advantage", "win_patterns", "game_length")  # what the structural answers read
 
@@ -21,6 +23,10 @@ FOOTNOTE = ("A simulated unit is a game; win rates are per game (one winner), th
             "have t intervals clustered by game, since the moves of one game are not independent. Progress is "
             "the finish distance a move gained, setback the distance pushed lemmings lost. "
             "Figures from the moves table (columns, new columns, pushes) hold for the run's bots together.")
+
+# what the seat and length answers cite, from the controlled tables (report/answer_charts.py)
+ANSWER_CHARTS = [SEAT_CHART, mean_chart("game_length", "game_length_mean", "mean game length", "Game length",
+                                        "turns per game, refills included\n(mean, 95% CI)")]
 
 FIGURES = [
     *COMMON_FIGURES,

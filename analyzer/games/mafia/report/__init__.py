@@ -7,9 +7,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 
 from analyzer.games.mafia import layout as L
 from analyzer.games.mafia.stats import MAX_LENGTH, TABLE_DOCS
+from analyzer.report.answer_charts import AnswerChart
+from analyzer.report.figures import _pct_axis, _pp_axis
 from analyzer.report.html import table
 from analyzer.report.text import (
     Answer, bots_answer, flag_sentence, min_effect, num, num_ci, pct, pct_ci, structural,
@@ -18,7 +21,8 @@ from analyzer.stats.aggregate import hist_mean
 from analyzer.stats.evidence import any_of, verdict
 from analyzer.stats.flags import ALPHA, seat_balance
 
-__all__ = ["FIGURES", "answers", "warnings", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS", "CONTROLLED_TABLES"]
+__all__ = ["FIGURES", "answers", "warnings", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS", "CONTROLLED_TABLES",
+           "ANSWER_CHARTS"]
 
 CONTROLLED_TABLES = ("outcomes", "roles", "length")  # what the structural answers read
 
@@ -171,10 +175,9 @@ def _spaces(res) -> str:
 
 def _length_measure(res) -> tuple[str, str]:
     """(key, sentence) for ``structural``: the mean length per player count, rounded, is the key."""
-    ln = res["length"]
     parts, keys = [], []
-    for n, g in ln.groupby("players"):
-        m = hist_mean(g.games.to_numpy(np.int64), g.calendar_turns.to_numpy(np.int64))
+    for m in _mean_length(res).to_dict("records"):
+        n = m["players"]
         keys.append(f"{n}:{float(m['mean']):.0f}")
         parts.append(f"{num_ci(m['mean'], m['low'], m['high'], 1)} calendar turns at {n} players")
     if not parts:
@@ -307,6 +310,7 @@ def fig_outcomes(res, manifest):
                color=FAMILY_COLORS.get(name, "#9e9e9e"), label=name.replace("_", " "))
     ax.set_xticks(np.arange(len(ns)) + 0.4 - width / 2, [f"{n} players" for n in ns])
     ax.set_ylabel("share of games (95% CI)")
+    _pct_axis(ax)
     ax.legend(frameon=False, fontsize=8, ncols=4)
     ax.set_title("Who wins: the State, each family, nobody")
     return fig
@@ -323,6 +327,7 @@ def fig_bases(res, manifest):
             color=[FAMILY_COLORS.get(s, "#777") for s in b.side])
     ax.set_yticks(y, labels, fontsize=7)
     ax.set_xlabel("win rate (95% CI)")
+    _pct_axis(ax, "x")
     ax.set_title("Base city and win rate")
     return fig
 
@@ -337,7 +342,8 @@ def fig_cards(res, manifest):
     ax.barh(y, c["difference"], color=["#2a9d5c" if d > 0 else "#c0392b" for d in c["difference"]])
     ax.set_yticks(y, [f"{r.card} ({r.players}p, {r.side_role})" for _, r in c.iterrows()], fontsize=7)
     ax.axvline(0, color="#444", lw=0.8)
-    ax.set_xlabel("win rate with the card minus without (observational)")
+    ax.set_xlabel("win rate with the card minus without (percentage points, observational)")
+    _pp_axis(ax, "x")
     ax.set_title("Cards and the games they come with")
     return fig
 
@@ -398,6 +404,7 @@ def fig_length(res, manifest):
         ax.plot(g.calendar_turns, g.games / g.games.sum(), marker="o", ms=3, label=f"{n} players")
     ax.set_xlabel("calendar turns (passes of the six-slot calendar)")
     ax.set_ylabel("share of games")
+    _pct_axis(ax)
     ax.legend(frameon=False)
     ax.set_title("Game length")
     return fig
@@ -406,6 +413,31 @@ def fig_length(res, manifest):
 def _take(text_fn):
     return lambda res: text_fn(res)
 
+
+def _sides_in_order(df):
+    """The roles table's rows in the sides' order (red, black, orange, green, state)."""
+    return df.assign(order=df["side"].map({n: i for i, n in enumerate(L.SIDE_NAMES)})).sort_values(
+        ["players", "order"]).drop(columns="order")
+
+
+# what the State and first-mover answers cite: each side's share of games won, from the
+# controlled tables (report/answer_charts.py)
+def _mean_length(res):
+    """The mean game length per player count with its interval, as the length answer quotes it."""
+    rows = []
+    for n, g in res["length"].groupby("players"):
+        m = hist_mean(g.games.to_numpy(np.int64), g.calendar_turns.to_numpy(np.int64))
+        rows.append({"players": n, "mean": float(m["mean"]), "low": float(m["low"]), "high": float(m["high"])})
+    return pd.DataFrame(rows)
+
+
+ANSWER_CHARTS = [
+    AnswerChart("outcomes", "roles", "side", "win_rate", "low", "high", "share", "players",
+                "Games won per side", "side (families in calendar order)", "share of games won (95% CI)",
+                rows=_sides_in_order),
+    AnswerChart("length", "length", "players", "mean", "low", "high", "points", "none", "Game length",
+                "players", "calendar turns per game (mean, 95% CI)", frame=_mean_length),
+]
 
 FIGURES = [
     ("outcomes", "Outcomes by player count", fig_outcomes, _take(_state_answer)),

@@ -4,6 +4,7 @@ package offers ``analyzer/report/html.py``): ``FIGURES``, ``answers``,
 from __future__ import annotations
 
 from analyzer.report.figures import COMMON_FIGURES, SCORE_FIGURE
+from analyzer.report.answer_charts import SEAT_CHART, AnswerChart
 from analyzer.report.html import seat_tables, table
 from analyzer.games.sau_mau_mau.report import figures as F
 from analyzer.games.sau_mau_mau.report import text as T
@@ -11,7 +12,8 @@ from analyzer.games.sau_mau_mau.report.text import answers, warnings
 from analyzer.report.text import num, num_ci, ordinal, overview_value, pct, pct_ci, pp_ci
 from analyzer.games.sau_mau_mau.stats import TABLE_DOCS
 
-__all__ = ["FIGURES", "answers", "warnings", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS"]
+__all__ = ["FIGURES", "answers", "warnings", "overview", "key_tables", "FOOTNOTE",
+           "TABLE_DOCS", "ANSWER_CHARTS", "CONTROLLED_TABLES"]
 
 FOOTNOTE = ("A simulated unit is a game of four races; win rates and scores are per game (shared wins count "
             "for every tied player), race points and bets per race. Intervals are 95%: Wilson for rates, "
@@ -20,6 +22,24 @@ FOOTNOTE = ("A simulated unit is a game of four races; win rates and scores are 
             "starting seat's edge by race; changed against first bets is unpaired (every bet card laid), each change "
             "against the bet it replaced is paired by change. Race stage is the share of "
             "the race's turns made before a bet was laid, measured against the race's final length.")
+
+# the charts of what the structural answers cite, drawn from the controlled tables (report/answer_charts.py)
+ANSWER_CHARTS = [
+    SEAT_CHART,
+    AnswerChart("queue_position", "queue_position", "queue_position", "mean_points", "points_low", "points_high",
+                "points", "zero", "Value of each queue position", "place in the bet queue",
+                "points per bet (95% CI)", rows=lambda df: df[(df["bot"] == "all") & (df["bets"] > 0)]),
+    AnswerChart("first_player", "first_player", "race", "advantage", "advantage_low", "advantage_high", "points",
+                "zero", "Starting a race", "race (all: the four together)",
+                "the starter's race points minus\nthe other seats' mean (95% CI)"),
+    AnswerChart("pigs", "pigs", "pig", "win_share", "win_low", "win_high", "share", "rows", "Wins per pig",
+                "pig", "share of races won (95% CI)"),
+    AnswerChart("race_ends", "ends_by_race", "race", "share", "low", "high", "share", "none",
+                "Races ended by the crown", "race of the game", "share of races ended by the crown (95% CI)",
+                rows=lambda df: df[df["end"] == "crown"]),
+]
+CONTROLLED_TABLES = ("overview", "pigs", "seat_advantage", "win_patterns", "queue_position", "first_player",
+                     "ends_by_race")  # the controlled tables written as CSV
 
 FIGURES = [
     # (key, title, draw, takeaway), after the common figures

@@ -1,0 +1,128 @@
+"""Each structural answer links to a chart of the data it cites: the controlled
+tables (each bot in every seat), one panel per bot. For every game, on a small
+run of two bots: the answer's link goes to its chart, the chart's source CSV holds
+exactly the rows of the controlled tables' CSVs the answer reads, the numbers the
+answer quotes are in it, and the run's own figure of the same question comes after,
+titled as the mixed table it is."""
+import html
+import re
+
+import pandas as pd
+import pytest
+
+import analyzer
+from analyzer.games import game_info
+from analyzer.report import text as T
+from analyzer.report.answer_charts import MIXED, exact
+from analyzer.report.html import _slug
+
+UNITS = 200
+CASES = {  # game: (bots, {question: figure key its answer cites})
+    "lemming-mafia": ("favourite,random,favourite,random", {
+        "Is the first seat favoured?": "seat_advantage", "Are the lemming colours balanced?": "lemmings",
+        "How long is a race?": "race_length"}),
+    "sau-mau-mau": ("tempo,random,tempo,random", {
+        "Is the first seat favoured over the whole game?": "seat_advantage",
+        "Does starting a race help?": "first_player", "Are the pigs balanced?": "pigs",
+        "Which queue position is worth most?": "queue_position", "How do races end?": "race_ends"}),
+    "lemminge": ("racer,random,racer,random", {"Is the first seat favoured?": "seat_advantage",
+                                                "How long is a game?": "game_length"}),
+    "mafia": ("raider,expander,hunter,raider,expander", {
+        "Is the State strong enough at 3 and 5 players?": "outcomes",
+        "Does the family that moves first win more?": "outcomes", "How long are games?": "length"}),
+}
+
+
+@pytest.fixture(scope="module", params=list(CASES))
+def report(request, tmp_path_factory):
+    game = request.param
+    bots, _ = CASES[game]
+    out = tmp_path_factory.mktemp(game) / "report.html"
+    players = len(bots.split(","))
+    analyzer.simulate(game, UNITS, seed=4, threads=1, tables=False, report=out, progress=False, bots=bots,
+                      players=players)
+    return game, out, out.read_text(encoding="utf-8"), out.with_name("report_files")
+
+
+def linked(page: str, question: str) -> str:
+    m = re.search(rf'<dt id="answer-\d+">{re.escape(html.escape(question))}</dt><dd>(.*?)'
+                  r'<a href="#([^"]+)">\(figure\)</a>', page, re.S)
+    assert m, f"no figure linked from {question!r}"
+    return m.group(2)
+
+
+def answer_text(page: str, question: str) -> str:
+    m = re.search(rf'<dt id="answer-\d+">{re.escape(html.escape(question))}</dt><dd>(.*?)<a href=', page, re.S)
+    return html.unescape(m.group(1))
+
+
+def test_each_answer_links_to_a_chart_of_the_controlled_tables_it_cites(report):
+    game, _, page, folder = report
+    sections = game_info(game).load("report")
+    charts = {c.figure: c for c in sections.ANSWER_CHARTS}
+    for question, key in CASES[game][1].items():
+        chart = charts[key]
+        assert linked(page, question) == chart.key
+        source = pd.read_csv(folder / f"{chart.key}.csv")
+        labels = list(dict.fromkeys(source["table"]))
+        assert len(labels) == 2  # one panel per bot of the run
+        text = answer_text(page, question)
+        for label in labels:
+            got = source[source["table"] == label].drop(columns="table").reset_index(drop=True)
+            if chart.frame is not None:  # a mean and its interval: the numbers the answer quotes
+                for r in got.itertuples():
+                    assert f"{T.num(r.low, 1)}–{T.num(r.high, 1)}" in text or \
+                        T.num_ci(r.mean, r.low, r.high, 1) in text, (label, r, text)
+                if chart.table == "overview":  # and the controlled table's overview row it comes from
+                    ov = pd.read_csv(folder / f"controlled_{_slug(label)}_overview.csv").set_index("metric")
+                    metric = ov.loc[[m for m in ov.index if m.endswith("_length_mean")][0]]
+                    assert [got["mean"][0], got["low"][0], got["high"][0]] == pytest.approx(
+                        [metric["value"], metric["low"], metric["high"]])
+                continue
+            table = pd.read_csv(folder / f"controlled_{_slug(label)}_{chart.table}.csv")
+            if chart.rows is not None:
+                table = chart.rows(table)
+            expected = table[[chart.x, chart.value, chart.low, chart.high]].reset_index(drop=True)
+            pd.testing.assert_frame_equal(got.astype(str), expected.astype(str), obj=f"{game} {key} {label}")
+        if key == "seat_advantage":  # the seat-1 number each bot's sentence quotes
+            for label in labels:
+                s1 = source[(source["table"] == label) & (source["seat"] == 1)].iloc[0]
+                assert T.pp_ci(s1["advantage"], s1["advantage_low"], s1["advantage_high"]) in text, text
+        if key == "first_player":  # the starter's edge over the four races
+            for label in labels:
+                a = source[(source["table"] == label) & (source["race"].astype(str) == "all")].iloc[0]
+                assert T.num_ci(a["advantage"], a["advantage_low"], a["advantage_high"], sign=True) in text, text
+        if key == "outcomes":  # the State's share, or the families' in calendar order, per family bot's table
+            for label in labels:
+                rows = source[source["table"] == label].set_index("side")["win_rate"]
+                if question.startswith("Is the State"):
+                    assert T.pct(rows["state"]) in text, text
+                else:
+                    assert ", ".join(f"{f} {T.pct(rows[f])}" for f in ("red", "black", "orange", "green")) in text
+
+
+def test_the_mixed_figure_comes_after_the_charts_and_says_so(report):
+    game, _, page, _ = report
+    sections = game_info(game).load("report")
+    keys = re.findall(r'<figure id="([^"]+)">', page)
+    charts = [k for k in keys if k.startswith("answer_")]
+    assert charts and keys[:len(charts)] == charts  # the answer charts first
+    for chart in sections.ANSWER_CHARTS:
+        if chart.figure in keys:  # the run's own figure of that question: after, and titled as mixed
+            mixed = page[page.index(f'<figure id="{chart.figure}">'):]
+            assert f" — {MIXED}</b>" in mixed[:mixed.index("</figcaption>")]
+
+
+def test_an_interval_without_width_is_drawn_as_exact():
+    assert list(exact([0.2, 0.1, 1.0], [0.2, 0.3, 1.0])) == [True, False, True]
+
+
+def test_a_run_that_is_its_own_controlled_table_gets_no_charts_and_no_mixed_label(tmp_path):
+    """One bot in every family seat against a hunter State: the run is the controlled
+    table, its figures show what the answers cite, and none is called mixed."""
+    out = tmp_path / "report.html"
+    analyzer.simulate("mafia", 100, seed=4, threads=1, tables=False, report=out, progress=False,
+                      bots="random,random,hunter,random,random", players=5)
+    page = out.read_text(encoding="utf-8")
+    assert "answer_" not in page and MIXED not in page
+    assert linked(page, "How long are games?") == "length"
