@@ -24,7 +24,7 @@ CASES = {  # game: (bots, {question: figure key its answer cites})
     "sau-mau-mau": ("tempo,random,tempo,random", {
         "Is the first seat favoured over the whole game?": "seat_advantage",
         "Does starting a race help?": "first_player", "Are the pigs balanced?": "pigs",
-        "Which queue position is worth most?": "queue_position", "How do races end?": "race_ends"}),
+        "Which queue position earned most? (hindsight: bets the bots laid)": "queue_position", "How do races end?": "race_ends"}),
     "lemminge": ("racer,random,racer,random", {"Is the first seat favoured?": "seat_advantage",
                                                 "How long is a game?": "game_length"}),
     "mafia": ("raider,expander,hunter,raider,expander", {
@@ -44,15 +44,18 @@ def report(request, tmp_path_factory):
     return game, out, out.read_text(encoding="utf-8"), out.with_name("report_files")
 
 
+BADGE = r'(?:<span class="ev [^"]*">[^<]*</span>)?'  # the answer's evidence word, when it has one
+
+
 def linked(page: str, question: str) -> str:
-    m = re.search(rf'<dt id="answer-\d+">{re.escape(html.escape(question))}</dt><dd>(.*?)'
+    m = re.search(rf'<dt id="answer-\d+">{BADGE}{re.escape(html.escape(question))}</dt><dd>(.*?)'
                   r'<a href="#([^"]+)">\(figure\)</a>', page, re.S)
     assert m, f"no figure linked from {question!r}"
     return m.group(2)
 
 
 def answer_text(page: str, question: str) -> str:
-    m = re.search(rf'<dt id="answer-\d+">{re.escape(html.escape(question))}</dt><dd>(.*?)<a href=', page, re.S)
+    m = re.search(rf'<dt id="answer-\d+">{BADGE}{re.escape(html.escape(question))}</dt><dd>(.*?)<a href=', page, re.S)
     return html.unescape(m.group(1))
 
 
