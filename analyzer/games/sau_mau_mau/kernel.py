@@ -34,7 +34,7 @@ from analyzer.games.sau_mau_mau.layout import (
     EV_BET, EV_DRAW, EV_FARMER, EV_FLAPI, EV_PLAY, EV_RACE, EV_RACE_END, EV_STEP, EV_TURN, G_TRACE_AT, PUB_FIRST,
     ERROR_COLOR, ERROR_FLAPI, ERROR_INVARIANT, ERROR_PLAY, ERROR_STEP, FIRST_HEURISTIC, FLAPI,
     G_CHECK, G_CROWN, G_KINDS, G_LEN, G_N_PLAYERS, GM_LEN, GM_TOTAL, GM_WON, H_LEN, H_RNG,
-    H_SCRIPT, H_SCRIPT_I, H_SCRIPT_N, LAST_HEURISTIC, MAX_PLAYERS, MAX_TURNS, MIN_PLAYERS,
+    H_SCRIPT, H_SCRIPT_I, H_SCRIPT_N, LAST_HEURISTIC, LOOKAHEAD, MAX_PLAYERS, MAX_TURNS, MIN_PLAYERS,
     N_PIGS, N_RACES, NUMBER, OWN_BET_PIG, OWN_DECISIONS, OWN_HAND, OWN_HAND_N, OWN_LEN, OWN_RNG, PARAMS_WIDTH, PL_LEN,
     PLUS2, PUB_DRAWN, PUB_ENDER, PUB_ERROR, PUB_MOVER, PUB_N_PLAYERS, PUB_NEED, PUB_PENALTY,
     PUB_POS, PUB_SCORE, PUB_SKIP, PUB_STEPS, PUB_TURN, RACE_LEN, RANDOM, S_LEN, S_OPTIONS,
@@ -49,6 +49,23 @@ from analyzer.games.sau_mau_mau.rules import (
 
 BAD_ANSWER = -99  # what an unknown bot kind or an exhausted script answers
 
+@kernel(inline=True)
+def ask_heuristic(what, seat, kind, game, state, hidden, row, n_options):
+    """A built-in heuristic bot's decision, from its parameter ``row``. The
+    built-in bots read of their row only the hand, the bet and the stream
+    (bots.py): the other slots of the row are not copied into the view."""
+    at = own_at(seat)
+    n = hidden[at + OWN_HAND_N]
+    for i in range(n):
+        state[S_VIEW + OWN_HAND + i] = hidden[at + OWN_HAND + i]
+    state[S_VIEW + OWN_HAND_N] = n
+    state[S_VIEW + OWN_BET_PIG] = hidden[at + OWN_BET_PIG]
+    state[S_VIEW + OWN_RNG] = hidden[at + OWN_RNG]
+    answer = decide_heuristic(what, seat, kind, game, state, row, n_options)
+    hidden[at + OWN_RNG] = state[S_VIEW + OWN_RNG]
+    return answer
+
+
 @kernel
 def ask_bot(what, seat, kind, game, state, hidden, params, n_options):
     """A decision of any bot but the reference random one. It is shown ``state``
@@ -59,17 +76,7 @@ def ask_bot(what, seat, kind, game, state, hidden, params, n_options):
     at = own_at(seat)
     answer = BAD_ANSWER
     if FIRST_HEURISTIC <= kind <= LAST_HEURISTIC:
-        # the built-in bots read of their row only the hand, the bet and the
-        # stream (bots.py): the other slots of the row are not copied
-        n = hidden[at + OWN_HAND_N]
-        for i in range(n):
-            state[S_VIEW + OWN_HAND + i] = hidden[at + OWN_HAND + i]
-        state[S_VIEW + OWN_HAND_N] = n
-        state[S_VIEW + OWN_BET_PIG] = hidden[at + OWN_BET_PIG]
-        state[S_VIEW + OWN_RNG] = hidden[at + OWN_RNG]
-        answer = decide_heuristic(what, seat, kind, game, state, params[seat], n_options)
-        hidden[at + OWN_RNG] = state[S_VIEW + OWN_RNG]
-        return answer
+        return ask_heuristic(what, seat, kind, game, state, hidden, params[seat], n_options)
     for i in range(OWN_LEN):
         state[S_VIEW + i] = hidden[at + i]
     if kind == SCRIPTED:
@@ -77,6 +84,11 @@ def ask_bot(what, seat, kind, game, state, hidden, params, n_options):
         if i < hidden[H_SCRIPT_N]:
             hidden[H_SCRIPT_I] = i + 1
             answer = hidden[H_SCRIPT + i]
+    elif kind == LOOKAHEAD:
+        # the search bot reads, beyond this view, only what is public in
+        # ``hidden`` (the discard pile) and plays its playouts on copies (in
+        # hidden's search area); the working row is its scratch too
+        answer = search.lookahead_decide(what, seat, game, state, hidden, params[seat], params[-1], n_options)
     elif kind >= USER_KIND_BASE:
         # a user bot gets a copy of its parameter row (the last row, see
         # play_games): what it writes there is gone by its next decision, so
@@ -211,7 +223,9 @@ def take_turn(game, state, hidden, params, seat):
 
 @kernel(inline=True)
 def play_turn(game, state, hidden, params):
-    """The turn of ``PUB_MOVER`` (counted even if skipped); the mover passes left."""
+    """The turn of ``PUB_MOVER`` (counted even if skipped); the mover passes left.
+    (The search bot's playouts play it compiled again, their decisions answered
+    by its playout policy instead of ``ask``: search.py.)"""
     seat = state[PUB_MOVER]
     state[PUB_TURN] += 1
     state[PUB_DRAWN] = 0
@@ -305,8 +319,8 @@ def play_games(game, params, seed, first, count, races, players, bets, games, ev
     for seat in range(min(params.shape[0], MAX_PLAYERS)):
         for i in range(min(params.shape[1], PARAMS_WIDTH)):
             rows[seat, i] = params[seat, i]
-        if FIRST_HEURISTIC <= game[G_KINDS + seat] <= LAST_HEURISTIC:
-            fill_cache(rows[seat], game[G_CROWN])
+        if FIRST_HEURISTIC <= game[G_KINDS + seat] <= LAST_HEURISTIC or game[G_KINDS + seat] == LOOKAHEAD:
+            fill_cache(rows[seat], game[G_CROWN])  # (the search bot's playouts: its heuristic's row)
     state = np.zeros(S_LEN, np.int64)
     hidden = np.zeros(H_LEN, np.int64)
     for i in range(count):
@@ -366,3 +380,8 @@ def run(game: np.ndarray, seed: int, first: int, count: int, params=None):
     if error != 0:
         raise RuntimeError(f"bot error {error >> 32} in game {error & 0xFFFFFFFF}")
     return records[:4]
+
+
+# the search bot (kind LOOKAHEAD) plays turns of this module in its playouts:
+# imported last, once everything it uses here is defined
+from analyzer.games.sau_mau_mau import search  # noqa: E402
