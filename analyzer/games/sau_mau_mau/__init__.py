@@ -28,4 +28,6 @@ GAME = GameInfo(
         BenchTable("random bots", "random", (2_000_000, 200_000), 100_000, model=290_000),
         BenchTable("default table", None, (1_000_000, 100_000), 56_000, model=70_000),
     ),
+    bench_cost_bot="lookahead",
+    bench_cost_target=2000.0,  # us a decision at the default budget (issue 36)
 )

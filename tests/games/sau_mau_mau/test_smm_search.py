@@ -91,3 +91,15 @@ def test_drop_keeps_the_leader_and_drops_only_options_clearly_behind():
     t[:, T_SUM] = t[:, T_PAIRED:].sum(axis=1)
     assert drop_hopeless(t, 3, done, 2.0) == 2
     assert list(t[:, T_ALIVE]) == [1.0, 0.0, 1.0]
+
+
+def test_replay_plays_the_game_simulate_plays():
+    """The replay's kernel call (its own parameter rows) gives the search bot and
+    the heuristic bots the rows play_games gives them: the same game."""
+    bots = f"random,lookahead:rollouts={BUDGET},tempo"
+    run = api.simulate("sau-mau-mau", games=3, bots=bots, players=3, seed=4, threads=1, progress=False)
+    replay = api.replay("sau-mau-mau", 2, seed=4, bots=bots, players=3)
+    for name in ("races", "players", "games", "bets"):
+        rows = run.tables[name]
+        pd.testing.assert_frame_equal(rows[rows.game == 2].reset_index(drop=True),
+                                      replay.tables[name].reset_index(drop=True))
