@@ -16,7 +16,8 @@ BUDGET = 4  # playouts per option: a weak, cheap search is still far above rando
 
 def table(bots: list[BotSpec]):
     families = [resolve(b) for b in bots]
-    return (pack_game(18, [f.kind for f in families]),
+    # invariants checked after every turn: the search plays on copies only
+    return (pack_game(18, [f.kind for f in families], check=True),
             np.array([f.param_row(b) for f, b in zip(families, bots)]))
 
 
