@@ -26,9 +26,12 @@ import numpy as np
 from analyzer.engine.bot_table import call_bot
 from analyzer.engine.jit import kernel
 from analyzer.engine.rng import seed_stream
+from analyzer.engine.search import rebound
 from analyzer.engine.trace import emit, payload
 from analyzer.engine.jit import USER_KIND_BASE
-from analyzer.games.sau_mau_mau.bots import CACHED_WIDTH, decide_heuristic, fill_cache
+from analyzer.games.sau_mau_mau import search
+from analyzer.games.sau_mau_mau.asking import ask_heuristic
+from analyzer.games.sau_mau_mau.bots import CACHED_WIDTH, fill_cache
 from analyzer.games.sau_mau_mau.layout import (
     BE_LEN, BET_LEN, DECIDE_BET, EVENTS_CAP, DECIDE_COLOR, DECIDE_FLAPI, DECIDE_PLAY, DECIDE_STEP, ERROR_BET,
     EV_BET, EV_DRAW, EV_FARMER, EV_FLAPI, EV_PLAY, EV_RACE, EV_RACE_END, EV_STEP, EV_TURN, G_TRACE_AT, PUB_FIRST,
@@ -48,23 +51,6 @@ from analyzer.games.sau_mau_mau.rules import (
 )
 
 BAD_ANSWER = -99  # what an unknown bot kind or an exhausted script answers
-
-@kernel(inline=True)
-def ask_heuristic(what, seat, kind, game, state, hidden, row, n_options):
-    """A built-in heuristic bot's decision, from its parameter ``row``. The
-    built-in bots read of their row only the hand, the bet and the stream
-    (bots.py): the other slots of the row are not copied into the view."""
-    at = own_at(seat)
-    n = hidden[at + OWN_HAND_N]
-    for i in range(n):
-        state[S_VIEW + OWN_HAND + i] = hidden[at + OWN_HAND + i]
-    state[S_VIEW + OWN_HAND_N] = n
-    state[S_VIEW + OWN_BET_PIG] = hidden[at + OWN_BET_PIG]
-    state[S_VIEW + OWN_RNG] = hidden[at + OWN_RNG]
-    answer = decide_heuristic(what, seat, kind, game, state, row, n_options)
-    hidden[at + OWN_RNG] = state[S_VIEW + OWN_RNG]
-    return answer
-
 
 @kernel
 def ask_bot(what, seat, kind, game, state, hidden, params, n_options):
@@ -382,6 +368,9 @@ def run(game: np.ndarray, seed: int, first: int, count: int, params=None):
     return records[:4]
 
 
-# the search bot (kind LOOKAHEAD) plays turns of this module in its playouts:
-# imported last, once everything it uses here is defined
-from analyzer.games.sau_mau_mau import search  # noqa: E402
+# the search bot's playouts play this module's turn, compiled again with their
+# decisions asked of its playout policy (search.py cannot import this module,
+# which dispatches to it)
+search.play_turn = rebound({name: globals()[name] for name in
+                            ("take_penalty_steps", "offer_bet", "take_turn", "play_turn")},
+                           ask=search.ask_playout)["play_turn"]

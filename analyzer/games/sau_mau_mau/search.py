@@ -17,10 +17,9 @@ import numpy as np
 
 from analyzer.engine.jit import kernel
 from analyzer.engine.rng import below, next_u64, seed_stream
-from analyzer.engine.search import T_PAIRED, flat_monte_carlo, rebound
+from analyzer.engine.search import T_PAIRED, flat_monte_carlo
+from analyzer.games.sau_mau_mau.asking import ask_heuristic
 from analyzer.games.sau_mau_mau.bots import decide_heuristic
-from analyzer.games.sau_mau_mau import kernel as game_kernel
-from analyzer.games.sau_mau_mau.kernel import ask_heuristic
 from analyzer.games.sau_mau_mau.layout import (
     BET_LEN, DECIDE_BET, DECIDE_PLAY, FIRST_HEURISTIC, G_CHECK, G_KINDS, G_LEN, G_N_PLAYERS, G_TRACE_AT,
     H_DISCARD, H_PILE, H_SEARCH, S_LEN, SEARCH_WORK,
@@ -119,9 +118,10 @@ def ask_playout(what, seat, game, state, hidden, row, n_options):
     return ask_heuristic(what, seat, kind, game, state, hidden, row, n_options)
 
 
-# the kernel's turn, compiled again with its decisions asked of ``ask_playout``
-play_turn = rebound({name: getattr(game_kernel, name) for name in
-                     ("take_penalty_steps", "offer_bet", "take_turn", "play_turn")}, ask=ask_playout)["play_turn"]
+# the kernel's turn, compiled again with its decisions asked of ``ask_playout``:
+# kernel.py sets it (``engine.search.rebound``), as this module cannot import
+# the kernel that dispatches to it
+play_turn = None
 
 
 @kernel
