@@ -8,7 +8,7 @@ file (``board.py``, the assumed default in ``data/``), and what the engine drive
 Where the rules page is silent, the decisions (a player's reading) are listed in
 ``docs/sau-mau-mau.md``.
 """
-from analyzer.games import BenchTable, GameInfo
+from analyzer.games import BenchStrength, BenchTable, GameInfo
 from analyzer.games.sau_mau_mau.layout import MAX_PLAYERS, MIN_PLAYERS
 
 GAME = GameInfo(
@@ -28,4 +28,11 @@ GAME = GameInfo(
         BenchTable("random bots", "random", (2_000_000, 200_000), 100_000, model=290_000),
         BenchTable("default table", None, (1_000_000, 100_000), 56_000, model=70_000),
     ),
+    bench_cost_bot="lookahead",
+    bench_cost_target=2000.0,  # us a decision at the default budget (issue 36)
+    # the reference: the search bot of issue 36 (24 playouts), 10,000 games per
+    # arm, 28 Nov 2026 (docs/sau-mau-mau.md, "The search bot")
+    bench_strength=BenchStrength(
+        ("--bot", "lookahead", "--vs", "backer", "--field", "tempo,switcher,random", "--seed", "17"),
+        (9.54, 8.24, 10.84), "paired win rate lookahead - backer, field tempo,switcher,random, seed 17"),
 )

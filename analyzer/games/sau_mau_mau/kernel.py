@@ -26,15 +26,18 @@ import numpy as np
 from analyzer.engine.bot_table import call_bot
 from analyzer.engine.jit import kernel
 from analyzer.engine.rng import seed_stream
+from analyzer.engine.search import rebound
 from analyzer.engine.trace import emit, payload
 from analyzer.engine.jit import USER_KIND_BASE
-from analyzer.games.sau_mau_mau.bots import CACHED_WIDTH, decide_heuristic, fill_cache
+from analyzer.games.sau_mau_mau import search
+from analyzer.games.sau_mau_mau.asking import ask_heuristic
+from analyzer.games.sau_mau_mau.bots import CACHED_WIDTH, fill_cache
 from analyzer.games.sau_mau_mau.layout import (
     BE_LEN, BET_LEN, DECIDE_BET, EVENTS_CAP, DECIDE_COLOR, DECIDE_FLAPI, DECIDE_PLAY, DECIDE_STEP, ERROR_BET,
     EV_BET, EV_DRAW, EV_FARMER, EV_FLAPI, EV_PLAY, EV_RACE, EV_RACE_END, EV_STEP, EV_TURN, G_TRACE_AT, PUB_FIRST,
     ERROR_COLOR, ERROR_FLAPI, ERROR_INVARIANT, ERROR_PLAY, ERROR_STEP, FIRST_HEURISTIC, FLAPI,
     G_CHECK, G_CROWN, G_KINDS, G_LEN, G_N_PLAYERS, GM_LEN, GM_TOTAL, GM_WON, H_LEN, H_RNG,
-    H_SCRIPT, H_SCRIPT_I, H_SCRIPT_N, LAST_HEURISTIC, MAX_PLAYERS, MAX_TURNS, MIN_PLAYERS,
+    H_SCRIPT, H_SCRIPT_I, H_SCRIPT_N, LAST_HEURISTIC, LOOKAHEAD, MAX_PLAYERS, MAX_TURNS, MIN_PLAYERS,
     N_PIGS, N_RACES, NUMBER, OWN_BET_PIG, OWN_DECISIONS, OWN_HAND, OWN_HAND_N, OWN_LEN, OWN_RNG, PARAMS_WIDTH, PL_LEN,
     PLUS2, PUB_DRAWN, PUB_ENDER, PUB_ERROR, PUB_MOVER, PUB_N_PLAYERS, PUB_NEED, PUB_PENALTY,
     PUB_POS, PUB_SCORE, PUB_SKIP, PUB_STEPS, PUB_TURN, RACE_LEN, RANDOM, S_LEN, S_OPTIONS,
@@ -59,17 +62,7 @@ def ask_bot(what, seat, kind, game, state, hidden, params, n_options):
     at = own_at(seat)
     answer = BAD_ANSWER
     if FIRST_HEURISTIC <= kind <= LAST_HEURISTIC:
-        # the built-in bots read of their row only the hand, the bet and the
-        # stream (bots.py): the other slots of the row are not copied
-        n = hidden[at + OWN_HAND_N]
-        for i in range(n):
-            state[S_VIEW + OWN_HAND + i] = hidden[at + OWN_HAND + i]
-        state[S_VIEW + OWN_HAND_N] = n
-        state[S_VIEW + OWN_BET_PIG] = hidden[at + OWN_BET_PIG]
-        state[S_VIEW + OWN_RNG] = hidden[at + OWN_RNG]
-        answer = decide_heuristic(what, seat, kind, game, state, params[seat], n_options)
-        hidden[at + OWN_RNG] = state[S_VIEW + OWN_RNG]
-        return answer
+        return ask_heuristic(what, seat, kind, game, state, hidden, params[seat], n_options)
     for i in range(OWN_LEN):
         state[S_VIEW + i] = hidden[at + i]
     if kind == SCRIPTED:
@@ -77,6 +70,11 @@ def ask_bot(what, seat, kind, game, state, hidden, params, n_options):
         if i < hidden[H_SCRIPT_N]:
             hidden[H_SCRIPT_I] = i + 1
             answer = hidden[H_SCRIPT + i]
+    elif kind == LOOKAHEAD:
+        # the search bot reads, beyond this view, only what is public in
+        # ``hidden`` (the discard pile) and plays its playouts on copies (in
+        # hidden's search area); the working row is its scratch too
+        answer = search.lookahead_decide(what, seat, game, state, hidden, params[seat], params[-1], n_options)
     elif kind >= USER_KIND_BASE:
         # a user bot gets a copy of its parameter row (the last row, see
         # play_games): what it writes there is gone by its next decision, so
@@ -211,7 +209,9 @@ def take_turn(game, state, hidden, params, seat):
 
 @kernel(inline=True)
 def play_turn(game, state, hidden, params):
-    """The turn of ``PUB_MOVER`` (counted even if skipped); the mover passes left."""
+    """The turn of ``PUB_MOVER`` (counted even if skipped); the mover passes left.
+    (The search bot's playouts play it compiled again, their decisions answered
+    by its playout policy instead of ``ask``: search.py.)"""
     seat = state[PUB_MOVER]
     state[PUB_TURN] += 1
     state[PUB_DRAWN] = 0
@@ -305,8 +305,8 @@ def play_games(game, params, seed, first, count, races, players, bets, games, ev
     for seat in range(min(params.shape[0], MAX_PLAYERS)):
         for i in range(min(params.shape[1], PARAMS_WIDTH)):
             rows[seat, i] = params[seat, i]
-        if FIRST_HEURISTIC <= game[G_KINDS + seat] <= LAST_HEURISTIC:
-            fill_cache(rows[seat], game[G_CROWN])
+        if FIRST_HEURISTIC <= game[G_KINDS + seat] <= LAST_HEURISTIC or game[G_KINDS + seat] == LOOKAHEAD:
+            fill_cache(rows[seat], game[G_CROWN])  # (the search bot's playouts: its heuristic's row)
     state = np.zeros(S_LEN, np.int64)
     hidden = np.zeros(H_LEN, np.int64)
     for i in range(count):
@@ -366,3 +366,11 @@ def run(game: np.ndarray, seed: int, first: int, count: int, params=None):
     if error != 0:
         raise RuntimeError(f"bot error {error >> 32} in game {error & 0xFFFFFFFF}")
     return records[:4]
+
+
+# the search bot's playouts play this module's turn, compiled again with their
+# decisions asked of its playout policy (search.py cannot import this module,
+# which dispatches to it)
+search.play_turn = rebound({name: globals()[name] for name in
+                            ("take_penalty_steps", "offer_bet", "take_turn", "play_turn")},
+                           ask=search.ask_playout)["play_turn"]

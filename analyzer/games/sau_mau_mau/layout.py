@@ -117,7 +117,7 @@ SCRIPT_CAP = 256
 H_EVENTS_N = H_SCRIPT + SCRIPT_CAP  # bet cards laid this race (the bet events, BE_* below)
 H_SEAT_EVENT = H_EVENTS_N + 1  # MAX_PLAYERS: each seat's event of its bet in the queue, -1 if none recorded
 H_EVENTS = H_SEAT_EVENT + MAX_PLAYERS  # EVENTS_CAP x BE_LEN: this race's bet events, in laying order
-H_LEN = H_EVENTS + 24 * 7  # (EVENTS_CAP * BE_LEN, below)
+H_SEARCH = H_EVENTS + 24 * 7  # (EVENTS_CAP * BE_LEN, below) the search bot's work area (H_LEN at the end)
 
 # ------------------------------------------------------------------ decisions
 # replay trace events (engine/trace.py): kind, seat, a, b, c, payload
@@ -145,6 +145,7 @@ BACKER = 2  # backs a pig from its hand: bets it early and pushes it
 TEMPO = 3  # plays to go out: hoards +2, X and green cards, blocks a player about to go out
 SWITCHER = 4  # watches the race: bets, then moves its bet to a pig pulling ahead
 FIRST_HEURISTIC, LAST_HEURISTIC = BACKER, SWITCHER  # answered by bots.decide_heuristic
+LOOKAHEAD = 5  # the search bot (search.py): weighs its play and bet options by playouts
 
 # parameter row of a heuristic bot (float64, one row per seat; registry.py
 # names the slots and sets each family's defaults; bots.py says how they are
@@ -163,7 +164,13 @@ P_KEEP_SKIP = 10  # points an X is worth kept in hand
 P_BLOCK = 11  # points of stopping the next player when it may go out
 P_THREAT_CARDS = 12  # the next player may go out with this many cards or fewer
 N_PARAMS = 13
-PARAMS_WIDTH = N_PARAMS
+# the search bot's row: the model above (its heuristic playout policy's and its
+# own answers to a Farmer, a Flapi tie and penalty steps), then these
+P_ROLLOUTS = N_PARAMS  # playouts per option (the budget)
+P_PLAYOUT = N_PARAMS + 1  # who plays every seat in the playouts: RANDOM or a heuristic kind
+P_DROP = N_PARAMS + 2  # standard errors below the leader that drop an option (0: never)
+P_WIN_POINTS = N_PARAMS + 3  # in the last race, what winning the game is worth in points of margin
+PARAMS_WIDTH = N_PARAMS + 4
 
 # invalid bot answers / broken invariants (the kernel cannot raise)
 ERROR_PLAY, ERROR_COLOR, ERROR_FLAPI, ERROR_STEP, ERROR_BET, ERROR_KIND, ERROR_INVARIANT = range(1, 8)
@@ -233,4 +240,11 @@ GM_TOTAL = 0
 GM_WON = 1  # ties share the win
 GM_LEN = 2
 
-assert H_LEN == H_EVENTS + EVENTS_CAP * BE_LEN
+assert H_SEARCH == H_EVENTS + EVENTS_CAP * BE_LEN
+
+# the search bot's work area at H_SEARCH in hidden (search.py): its playouts'
+# copies of the game, the state and the hidden array up to here, a work row
+# and the race's records; then H_LEN
+SEARCH_WORK = 48
+SEARCH_LEN = G_LEN + S_LEN + H_SEARCH + SEARCH_WORK + RACE_LEN + MAX_PLAYERS * (PL_LEN + BET_LEN)
+H_LEN = H_SEARCH + SEARCH_LEN

@@ -5,9 +5,9 @@ families share one model (bots.py) and every parameter of it; each family is
 its own set of defaults."""
 from analyzer.engine.bots import BotFamily, BotRegistry, ParamRange
 from analyzer.games.sau_mau_mau.layout import (
-    BACKER, P_BET_RUSH, P_BLOCK, P_CROWDING, P_HAND_WEIGHT, P_KEEP_GREEN, P_KEEP_PLUS2,
-    P_KEEP_SKIP, P_LAG, P_OUT_REACH, P_SHARPNESS, P_STEER, P_SWITCH_MARGIN, P_THREAT_CARDS,
-    PARAMS_WIDTH, RANDOM, SWITCHER, TEMPO,
+    BACKER, LOOKAHEAD, P_BET_RUSH, P_BLOCK, P_CROWDING, P_DROP, P_HAND_WEIGHT, P_KEEP_GREEN, P_KEEP_PLUS2,
+    P_KEEP_SKIP, P_LAG, P_OUT_REACH, P_PLAYOUT, P_ROLLOUTS, P_SHARPNESS, P_STEER, P_SWITCH_MARGIN,
+    P_THREAT_CARDS, P_WIN_POINTS, PARAMS_WIDTH, RANDOM, SWITCHER, TEMPO,
 )
 from analyzer.games.sau_mau_mau.view import VIEW
 
@@ -86,6 +86,36 @@ _FAMILIES = {
         "ahead as soon as that gains more than the lost place in the queue (6-4-3-2-1) costs",
         switch_margin=0.2, lag=0.0),
 }
+
+_BACKER_MODEL = dict(hand_weight=0.2, switch_margin=1.5, lag=3.0)
+_SEARCH_PARAMS = {  # name: (slot, default, help, range)
+    "rollouts": (P_ROLLOUTS, 24.0, "playouts per option of a play or bet decision (the budget)",
+                 ParamRange(1.0, 100_000.0, integer=True)),
+    "playout": (P_PLAYOUT, 1.0, "who plays every seat in the playouts: 0 the random bot, 1 the heuristic "
+                "model with this bot's model parameters (backer's unless set)", ParamRange(0.0, 1.0, integer=True)),
+    "drop": (P_DROP, 2.0, "an option this many standard errors below the best (paired) gets no more "
+             "playouts (0: never)", ParamRange(0.0, 100.0)),
+    "win_points": (P_WIN_POINTS, 10.0, "in the last race, what winning the game is worth, in points of margin",
+                   ParamRange(0.0, 1000.0)),
+}
+
+
+def _lookahead() -> BotFamily:
+    model = _heuristic("lookahead", LOOKAHEAD, "", **_BACKER_MODEL)
+    params = dict(model.params)
+    ranges = dict(model.ranges)
+    for name, (slot, default, text, valid) in _SEARCH_PARAMS.items():
+        params[name] = (slot, default, text)
+        ranges[name] = valid
+    return BotFamily(
+        "lookahead", LOOKAHEAD,
+        "searches: weighs each card it may play (or drawing) and each bet by playouts of the rest of the "
+        "race from worlds consistent with what it sees, every seat played by its playout policy "
+        "(engine/search.py); its model parameters (backer's) are its playout heuristic's",
+        params, ranges=ranges, integer=model.integer | {"rollouts", "playout"})
+
+
+_FAMILIES["lookahead"] = _lookahead()
 
 # user bots: what they see is declared in view.py; engine/userbots.py loads them
 REGISTRY = BotRegistry(_FAMILIES, PARAMS_WIDTH, view=VIEW)

@@ -96,7 +96,7 @@ VIEW = ViewSpec(
     options_cap=L.N_CARDS,
     rng_at=L.S_VIEW + L.OWN_RNG,
     n_params=L.N_PARAMS,
-    memory=L.PARAMS_WIDTH - L.N_PARAMS,
+    memory=0,  # (the slots after N_PARAMS are the search bot's, not a user bot's memory)
     memory_text="",
     hides=(
         "other players' hands (only how many cards: hand_count)",

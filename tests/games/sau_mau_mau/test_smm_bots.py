@@ -301,7 +301,7 @@ def test_invariants_with_heuristic_bots(players):
 # ------------------------------------------------------------------ the registry
 
 def test_registry():
-    assert set(BUILTIN) == {"random", *HEURISTIC}
+    assert set(BUILTIN) == {"random", "lookahead", *HEURISTIC}  # the search bot: test_smm_search.py
     assert BUILTIN["random"].kind == L.RANDOM and BUILTIN["random"].params == {}
     kinds = {BUILTIN[n].kind for n in HEURISTIC}
     assert kinds == set(range(L.FIRST_HEURISTIC, L.LAST_HEURISTIC + 1))
