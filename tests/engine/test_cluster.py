@@ -260,3 +260,35 @@ def test_a_user_bot_on_a_cluster_gives_the_local_tables_and_its_fault_line(sched
         faults.append(str(caught.value))
     assert faults[0] == faults[1]
     assert faults[1].startswith(f"user bot {raises} (seat 2, move decision): raised KeyError at line 5"), faults[1]
+
+
+@pytest.mark.slow
+def test_a_bot_writing_into_the_game_is_one_line_on_a_cluster_too(scheduler, tmp_path):
+    """Issue 38 item 2: a user bot that writes into ``view.game`` segfaulted locally
+    and hung a cluster run. The game's array is read-only to a bot: a plain bot's
+    write raises (the same one line from a worker as here), a fast bot's does not
+    compile (refused before any task is sent)."""
+    from analyzer.errors import BotError
+
+    head = ("from analyzer.engine.bots import UserBot\n"
+            "from analyzer.games.lemming_mafia.view import *\n")
+    plain, fast = tmp_path / "scribbles.py", tmp_path / "scribbles_fast.py"
+    plain.write_text(head + "def decide(view):\n"
+                     "    view.game[0] = 7\n"
+                     "    return 0\n"
+                     "BOT = UserBot('scribbles', decide, game='lemming-mafia')\n")
+    fast.write_text(head + "from numba import njit\n"
+                    "@njit\n"
+                    "def decide(view):\n"
+                    "    view.game[0] = 7\n"
+                    "    return 0\n"
+                    "BOT = UserBot('scribbles_fast', decide, game='lemming-mafia')\n")
+    for bot, words in ((plain, ("raised ValueError", "read-only")), (fast, ("does not compile", "read-only"))):
+        lines = []
+        for cluster in (None, scheduler[0]):
+            with pytest.raises(BotError) as caught:
+                api.simulate("lemming-mafia", 40, bots=f"random,{bot},random,random", seed=3, threads=1, chunk=40,
+                             cluster=cluster)
+            lines.append(str(caught.value))
+        assert lines[0] == lines[1], lines
+        assert "\n" not in lines[1] and str(bot) in lines[1] and all(w in lines[1] for w in words), lines[1]
