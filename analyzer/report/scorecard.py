@@ -89,7 +89,8 @@ def items(answers: list[Answer], manifest: dict) -> list[Item]:
         others = ", ".join(f"{x.word} with {k}" for k, x in a.evidence.items() if x.word != word)
         note = ""
         if word == NOT_ENOUGH:
-            note = v.needed_text if len(labels) == 1 else f"{label}'s table: {v.needed_text}"
+            table = "'s table" if a.where else ""  # per controlled table, or per bot of the run
+            note = v.needed_text if len(labels) == 1 else f"{label}{table}: {v.needed_text}"
             note += f"; {others}" if others else ""
         elif others:
             same = ", ".join(k for k, x in a.evidence.items() if x.word == word)
@@ -152,7 +153,7 @@ def too_small(answers: list[Answer], manifest: dict, controlled) -> list[ScoreWa
     """One warning when controlled tables leave answers open: how many, and the races that would settle them."""
     if not controlled:
         return []
-    open_ = [a for a in answers if a.evidence and a.word == NOT_ENOUGH
+    open_ = [a for a in answers if a.evidence and a.word == NOT_ENOUGH and a.where  # judged per controlled table
              and any(k in controlled.tables for k in a.evidence)]
     if not open_:
         return []

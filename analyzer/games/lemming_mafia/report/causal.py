@@ -132,7 +132,7 @@ def contract_answer(res: dict, manifest: dict, hindsight: str, hindsight_method:
     races = _races(manifest, "policy_races") or _races(manifest)
     per = policy[policy["bot"] != "all"] if len(policy) > 1 else policy
     what = "the bot's own discards, by intervention, points a race:"
-    evidence = {f"{_bot(r)}, replayed races": points_evidence(r, what, races) for _, r in per[per["n"] > 1].iterrows()}
+    evidence = {_bot(r): points_evidence(r, what, races) for _, r in per[per["n"] > 1].iterrows()}
     return Answer(q, text, method, intervention_scope(manifest), "contracts", evidence=evidence or None)
 
 
