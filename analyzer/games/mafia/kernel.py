@@ -56,6 +56,7 @@ from analyzer.games.mafia.layout import (
     T_TURN, TELEPHONE, USA, WIRETAP, T_ABOUT, T_TRIGGER_ROLL, T_MARKER_ROLL, T_RETURN_ROLL, T_SHOOT_DICE,
 )
 from analyzer.games.mafia import layout as L
+from analyzer.games.mafia.flow import note_standing, record_flow
 from analyzer.games.mafia.purge import PURGE_END, purge_halves
 from analyzer.games.mafia.random_bot import decide_random
 
@@ -1315,6 +1316,7 @@ def calendar(g, s, pt, sp, cr, tr):
             if outcome != OUT_DRAW:
                 break
             take_turn(g, s, pt, sp, cr, tr, side)
+            note_standing(g, s)
             if g[G_CHECK] == 1 and s[S_ERROR] == 0 and not check_invariants(g, s):
                 s[S_ERROR] = ERROR_INVARIANT * 8 + side
             if s[S_ERROR] != 0:
@@ -1324,6 +1326,7 @@ def calendar(g, s, pt, sp, cr, tr):
             break
     s[S_GM + GM_CALENDAR_TURNS] = passes
     s[S_GM + GM_OUTCOME] = outcome
+    record_flow(s, outcome)
     s[S_GM + GM_PURGE_HALVES] = purge_halves(s)
     on_map = 0
     for f in range(N_FAMILIES):

@@ -117,7 +117,8 @@ SCRIPT_CAP = 256
 H_EVENTS_N = H_SCRIPT + SCRIPT_CAP  # bet cards laid this race (the bet events, BE_* below)
 H_SEAT_EVENT = H_EVENTS_N + 1  # MAX_PLAYERS: each seat's event of its bet in the queue, -1 if none recorded
 H_EVENTS = H_SEAT_EVENT + MAX_PLAYERS  # EVENTS_CAP x BE_LEN: this race's bet events, in laying order
-H_LEN = H_EVENTS + 24 * 7  # (EVENTS_CAP * BE_LEN, below)
+H_FLOW = H_EVENTS + 24 * 7  # (EVENTS_CAP * BE_LEN, below) MAX_TURNS: the race's leading pig after each turn
+H_LEN = H_FLOW + MAX_TURNS
 
 # ------------------------------------------------------------------ decisions
 # replay trace events (engine/trace.py): kind, seat, a, b, c, payload
@@ -194,7 +195,10 @@ RACE_CROWN_PIG = 7  # -1 unless END_CROWN
 RACE_RESHUFFLES = 8
 RACE_POS = 9  # N_PIGS: final spaces
 RACE_BET_EVENTS = 13  # bet cards laid in the race, changes included (its rows of bet events: the first EVENTS_CAP)
-RACE_LEN = 14
+RACE_LEAD_CHANGES = 14  # the game-flow counters (engine/flow.py) of the pigs' standing
+RACE_DECIDED_AFTER = 15
+RACE_COMEBACK = 16
+RACE_LEN = 17
 
 # per race and player ([N_RACES, players, PL_LEN] per game)
 PL_RACE_POINTS = 0  # all points of the race: bet + crown + hand
@@ -233,4 +237,4 @@ GM_TOTAL = 0
 GM_WON = 1  # ties share the win
 GM_LEN = 2
 
-assert H_LEN == H_EVENTS + EVENTS_CAP * BE_LEN
+assert H_FLOW == H_EVENTS + EVENTS_CAP * BE_LEN
