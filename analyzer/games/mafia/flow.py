@@ -20,10 +20,13 @@ def note_standing(g, s):
     """After a side turn: the standing if the game ended now is each side's way
     to its win, a family's controlled spaces of the 4 (5 with three players) it
     needs, the State's purge points of the 4; the side furthest on leads (with
-    four players the State is no side: its purge points make everyone lose)."""
+    four players the State is no side: its purge points make everyone lose).
+    A side at its goal has no further to go (its win is checked at the start of
+    its own turn): sides at their goals tie."""
     for f in range(N_FAMILIES):
-        s[S_STANDING + f] = s[S_CONTROLLED + f] * PROGRESS_UNIT // g[G_WIN_SPACES]
-    s[S_STANDING + STATE] = -1 if g[G_PLAYERS] == 4 else purge_halves(s) * PROGRESS_UNIT // PURGE_END
+        s[S_STANDING + f] = min(s[S_CONTROLLED + f] * PROGRESS_UNIT // g[G_WIN_SPACES], PROGRESS_UNIT)
+    s[S_STANDING + STATE] = (-1 if g[G_PLAYERS] == 4
+                             else min(purge_halves(s) * PROGRESS_UNIT // PURGE_END, PROGRESS_UNIT))
     note_leader(s, S_FLOW, FLOW_CAP, s[S_GM + GM_SIDE_TURNS], sole_leader(s, S_STANDING, N_SIDES))
 
 

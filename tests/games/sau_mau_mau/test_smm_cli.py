@@ -176,7 +176,7 @@ def test_a_report_shows_player_counts_side_by_side(tmp_path, capsys):
     assert "2 runs side by side by players" in page
     for q in ("Which queue position is worth most?", "Are the pigs balanced?"):
         assert page.count(q) == 1
-    assert page.count("<b>2 players (p2):</b>") == page.count("<b>5 players (p5):</b>") == 7
+    assert page.count("<b>2 players (p2):</b>") == page.count("<b>5 players (p5):</b>") == 8
     ends = pd.read_csv(tmp_path / "by_files" / "run1_ends_by_players.csv")
     assert ends["players"].unique().tolist() == [2] and ends["races"].sum() == 800
     # the same runs merged: two runs of one setup are one blended report

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from analyzer.report.flow import flow_answer
 from analyzer.report.text import (
     SEAT_METHOD, Answer, answer_skill, bots_answer, confounded, first_seat_measure, flag_sentence, num, num_ci,
     overview_value, pct, pp_ci, seat_flags, structural,
 )
 
 MIN_MOVES = 200  # moves below which a cell is too thin to quote
+
+FLOW = ("game", "turns", "player")  # one item, its steps, what leads its standing (docs/lemminge.md)
 
 
 # ---------------------------------------------------------------------- takeaways
@@ -187,4 +190,5 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
         structural("How long is a game?", "game_length", _length_measure, LENGTH_METHOD, res, manifest,
                    controlled),
         bots_answer("How much does skill matter?", "scores", answer_skill(res), SKILL_METHOD, manifest),
+        flow_answer(res, manifest, *FLOW),
     ]

@@ -10,6 +10,7 @@ import numpy as np
 
 from analyzer.games.mafia import layout as L
 from analyzer.games.mafia.stats import MAX_LENGTH, TABLE_DOCS
+from analyzer.report.flow import flow_answer, flow_figure, flow_table
 from analyzer.report.html import table
 from analyzer.report.text import (
     Answer, bots_answer, flag_sentence, min_effect, num, num_ci, pct, pct_ci, structural,
@@ -20,6 +21,7 @@ from analyzer.stats.flags import ALPHA, seat_balance
 __all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS", "CONTROLLED_TABLES"]
 
 CONTROLLED_TABLES = ("outcomes", "roles", "length")  # what the structural answers read
+FLOW = ("game", "side turns", "side")  # one item, its steps, what leads its standing (docs/mafia.md)
 
 FOOTNOTE = ("A simulated unit is a game. Intervals are 95%: Wilson for shares and win rates, Student t for the "
             "mean length. The card values are observational "
@@ -209,6 +211,7 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
         bots_answer("Which cards decide games?", "cards", _cards(res), CARD_METHOD, manifest),
         bots_answer("Which spaces decide control?", "spaces", _spaces(res), SPACE_METHOD, manifest),
         structural("How long are games?", "length", _length_measure, LENGTH_METHOD, res, manifest, controlled),
+        flow_answer(res, manifest, *FLOW),
     ]
 
 
@@ -242,6 +245,7 @@ def key_tables(res: dict) -> str:
         ["players", "card", "played by", "plays", "win rate with (95% CI)", "without (95% CI)"],
         [[r.players, r.card, r.side_role, f"{r.plays:,}", pct_ci(r.win_with, r.with_low, r.with_high),
           pct_ci(r.win_without, r.without_low, r.without_high)] for _, r in c.iterrows()], left=3)]
+    out.append(flow_table(res, *FLOW[:2]))
     return "".join(out)
 
 
@@ -373,4 +377,5 @@ FIGURES = [
     ("cards", "Cards", fig_cards, _take(_cards)),
     ("spaces", "Which spaces decide control", fig_spaces, _take(_spaces)),
     ("length", "Game length", fig_length, _take(_length)),
+    flow_figure(*FLOW[:2]),
 ]
