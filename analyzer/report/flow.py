@@ -57,7 +57,7 @@ def flow_figure(item: str, step: str) -> tuple:
                 (f"share of the {item} played before\nthe winner led for good (mean)", r["decided_share"]),
                 ("comebacks: the winner not\nleading at the half", r["comeback"]),
                 (f"{item}s without a single winner", r["no_single_winner"])]
-        fig, ax = _figure(6.5, 3.4)
+        fig, ax = _figure(7.5, 3.4)
         y = np.arange(len(bars))[::-1]
         mid = [b["value"] for _, b in bars]
         ax.barh(y, mid, color=NEUTRAL, xerr=_err(mid, [b["low"] for _, b in bars], [b["high"] for _, b in bars]),
@@ -65,9 +65,9 @@ def flow_figure(item: str, step: str) -> tuple:
         ax.set_yticks(y, [label for label, _ in bars])
         ax.set_xlim(0, 1)
         _pct_axis(ax, "x")
-        ax.set_xlabel(f"share of {item}s (95% CI)")
+        ax.set_xlabel(f"percent of {item}s; of each {item}'s {step} for the mean share (95% CI)")
         ax.set_title(f"Game flow: {num(r['lead_changes']['value'])} lead changes per {item}, "
-                     f"{num(r['length']['value'], 1)} {step} long", fontsize=11)
+                     f"{num(r['length']['value'], 1)} {step} long", fontsize=10)
         return fig
 
     def takeaway(res):
