@@ -185,14 +185,40 @@ def run_scenario(scenario: Path = typer.Argument(..., help="a scenario file, e.g
     items = load_scenarios(scenario)
     check_outputs([(i.out, i.report) for i in items])  # every run's, before the first run
     # every run's kernels that the cache lacks, compiled first on every core
-    compile_ahead([dict(game=i.game, bots=i.bots, players=i.players, board=i.board, out=i.out, report=i.report)
-                   for i in items], progress)
+    compile_ahead([dict(game=i.game, bots=i.bots, players=n, board=i.board, out=i.out, report=i.report)
+                   for i in items for n in (i.player_counts or (i.players,))], progress)
     with cluster_session(cluster) as session:  # one connection for every simulation of the file
         for item in items:
             if item.title:
                 typer.echo(f"== {item.title}")
+            if item.player_counts:
+                run_player_counts(item, progress, session)
+                continue
             run_simulation(item.game, item.board, item.players, item.bots, item.races, item.seed,
                            item.threads, item.out, item.report, progress=progress, cluster=session)
+
+
+def run_player_counts(item, progress, session) -> None:
+    """A scenario run with ``player_counts``: one simulation per count, its tables
+    in ``out/players-N`` (a temporary folder without ``out``), then one report of
+    them side by side (``report --by players``)."""
+    import tempfile
+
+    from analyzer import api
+
+    if item.report is not None:
+        from analyzer.report import check_report_path
+
+        check_report_path(item.report)  # before any game is played
+    with tempfile.TemporaryDirectory(prefix="analyzer-counts-") as tmp:
+        base = item.out if item.out is not None else Path(tmp)
+        dirs = []
+        for n in item.player_counts:
+            dirs.append(base / f"players-{n}")
+            run_simulation(item.game, item.board, n, item.bots, item.races, item.seed, item.threads, dirs[-1],
+                           None, progress=progress, cluster=session)
+        if item.report is not None:
+            typer.echo(f"report: {api.report_runs(dirs, item.report, by='players')}")
 
 
 @app.command("sweep")

@@ -9,6 +9,13 @@
     report = "../reports/default.html"  # optional
     out = "../runs/default"             # optional Parquet tables
     board = "boards/variant.toml"       # optional
+    player_counts = [3, 4, 5]           # overrides players: one run per count, in one report
+                                        # side by side (``report --by players``); bots one name or none
+
+A run with ``player_counts`` plays the same count of races or games at each player
+count (bots: one name seated everywhere, or each count's default table), writes
+each count's tables to ``out/players-N`` (a temporary folder without ``out``) and
+its ``report`` shows every answer per count side by side.
 
 Paths (board, report, out, and bot files in bots) are relative to the
 scenario file, wherever it is run from; no two runs may write the same report or table directory.
@@ -41,6 +48,7 @@ class Scenario:
     threads: int | None
     report: Path | None
     out: Path | None
+    player_counts: tuple[int, ...] = ()  # one run per count, reported side by side (``report --by players``)
 
 
 class RunSettings(FileModel):
@@ -78,6 +86,20 @@ class RunSettings(FileModel):
 class _Run(RunSettings):
     """One run: the file's top-level keys merged with its ``[[run]]`` table."""
     threads: StrictInt | None = Field(default=None, ge=1, le=MAX_THREADS)
+    player_counts: list[StrictInt] | None = None
+
+    @model_validator(mode="after")
+    def _counts(self):
+        if self.player_counts is None:
+            return self
+        if not self.player_counts or len(set(self.player_counts)) != len(self.player_counts):
+            raise ValueError("player_counts must list distinct player counts")
+        if any(not 1 <= n <= MAX_PLAYERS for n in self.player_counts):
+            raise ValueError(f"player_counts must lie in 1..{MAX_PLAYERS}")
+        if self.bots is not None and "," in self.bots:
+            raise ValueError("with player_counts, bots is one bot seated everywhere (or none: each count's "
+                             "default table)")
+        return self
 
 
 class _ScenarioFile(FileModel):
@@ -115,8 +137,7 @@ def _scenario(r: _Run, path: Path) -> Scenario:
 
     count = r.games if r.games is not None else r.races if r.races is not None else 100_000
     return Scenario(r.title, r.game, relative(r.board), r.players, bots_relative_to(r.bots, path), count, r.seed,
-                    r.threads,
-                    relative(r.report), relative(r.out))
+                    r.threads, relative(r.report), relative(r.out), tuple(r.player_counts or ()))
 
 
 def bots_relative_to(bots: str | None, path: Path) -> str | None:

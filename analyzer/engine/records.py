@@ -126,3 +126,30 @@ def markdown(specs: dict[str, TableSpec]) -> str:
             lines.append(f"| `{c.name}` | {c.dtype} | {c.meaning}{unit} |")
         lines.append("")
     return "\n".join(lines)
+
+
+def flow_columns(standing: str, who: str, step: str) -> list[Column]:
+    """The game-flow columns (``engine/flow.py``) of a per-race or per-game table:
+    ``standing`` says what the game's standing if it ended now is, ``who`` what
+    leads it (a lemming, a player...), ``step`` after which the leader is noted
+    (plural, e.g. "moves")."""
+    return [
+        Column("lead_changes", "int16", f"times the lead passed from one {who} to another; the standing: "
+                                        f"{standing}; a tie at the top leaves the lead where it was", "changes"),
+        Column("decided_after", "Int32", f"{step} played before the eventual winner took the lead for good "
+                                         f"(0: it led from the first on; null: no single winner)", step),
+        Column("comeback", "bool", f"the eventual winner did not lead after half the {step} (false without a "
+                                   "single winner)"),
+    ]
+
+
+
+def flow_values(lead_changes, decided_after, comeback) -> dict:
+    """The ``flow_columns`` of a table from the kernel's counters (``decided_after``
+    -1: no single winner, null in the table)."""
+    import pandas as pd
+
+    decided = np.asarray(decided_after)
+    missing = decided < 0
+    return {"lead_changes": lead_changes, "comeback": comeback,
+            "decided_after": pd.arrays.IntegerArray(np.where(missing, 0, decided).astype(np.int32), missing)}

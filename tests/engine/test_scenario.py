@@ -18,9 +18,35 @@ def write(tmp_path, text):
 
 def test_the_default_scenario_runs_every_game():
     runs = load_scenarios(ROOT / "sims" / "default.toml")
-    assert [r.game for r in runs] == ["lemming-mafia", "lemming-mafia", "sau-mau-mau", "lemminge", "mafia"]
+    assert [r.game for r in runs] == ["lemming-mafia", "lemming-mafia", "sau-mau-mau", "lemminge", "mafia",
+                                      "lemming-mafia", "sau-mau-mau", "lemminge", "mafia"]
     assert runs[2].races == 200_000 and runs[2].players == 4 and runs[2].seed == 1
     assert all(r.report is not None for r in runs)
+    # issue 35: every player count in the box, each game once (the rules pages: 3-6, 2-5, 2-5, 3-5)
+    assert {r.game: r.player_counts for r in runs[5:]} == {
+        "lemming-mafia": (3, 4, 5, 6), "sau-mau-mau": (2, 3, 4, 5), "lemminge": (2, 3, 4, 5), "mafia": (3, 4, 5)}
+
+
+def test_player_counts_are_checked(tmp_path):
+    for text, needle in (('player_counts = [3, 3]', "distinct"), ('player_counts = [0, 3]', "player_counts"),
+                         ('player_counts = [3, 4]\nbots = "expander,random,hunter"', "one bot")):
+        with pytest.raises(InputFileError, match=needle):
+            load_scenarios(write(tmp_path, f'game = "mafia"\n{text}\n'))
+
+
+def test_a_run_over_player_counts_reports_them_side_by_side(tmp_path, capsys):
+    from tests.cli_support import run
+
+    path = write(tmp_path, 'game = "mafia"\ngames = 60\nplayer_counts = [3, 4]\nout = "runs"\n'
+                           'report = "counts.html"\n')
+    assert run(["run", path, "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "Mafia: 60 games, 3 players" in out and "Mafia: 60 games, 4 players" in out
+    assert sorted(p.name for p in (tmp_path / "runs").iterdir()) == ["players-3", "players-4"]
+    page = (tmp_path / "counts.html").read_text(encoding="utf-8")
+    assert "side by side by players" in page
+    for n in (3, 4):
+        assert page.count(f"<b>{n} players (players-{n}):</b> The lead passes") == 1
 
 
 def test_top_level_keys_are_defaults_and_board_is_relative_to_the_file(tmp_path):

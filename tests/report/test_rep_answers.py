@@ -28,6 +28,7 @@ LM_METHODS = {
     "Are the lemming colours balanced?": "chi-square",
     "How long is a race?": "t interval",
     "How often do contracts break a tie?": "Wilson",
+    "How does the game flow: lead changes, decisiveness, comebacks?": "Wilson",
 }
 SMM_METHODS = {
     "Which queue position earned most? (hindsight: bets the bots laid)": "queue",
@@ -37,6 +38,7 @@ SMM_METHODS = {
     "Is the first seat favoured over the whole game?": "Cochran's Q",
     "How much does skill matter against luck?": "paired by game",
     "Are the pigs balanced?": "chi-square",
+    "How does the game flow: lead changes, decisiveness, comebacks?": "Wilson",
 }
 
 

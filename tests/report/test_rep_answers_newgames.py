@@ -30,6 +30,7 @@ LMG_METHODS = {
     "Where do tiles go, and which hexes are busiest? (counts)": "counts",
     "How long is a game?": "t interval",
     "How much does skill matter?": "eta squared",
+    "How does the game flow: lead changes, decisiveness, comebacks?": "Wilson",
 }
 LMG_STRUCTURAL = ("Do the starting hands of 2-6 cards balance the seats?", "Is the first seat favoured?",
                   "How long is a game?")
@@ -40,6 +41,7 @@ MAFIA_METHODS = {
     "Which cards go with winning? (association: win rates with and without a card)": "observational",
     "Where do markers go? (counts)": "counts",
     "How long are games?": "t interval",
+    "How does the game flow: lead changes, decisiveness, comebacks?": "Wilson",
 }
 MAFIA_STRUCTURAL = ("Is the State strong enough at 3 and 5 players?", "Does the family that moves first win more?",
                     "How long are games?")

@@ -266,5 +266,8 @@ def pack_game(board: Board, deck: Deck, kinds: list[int]) -> np.ndarray:
     work = (race_len + hidden_at + 1 + records + 3 * L.WORK_OPTIONS + L.WORK_OPTIONS * L.RACING_ROLLOUTS
             + players * L.OWN_LEN + masks + round_log)
     header[L.G_S_WORK_AT] = race_len
-    header[L.G_S_LEN] = race_len + work
+    header[L.G_S_FLOW_AT] = race_len + work
+    # the standing's history (rules.flow_cap): a move per slot, as many as a race can last
+    header[L.G_S_LEN] = race_len + work + L.N_LEMMINGS * (n_sections + 1)
     return np.concatenate([header] + [np.asarray(p, np.int64) for p in parts])
+

@@ -23,7 +23,7 @@ from analyzer.games.lemming_mafia.layout import (
     S_OPTIONS, S_VIEW,
 )
 from analyzer.games.lemming_mafia.rules import (
-    NEEDS_BETS, NEEDS_DISCARDS, NO_WINNER, add_field_counts, apply_bets, apply_discards, bot_kind,
+    NEEDS_BETS, NEEDS_DISCARDS, NO_WINNER, add_field_counts, note_standing, apply_bets, apply_discards, bot_kind,
     own_at, reach_water, record_race, resolve_landing, roll_candidates, sections_passed, start_race,
     target_fields,
 )
@@ -220,6 +220,7 @@ def play_race(game, state, hidden, params, seed, index, races, players, contract
         result = move_lemming(game, state, hidden, params, state[ix(S_OPTIONS + pick)])
         if result == BOT_ERROR:
             return state[PUB_ERROR]
+        note_standing(game, state)
         seat += 1
         if seat == n_players:
             seat = 0

@@ -66,7 +66,8 @@ G_FIELD_BIT_AT = 24  # fields + 3: a position's bit in its section's occupancy m
 # (0 in the start area, once eliminated and in the water)
 G_SECTION_FULL_AT = 25  # sections + 1: the mask of every field of each section (the water: 0)
 G_S_SECTIONS_AT = 26  # state: sections + 2 occupancy masks, after S_OCCUPANT's fields (see S_OCCUPANT)
-G_HEADER = 27
+G_S_FLOW_AT = 27  # state: the race's leader after each move (engine/flow.py), past the work area
+G_HEADER = 28
 
 # lemming positions: a field index, or one of these
 START = -1
@@ -233,7 +234,10 @@ RACE_N_WINNERS = 6
 RACE_WINNER_FIELD = 7  # field the winner jumped from (water) or stands on
 RACE_PLACE = 8  # 6: final place of each colour
 RACE_BLOCKS = 14  # 6: blocks each colour carries at the end
-RACE_LEN = 20
+RACE_LEAD_CHANGES = 20  # the game-flow counters (engine/flow.py) of the lemmings' standing
+RACE_DECIDED_AFTER = 21
+RACE_COMEBACK = 22
+RACE_LEN = 23
 
 # per-player record columns ([races, players, PLAYER_LEN] int64)
 PL_BET_POINTS = 0

@@ -19,7 +19,7 @@ from analyzer.engine.jit import kernel
 from analyzer.engine.rng import below, heads, next_u64, seed_stream
 from analyzer.games.lemming_mafia.layout import (
     DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, G_H_ANSWERS_AT, G_H_LEN,
-    G_S_WORK_AT, RACING_ROLLOUTS,
+    G_S_FLOW_AT, G_S_WORK_AT, RACING_ROLLOUTS,
     G_N_CARDS, G_N_PLAYERS, MAX_SECTION_FIELDS, N_CONTRACTS_EACH, N_LEMMINGS, OWN_CONTRACT, OWN_HAND, OWN_LEN,
     OWN_HELD, OWN_RNG, OWN_STACK, OWN_STACK_N, OWN_VIEW_LEN, P_DROP, P_MOVE_ROLLOUTS, P_ROLLOUTS,
     P_SHARED, PL_LEN, PL_SCORE, PUB_HAND_COUNT,
@@ -245,7 +245,7 @@ def lookahead_decide(what, seat, game, state, params, n_options):
     world_rows = state[at:at + n_players * OWN_LEN]
     at += n_players * OWN_LEN
     hands = state[at:at + 2 * n_players]  # random_race.py's masks of the seats' cards
-    log = state[at + 2 * n_players:]
+    log = state[at + 2 * n_players:game[G_S_FLOW_AT]]
     n = _options(what, game, state, n_options, lemmings, fields)
     if n == 1:  # nothing to weigh
         best = 0
@@ -267,7 +267,7 @@ def lookahead_decide(what, seat, game, state, params, n_options):
         best = _best(values, n)
     answer = _answer(what, state, params, n_options, lemmings, fields, best)
     # the work area held this player's cards: no later bot may read them
-    state[game[G_S_WORK_AT]:] = 0
+    state[game[G_S_WORK_AT]:game[G_S_FLOW_AT]] = 0
     return answer
 
 

@@ -11,6 +11,7 @@ import numpy as np
 from analyzer.engine import userbots
 from analyzer.engine.botspec import BotSpec
 from analyzer.engine.match import PooledMatch
+from analyzer.engine.records import flow_values
 from analyzer.errors import AnalyzerError
 from analyzer.games.lemming_mafia import random_race
 from analyzer.games.lemming_mafia import layout as L
@@ -219,6 +220,7 @@ class LemmingMafiaMatch(PooledMatch):
             "winner_field": r[:, L.RACE_WINNER_FIELD],
             "tiebreak": r[:, L.RACE_TIEBREAK],
             "winners": r[:, L.RACE_N_WINNERS],
+            **flow_values(r[:, L.RACE_LEAD_CHANGES], r[:, L.RACE_DECIDED_AFTER], r[:, L.RACE_COMEBACK]),
         }
         for i, color in enumerate(colors):
             races[f"place_{color}"] = r[:, L.RACE_PLACE + i]

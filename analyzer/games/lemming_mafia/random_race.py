@@ -34,7 +34,7 @@ from analyzer.games.lemming_mafia.layout import (
 )
 from analyzer.games.lemming_mafia.rules import (
     NEEDS_BETS, NEEDS_DISCARDS, NO_WINNER, POPCOUNT, SELECT, add_field_counts, lane_keys,
-    next_free_section, own_at, pick, reach_water, record_race, resolve_landing, roll_faces, section_first,
+    next_free_section, note_standing, own_at, pick, reach_water, record_race, resolve_landing, roll_faces, section_first,
     start_race_keyed, track_place,
 )
 
@@ -284,6 +284,7 @@ def random_table_race(game, state, hidden, hands, keys, index, races, players, c
     n_rounds = 0  # every seat is asked in every round
     while True:
         result = random_move(game, state, hidden, hands, seat, -1, hands, detail)  # bot -1: no log
+        note_standing(game, state)
         if result >= 0:
             break
         n_rounds += result < NO_WINNER

@@ -3,7 +3,7 @@ name, dtype, meaning, unit (``analyzer/engine/records.py``). ``match.tables_of``
 builds them through these specs; the docs' tables of columns are rendered from
 them."""
 from analyzer.engine.records import Column as C
-from analyzer.engine.records import TableSpec, expand
+from analyzer.engine.records import TableSpec, expand, flow_columns
 from analyzer.games.lemming_mafia.layout import COLORS
 
 RACE = C("race", "int64", "race index of the run, 0-based")
@@ -20,6 +20,8 @@ TABLES = {
         C("winner_field", "int16", "field the winner jumped into the water from (-1: the start area)"),
         C("tiebreak", "bool", "the top score was tied and contract points decided"),
         C("winners", "int8", "players sharing the win", "players"),
+        *flow_columns("the lemmings' order on the track (the race's own standing: players' bet stacks are "
+                      "hidden until the end)", "lemming", "moves"),
         *expand([], COLORS, C("place_{}", "int8", "final place of the {} lemming (1 = winner)")),
         *expand([], COLORS, C("concrete_{}", "int8", "concrete blocks the {} lemming carried at the end",
                               "blocks")),

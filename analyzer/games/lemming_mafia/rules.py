@@ -6,6 +6,7 @@ All functions work on the flat ``game`` / ``state`` / ``hidden`` arrays of
 """
 import numpy as np
 
+from analyzer.engine.flow import flow_counters, note_leader, sole_leader
 from analyzer.engine.jit import ix, kernel
 from analyzer.engine.rng import below, index_key, lane_key, seed_keyed, seed_stream, uniform
 from analyzer.games.lemming_mafia.layout import (
@@ -16,13 +17,13 @@ from analyzer.games.lemming_mafia.layout import (
     FINISH_LAST_STANDING, FINISH_WATER, G_ACTION_AT, G_DECK_AT, G_H_ANSWERS_AT,
     G_FIELD_BIT_AT, G_H_COUNT_AT, G_H_DISCARD_AT, G_H_ORDER_AT, G_KINDS, G_N_CARDS, G_N_FIELDS,
     G_N_PLAYERS, G_N_SECTIONS, G_PROGRESS_AT, G_S_SECTIONS_AT, G_SECTION_AT, G_SECTION_FULL_AT,
-    G_START_AT, GETAWAY, JACKHAMMER, MAX_SECTION_FIELDS,
+    G_S_FLOW_AT, G_START_AT, GETAWAY, JACKHAMMER, MAX_SECTION_FIELDS,
     N_CONTRACTS_EACH, N_LEMMINGS, OWN_CONTRACT, OWN_DECISIONS, OWN_HAND, OWN_HELD, OWN_LEN, OWN_RNG,
     OWN_STACK, OWN_STACK_N, OWN_STACK_PLACE, OWN_STACK_TURN, PL_BET_POINTS,
     PL_BETS_PLACED, PL_CONTRACT_POINTS, PL_DECISIONS, PL_DISCARDED, PL_SCORE, PL_WON, PUB_BLOCKS,
     PUB_HAND_COUNT, PUB_HELD_COUNT, PUB_MOVING, PUB_N_ELIM, PUB_N_FIELDS,
     PUB_N_PLAYERS, PUB_N_SECTIONS, PUB_OUT, PUB_POS, PUB_RNG, PUB_STACK_COUNT, PUB_TURN,
-    PUB_WATER_FROM, RACE_BLOCKS, RACE_N_ELIM, RACE_N_WINNERS, RACE_PLACE, RACE_TIEBREAK,
+    PUB_WATER_FROM, RACE_BLOCKS, RACE_COMEBACK, RACE_DECIDED_AFTER, RACE_LEAD_CHANGES, RACE_N_ELIM, RACE_N_WINNERS, RACE_PLACE, RACE_TIEBREAK,
     RACE_FINISH, RACE_TURNS, RACE_WINNER, RACE_WINNER_BLOCKS, RACE_WINNER_FIELD, S_OCCUPANT, S_VIEW,
     START, TOP3,
     UNFULFILLED_PENALTY, WINNER_CLEAN,
@@ -543,6 +544,21 @@ def bet_paid(slot, color, winner):
 
 
 @kernel(inline=True)
+def flow_cap(game):
+    """The slots of the standing's history: the longest race, every move taking
+    a lemming a section on or into the water (board.pack_game sizes it)."""
+    return N_LEMMINGS * (game[G_N_SECTIONS] + 1)
+
+
+@kernel(inline=True)
+def note_standing(game, state):
+    """After a move: the race's standing if it ended now is the lemmings' order
+    on the track; the lemming furthest on leads (one in the water is past every
+    field, an eliminated one behind the start area; in the start area they tie)."""
+    note_leader(state, game[G_S_FLOW_AT], flow_cap(game), state[PUB_TURN], sole_leader(state, PUB_POS, N_LEMMINGS))
+
+
+@kernel(inline=True)
 def record_race(game, state, hidden, result, race_row, player_rows, contract_rows, bet_rows,
                 detail):
     """The race ended with ``result`` (``winner * 2 + finish``): its row of the
@@ -550,6 +566,10 @@ def record_race(game, state, hidden, result, race_row, player_rows, contract_row
     winner = result >> 1
     finish = result & 1
     race_row[RACE_TURNS] = state[PUB_TURN]
+    changes, decided, comeback = flow_counters(state, game[G_S_FLOW_AT], flow_cap(game), state[PUB_TURN], winner)
+    race_row[RACE_LEAD_CHANGES] = changes
+    race_row[RACE_DECIDED_AFTER] = decided
+    race_row[RACE_COMEBACK] = comeback
     race_row[RACE_FINISH] = finish
     race_row[RACE_WINNER_FIELD] = (state[PUB_WATER_FROM] if finish == FINISH_WATER
                                    else state[ix(PUB_POS + winner)])

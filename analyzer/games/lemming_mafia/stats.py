@@ -32,6 +32,7 @@ from analyzer.games.lemming_mafia.layout import COLORS, UNFULFILLED_PENALTY
 from analyzer.stats.aggregate import (
     GroupRows, Hist, Labels, add_tables, bools, frame, hist_mean, ints, rate,
 )
+from analyzer.stats.flow import FLOW_COLUMNS, FlowStats
 from analyzer.stats.intervals import clustered_rate, clustered_ratio_ci
 from analyzer.stats.outcomes import ALL, SeatOutcomes
 
@@ -42,7 +43,7 @@ PLAYER_EXTRAS = (("bet", "bet_points", True), ("contract", "contract_points", Tr
 
 # columns each table must have (the report reads only these)
 COLUMNS = {
-    "races": ["winner", "turns", "eliminated", "finish", "winner_concrete", "tiebreak", "winners"]
+    "races": ["winner", "turns", "eliminated", "finish", "winner_concrete", "tiebreak", "winners", *FLOW_COLUMNS]
              + [f"place_{c}" for c in COLORS] + [f"concrete_{c}" for c in COLORS],
     "players": ["race", "seat", "bot", "bet_points", "contract_points", "score", "bets_placed",
                 "contracts_discarded", "won"],
@@ -86,6 +87,7 @@ class LemmingMafiaStats:
         self.h_concrete = Hist(("color", "concrete"))
         # players: per (bot, seat) outcomes of a race, and per race who won / backed the winner
         self.outcomes = SeatOutcomes("races", PLAYER_EXTRAS, flags=("backed",))
+        self.flow = FlowStats()  # lead changes, decisiveness, comebacks of the lemmings' race
         # contracts: card -> (kind, colors, points), from the rows
         self.cards: dict[int, tuple[str, str, int]] = {}
         self.h_contracts = Hist(("seat", "card", "discarded", "fulfilled", "payoff"))
@@ -118,6 +120,7 @@ class LemmingMafiaStats:
         n = len(df)
         self.n_races += n
         self.h_turns.add(ints(df, "turns"))
+        self.flow.add(df)
         self.h_elim.add(ints(df, "eliminated"))
         self.h_finish.add(self.finishes.codes(df["finish"]))
         self.h_winner.add(self.colors.codes(df["winner"]), ints(df, "winner_concrete"))
@@ -267,6 +270,7 @@ class LemmingMafiaStats:
         for name in ("h_winner", "h_place", "h_concrete"):
             getattr(self, name).merge(getattr(other, name), colors)
         self.outcomes.merge(other.outcomes)
+        self.flow.merge(other.flow)
         for c, info in other.cards.items():
             self.cards.setdefault(c, info)
         for f, info in other.field_info.items():
@@ -276,7 +280,7 @@ class LemmingMafiaStats:
     def nbytes(self) -> int:
         """Memory held by the counts (does not grow with the number of races)."""
         return (sum(h.nbytes() for h in vars(self).values() if isinstance(h, Hist)) + self.outcomes.nbytes()
-                + self.contract_rows.nbytes())
+                + self.contract_rows.nbytes() + self.flow.nbytes())
 
     # ------------------------------------------------------------------ results
 
@@ -302,6 +306,7 @@ class LemmingMafiaStats:
         out["lemmings"] = self._lemmings()
         out["winner_concrete"] = self._winner_concrete()
         out["fields"] = self._fields()
+        out["flow"] = self.flow.result()
         return out
 
     def _overview(self, ctx) -> pd.DataFrame:
@@ -656,6 +661,9 @@ TABLE_DOCS = {
                                    "intervention)",
     "intervention_bets": "intervention: per bot and race stage, the gain in score and win rate of betting the "
                          "leader's card at a bookmaker round rather than holding it then, on the same races",
+    "flow": "game flow (issue 35): lead changes per race, share of the race played before the winner led for "
+            "good, comebacks (the winner not leading at the half), no single winner, length; the standing is "
+            "defined in docs/lemming-mafia.md",
     "race_length": "histogram of race length in moves",
     "eliminations": "histogram of eliminated lemmings per race",
     "finish": "how races end: a lemming in the water or the last one standing",

@@ -54,7 +54,7 @@ from analyzer.games.lemming_mafia.random_race import (
 )
 from analyzer.games.lemming_mafia.rules import (
     NEEDS_BETS, NO_WINNER, POPCOUNT, SELECT, add_field_counts, bot_kind, discard, own_at,
-    place_bet, reach_water, record_race, resolve_landing, roll_faces, start_race_keyed,
+    note_standing, place_bet, reach_water, record_race, resolve_landing, roll_faces, start_race_keyed,
     target_fields,
 )
 
@@ -272,6 +272,7 @@ def table_race(game, state, hidden, params, hands, keys, index, races, players, 
             if result < NO_WINNER:
                 table_round(game, state, hidden, params, hands, result, detail)
                 result = NO_WINNER
+        note_standing(game, state)
         if result >= 0:
             break
         seat += 1

@@ -26,6 +26,7 @@ game's kernel follows, ``analyzer/games/protocol.py``).
 import numpy as np
 
 from analyzer.engine.bot_table import call_bot
+from analyzer.engine.flow import flow_counters
 from analyzer.engine.jit import USER_KIND_BASE, ix, kernel
 from analyzer.engine.rng import seed_stream
 from analyzer.games.lemminge.bots import decide_heuristic
@@ -34,7 +35,7 @@ from analyzer.games.lemminge.layout import (
     ERROR_DISCARD, ERROR_INVARIANT, ERROR_LEMMING, ERROR_STEP, ERROR_TILE, EV_CAP, EV_DECISION,
     EV_NO_LEMMING, EV_NO_TILE, EV_OPTION, EV_PLAY, EV_REFILL, EV_STOP, EV_TILE, EV_TURN, EV_WIN,
     FIRST_HEURISTIC, G_CHECK, G_KINDS, G_LEN, G_N_PLAYERS, G_N_TILE_CELLS, G_TILE_CELLS, GM_CAPPED,
-    GM_LEN, GM_RESHUFFLES, GM_TURNS, GM_WINNER, H_LEN, H_RNG, H_SCRIPT, H_SCRIPT_I, H_SCRIPT_N,
+    GM_COMEBACK, GM_DECIDED_AFTER, GM_LEAD_CHANGES, GM_LEN, GM_RESHUFFLES, GM_TURNS, GM_WINNER, H_FLOW, H_LEN, H_RNG, H_SCRIPT, H_SCRIPT_I, H_SCRIPT_N,
     HOME, HX_LEN, HX_TILES, LAST_HEURISTIC, LEMMINGS, MAX_PLAYERS, MAX_TURNS, MIN_PLAYERS,
     MV_COLSUM, MV_DIST_AFTER, MV_DIST_BEFORE, MV_GAME, MV_LEMMING, MV_LEN, MV_MOVEMENT,
     MV_NEW_COLUMN, MV_PUSHES, MV_SEAT, MV_SETBACK, MV_STEPS, MV_TERRAIN, MV_TURN, MV_VALUE, OPT_COST,
@@ -48,7 +49,7 @@ from analyzer.games.lemminge.layout import (
 from analyzer.games.lemminge.random_bot import decide_random, refills_anyway
 from analyzer.games.lemminge.rules import (
     BOT_ERROR, can_step, card_terrain, card_value, check_invariants, cheapest_steps, distance,
-    list_steps, movement_of, own_at, place_tile, play_card, refill, setup_game, take_step,
+    list_steps, movement_of, note_standing, own_at, place_tile, play_card, refill, setup_game, take_step,
     take_tile, trace_event,
 )
 
@@ -342,6 +343,7 @@ def play_game(game, state, hidden, params, seed, index, game_index, game_row, pl
                            trace)
         if winner == BOT_ERROR:
             return state[PUB_ERROR]
+        note_standing(game, state, hidden)
         if game[G_CHECK] != 0 and not check_invariants(game, state, hidden):
             state[PUB_ERROR] = ERROR_INVARIANT * 8 + seat
             return state[PUB_ERROR]
@@ -359,6 +361,10 @@ def play_game(game, state, hidden, params, seed, index, game_index, game_row, pl
     game_row[GM_WINNER] = winner
     game_row[GM_CAPPED] = winner < 0
     game_row[GM_RESHUFFLES] = state[PUB_RESHUFFLES]
+    changes, decided, comeback = flow_counters(hidden, H_FLOW, MAX_TURNS, state[PUB_TURN], winner)
+    game_row[GM_LEAD_CHANGES] = changes
+    game_row[GM_DECIDED_AFTER] = decided
+    game_row[GM_COMEBACK] = comeback
     for s in range(players):
         player_rows[s, PL_WON] = s == winner
         home = 0

@@ -180,7 +180,9 @@ H_SCRIPT_I = H_DISCARD + MAX_CARDS
 H_SCRIPT_N = H_SCRIPT_I + 1
 H_SCRIPT = H_SCRIPT_N + 1  # MAX_SCRIPT answers of the scripted test bot
 MAX_SCRIPT = 512
-H_LEN = H_SCRIPT + MAX_SCRIPT
+H_STANDING = H_SCRIPT + MAX_SCRIPT  # MAX_PLAYERS: each seat's standing now (rules.note_standing)
+H_FLOW = H_STANDING + MAX_PLAYERS  # MAX_TURNS: the leading seat after each turn (engine/flow.py)
+H_LEN = H_FLOW + MAX_TURNS
 
 # ------------------------------------------------------------------ records
 # games: one row per game
@@ -188,7 +190,10 @@ GM_TURNS = 0
 GM_WINNER = 1  # seat 0-based, -1 when capped
 GM_CAPPED = 2
 GM_RESHUFFLES = 3
-GM_LEN = 4
+GM_LEAD_CHANGES = 4  # the game-flow counters (engine/flow.py) of the seats' standing
+GM_DECIDED_AFTER = 5
+GM_COMEBACK = 6
+GM_LEN = 7
 # players: one row per game and seat
 PL_WON = 0
 PL_FINISHED = 1  # lemmings home, 0-2

@@ -17,6 +17,7 @@ import numpy as np
 from analyzer.engine import userbots
 from analyzer.engine.botspec import BotSpec
 from analyzer.engine.match import PooledMatch
+from analyzer.engine.records import flow_values
 from analyzer.errors import AnalyzerError
 from analyzer.games.lemminge import kernel
 from analyzer.games.lemminge import layout as L
@@ -199,6 +200,7 @@ class LemmingeMatch(PooledMatch):
             "winner_seat": (g[:, L.GM_WINNER] + 1),
             "capped": g[:, L.GM_CAPPED],
             "reshuffles": g[:, L.GM_RESHUFFLES],
+            **flow_values(g[:, L.GM_LEAD_CHANGES], g[:, L.GM_DECIDED_AFTER], g[:, L.GM_COMEBACK]),
         })
         seat0 = np.tile(np.arange(p), n)
         pl = c.players.reshape(n * p, L.PL_LEN)

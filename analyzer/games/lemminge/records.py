@@ -3,7 +3,7 @@ name, dtype, meaning, unit (``analyzer/engine/records.py``). ``match.tables_of``
 builds them through these specs; the docs' tables of columns are rendered from
 them."""
 from analyzer.engine.records import Column as C
-from analyzer.engine.records import TableSpec
+from analyzer.engine.records import TableSpec, flow_columns
 
 GAME = C("game", "int64", "game index of the run, 0-based")
 SEAT = C("seat", "int8", "seat, 1-based; seat 1 plays first")
@@ -16,6 +16,8 @@ TABLES = {
         C("winner_seat", "int8", "seat that brought both lemmings home first (0: none, capped)"),
         C("capped", "bool", "stopped at the safety cap of turns without a winner"),
         C("reshuffles", "int16", "times the discards became the draw pile"),
+        *flow_columns("each player's finish distance, its two lemmings' together (0: both home, the win)",
+                      "player", "turns"),
     )),
     "players": TableSpec("players", "game and seat", (
         GAME, SEAT,

@@ -6,13 +6,14 @@ their cost) and taking one step. The turn that strings them together is
 ``kernel.take_turn``."""
 import numpy as np
 
+from analyzer.engine.flow import note_leader, sole_leader
 from analyzer.engine.jit import ix, kernel
 from analyzer.engine.rng import below
 from analyzer.games.lemminge.layout import (
     AT_START, EV_DEAL, EV_DISCARD, EV_DRAW, EV_HOME, EV_PUSHED, EV_RESHUFFLE, EV_STEP, EV_TILE,
     FINISH, G_DIST, G_N_CELLS, G_N_PLAYERS, G_N_START, G_N_VALUES, G_N_ZEROS, G_NB, G_OPENER,
     G_START_CELLS, G_START_DIST, G_TERRAIN, G_TILES_MEADOW, G_TILES_TERRAIN, G_VALUES, H_DISCARD,
-    H_OWN, H_PILE, H_RNG, HAND_SIZE, HOME, HX_ENTERED, HX_PUSHED_INTO, LEMMINGS, MAX_CELLS,
+    H_FLOW, H_OWN, H_PILE, H_RNG, H_STANDING, MAX_TURNS, HAND_SIZE, HOME, HX_ENTERED, HX_PUSHED_INTO, LEMMINGS, MAX_CELLS,
     MAX_VALUES, MEADOW, N_DIRECTIONS, N_TERRAINS, N_TILE_KINDS, OPT_COST, OPT_DIR, OPT_DIST,
     OPT_FROM, OPT_TARGET, OPT_WIDTH, OWN_HAND, OWN_HAND_N, OWN_LEN, PL_PUSHED, PL_PUSHED_DIST,
     PL_PUSHES_MADE, PUB_SETBACK,
@@ -75,6 +76,18 @@ def distance(game, state, lemming):
     if pos == AT_START:
         return game[G_START_DIST]
     return game[ix(G_DIST + pos)]
+
+
+@kernel(inline=True)
+def note_standing(game, state, hidden):
+    """After a turn: the game's standing if it ended now is each seat's finish
+    distance, its two lemmings' together (0: both home, the win); the seat
+    nearest the finish leads."""
+    players = game[G_N_PLAYERS]
+    for seat in range(players):
+        hidden[ix(H_STANDING + seat)] = -(distance(game, state, seat * LEMMINGS)
+                                          + distance(game, state, seat * LEMMINGS + 1))
+    note_leader(hidden, H_FLOW, MAX_TURNS, state[PUB_TURN], sole_leader(hidden, H_STANDING, players))
 
 
 @kernel(inline=True)

@@ -30,6 +30,7 @@ import pandas as pd
 from analyzer.games.lemminge.layout import TERRAIN_NAMES, TERRAINS
 from analyzer.stats.aggregate import Hist, add_tables, bools, frame, hist_mean, ints, rate
 from analyzer.stats.clustered import ClusteredMeans
+from analyzer.stats.flow import FLOW_COLUMNS, FlowStats
 from analyzer.stats.outcomes import SeatOutcomes
 
 PLAYER_EXTRAS = (("refills", "refills", True), ("moves", "moves", True), ("steps", "steps", True),
@@ -39,7 +40,7 @@ PLAYER_EXTRAS = (("refills", "refills", True), ("moves", "moves", True), ("steps
 MAX_SUM = 40  # column sums above this are counted with it (a cap for the histogram, far above play)
 
 COLUMNS = {
-    "games": ["game", "players", "turns", "winner_seat", "capped", "reshuffles"],
+    "games": ["game", "players", "turns", "winner_seat", "capped", "reshuffles", *FLOW_COLUMNS],
     "players": ["game", "seat", "bot", "won", "finished", "refills", "moves", "steps", "pushes_made", "pushed",
                 "pushed_distance", "new_columns", "tiles_placed", "hand_start"],
     "moves": ["game", "terrain", "value", "column_sum_before", "new_column", "movement", "steps", "pushes", "lemming",
@@ -61,6 +62,9 @@ TABLE_DOCS = {
     "tiles": "per terrain: new columns started and tiles placed on hexes of that printed terrain",
     "hexes": "per hex: entered by moving lemmings, landed on by pushed ones, tiles placed",
     "game_length": "game length in turns (refills included): games, share, cumulative share",
+    "flow": "game flow (issue 35): lead changes per game, share of the game played before the winner led for "
+            "good, comebacks (the winner not leading at the half), no single winner, length; the standing is "
+            "defined in docs/lemminge.md",
 }
 
 
@@ -88,6 +92,7 @@ class LemmingeStats:
 
     def __init__(self):
         self.outcomes = SeatOutcomes("games", PLAYER_EXTRAS)
+        self.flow = FlowStats()  # lead changes, decisiveness, comebacks
         self.n_games = 0
         self.n_capped = 0
         self.h_turns = Hist(("players", "turns"))
@@ -115,6 +120,7 @@ class LemmingeStats:
         players = ints(df, "players")
         self.n_capped += int(bools(df, "capped").sum())
         self.h_turns.add(players, ints(df, "turns"))
+        self.flow.add(df)
         self.h_winner.add(players, ints(df, "winner_seat"))
         self.h_reshuffles.add(ints(df, "reshuffles"))
 
@@ -153,6 +159,7 @@ class LemmingeStats:
 
     def merge(self, other: "LemmingeStats") -> "LemmingeStats":
         self.outcomes.merge(other.outcomes)
+        self.flow.merge(other.flow)
         self.n_games += other.n_games
         self.n_capped += other.n_capped
         for name, h in vars(self).items():
@@ -164,7 +171,7 @@ class LemmingeStats:
 
     def nbytes(self) -> int:
         return (sum(h.nbytes() for h in vars(self).values() if isinstance(h, (Hist, ClusteredMeans)))
-                + self.outcomes.nbytes()
+                + self.outcomes.nbytes() + self.flow.nbytes()
                 + 40 * len(self.hexes))
 
     # ------------------------------------------------------------------ results
@@ -184,6 +191,7 @@ class LemmingeStats:
         out["tiles"] = self._tiles()
         out["hexes"] = self._hexes()
         out["game_length"] = self._game_length()
+        out["flow"] = self.flow.result()
         return out
 
     def _overview(self, ctx) -> pd.DataFrame:

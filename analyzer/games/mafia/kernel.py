@@ -49,6 +49,7 @@ from analyzer.games.mafia.layout import (
 from analyzer.games.mafia.movement import (
     anti_mafia_window, boss_visit_window, own_move, returns, state_piece_move,
 )
+from analyzer.games.mafia.flow import note_standing, record_flow
 from analyzer.games.mafia.purge import PURGE_END, purge_halves
 
 
@@ -245,6 +246,7 @@ def calendar(g, s, pt, sp, cr, tr):
             if outcome != OUT_DRAW:
                 break
             take_turn(g, s, pt, sp, cr, tr, side)
+            note_standing(g, s)
             if g[G_CHECK] == 1 and s[S_ERROR] == 0 and not check_invariants(g, s):
                 s[S_ERROR] = ERROR_INVARIANT * 8 + side
             if s[S_ERROR] != 0:
@@ -254,6 +256,7 @@ def calendar(g, s, pt, sp, cr, tr):
             break
     s[S_GM + GM_CALENDAR_TURNS] = passes
     s[S_GM + GM_OUTCOME] = outcome
+    record_flow(s, outcome)
     s[S_GM + GM_PURGE_HALVES] = purge_halves(s)
     on_map = 0
     for f in range(N_FAMILIES):

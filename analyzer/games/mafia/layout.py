@@ -228,7 +228,9 @@ USER_WIDTH = N_PARAMS + USER_MEMORY
 S_VIEW = S_USER + N_SIDES * USER_WIDTH  # V_LEN: the view a user bot is handed (V_* below)
 S_CARD_AT = S_VIEW + V_LEN  # next free row of the chunk's cards buffer
 S_GAME_I = S_CARD_AT + 1  # row of the game in the chunk
-S_GM = S_GAME_I + 1  # GM_LEN: the games row being filled (S_GM ..: cleared for every game)
+S_STANDING = S_GAME_I + 1  # N_SIDES: each side's standing now (flow.note_standing)
+S_FLOW = S_STANDING + N_SIDES  # MAX_PASSES * 6: the leading side after each side turn (engine/flow.py)
+S_GM = S_FLOW + MAX_PASSES * 6  # GM_LEN: the games row being filled (S_GM ..: cleared for every game)
 
 # ------------------------------------------------------------------ records
 # games.parquet columns (one row per game), slot = column
@@ -236,12 +238,12 @@ GM_COLUMNS = ("calendar_turns", "side_turns", "outcome", "purge_halves", "marker
               "shootouts", "arrests", "holds", "holds_roadblock", "eliminations", "commission_freezes",
               "restaurant_explosions", "air_moves", "drawn_usa", "drawn_rome", "drawn_sisde", "played_usa",
               "played_rome", "played_sisde", "given_up", "markers_placed", "markers_removed",
-              "side_turns_frozen", "card_rows")
+              "side_turns_frozen", "card_rows", "lead_changes", "decided_after", "comeback")
 (GM_CALENDAR_TURNS, GM_SIDE_TURNS, GM_OUTCOME, GM_PURGE_HALVES, GM_MARKERS_ON_MAP, GM_WINNER_SPACES,
  GM_SHOOTOUTS, GM_ARRESTS, GM_HOLDS, GM_HOLDS_ROADBLOCK, GM_ELIMINATIONS, GM_COMMISSION_FREEZES,
  GM_RESTAURANT_EXPLOSIONS, GM_AIR_MOVES, GM_DRAWN_USA, GM_DRAWN_ROME, GM_DRAWN_SISDE, GM_PLAYED_USA,
  GM_PLAYED_ROME, GM_PLAYED_SISDE, GM_GIVEN_UP, GM_MARKERS_PLACED, GM_MARKERS_REMOVED, GM_SIDE_TURNS_FROZEN,
- GM_CARD_ROWS) = range(len(GM_COLUMNS))
+ GM_CARD_ROWS, GM_LEAD_CHANGES, GM_DECIDED_AFTER, GM_COMEBACK) = range(len(GM_COLUMNS))
 GM_LEN = len(GM_COLUMNS)
 GM_DRAWN = GM_DRAWN_USA  # + deck
 GM_PLAYED = GM_PLAYED_USA  # + deck

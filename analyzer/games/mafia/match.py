@@ -14,6 +14,7 @@ from analyzer.engine import userbots
 from analyzer.engine.botspec import BotSpec
 from analyzer.engine.fault_status import decode_fault
 from analyzer.engine.match import PooledMatch
+from analyzer.engine.records import flow_values
 from analyzer.errors import AnalyzerError
 from analyzer.games.mafia import kernel
 from analyzer.games.mafia import layout as L
@@ -190,6 +191,7 @@ class MafiaMatch(PooledMatch):
             "winner_spaces": pd.array(np.where(family_won, g[:, L.GM_WINNER_SPACES], 0), dtype="Int64"),
         }
         games["winner_spaces"][~family_won] = pd.NA
+        games.update(flow_values(g[:, L.GM_LEAD_CHANGES], g[:, L.GM_DECIDED_AFTER], g[:, L.GM_COMEBACK]))
         for name in ("shootouts", "arrests", "holds", "holds_roadblock", "eliminations", "commission_freezes",
                      "restaurant_explosions", "air_moves", "drawn_usa", "drawn_rome", "drawn_sisde",
                      "played_usa", "played_rome", "played_sisde", "given_up", "markers_placed",

@@ -3,7 +3,7 @@ dtype, meaning, unit (``analyzer/engine/records.py``). ``match.tables_of``
 builds them through these specs; the docs' tables of columns are rendered from
 them."""
 from analyzer.engine.records import Column as C
-from analyzer.engine.records import TableSpec
+from analyzer.engine.records import TableSpec, flow_columns
 
 GAME = C("game", "int64", "game index of the run, 0-based")
 
@@ -41,6 +41,9 @@ TABLES = {
         _count("markers_placed", "control markers placed"),
         _count("markers_removed", "control markers removed"),
         _count("side_turns_frozen", "side turns lost to a freeze"),
+        *flow_columns("each side's way to its win: a family's controlled spaces of the 4 it needs (5 with "
+                      "three players), the State's purge points of the 4 (with four players the State is no "
+                      "side)", "side", "side turns"),
     )),
     "sides": TableSpec("sides", "game and side", (
         GAME,

@@ -21,11 +21,12 @@ import numpy as np
 import pandas as pd
 
 from analyzer.games.mafia import layout as L
+from analyzer.stats.flow import FLOW_COLUMNS, FlowStats
 from analyzer.stats.intervals import wilson
 
 COLUMNS = {
     "games": ["game", "players", "calendar_turns", "outcome", "shootouts", "arrests", "holds", "eliminations",
-              "markers_placed", "markers_removed"],
+              "markers_placed", "markers_removed", "side_turns", *FLOW_COLUMNS],
     "sides": ["game", "side", "role", "bot", "base", "won"],
     "cards": ["game", "side", "card"],
     "spaces": ["space", "name", "type", "landings", "triggers", "markers_placed", "markers_removed", "arrests",
@@ -43,6 +44,9 @@ TABLE_DOCS = {
               "removed, arrests, holds, eliminations",
     "length": "games by length in calendar turns (passes of the six-slot calendar), by player count",
     "overview": "the run in a few numbers",
+    "flow": "game flow (issue 35): lead changes per game, share of the side turns played before the winner led "
+            "for good, comebacks (the winner not leading at the half), no single winner (all lose, draws), "
+            "length in side turns; the standing is defined in docs/mafia.md",
 }
 
 
@@ -67,6 +71,7 @@ class MafiaStats:
         self.game_players = np.zeros(0, np.int8)
         self.card_rows: list[np.ndarray] = []  # (game, side, card code)
         self.spaces: pd.DataFrame | None = None
+        self.flow = FlowStats()  # lead changes, decisiveness, comebacks (a run has one player count)
 
     # ------------------------------------------------------------------ adding
     def _grow(self, top: int) -> None:
@@ -92,6 +97,7 @@ class MafiaStats:
         game = df["game"].to_numpy(np.int64)
         players = df["players"].to_numpy(np.int64)
         outcome = _codes(df["outcome"], L.OUTCOMES)
+        self.flow.add(df, "side_turns")
         self._grow(int(game.max()))
         self.game_outcome[game] = outcome
         self.game_players[game] = players
@@ -165,6 +171,7 @@ class MafiaStats:
         self.card_rows += [r + [offset, 0, 0] for r in other.card_rows]
         if other.spaces is not None:
             self._add_spaces(other.spaces)
+        self.flow.merge(other.flow)
 
     # ------------------------------------------------------------------ results
     def result(self) -> dict[str, pd.DataFrame]:
@@ -208,7 +215,7 @@ class MafiaStats:
         spaces = self.spaces if self.spaces is not None else pd.DataFrame(
             columns=["space", "name", "type"] + list(L.SP_COLUMNS))
         return {"outcomes": outcomes, "roles": roles, "bases": bases, "cards": cards, "spaces": spaces,
-                "length": length, "overview": overview}
+                "length": length, "overview": overview, "flow": self.flow.result()}
 
     def _card_table(self) -> pd.DataFrame:
         cols = ["players", "card", "side_role", "plays", "games_with", "win_with", "with_low", "with_high",

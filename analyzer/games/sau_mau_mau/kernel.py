@@ -24,6 +24,7 @@ bot, and cached (the pattern every game's kernel follows,
 import numpy as np
 
 from analyzer.engine.bot_table import call_bot
+from analyzer.engine.flow import flow_counters, note_leader, one_bit, sole_leader
 from analyzer.engine.jit import kernel
 from analyzer.engine.rng import seed_stream
 from analyzer.engine.search import rebound
@@ -36,11 +37,12 @@ from analyzer.games.sau_mau_mau.layout import (
     BE_LEN, BET_LEN, DECIDE_BET, EVENTS_CAP, DECIDE_COLOR, DECIDE_FLAPI, DECIDE_PLAY, DECIDE_STEP, ERROR_BET,
     EV_BET, EV_DRAW, EV_FARMER, EV_FLAPI, EV_PLAY, EV_RACE, EV_RACE_END, EV_STEP, EV_TURN, G_TRACE_AT, PUB_FIRST,
     ERROR_COLOR, ERROR_FLAPI, ERROR_INVARIANT, ERROR_PLAY, ERROR_STEP, FIRST_HEURISTIC, FLAPI,
-    G_CHECK, G_CROWN, G_KINDS, G_LEN, G_N_PLAYERS, GM_LEN, GM_TOTAL, GM_WON, H_LEN, H_RNG,
+    G_CHECK, G_CROWN, G_KINDS, G_LEN, G_N_PLAYERS, GM_LEN, GM_TOTAL, GM_WON, H_FLOW, H_LEN, H_RNG,
     H_SCRIPT, H_SCRIPT_I, H_SCRIPT_N, LAST_HEURISTIC, LOOKAHEAD, MAX_PLAYERS, MAX_TURNS, MIN_PLAYERS,
     N_PIGS, N_RACES, NUMBER, OWN_BET_PIG, OWN_DECISIONS, OWN_HAND, OWN_HAND_N, OWN_LEN, OWN_RNG, PARAMS_WIDTH, PL_LEN,
     PLUS2, PUB_DRAWN, PUB_ENDER, PUB_ERROR, PUB_MOVER, PUB_N_PLAYERS, PUB_NEED, PUB_PENALTY,
-    PUB_POS, PUB_SCORE, PUB_SKIP, PUB_STEPS, PUB_TURN, RACE_LEN, RANDOM, S_LEN, S_OPTIONS,
+    PUB_POS, PUB_SCORE, PUB_SKIP, PUB_STEPS, PUB_TURN, RACE_COMEBACK, RACE_DECIDED_AFTER, RACE_LEAD_CHANGES,
+    RACE_LEN, RACE_WINNING, RANDOM, S_LEN, S_OPTIONS,
     S_VIEW, SCRIPTED, SKIP,
 )
 from analyzer.games.sau_mau_mau.random_bot import decide_random
@@ -252,12 +254,21 @@ def play_race(game, state, hidden, params, race, race_row, player_rows, bet_rows
     result = RACE_ON
     while result == RACE_ON and state[PUB_TURN] < MAX_TURNS:
         result = play_turn(game, state, hidden, params)
+        # the standing if the race ended now: the pigs' spaces, the pig furthest on leads
+        note_leader(hidden, H_FLOW, MAX_TURNS, state[PUB_TURN], sole_leader(state, PUB_POS, N_PIGS))
     if result == BOT_ERROR:
         return state[PUB_ERROR]
     if game[G_TRACE_AT] != 0:
         emit(hidden, game[G_TRACE_AT], EV_RACE_END, -1, result, 0, 0)
     score_race(game, state, hidden, result, race_row, player_rows, bet_rows)
     record_bet_events(state, hidden, race_row, event_rows)
+    winning = race_row[RACE_WINNING]
+    single = winning != 0 and winning & (winning - 1) == 0  # one pig won, not several
+    changes, decided, comeback = flow_counters(hidden, H_FLOW, MAX_TURNS, state[PUB_TURN],
+                                               one_bit(winning) if single else -1)
+    race_row[RACE_LEAD_CHANGES] = changes
+    race_row[RACE_DECIDED_AFTER] = decided
+    race_row[RACE_COMEBACK] = comeback
     return 0
 
 

@@ -117,7 +117,7 @@ SCRIPT_CAP = 256
 H_EVENTS_N = H_SCRIPT + SCRIPT_CAP  # bet cards laid this race (the bet events, BE_* below)
 H_SEAT_EVENT = H_EVENTS_N + 1  # MAX_PLAYERS: each seat's event of its bet in the queue, -1 if none recorded
 H_EVENTS = H_SEAT_EVENT + MAX_PLAYERS  # EVENTS_CAP x BE_LEN: this race's bet events, in laying order
-H_SEARCH = H_EVENTS + 24 * 7  # (EVENTS_CAP * BE_LEN, below) the search bot's work area (H_LEN at the end)
+H_SEARCH = H_EVENTS + 24 * 7  # (EVENTS_CAP * BE_LEN, below) the search bot's work area (SEARCH_LEN, below)
 
 # ------------------------------------------------------------------ decisions
 # replay trace events (engine/trace.py): kind, seat, a, b, c, payload
@@ -201,7 +201,10 @@ RACE_CROWN_PIG = 7  # -1 unless END_CROWN
 RACE_RESHUFFLES = 8
 RACE_POS = 9  # N_PIGS: final spaces
 RACE_BET_EVENTS = 13  # bet cards laid in the race, changes included (its rows of bet events: the first EVENTS_CAP)
-RACE_LEN = 14
+RACE_LEAD_CHANGES = 14  # the game-flow counters (engine/flow.py) of the pigs' standing
+RACE_DECIDED_AFTER = 15
+RACE_COMEBACK = 16
+RACE_LEN = 17
 
 # per race and player ([N_RACES, players, PL_LEN] per game)
 PL_RACE_POINTS = 0  # all points of the race: bet + crown + hand
@@ -244,7 +247,10 @@ assert H_SEARCH == H_EVENTS + EVENTS_CAP * BE_LEN
 
 # the search bot's work area at H_SEARCH in hidden (search.py): its playouts'
 # copies of the game, the state and the hidden array up to here, a work row
-# and the race's records; then H_LEN
+# and the race's records
 SEARCH_WORK = 48
 SEARCH_LEN = G_LEN + S_LEN + H_SEARCH + SEARCH_WORK + RACE_LEN + MAX_PLAYERS * (PL_LEN + BET_LEN)
-H_LEN = H_SEARCH + SEARCH_LEN
+# MAX_TURNS: the race's leading pig after each turn (game-flow counters, engine/flow.py),
+# after the search's area: a playout copies the hidden array only up to H_SEARCH
+H_FLOW = H_SEARCH + SEARCH_LEN
+H_LEN = H_FLOW + MAX_TURNS

@@ -12,6 +12,7 @@ import numpy as np
 from analyzer.engine import userbots
 from analyzer.engine.botspec import BotSpec
 from analyzer.engine.match import PooledMatch
+from analyzer.engine.records import flow_values
 from analyzer.errors import AnalyzerError
 from analyzer.games.sau_mau_mau import kernel
 from analyzer.games.sau_mau_mau import layout as L
@@ -155,6 +156,7 @@ class SauMauMauMatch(PooledMatch):
             "ender_seat": (r[:, L.RACE_ENDER] + 1),
             "crown_pig": pd.Categorical.from_codes(crown_pig + 1, [""] + pigs),
             "reshuffles": r[:, L.RACE_RESHUFFLES],
+            **flow_values(r[:, L.RACE_LEAD_CHANGES], r[:, L.RACE_DECIDED_AFTER], r[:, L.RACE_COMEBACK]),
         }
         for i, pig in enumerate(pigs):
             races[f"pos_{pig}"] = r[:, L.RACE_POS + i]

@@ -3,7 +3,7 @@ name, dtype, meaning, unit (``analyzer/engine/records.py``). ``match.tables_of``
 builds them through these specs; the docs' tables of columns are rendered from
 them."""
 from analyzer.engine.records import Column as C
-from analyzer.engine.records import TableSpec, expand
+from analyzer.engine.records import TableSpec, expand, flow_columns
 from analyzer.games.sau_mau_mau.layout import PIGS
 
 GAME = C("game", "int64", "game index of the run, 0-based")
@@ -24,6 +24,8 @@ TABLES = {
         C("ender_seat", "int8", "seat whose card ended the race (0: none)"),
         C("crown_pig", "category", "pig on the crown ('' for none)"),
         C("reshuffles", "int16", "times the discard pile became the draw pile"),
+        *flow_columns("the pigs' spaces on the track (the pig furthest on would win a race ended by a last "
+                      "card)", "pig", "turns"),
         *expand([], PIGS, C("pos_{}", "int16", "final space of the {} pig", "spaces")),
     )),
     "players": TableSpec("players", "race and seat", (

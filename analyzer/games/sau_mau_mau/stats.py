@@ -40,6 +40,7 @@ import pandas as pd
 
 from analyzer.games.sau_mau_mau.layout import ENDS, MAX_PLAYERS, N_RACES, PIGS
 from analyzer.stats.aggregate import Hist, add_tables, bools, frame, hist_mean, ints, mean_sd_ci, rate
+from analyzer.stats.flow import FLOW_COLUMNS, FlowStats
 from analyzer.stats.intervals import Z95, clustered_rate, mean_ci
 from analyzer.stats.outcomes import ALL, SCORE_COUNT, SeatOutcomes
 
@@ -55,7 +56,7 @@ PLAYER_EXTRAS = (("race", "race_points", True), ("bet", "bet_points", True),
 # columns each table must have (the statistics read only these)
 COLUMNS = {
     "races": ["game", "race", "players", "first_seat", "turns", "end", "both_ends", "winning_pigs",
-              "queue_length", "ender_seat", "crown_pig", "reshuffles"] + [f"pos_{p}" for p in PIGS],
+              "queue_length", "ender_seat", "crown_pig", "reshuffles", *FLOW_COLUMNS] + [f"pos_{p}" for p in PIGS],
     "players": ["game", "race", "seat", "bot", "race_points", "bet_points", "crown_points", "hand_points",
                 "bets_placed", "bets_changed", "first"],
     "games": ["game", "seat", "bot", "total", "won"],
@@ -184,6 +185,7 @@ class SauMauMauStats:
         self.stage_bins = stage_bins
         # games: per (bot, seat) outcomes of a game; per race (players table) the extras
         self.outcomes = SeatOutcomes("games", PLAYER_EXTRAS)
+        self.flow = FlowStats()  # lead changes, decisiveness, comebacks of the pigs' races
         self.n_games = 0
         # races
         self.n_races = 0
@@ -228,6 +230,7 @@ class SauMauMauStats:
         players, race = ints(df, "players"), ints(df, "race")
         self.h_end.add(players, race, _label_codes(df["end"], _end), bools(df, "both_ends"))
         self.h_turns.add(players, ints(df, "turns"))
+        self.flow.add(df)
         self.h_winners.add(players, _label_codes(df["winning_pigs"], _pig_mask))
         self.h_crown.add(_label_codes(df["crown_pig"], lambda x: _pig(x) if x else -1))
         self.h_pos.add(np.repeat(np.arange(len(PIGS)), n), np.concatenate([ints(df, f"pos_{p}") for p in PIGS]))
@@ -326,12 +329,13 @@ class SauMauMauStats:
                 h.merge(getattr(other, name), bots if "bot" in h.names else None)
         self.race_sums.merge(other.race_sums)
         self.queue_sums.merge(other.queue_sums)
+        self.flow.merge(other.flow)
         return self
 
     def nbytes(self) -> int:
         """Memory held by the counts (does not grow with the number of games)."""
         return (sum(h.nbytes() for h in vars(self).values() if isinstance(h, Hist)) + self.outcomes.nbytes()
-                + self.race_sums.nbytes() + self.queue_sums.nbytes())
+                + self.race_sums.nbytes() + self.queue_sums.nbytes() + self.flow.nbytes())
 
     # ------------------------------------------------------------------ results
 
@@ -360,6 +364,7 @@ class SauMauMauStats:
         out["pigs"] = self._pigs()
         out["race_length"] = self._race_length()
         out["points"] = self._points(ctx)
+        out["flow"] = self.flow.result()
         return out
 
     def _bot_order(self, ctx) -> list[int]:
@@ -748,6 +753,9 @@ POINTS_COLUMNS = ["bot", "source", "player_races", "mean", "low", "high", "share
                   "scoring_share", "scoring_low", "scoring_high"]
 
 TABLE_DOCS = {
+    "flow": "game flow (issue 35): lead changes per race, share of the race played before the winner led for "
+            "good, comebacks (the winner not leading at the half), no single winner, length; the standing is "
+            "defined in docs/sau-mau-mau.md",
     "overview": "headline numbers: games, races, race length, how races end, shared pig wins, races whose "
                 "winning pig nobody backed, queue length, reshuffles, first-player advantage in race points, "
                 "shared game wins, score (game total) mean and spread, share of score variance explained by the bot",

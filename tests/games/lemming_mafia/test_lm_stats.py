@@ -35,6 +35,9 @@ def hand_tables() -> dict[str, pd.DataFrame]:
         "winner_field": [30, 31, 12],
         "tiebreak": [False, True, False],
         "winners": [1, 1, 2],
+        "lead_changes": [0, 3, 1],
+        "decided_after": pd.array([0, 15, 24], dtype="Int32"),
+        "comeback": [False, True, False],
     })
     for i, c in enumerate(COLORS):
         races[f"place_{c}"] = [p[i] for p in places]
@@ -137,6 +140,10 @@ def test_race_aggregates(res):
     assert blue["winner_concrete_mean"] == pytest.approx(1)  # wins with 0 and 2 blocks
     wc = res["winner_concrete"]
     assert list(wc[wc["color"] == "all"]["races"]) == [1, 1, 1]
+    flow = res["flow"].set_index("metric")["value"]
+    assert flow["lead_changes"] == pytest.approx(4 / 3)
+    assert flow["decided_share"] == pytest.approx((0 + 0.75 + 0.80) / 3)  # 0/10, 15/20, 24/30
+    assert flow["comeback"] == pytest.approx(1 / 3) and flow["length"] == 20
 
 
 def test_player_aggregates(res):

@@ -31,7 +31,8 @@ def test_summary_names_the_game_and_the_assumed_map(capsys):
 
 
 REQUIRED = {
-    "games": ["game", "players", "turns", "winner_seat", "capped", "reshuffles"],
+    "games": ["game", "players", "turns", "winner_seat", "capped", "reshuffles", "lead_changes", "decided_after",
+              "comeback"],
     "players": ["game", "seat", "bot", "won", "finished", "refills", "moves", "steps", "pushes_made", "pushed",
                 "new_columns", "tiles_placed", "hand_start"],
     "moves": ["game", "turn", "seat", "terrain", "value", "column_sum_before", "new_column", "movement", "steps",

@@ -34,7 +34,7 @@ COLUMNS = {
               "winner_spaces", "shootouts", "arrests", "holds", "holds_roadblock", "eliminations",
               "commission_freezes", "restaurant_explosions", "air_moves", "drawn_usa", "drawn_rome", "drawn_sisde",
               "played_usa", "played_rome", "played_sisde", "given_up", "markers_placed", "markers_removed",
-              "side_turns_frozen"],
+              "side_turns_frozen", "lead_changes", "decided_after", "comeback"],
     "sides": ["game", "side", "seat", "bot", "role", "base", "won", "side_turns", "markers_end", "spaces_end",
               "pieces_lost", "cards_drawn", "cards_played"],
     "cards": ["game", "calendar_turn", "side", "deck", "card"],

@@ -182,7 +182,7 @@ def test_a_report_shows_player_counts_side_by_side(tmp_path, capsys):
     assert page.index('<section id="scorecard">') < page.index('<table class="meta">')
     assert "Are the pigs balanced?" in card and "Which queue position" not in card
     assert card.count("<b>2 players (p2):</b>") == card.count("<b>5 players (p5):</b>") >= 1
-    assert answers.count("<b>2 players (p2):</b>") == answers.count("<b>5 players (p5):</b>") == 7
+    assert answers.count("<b>2 players (p2):</b>") == answers.count("<b>5 players (p5):</b>") == 8
     ends = pd.read_csv(tmp_path / "by_files" / "run1_ends_by_players.csv")
     assert ends["players"].unique().tolist() == [2] and ends["races"].sum() == 800
     # the same runs merged: two runs of one setup are one blended report

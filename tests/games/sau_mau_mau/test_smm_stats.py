@@ -99,6 +99,10 @@ def hand_tables() -> dict[str, pd.DataFrame]:
         "ender_seat": np.array([r[5] for r in RACES], np.int8),
         "crown_pig": cat([r[6] for r in RACES], [""] + PIGS),
         "reshuffles": np.array([0, 1, 0, 0, 2, 0, 1, 0], np.int16),
+        # races 2 and 7 have no single winning pig: no decided_after, no comeback
+        "lead_changes": np.array([0, 2, 1, 0, 0, 1, 3, 2], np.int16),
+        "decided_after": pd.array([0, None, 15, 0, 3, 20, None, 10], dtype="Int32"),
+        "comeback": [False, False, True, False, False, True, False, False],
     })
     for i, pig in enumerate(PIGS):
         races[f"pos_{pig}"] = np.array([s[i] for s in SPACES], np.int16)
@@ -335,6 +339,12 @@ def test_race_length_and_points(res):
     assert row(rl, turns=20)["cumulative_share"] == pytest.approx(5 / 8)
     assert ov(res, "race_length_mean")["value"] == pytest.approx(np.mean([r[1] for r in RACES]))
     assert ov(res, "reshuffles_mean")["value"] == pytest.approx(0.5)
+    flow = res["flow"].set_index("metric")
+    assert flow.loc["lead_changes", "value"] == pytest.approx(9 / 8)
+    assert flow.loc["no_single_winner", "value"] == pytest.approx(2 / 8)
+    assert flow.loc["comeback", ["value", "n"]].tolist() == pytest.approx([2 / 6, 6])
+    # in whole percent of each race's turns: 0/10, 15/30 (50%), 0/20, 3/15 (20%), 20/25 (80%), 10/40 (25%)
+    assert flow.loc["decided_share", "value"] == pytest.approx((0 + 50 + 0 + 20 + 80 + 25) / 600)
     pt = res["points"]
     allbet = row(pt, bot="all", source="bet")
     bets = [b for p in POINTS for b, _, _ in p]
@@ -390,6 +400,12 @@ def random_tables(games=300, players=4, seed=0, bots=("smart", "random", "random
                           "ender_seat": ender, "crown_pig": crown, "reshuffles": int(rng.integers(0, 3)),
                           **{f"pos_{p}": int(rng.integers(0, 20)) for p in PIGS}})
     races = pd.DataFrame(races)
+    # game-flow columns made from the others (no draws: the tables above stay as they were)
+    single = ~races["winning_pigs"].str.contains(",")
+    races["lead_changes"] = (races["turns"] % 4).astype(np.int16)
+    races["decided_after"] = pd.array(np.where(single, races["turns"] // 2, 0), dtype="Int32")
+    races.loc[~single, "decided_after"] = pd.NA
+    races["comeback"] = single & (races["turns"] % 3 == 0)
     races["end"] = cat(races["end"], ENDS)
     races["winning_pigs"] = cat(races["winning_pigs"], WINNING)
     races["crown_pig"] = cat(races["crown_pig"], [""] + PIGS)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from analyzer.report.figures import COMMON_FIGURES, SCORE_FIGURE
 from analyzer.report.answer_charts import SEAT_CHART, AnswerChart, mean_chart
+from analyzer.report.flow import flow_figure, flow_table
 from analyzer.report.html import seat_tables, table
 from analyzer.games.lemming_mafia.report import figures as F
 from analyzer.games.lemming_mafia.report import causal
@@ -73,6 +74,7 @@ FIGURES = [
     ("lemmings", "Lemming colours", F.fig_lemmings, T.lemmings),
     ("board", "The board", F.fig_board, T.board),
     SCORE_FIGURE,
+    flow_figure(*T.FLOW[:2]),
 ]
 
 
@@ -110,6 +112,7 @@ def key_tables(res: dict) -> str:
                           [[r["color"], pct_ci(r["win_rate"], r["win_low"], r["win_high"]),
                             num(r["mean_place"]), num(r["mean_concrete_at_end"]),
                             num(r["winner_concrete_mean"])] for _, r in lm.iterrows()]))
+    out.append(flow_table(res, *T.FLOW[:2]))
     return "".join(out)
 
 

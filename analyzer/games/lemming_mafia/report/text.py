@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from analyzer.report.flow import flow_answer
 from analyzer.report.text import (
     SEAT_METHOD, Answer, answer_skill, bots_answer, first_seat_measure, flag_sentence, min_effect, num, num_ci,
     ordinal, overview_value, pct, pct_ci, race_length_spread, skill_verdict, stage_label, structural,
@@ -13,6 +14,8 @@ from analyzer.games.lemming_mafia.report import causal
 from analyzer.stats.flags import ALPHA, share_balance
 
 MIN_CELL = 30  # cards below which a heat-map cell is too thin to quote
+
+FLOW = ("race", "moves", "lemming")  # one item, its steps, what leads its standing (docs/lemming-mafia.md)
 
 
 def _heat(res: dict) -> pd.DataFrame:
@@ -154,6 +157,7 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
         bots_answer("How often do contracts break a tie?", None, _answer_tiebreak(res),
                     "share of races whose top score was tied and decided by contract points, 95% Wilson",
                     manifest),
+        flow_answer(res, manifest, *FLOW),
     ]
 
 

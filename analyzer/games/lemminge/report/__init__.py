@@ -9,6 +9,7 @@ from analyzer.games.lemminge.report.text import answers
 from analyzer.games.lemminge.stats import TABLE_DOCS
 from analyzer.report.figures import COMMON_FIGURES, SCORE_FIGURE
 from analyzer.report.answer_charts import SEAT_CHART, mean_chart
+from analyzer.report.flow import flow_figure, flow_table
 from analyzer.report.html import seat_tables, table
 from analyzer.report.text import num, num_ci, overview_value, pct, pct_ci
 
@@ -37,6 +38,7 @@ FIGURES = [
     ("hexes", "The map: where lemmings go", F.fig_hexes, T.hexes),
     ("game_length", "Game length", F.fig_game_length, T.game_length),
     SCORE_FIGURE,
+    flow_figure(*T.FLOW[:2]),
 ]
 
 
@@ -77,6 +79,7 @@ def key_tables(res: dict) -> str:
         out.append(table(["terrain", "cards played", "new columns", "tiles placed on it", "share"],
                          [[r["terrain"], f"{int(r['cards_played']):,}", f"{int(r['new_columns']):,}",
                            f"{int(r['tiles_placed_on']):,}", pct(r["tiles_placed_share"])] for _, r in t.iterrows()]))
+    out.append(flow_table(res, *T.FLOW[:2]))
     return "".join(out)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from analyzer.report.flow import flow_answer
 from analyzer.report.text import (
     SEAT_METHOD, Answer, answer_skill, bots_answer, skill_verdict,
     confounded, first_seat_measure, flag_sentence, num, num_ci,
@@ -13,6 +14,8 @@ from analyzer.report.text import (
 )
 
 MIN_MOVES = 200  # moves below which a cell is too thin to quote
+
+FLOW = ("game", "turns", "player")  # one item, its steps, what leads its standing (docs/lemminge.md)
 
 
 # ---------------------------------------------------------------------- takeaways
@@ -192,4 +195,5 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
                    controlled),
         bots_answer("How much does skill matter?", "scores", answer_skill(res), SKILL_METHOD, manifest,
                     skill_verdict(res, manifest)),
+        flow_answer(res, manifest, *FLOW),
     ]

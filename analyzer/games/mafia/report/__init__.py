@@ -13,6 +13,7 @@ from analyzer.games.mafia import layout as L
 from analyzer.games.mafia.stats import MAX_LENGTH, TABLE_DOCS
 from analyzer.report.answer_charts import AnswerChart
 from analyzer.report.figures import _pct_axis, _pp_axis
+from analyzer.report.flow import flow_answer, flow_figure, flow_table
 from analyzer.report.html import table
 from analyzer.report.text import (
     Answer, bots_answer, flag_sentence, min_effect, num, num_ci, pct, pct_ci, structural,
@@ -25,6 +26,7 @@ __all__ = ["FIGURES", "answers", "warnings", "overview", "key_tables", "FOOTNOTE
            "ANSWER_CHARTS"]
 
 CONTROLLED_TABLES = ("outcomes", "roles", "length")  # what the structural answers read
+FLOW = ("game", "side turns", "side")  # one item, its steps, what leads its standing (docs/mafia.md)
 
 FOOTNOTE = ("A simulated unit is a game. Intervals are 95%: Wilson for shares and win rates, Student t for the "
             "mean length. The card values are observational "
@@ -252,6 +254,7 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
         bots_answer("Which cards go with winning? (association: win rates with and without a card)", "cards", _cards(res), CARD_METHOD, manifest),
         bots_answer("Where do markers go? (counts)", "spaces", _spaces(res), SPACE_METHOD, manifest),
         structural("How long are games?", "length", _length_measure, LENGTH_METHOD, res, manifest, controlled),
+        flow_answer(res, manifest, *FLOW),
     ]
 
 
@@ -285,6 +288,7 @@ def key_tables(res: dict) -> str:
         ["players", "card", "played by", "plays", "win rate with (95% CI)", "without (95% CI)"],
         [[r.players, r.card, r.side_role, f"{r.plays:,}", pct_ci(r.win_with, r.with_low, r.with_high),
           pct_ci(r.win_without, r.without_low, r.without_high)] for _, r in c.iterrows()], left=3)]
+    out.append(flow_table(res, *FLOW[:2]))
     return "".join(out)
 
 
@@ -445,4 +449,5 @@ FIGURES = [
     ("cards", "Cards and winning (association)", fig_cards, _take(_cards)),
     ("spaces", "Where markers go (counts)", fig_spaces, _take(_spaces)),
     ("length", "Game length", fig_length, _take(_length)),
+    flow_figure(*FLOW[:2]),
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from analyzer.report.figures import COMMON_FIGURES, SCORE_FIGURE
 from analyzer.report.answer_charts import SEAT_CHART, AnswerChart
+from analyzer.report.flow import flow_figure, flow_table
 from analyzer.report.html import seat_tables, table
 from analyzer.games.sau_mau_mau.report import figures as F
 from analyzer.games.sau_mau_mau.report import text as T
@@ -52,6 +53,7 @@ FIGURES = [
     ("race_length", "Race length", F.fig_race_length, T.race_length),
     ("points", "Points breakdown", F.fig_points, T.points),
     SCORE_FIGURE,
+    flow_figure(*T.FLOW[:2]),
 ]
 
 
@@ -113,6 +115,7 @@ def key_tables(res: dict) -> str:
                          [[r["pig"], pct_ci(r["win_share"], r["win_low"], r["win_high"]), pct(r["sole_win_share"]),
                            pct_ci(r["crown_share"], r["crown_low"], r["crown_high"]), num(r["mean_space"], 1)]
                           for _, r in pg.iterrows()]))
+    out.append(flow_table(res, *T.FLOW[:2]))
     return "".join(out)
 
 

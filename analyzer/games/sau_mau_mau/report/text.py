@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from analyzer.report.flow import flow_answer
 from analyzer.report.text import (
     SEAT_METHOD, Answer, answer_skill, bots_answer, skill_verdict,
     first_seat_measure, flag_sentence, is_num, min_effect, num,
@@ -18,6 +19,8 @@ from analyzer.stats.flags import ALPHA, share_balance
 MIN_CELL = 30  # bets below which a stage or turn is too thin to quote
 END_NAMES = {"crown": "a pig reaching the crown", "hand": "a player playing out their hand",
              "both": "both at once", "cap": "the safety stop"}
+
+FLOW = ("race", "turns", "pig")  # one item, its steps, what leads its standing (docs/sau-mau-mau.md)
 
 
 def _verdict(low, high, yes: str, no: str, unsure: str) -> str:
@@ -243,6 +246,7 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
                     "score variance explained by the bot (eta squared); each heuristic bot's game win rate per "
                     "seat minus random's, paired by game, 95% t interval", manifest, skill_verdict(res, manifest)),
         structural("Are the pigs balanced?", "pigs", pig_measure, PIG_METHOD, res, manifest, controlled),
+        flow_answer(res, manifest, *FLOW),
     ]
 
 
