@@ -135,3 +135,19 @@ def test_lemminge_pushes_read_as_distance_gained(pages):
     page = pages["lemminge"]
     assert "distance the pushed gained" in page and "setback of the pushed" not in page
     assert "Which terrain decides games cannot be told" in page
+
+
+@pytest.mark.parametrize("game,table,column,per_game", [("mafia", "spaces", "markers_placed", "markers_placed"),
+                                                        ("lemminge", "hexes", "tiles_placed", "tiles_placed")])
+def test_a_report_counts_a_summed_table_once(game, table, column, per_game):
+    """A table summed per chunk and again at the end of the run (Mafia's spaces,
+    Lemminge's hexes) reaches the report once: its counts add up to the games'."""
+    from analyzer import api
+    from analyzer.games import new_stats
+
+    run = api.simulate(game, 300, threads=2, chunk=100, progress=False)
+    stats = new_stats(game)
+    for tables in run._chunks:  # what Run.report and simulate --report feed the report
+        stats.add(tables)
+    played = int(run.tables["games" if game == "mafia" else "players"][per_game].sum())
+    assert played > 0 and int(stats.result()[table][column].sum()) == played

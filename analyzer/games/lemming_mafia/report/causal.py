@@ -154,6 +154,10 @@ def _cards(names: list) -> str:
     return f"{len(names)} card{'s' if len(names) != 1 else ''}"
 
 
+def _verb(names: list, one: str, many: str) -> str:
+    return one if len(names) == 1 else many
+
+
 def _cards_text(cards: pd.DataFrame) -> tuple[str, tuple[list[str], list[list]] | None]:
     """The per-card discard values: a sentence that counts them by verdict and names
     the decided ones, and the table of all of them that the page shows under it."""
@@ -171,9 +175,10 @@ def _cards_text(cards: pd.DataFrame) -> tuple[str, tuple[list[str], list[list]] 
     if SHOWN_LOSS in names:
         parts.append(f"keep {', '.join(names[SHOWN_LOSS])} (discarding loses more than {t} a card)")
     if RULED_OUT in names:
-        parts.append(f"{_cards(names[RULED_OUT])} make no practical difference (within ±{t})")
+        parts.append(f"{_cards(names[RULED_OUT])} {_verb(names[RULED_OUT], 'makes', 'make')} no practical "
+                     f"difference (within ±{t})")
     if NOT_ENOUGH in names:
-        parts.append(f"{_cards(names[NOT_ENOUGH])} need more races to tell")
+        parts.append(f"{_cards(names[NOT_ENOUGH])} {_verb(names[NOT_ENOUGH], 'needs', 'need')} more races to tell")
     text = (f"Per card, discarding it at a boss round drawn at random (not one a bot chose) rather than holding "
             f"it to the end ({int(pooled.iloc[0]['n']):,} forced decisions; every card in the table below): "
             + "; ".join(parts) + ".")

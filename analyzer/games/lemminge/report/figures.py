@@ -61,7 +61,8 @@ def fig_pushes(res, manifest):
     a1.bar(x, pu["share"], color="#5b7fa6")
     a1.set_yscale("log")
     a1.set_xlabel("lemmings pushed by the move")
-    a1.set_ylabel("share of moves (log)")
+    a1.set_ylabel("share of moves (log scale)")
+    _pct_axis(a1)
     a1.set_title("How often moves push")
     gained = -pu["setback"]  # 0 or more: no push goes backwards
     a2.errorbar(x, gained, yerr=_err(gained, -pu["setback_high"], -pu["setback_low"]), fmt="o-",

@@ -8,7 +8,7 @@ import numpy as np
 
 from analyzer.report.text import (
     SEAT_METHOD, Answer, answer_skill, bots_answer, skill_verdict,
-    confounded, first_seat_measure, flag_sentence, num, num_ci,
+    confounded, first_seat_measure, flag_sentence, is_num, num, num_ci,
     overview_value, pct, pp_ci, seat_flags, structural,
 )
 
@@ -78,8 +78,11 @@ def tiles(res: dict) -> str:
     top = t.loc[t["tiles_placed_on"].idxmax()]
     cols = t[t["terrain"] != "meadow"]
     most = cols.loc[cols["new_columns"].idxmax()]
+    games = overview_value(res, "games")
+    count = (f"{most['new_columns'] / games:.2f} a game" if is_num(games) and games > 0
+             else f"{int(most['new_columns']):,} in the run")
     return (f"{pct(top['tiles_placed_share'], 0)} of the tiles land on {top['terrain']} hexes; "
-            f"{most['terrain']} starts the most new columns ({int(most['new_columns']):,}).")
+            f"{most['terrain']} starts the most new columns ({count}).")
 
 
 def hexes(res: dict) -> str:
