@@ -151,3 +151,19 @@ def test_a_report_counts_a_summed_table_once(game, table, column, per_game):
         stats.add(tables)
     played = int(run.tables["games" if game == "mafia" else "players"][per_game].sum())
     assert played > 0 and int(stats.result()[table][column].sum()) == played
+
+
+def test_sau_mau_mau_queue_shares_alike_in_every_place_are_not_a_range():
+    """"runs from 100% (1st) to 100% (4th)" says nothing: one share, and what it means."""
+    from analyzer.games.sau_mau_mau.report.text import queue_position
+
+    def res(shares):
+        return {"queue_position": pd.DataFrame({
+            "bot": "all", "queue_position": [1, 2, 3, 4], "bets": 100, "mean_points": [6.0, 4.0, 3.0, 2.0],
+            "points_low": [5.9, 3.9, 2.9, 1.9], "points_high": [6.1, 4.1, 3.1, 2.1], "win_share": shares})}
+
+    text = queue_position(res([0.9991, 0.9985, 0.9993, 0.9990]))
+    assert "runs from" not in text and "99.9% of the bets in every place of the queue are on a winning pig" in text
+    assert "betting almost never loses" in text
+    assert "runs from 88% (2nd) to 95% (4th)" in queue_position(res([0.90, 0.88, 0.91, 0.95]))
+    assert "runs from 99.5% (2nd) to 99.7% (1st)" in queue_position(res([0.997, 0.995, 0.996, 0.9955]))
