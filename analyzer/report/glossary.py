@@ -14,6 +14,10 @@ TERMS: tuple[tuple[str, str], ...] = (
                                  "answer says about how many."),
     ("95% interval (CI)", "the range the true value lies in, 19 times out of 20, given the races played. "
                           "\"exact\" means every race gave the same answer, so there is no range."),
+    ("practical threshold", "the smallest effect that matters to a designer (1 pp of win rate unless the "
+                            "run says otherwise); smaller effects are not flagged even when real."),
+    ("simultaneous interval", "an interval widened so that all the seats' (colours') intervals hold together, "
+                              "19 times out of 20; used when the largest of several gaps is quoted."),
     ("Wilson interval", "the 95% interval of a share or a win rate; it stays inside 0-100% even for rare "
                         "outcomes."),
     ("clustered interval", "an interval computed race by race, because the seats of one race are not "
