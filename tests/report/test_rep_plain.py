@@ -170,3 +170,23 @@ def test_sau_mau_mau_queue_shares_alike_in_every_place_are_not_a_range():
     text = queue_position(res([0.997, 0.995, 0.996, 0.9955]))
     assert "runs from 99.5% (2nd) to 99.7% (1st); betting almost never loses" in text
     assert "never loses" not in queue_position(res([0.90, 0.88, 0.91, 0.95]))
+
+
+def test_lemminge_hands_answer_puts_the_seats_in_a_table():
+    """The per-seat values of the starting-hands answer are a table, not a list in the sentence."""
+    from analyzer import api
+    from analyzer.games import new_stats
+    from analyzer.games.lemminge.report import answers
+    from analyzer.report.controlled import Controlled
+
+    run = api.simulate("lemminge", 200, bots="random", threads=1, progress=False)
+    stats = new_stats("lemminge")
+    for tables in run._chunks:
+        stats.add(tables)
+    res = stats.result()
+    a = answers(res, run.manifest, Controlled({}, {}, "none asked for"))[0]
+    assert a.question.startswith("Do the starting hands") and "the table below" in a.text
+    assert "(3 cards)" not in a.text
+    headers, rows = a.table
+    assert headers[:2] == ["seat", "starting hand"] and [r[:2] for r in rows][0] == [1, "3 cards"]
+    assert len(rows) == 4 and all(" pp (" in r[2] for r in rows)

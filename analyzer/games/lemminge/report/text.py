@@ -4,6 +4,8 @@ designer's questions with their answers, computed from its report tables
 from the data; figures from the moves table hold for the run's bots together."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from analyzer.report.text import (
@@ -128,13 +130,27 @@ def hands_measure(manifest: dict):
         if flags is None:
             return "none", "No results to compare seats."
         key, verdict = flag_sentence(flags, "seat")
-        rows = [f"seat {int(r['seat'])} ({num(r['hand_start'], 0)} cards) "
-                f"{pp_ci(r['advantage'], r['advantage_low'], r['advantage_high'])}" for _, r in sa.iterrows()]
         answer = "Yes" if key == "none" else "No"
-        return key, (f"{answer}: {verdict[0].lower() + verdict[1:-1]} (win rate against the average seat: "
-                     + ", ".join(rows) + ")."), flags.evidence("a seat off the average", int(sa["games"].iloc[0]),
-                                                               "games")
+        return key, (f"{answer}: {verdict[0].lower() + verdict[1:-1]} (each seat's win rate against the average "
+                     "seat: the table below)."), flags.evidence("a seat off the average", int(sa["games"].iloc[0]),
+                                                                "games")
     return measure
+
+
+def hands_table(res: dict, controlled) -> tuple[list[str], list[list]] | None:
+    """Each seat's starting hand and win rate against the average seat, one column
+    per table the hands answer reads (the controlled tables, else the run's own
+    when one bot plays every seat)."""
+    tables = dict(controlled.tables) if controlled else {"this run": res}
+    per = {label: t["seat_advantage"].set_index("seat") for label, t in tables.items()
+           if len(t["seat_advantage"]) and not confounded(t)}
+    if not per:
+        return None
+    seats = next(iter(per.values()))
+    return (["seat", "starting hand"] + [f"{label}: against the average seat (95% CI)" for label in per],
+            [[int(seat), f"{num(r['hand_start'], 0)} cards"]
+             + [pp_ci(sa.loc[seat, "advantage"], sa.loc[seat, "advantage_low"], sa.loc[seat, "advantage_high"])
+                for sa in per.values()] for seat, r in seats.iterrows()])
 
 
 def _length_measure(res: dict) -> tuple[str, str]:
@@ -186,8 +202,9 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
     questions about the game on the controlled tables (``structural``), those about
     the bots' choices as such (``bots_answer``)."""
     return [
-        structural("Do the starting hands of 2-6 cards balance the seats?", "seat_advantage", hands_measure(manifest),
-                   HANDS_METHOD, res, manifest, controlled),
+        replace(structural("Do the starting hands of 2-6 cards balance the seats?", "seat_advantage",
+                           hands_measure(manifest), HANDS_METHOD, res, manifest, controlled),
+                table=hands_table(res, controlled)),
         structural("Is the first seat favoured?", "seat_advantage", first_seat_measure(manifest), SEAT_METHOD,
                    res, manifest, controlled),
         bots_answer("What did a card on a column of each sum gain? (association: cards the bots played)", "column_value", column_value(res), COLUMN_METHOD, manifest),
