@@ -21,6 +21,7 @@ from analyzer.engine.runner import run_chunks
 from analyzer.engine.seating import seat_tables
 from analyzer.errors import AnalyzerError
 from analyzer.stats.distributions import t_quantile
+from analyzer.stats.evidence import span
 from analyzer.stats.intervals import Z95
 
 
@@ -309,8 +310,8 @@ def render(result: CompareResult) -> str:
         "",
         f"{'':<12}{'A':>10}{'B':>10}   {'A - B (95% CI, paired)':<34}",
         f"{'win rate':<12}{w.mean_a:>10.2%}{w.mean_b:>10.2%}   "
-        f"{w.diff * 100:+.2f} pp ({wl * 100:+.2f} to {wh * 100:+.2f})",
-        f"{'mean score':<12}{s.mean_a:>10.3f}{s.mean_b:>10.3f}   {s.diff:+.3f} ({sl:+.3f} to {sh:+.3f})",
+        f"{w.diff * 100:+.2f} pp ({span(wl, wh, lambda x: f'{x * 100:+.2f}')})",
+        f"{'mean score':<12}{s.mean_a:>10.3f}{s.mean_b:>10.3f}   {s.diff:+.3f} ({span(sl, sh, lambda x: f'{x:+.3f}')})",
         "",
         (f"pairing made the intervals {w.shrink:.1f}x (win rate) and {s.shrink:.1f}x (score) narrower "
          f"than unpaired {result.unit} would ({w.unpaired_se * Z95 * 100:.2f} pp and {s.unpaired_se * Z95:.3f} half-widths)"

@@ -88,6 +88,7 @@ def simulate(match, races: int, seed: int, *, threads: int | None = None,
     same results)."""
     threads = default_threads() if threads is None else threads
     check_run_options(races, seed, threads, chunk_size, match.unit)
+    stats = None if stats is None else _Fed(stats)
     writer = None
     if out_dir is not None:
         # pandas and pyarrow load only when tables are written: a plain run starts faster
@@ -119,10 +120,24 @@ def simulate(match, races: int, seed: int, *, threads: int | None = None,
             start = _play_here(match, races, seed, threads, chunk_size, summary, writer, stats, bar)
         _finish(match, summary, writer, manifest)
     seconds = time.perf_counter() - start
-    if stats is not None:  # the tables known only at the end (e.g. counts per board field) go to the report too
-        stats.add(match.final_tables(summary))
+    if stats is not None:  # the tables known only at the end (e.g. counts per board field) go to the report too;
+        # one a game also sums per chunk (``chunk_extras``) has reached it already: fed twice it would count double
+        final = {name: df for name, df in match.final_tables(summary).items() if name not in stats.names}
+        if final:
+            stats.add(final)
     manifest.setdefault("summary", summary.as_dict())
     return RunResult(summary, seconds, manifest)
+
+
+class _Fed:
+    """The report aggregator of a run, noting the names of the tables it was given."""
+
+    def __init__(self, stats):
+        self.stats, self.names = stats, set()
+
+    def add(self, tables: dict) -> None:
+        self.names.update(tables)
+        self.stats.add(tables)
 
 
 def _finish(match, summary, writer, manifest) -> None:

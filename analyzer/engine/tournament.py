@@ -30,6 +30,7 @@ from analyzer.engine.runner import run_chunks
 from analyzer.engine.bots import PLAYER
 from analyzer.engine.seating import role_seats
 from analyzer.errors import AnalyzerError
+from analyzer.stats.evidence import span
 from analyzer.stats.intervals import mean_ci, paired_diff_ci, wilson
 from analyzer.stats.ratings import PairCounts, RatingFit, fit
 
@@ -274,7 +275,7 @@ def render_one_seat(r: TournamentResult) -> str:
         f"{'bot':<{width}}{'win rate (95% CI)':>26}{vs:>{max(30, len(vs) + 2)}}{'mean score (95% CI)':>26}",
     ]
     for b in np.argsort(-r.bots.win_rate, kind="stable"):
-        gap = "-" if b == best else f"{100 * diff[b]:+.1f} pp ({100 * dlo[b]:+.1f} to {100 * dhi[b]:+.1f})"
+        gap = "-" if b == best else f"{100 * diff[b]:+.1f} pp ({span(dlo[b], dhi[b], lambda x: f'{100 * x:+.1f}')})"
         lines.append(f"{r.labels[b]:<{width}}"
                      f"{f'{r.bots.win_rate[b]:.1%} ({wlo[b]:.1%} to {whi[b]:.1%})':>26}"
                      f"{gap:>{max(30, len(vs) + 2)}}"

@@ -51,6 +51,7 @@ from analyzer.engine.seating import role_seats, seat_tables
 from analyzer.engine.compare import CompareResult, PairedStat, compare
 from analyzer.engine.runner import run_chunks
 from analyzer.errors import AnalyzerError
+from analyzer.stats.evidence import span
 
 FRESH_OFFSET = 10 ** 12  # race indices of the re-measures: far beyond any search
 OBJECTIVES = ("win", "score")
@@ -369,12 +370,12 @@ def tune(make_match: Callable[[list[BotSpec]], object], family: str, start: BotS
 
 def _pp(stat: PairedStat) -> str:
     lo, hi = stat.interval()
-    return f"{stat.diff * 100:+.2f} pp ({lo * 100:+.2f} to {hi * 100:+.2f})"
+    return f"{stat.diff * 100:+.2f} pp ({span(lo, hi, lambda x: f'{x * 100:+.2f}')})"
 
 
 def _pts(stat: PairedStat) -> str:
     lo, hi = stat.interval()
-    return f"{stat.diff:+.3f} ({lo:+.3f} to {hi:+.3f})"
+    return f"{stat.diff:+.3f} ({span(lo, hi, lambda x: f'{x:+.3f}')})"
 
 
 def _gain(r: TuneResult, value: float) -> str:

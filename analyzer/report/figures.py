@@ -44,9 +44,13 @@ def _err(mid, low, high):
 
 
 def _pct_axis(ax, axis="y"):
-    from matplotlib.ticker import PercentFormatter
+    from matplotlib.ticker import FuncFormatter, PercentFormatter
+    which = ax.yaxis if axis == "y" else ax.xaxis
+    if which.get_scale() == "log":  # decades 100%, 10%, 1%, 0.1%, 0.01%: each with the digits it needs
+        which.set_major_formatter(FuncFormatter(lambda v, _: f"{100 * v:.10g}%"))
+        return
     # decimals=None: as many decimals as the tick spacing needs (0.5% steps are not all "0%" or "1%")
-    (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(PercentFormatter(1.0, decimals=None))
+    which.set_major_formatter(PercentFormatter(1.0, decimals=None))
 
 
 def _pp_axis(ax, axis="y"):

@@ -12,7 +12,7 @@ import pandas as pd
 
 from analyzer.engine.output import check_page, files_dir, write_page
 from analyzer.version import __version__
-from analyzer.report import answer_charts
+from analyzer.report import answer_charts, glossary
 from analyzer.report import text as T
 
 CSS = """
@@ -53,6 +53,11 @@ def table(headers: list[str], rows: list[list], left: int = 1) -> str:
     body = "".join("<tr>" + "".join(f'<td class="l">{_e(c)}</td>' if i < left else f"<td>{_e(c)}</td>"
                                     for i, c in enumerate(r)) + "</tr>" for r in rows)
     return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+
+
+def answer_table(a: T.Answer) -> str:
+    """The values an answer lists, as a table under its text (none: "")."""
+    return table(*a.table) if a.table else ""
 
 
 def figure_html(f: dict, key: str | None = None) -> str:
@@ -201,9 +206,10 @@ def render_html(res: dict, manifest: dict, sections, figures: list[dict], folder
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{_e(title)} balance report</title><style>{CSS}{scorecard.CSS}</style></head><body>",
+        f"<title>{_e(title)} balance report</title><style>{CSS}{scorecard.CSS}{glossary.CSS}</style></head><body>",
         f"<h1>{_e(title)} balance report</h1>",
         scorecard.render_html(*card),
+        glossary.html_block(),
         _setup_block(manifest),
         "".join(toc),
         '<h2 id="answers">Answers for the designer</h2><dl class="qa">',
@@ -212,7 +218,7 @@ def render_html(res: dict, manifest: dict, sections, figures: list[dict], folder
         link = f' <a href="#{_e(figure_of[i])}">(figure)</a>' if figure_of[i] else ""
         badge = f'<span class="ev ev-{_e(a.word.replace(" ", "-"))}">{_e(a.word)}</span>' if a.word else ""
         parts.append(f'<dt id="answer-{i + 1}">{badge}{_e(a.question)}</dt><dd>{_e(a.text)}{link}'
-                     f'<p class="how">Scope: {_e(a.scope)}.<br>Method: {_e(a.method)}.</p></dd>')
+                     f'{answer_table(a)}<p class="how">Scope: {_e(a.scope)}.<br>Method: {_e(a.method)}.</p></dd>')
     parts.append("</dl>")
     parts.append('<h2 id="overview">Overview</h2>' + table(["", "value"], [[k, v] for k, v in sections.overview(res)]))
     parts.append('<h2 id="figures">Figures</h2>')
@@ -330,9 +336,10 @@ def write_side_by_side(runs: list[tuple[Path, dict, dict]], by: str, differ: lis
         cards.append((name, items, scorecard.warnings(res, m, answers, none, sections)))
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
-             f"<title>{_e(title)} balance report by {_e(by)}</title><style>{CSS}{scorecard.CSS}</style></head><body>",
+             f"<title>{_e(title)} balance report by {_e(by)}</title><style>{CSS}{scorecard.CSS}{glossary.CSS}</style>"
+             "</head><body>",
              f"<h1>{_e(title)} balance report, {len(runs)} runs side by side by {_e(by)}</h1>",
-             scorecard.render_side_by_side(cards),
+             scorecard.render_side_by_side(cards), glossary.html_block(),
              f'<p class="small">The runs differ in {_e(", ".join(differ))}; every answer is given per run, '
              "never blended.</p>"]
     for name, _, m, _ in per_run:
@@ -343,7 +350,8 @@ def write_side_by_side(runs: list[tuple[Path, dict, dict]], by: str, differ: lis
         for name, _, _, answers in per_run:
             a = next((x for x in answers if x.question == question), None)
             if a is not None:
-                parts.append(f'<dd><b>{_e(name)}:</b> {_e(a.text)}<p class="how">Scope: {_e(a.scope)}.<br>'
+                parts.append(f'<dd><b>{_e(name)}:</b> {_e(a.text)}{answer_table(a)}'
+                             f'<p class="how">Scope: {_e(a.scope)}.<br>'
                              f"Method: {_e(a.method)}.</p></dd>")
     parts.append("</dl>")
     figures_all, tables = [], {}

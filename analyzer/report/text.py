@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from analyzer.stats.evidence import NOT_ENOUGH, Verdict, across, verdict
+from analyzer.stats.evidence import EXACT, NOT_ENOUGH, Verdict, across, verdict
 from analyzer.stats.flags import ALPHA, MIN_EFFECT, Flags, seat_balance
 
 
@@ -46,22 +46,39 @@ def num(x, digits: int = 2, sign: bool = False) -> str:
     return f"{float(x):+.{digits}f}" if sign else f"{float(x):.{digits}f}"
 
 
+def _bounds(low, high, show: Callable[[float, int], str], digits: int, sep: str) -> str:
+    """An interval's bounds as ``show(x, digits)`` gives them: ``exact`` when it has
+    no width, and one or two more digits when its bounds would print alike
+    (``26.8–26.8`` reads as no uncertainty where there is some)."""
+    if float(low) == float(high):
+        return EXACT
+    for d in (digits, digits + 1, digits + 2):
+        lo, hi = show(low, d), show(high, d)
+        if lo != hi:
+            break
+    return f"{lo}{sep}{hi}"
+
+
 def pct_ci(value, low, high, digits: int = 1) -> str:
+    """``26.8% (25.1–28.6%)``; ``100.0% (exact)`` for an interval without width."""
     if not is_num(low):
         return pct(value, digits)
-    return f"{pct(value, digits)} ({pct(low, digits)}–{pct(high, digits)})"
+    return f"{pct(value, digits)} ({_bounds(low, high, pct, digits, '–')})"
 
 
 def pp_ci(value, low, high) -> str:
+    """``+1.2 pp (95% CI +0.4 to +2.0)``; ``+0.0 pp (exact)`` for an interval without width."""
     if not is_num(low):
         return pp(value)
-    return f"{pp(value)} (95% CI {100 * low:+.1f} to {100 * high:+.1f})"
+    bounds = _bounds(low, high, lambda x, d: f"{100 * float(x):+.{d}f}", 1, " to ")
+    return f"{pp(value)} ({bounds if bounds == EXACT else '95% CI ' + bounds})"
 
 
 def num_ci(value, low, high, digits: int = 2, sign: bool = False) -> str:
+    """``3.10 (2.95 to 3.25)``; ``3.00 (exact)`` for an interval without width."""
     if not is_num(low):
         return num(value, digits, sign)
-    return f"{num(value, digits, sign)} ({num(low, digits, sign)} to {num(high, digits, sign)})"
+    return f"{num(value, digits, sign)} ({_bounds(low, high, lambda x, d: num(x, d, sign), digits, ' to ')})"
 
 
 def overview_value(res: dict, metric: str, column: str = "value"):
@@ -218,6 +235,7 @@ class Answer:
     evidence: dict[str, Verdict] | None = None
     players: object = None
     where: str = ""  # where each controlled table's bot sits ("in every seat"), when the evidence is per table
+    table: tuple[list[str], list[list]] | None = None  # (headers, rows) the page shows under the text: many values
 
     @property
     def word(self) -> str | None:

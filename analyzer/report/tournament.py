@@ -339,15 +339,15 @@ def _ratings_table(rt, result) -> str:
 
 
 def render_html(res: dict, result, figures: list[dict], folder: str, card=None) -> str:
-    from analyzer.report import scorecard
+    from analyzer.report import glossary, scorecard
 
     title = f"{result.setup.get('title') or result.setup.get('game', '')} tournament"
     rt = res["ratings"]
     card = scorecard_of(res, result) if card is None else card
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
-             f"<title>{_e(title)}</title><style>{CSS}{scorecard.CSS}</style></head><body>",
-             f"<h1>{_e(title)}</h1>", scorecard.render_html(*card), _setup_block(result),
+             f"<title>{_e(title)}</title><style>{CSS}{scorecard.CSS}{glossary.CSS}</style></head><body>",
+             f"<h1>{_e(title)}</h1>", scorecard.render_html(*card), glossary.html_block(), _setup_block(result),
              '<h2 id="ratings-table">Ratings</h2>', _ratings_table(rt, result),
              "<h2>Figures</h2>"]
     parts += [figure_html(f) for f in figures]

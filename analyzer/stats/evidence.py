@@ -41,6 +41,15 @@ WORDS = (SHOWN, RULED_OUT, NOT_ENOUGH)
 NEEDED_CAP = 10_000_000_000  # beyond this "needed" is not worth a number: the analyzer plays at most 10 billion
 
 
+EXACT = "exact"  # an interval without width: every unit gave the same answer, no sampling error to show
+
+
+def span(low: float, high: float, fmt: Callable[[float], str], sep: str = " to ") -> str:
+    """An interval in words: ``+0.4 to +2.0``, or ``exact`` when it has no width
+    (``low == high``), never a degenerate ``+0.0 to +0.0``."""
+    return EXACT if low == high else f"{fmt(low)}{sep}{fmt(high)}"
+
+
 def pp_text(x: float) -> str:
     """A share difference in percentage points, signed, without the unit: ``+1.2``."""
     return f"{100 * x:+.1f}"
@@ -71,7 +80,9 @@ class Verdict:
         """The estimate with its interval: ``+1.2 pp (95% CI +0.4 to +2.0)``."""
         if not (math.isfinite(self.low) and math.isfinite(self.high)):
             return self.fmt(self.estimate) + self.suffix
-        return f"{self.fmt(self.estimate)}{self.suffix} ({self.level} {self.fmt(self.low)} to {self.fmt(self.high)})"
+        if self.low == self.high:
+            return f"{self.fmt(self.estimate)}{self.suffix} ({EXACT})"
+        return f"{self.fmt(self.estimate)}{self.suffix} ({self.level} {span(self.low, self.high, self.fmt)})"
 
     @property
     def bound(self) -> str:

@@ -26,7 +26,7 @@ LMG_METHODS = {
     "Is the first seat favoured?": "Cochran's Q",
     "What did a card on a column of each sum gain? (association: cards the bots played)": "clustered by game",
     "Did cards that started a new column gain more than cards added to one? (association)": "clustered by game",
-    "How far do pushes set lemmings back? (association: pushes the bots made)": "observational",
+    "What do pushes do to the pushed lemmings? (association: pushes the bots made)": "observational",
     "Where do tiles go, and which hexes are busiest? (counts)": "counts",
     "How long is a game?": "t interval",
     "How much does skill matter?": "eta squared",

@@ -68,3 +68,16 @@ def test_percentage_point_ticks_are_exact():
     assert any(abs(100 * v - round(100 * v)) > 0.1 for v, _ in ticks), ticks  # a tick between whole points
     for v, text in ticks:
         assert text == "0" or abs(float(text) - 100 * v) < 1e-6, ticks
+
+
+def test_percent_ticks_on_a_log_axis_keep_their_digits():
+    """A log axis of shares reads 0.1% and 0.01%, not "0%" twice."""
+    from analyzer.report.figures import _pct_axis
+
+    fig, ax = _figure(4, 3)
+    ax.bar([0, 1, 2, 3], [0.8, 0.05, 0.002, 0.0001])
+    ax.set_yscale("log")
+    _pct_axis(ax)
+    png(fig)
+    labels = [t.get_text() for t in ax.get_yticklabels() if t.get_text()]
+    assert {"0.1%", "0.01%", "1%", "10%"} <= set(labels) and "0%" not in labels, labels

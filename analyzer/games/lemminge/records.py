@@ -32,7 +32,8 @@ TABLES = {
         C("new_columns", "int16", "cards it played that started a new column", "cards"),
         C("tiles_placed", "int16", "bonus tiles it placed", "tiles"),
         C("hand_start", "int8", "cards in its starting hand", "cards"),
-        C("pushed_distance", "int16", "distance to the finish its lemmings lost to pushes (negative: gained)",
+        C("pushed_distance", "int16", "change of its lemmings' finish distance by pushes: 0 or less, a push never "
+          "takes a lemming farther away (-3: pushed 3 hexes closer)",
           "hexes"),
     )),
     "moves": TableSpec("moves", "card played", (
@@ -49,7 +50,8 @@ TABLES = {
         C("lemming", "int8", "the lemming moved, 0-9 (seat * 2 + its own 0/1); -1 if none could step"),
         C("distance_before", "int16", "the lemming's distance to the finish before the move", "hexes"),
         C("distance_after", "int16", "its distance after the move", "hexes"),
-        C("pushed_setback", "int16", "distance the pushed lemmings lost (negative: gained)", "hexes"),
+        C("pushed_setback", "int16", "change of the pushed lemmings' finish distance: 0 or less, a push never "
+          "takes a lemming farther away (-2: 2 hexes closer)", "hexes"),
     )),
     "hexes": TableSpec("hexes", "hex of the map", (
         C("x", "int16", "column of the hex (odd-r offset coordinates)"),

@@ -58,7 +58,8 @@ TABLE_DOCS = {
     "score_distribution": "lemmings home per bot: mean, sd, quantiles",
     "column_value": "cards played on a column, by the column's sum before: movement and progress (hexes gained)",
     "new_column": "by card value: progress of a card that starts a new column against one played on its column",
-    "pushes": "moves by lemmings pushed: moves, setback of the pushed (finish distance lost), progress",
+    "pushes": "moves by lemmings pushed: moves, setback (the pushed lemmings' change of finish distance: 0 or "
+              "less, no push goes backwards), progress",
     "tiles": "per terrain: new columns started and tiles placed on hexes of that printed terrain",
     "hexes": "per hex: entered by moving lemmings, landed on by pushed ones, tiles placed",
     "game_length": "game length in turns (refills included): games, share, cumulative share",

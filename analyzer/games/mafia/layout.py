@@ -80,6 +80,11 @@ CARD_NAMES = ("government_protection", "notables_protection", "american_boss_vis
               "special_weapons", "spy_at_prefecture", "airport_bomb", "your_wife_cheats",
               "judiciary_support", "anti_gang_brigade", "hideout_found", "wiretap",
               "heliborne_operation", "anti_mafia_operation", "ati_strike", "the_government_falls")
+# the cards as the rules page names them (ids 0-15 as CARD_NAMES): what a reader sees
+CARD_TITLES = ("Government protection", "Notable's protection", "American boss visit", "Las Vegas killer",
+               "Special weapons", "Spy at the prefecture", "Airport bomb", "Your wife cheats",
+               "Judiciary support", "Anti-gang brigade", "Hideout found", "Wiretap",
+               "Heliborne operation", "Anti-mafia operation", "ATI strike", "The government falls")
 # the ``card`` column of cards.parquet: what was played (codes 0-15 as CARD_NAMES; never the
 # two cards without effect), a SISDE pair, a matching four-player SISDE draw
 PLAY_SISDE_PAIR, PLAY_SISDE_4P = 16, 17
@@ -88,6 +93,10 @@ PLAYED_NAMES = ("government_protection", "notables_protection", "american_boss_v
                 "anti_gang_brigade", "hideout_found", "wiretap", "heliborne_operation", "anti_mafia_operation",
                 "ati_strike", "", "sisde_pair", "sisde_4p")
 CARD_CATEGORIES = tuple(n for n in PLAYED_NAMES if n)
+# a ``card`` value of cards.parquet as the rules page names it (the SISDE plays: the clues, not a card title)
+PLAYED_TITLES = {**dict(zip(CARD_NAMES, CARD_TITLES)), "sisde_pair": "SISDE clue pair",
+                 "sisde_4p": "SISDE clue drawn (4 players)"}
+OUTCOME_TITLES = {"all_lose": "everyone loses", "draw": "draw (safety cap)"}  # the others are sides' names
 
 # ------------------------------------------------------------------ outcomes
 OUT_STATE, OUT_RED, OUT_BLACK, OUT_ORANGE, OUT_GREEN, OUT_ALL_LOSE, OUT_DRAW = range(7)

@@ -14,11 +14,6 @@ import numpy as np
 
 from analyzer.games.mafia import layout as L
 
-# the cards as the rules page names them (ids 0-15, as layout.CARD_NAMES)
-CARD_TITLES = ("Government protection", "Notable's protection", "American boss visit", "Las Vegas killer",
-               "Special weapons", "Spy at the prefecture", "Airport bomb", "Your wife cheats",
-               "Judiciary support", "Anti-gang brigade", "Hideout found", "Wiretap",
-               "Heliborne operation", "Anti-mafia operation", "ATI strike", "The government falls")
 YES_NO = ("no", "yes")
 PLAY_OR_KEEP = ("keep it", "play it")
 DUEL_CARDS = (L.LAS_VEGAS, L.SPECIAL_WEAPONS, L.ANTI_GANG)
@@ -41,7 +36,7 @@ def card_name(c: int) -> str:
     """A card by its id (0-23: USA, ROME, then the SISDE clues, two per family)."""
     if c >= L.FIRST_SISDE:
         return f"a SISDE clue ({L.FAMILIES[(c - L.FIRST_SISDE) // 2]})"
-    return CARD_TITLES[c]
+    return L.CARD_TITLES[c]
 
 
 def played_name(code: int, piece: int) -> str:

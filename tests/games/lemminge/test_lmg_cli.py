@@ -66,7 +66,7 @@ def test_report_from_a_run_directory(out_run, tmp_path, capsys):
     assert run(["report", out_run, "--out", out]) == 0
     page = out.read_text()
     assert "Lemminge balance report" in page and "ASSUMED" in page
-    for words in ("starting hands of 2-6 cards", "new column", "How far do pushes set", "Where do tiles go"):
+    for words in ("starting hands of 2-6 cards", "new column", "What do pushes do", "Where do tiles go"):
         assert words in page
     files = {p.name for p in (tmp_path / "r_files").iterdir()}
     assert {"hexes.png", "column_value.png", "pushes.png", "hexes.csv", "seat_advantage.csv"} <= files

@@ -33,6 +33,9 @@ def test_report_of_merged_runs_answers_the_issue_questions(runs):
     assert "(assumed reconstruction)" in page and "ASSUMED" in page and "observational" in page
     assert "Method: not stated" not in page
     assert "everyone loses" in page and "hunter" in page
+    assert page.count('id="glossary"') == 1  # the side-by-side page carries the glossary too
+    # each run says which of the asked player counts it did not play
+    assert "Cannot tell at 3 or 5 players, because this run played 4 players only" in page
     files = runs / "mafia_files"
     # side by side (the runs differ in players): each run's figures and tables, named by run
     assert list(files.glob("*spaces*.png")) and list(files.glob("*outcomes*.csv"))

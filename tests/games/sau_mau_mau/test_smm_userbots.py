@@ -84,7 +84,7 @@ def test_compare_plain_against_fast_is_exactly_even(bots, capsys):
     assert run(["compare", "sau-mau-mau", "--bot", bots["plain"], "--vs", bots["fast"],
                 "--games", 20, "--threads", 1]) == 0
     out = capsys.readouterr().out
-    assert "+0.00 pp (+0.00 to +0.00)" in out
+    assert "+0.00 pp (exact)" in out and "+0.00 to +0.00" not in out
 
 
 def test_tournament_rates_the_greedy_bot_above_random(bots, capsys):

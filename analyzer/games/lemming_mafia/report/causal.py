@@ -99,17 +99,6 @@ def _narrower(r) -> str:
             f"{num(r['unpaired_high'], sign=True)}).")
 
 
-def _grouped(rows: pd.DataFrame, name: str) -> dict[str, str]:
-    """Rows (with gain, low, high) by verdict: names with their figures, no order claimed."""
-    out = {}
-    for v in (SHOWN_GAIN, SHOWN_LOSS, RULED_OUT, NOT_ENOUGH):
-        part = rows[[verdict(r["low"], r["high"]) == v for _, r in rows.iterrows()]]
-        if len(part):
-            out[v] = ", ".join(f"{r[name]} ({_gain(r)})" for _, r in part.sort_values("gain", ascending=False)
-                               .iterrows())
-    return out
-
-
 # ---------------------------------------------------------------- contracts
 
 def contract_answer(res: dict, manifest: dict, hindsight: str, hindsight_method: str) -> Answer:
@@ -125,7 +114,8 @@ def contract_answer(res: dict, manifest: dict, hindsight: str, hindsight_method:
     method = (f"{INTERVENTION_METHOD}; arms: {POLICY_ARMS}; and {DISCARD_ARMS}; beside them, labelled, hindsight: "
               f"{hindsight_method}")
     text = _policy_text(policy, _races(manifest, "policy_races") or _races(manifest))
-    text += " " + _cards_text(cards)
+    cards_text, cards_table = _cards_text(cards)
+    text += " " + cards_text
     text += " " + _hindsight_text(policy, cards)
     text += (" The other seats' bots respond to each forced choice, so this describes these bots: "
              f"{bots_scope(manifest)}.")
@@ -133,7 +123,8 @@ def contract_answer(res: dict, manifest: dict, hindsight: str, hindsight_method:
     per = policy[policy["bot"] != "all"] if len(policy) > 1 else policy
     what = "the bot's own discards, by intervention, points a race:"
     evidence = {_bot(r): points_evidence(r, what, races) for _, r in per[per["n"] > 1].iterrows()}
-    return Answer(q, text, method, intervention_scope(manifest), "contracts", evidence=evidence or None)
+    return Answer(q, text, method, intervention_scope(manifest), "contracts", evidence=evidence or None,
+                  table=cards_table)
 
 
 def _bot(r) -> str:
@@ -159,30 +150,46 @@ def _policy_text(policy: pd.DataFrame, races: int) -> str:
             f"and dice), the discards the bots chose gained: " + "; ".join(parts) + ".")
 
 
-def _cards_text(cards: pd.DataFrame) -> str:
+def _cards(names: list) -> str:
+    return f"{len(names)} card{'s' if len(names) != 1 else ''}"
+
+
+def _verb(names: list, one: str, many: str) -> str:
+    return one if len(names) == 1 else many
+
+
+def _cards_text(cards: pd.DataFrame) -> tuple[str, tuple[list[str], list[list]] | None]:
+    """The per-card discard values: a sentence that counts them by verdict and names
+    the decided ones, and the table of all of them that the page shows under it."""
     pooled = cards[(cards["bot"] == "all") & (cards["stage"] == "all")]
     per_card = pooled[(pooled["contract"] != "all") & (pooled["n"] > 1)]
     if not len(per_card):
-        return ""
-    g = _grouped(per_card, "contract")
+        return "", None
+    rows = per_card.sort_values("gain", ascending=False)
+    words = [verdict(r["low"], r["high"]) for _, r in rows.iterrows()]
+    names = {v: [c for c, w in zip(rows["contract"], words) if w == v] for v in set(words)}
     t = f"{PRACTICAL_POINTS:.2f}"
     parts = []
-    if SHOWN_GAIN in g:
-        parts.append(f"throw away (discarding gains more than {t} a card): {g[SHOWN_GAIN]}")
-    if SHOWN_LOSS in g:
-        parts.append(f"keep (discarding loses more than {t} a card): {g[SHOWN_LOSS]}")
-    if RULED_OUT in g:
-        parts.append(f"no practical difference (within ±{t}): {g[RULED_OUT]}")
-    if NOT_ENOUGH in g:
-        parts.append(f"not enough races to tell: {g[NOT_ENOUGH]}")
+    if SHOWN_GAIN in names:
+        parts.append(f"throw away {', '.join(names[SHOWN_GAIN])} (discarding gains more than {t} a card)")
+    if SHOWN_LOSS in names:
+        parts.append(f"keep {', '.join(names[SHOWN_LOSS])} (discarding loses more than {t} a card)")
+    if RULED_OUT in names:
+        parts.append(f"{_cards(names[RULED_OUT])} {_verb(names[RULED_OUT], 'makes', 'make')} no practical "
+                     f"difference (within ±{t})")
+    if NOT_ENOUGH in names:
+        parts.append(f"{_cards(names[NOT_ENOUGH])} {_verb(names[NOT_ENOUGH], 'needs', 'need')} more races to tell")
     text = (f"Per card, discarding it at a boss round drawn at random (not one a bot chose) rather than holding "
-            f"it to the end ({int(pooled.iloc[0]['n']):,} forced decisions): " + "; ".join(parts) + ".")
+            f"it to the end ({int(pooled.iloc[0]['n']):,} forced decisions; every card in the table below): "
+            + "; ".join(parts) + ".")
+    table = (["contract", "gain of discarding it (points, paired 95% CI)", "verdict"],
+             [[r["contract"], _gain(r), w] for (_, r), w in zip(rows.iterrows(), words)])
     stages = cards[(cards["bot"] == "all") & (cards["contract"] == "all") & (cards["stage"] != "all")
                    & (cards["n"] > 1)]
     if len(stages):
         text += " Over all cards, discarding gains " + ", ".join(
             f"{_gain(r)} in the {r['stage']} of the track" for _, r in stages.iterrows()) + "."
-    return text
+    return text, table
 
 
 def _hindsight_text(policy: pd.DataFrame, cards: pd.DataFrame) -> str:

@@ -22,8 +22,14 @@ FOOTNOTE = ("A simulated unit is a game; win rates are per game (one winner), th
             "home (0-2). Intervals are 95%: Wilson for rates, Student t (mean ± t·sd/√n) for means over games; "
             "seat and bot comparisons are paired by game; means over moves (column sums, new columns, pushes) "
             "have t intervals clustered by game, since the moves of one game are not independent. Progress is "
-            "the finish distance a move gained, setback the distance pushed lemmings lost. "
+            "the finish distance a move gained; pushed lemmings never lose distance (no push goes backwards), so "
+            "the pushes table's setback is 0 or negative and the report shows its opposite, the distance gained. "
             "Figures from the moves table (columns, new columns, pushes) hold for the run's bots together.")
+
+def _gained(setback: float) -> float:
+    """A setback (0 or less: no push goes backwards) as the distance gained, never "-0.00"."""
+    return 0.0 - setback + 0.0
+
 
 # what the seat and length answers cite, from the controlled tables (report/answer_charts.py)
 ANSWER_CHARTS = [SEAT_CHART, mean_chart("game_length", "game_length_mean", "mean game length", "Game length",
@@ -68,10 +74,10 @@ def key_tables(res: dict) -> str:
     pu = res["pushes"]
     if len(pu):
         out.append("<h3>Pushes</h3>")
-        out.append(table(["lemmings pushed", "moves", "share", "setback of the pushed (95% CI)",
+        out.append(table(["lemmings pushed", "moves", "share", "distance the pushed gained (95% CI)",
                           "mover's progress (95% CI)"],
                          [[int(r["pushes"]), f"{int(r['moves']):,}", pct(r["share"], 2),
-                           num_ci(r["setback"], r["setback_low"], r["setback_high"]),
+                           num_ci(_gained(r["setback"]), _gained(r["setback_high"]), _gained(r["setback_low"])),
                            num_ci(r["progress"], r["progress_low"], r["progress_high"])] for _, r in pu.iterrows()]))
     t = res["tiles"]
     if len(t):

@@ -61,17 +61,19 @@ def fig_pushes(res, manifest):
     a1.bar(x, pu["share"], color="#5b7fa6")
     a1.set_yscale("log")
     a1.set_xlabel("lemmings pushed by the move")
-    a1.set_ylabel("share of moves (log)")
+    a1.set_ylabel("share of moves (log scale)")
+    _pct_axis(a1)
     a1.set_title("How often moves push")
-    a2.errorbar(x, pu["setback"], yerr=_err(pu["setback"], pu["setback_low"], pu["setback_high"]), fmt="o-",
-                color="#c0392b", capsize=2, label="setback of the pushed")
+    gained = -pu["setback"]  # 0 or more: no push goes backwards
+    a2.errorbar(x, gained, yerr=_err(gained, -pu["setback_high"], -pu["setback_low"]), fmt="o-",
+                color="#c0392b", capsize=2, label="distance the pushed gained")
     a2.errorbar(x, pu["progress"], yerr=_err(pu["progress"], pu["progress_low"], pu["progress_high"]), fmt="s-",
                 color="#2a9d8f", capsize=2, label="progress of the mover")
     a2.set_xlabel("lemmings pushed by the move")
-    a2.set_ylabel("finish distance (hexes, 95% CI)")
+    a2.set_ylabel("finish distance gained (hexes, 95% CI)")
     a2.grid(alpha=0.3)
     a2.legend(frameon=False)
-    a2.set_title("What a push costs the pushed")
+    a2.set_title("What a push does to the pushed and the mover")
     return fig
 
 

@@ -4,12 +4,14 @@ designer's questions with their answers, computed from its report tables
 from the data; figures from the moves table hold for the run's bots together."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from analyzer.report.flow import flow_answer
 from analyzer.report.text import (
     SEAT_METHOD, Answer, answer_skill, bots_answer, skill_verdict,
-    confounded, first_seat_measure, flag_sentence, num, num_ci,
+    confounded, first_seat_measure, flag_sentence, is_num, num, num_ci,
     overview_value, pct, pp_ci, seat_flags, structural,
 )
 
@@ -63,14 +65,15 @@ def pushes(res: dict) -> str:
     if not len(with_push):
         return "No lemming was pushed."
     n = with_push["moves"].to_numpy(float)
-    setback = float((with_push["setback"] * n).sum() / n.sum())
-    per_lemming = float((with_push["setback"] * n).sum() / (with_push["pushes"] * n).sum())
-    way = "sets them back" if setback >= 0 else "sends them on towards the finish by"
-    verdict = ("a push costs the pushed player distance" if per_lemming > 0 else
-               "pushes, as these bots make them, help the pushed player more than they hurt")
-    return (f"{pct(share)} of the moves push at least one lemming; a pushing move {way} {num(abs(setback))} "
-            f"hexes of finish distance in all ({num(abs(per_lemming))} per lemming pushed, each push costing the "
-            f"pusher one movement): {verdict}.")
+    # the tables keep the change of finish distance (0 or less: no push goes backwards); read as a gain
+    gained = -float((with_push["setback"] * n).sum() / n.sum())
+    per_lemming = -float((with_push["setback"] * n).sum() / (with_push["pushes"] * n).sum())
+    verdict = ("so a push helps the pushed player, and costs the pusher a movement" if gained > 0 else
+               "so a push neither helps nor hurts the pushed player")
+    return (f"Pushes never set lemmings back (a push that would is not allowed). {pct(share)} of the moves push "
+            f"at least one lemming; a pushing move brings the pushed lemmings {num(gained)} hexes closer to the "
+            f"finish in all ({num(per_lemming)} per lemming pushed, each push costing the pusher one movement): "
+            f"{verdict}.")
 
 
 def tiles(res: dict) -> str:
@@ -80,8 +83,11 @@ def tiles(res: dict) -> str:
     top = t.loc[t["tiles_placed_on"].idxmax()]
     cols = t[t["terrain"] != "meadow"]
     most = cols.loc[cols["new_columns"].idxmax()]
+    games = overview_value(res, "games")
+    count = (f"{most['new_columns'] / games:.2f} a game" if is_num(games) and games > 0
+             else f"{int(most['new_columns']):,} in the run")
     return (f"{pct(top['tiles_placed_share'], 0)} of the tiles land on {top['terrain']} hexes; "
-            f"{most['terrain']} starts the most new columns ({int(most['new_columns']):,}).")
+            f"{most['terrain']} starts the most new columns ({count}).")
 
 
 def hexes(res: dict) -> str:
@@ -127,13 +133,27 @@ def hands_measure(manifest: dict):
         if flags is None:
             return "none", "No results to compare seats."
         key, verdict = flag_sentence(flags, "seat")
-        rows = [f"seat {int(r['seat'])} ({num(r['hand_start'], 0)} cards) "
-                f"{pp_ci(r['advantage'], r['advantage_low'], r['advantage_high'])}" for _, r in sa.iterrows()]
         answer = "Yes" if key == "none" else "No"
-        return key, (f"{answer}: {verdict[0].lower() + verdict[1:-1]} (win rate against the average seat: "
-                     + ", ".join(rows) + ")."), flags.evidence("a seat off the average", int(sa["games"].iloc[0]),
-                                                               "games")
+        return key, (f"{answer}: {verdict[0].lower() + verdict[1:-1]} (each seat's win rate against the average "
+                     "seat: the table below)."), flags.evidence("a seat off the average", int(sa["games"].iloc[0]),
+                                                                "games")
     return measure
+
+
+def hands_table(res: dict, controlled) -> tuple[list[str], list[list]] | None:
+    """Each seat's starting hand and win rate against the average seat, one column
+    per table the hands answer reads (the controlled tables, else the run's own
+    when one bot plays every seat)."""
+    tables = dict(controlled.tables) if controlled else {"this run": res}
+    per = {label: t["seat_advantage"].set_index("seat") for label, t in tables.items()
+           if len(t["seat_advantage"]) and not confounded(t)}
+    if not per:
+        return None
+    seats = next(iter(per.values()))
+    return (["seat", "starting hand"] + [f"{label}: against the average seat (95% CI)" for label in per],
+            [[int(seat), f"{num(r['hand_start'], 0)} cards"]
+             + [pp_ci(sa.loc[seat, "advantage"], sa.loc[seat, "advantage_low"], sa.loc[seat, "advantage_high"])
+                for sa in per.values()] for seat, r in seats.iterrows()])
 
 
 def _length_measure(res: dict) -> tuple[str, str]:
@@ -161,14 +181,18 @@ NEW_COLUMN_METHOD = ("per card value, the mean progress of cards that started a 
                      "clustered by game (a game's moves of both kinds count once, with their covariance); values with fewer than "
                      f"{MIN_MOVES} moves on either side are not quoted; observational, not the effect of starting "
                      "a column: the bots chose when to start one")
-PUSH_METHOD = ("moves grouped by the number of lemmings they pushed: the share of moves that push, the setback "
-               "(finish distance the pushed lemmings lost) per pushing move and per lemming pushed, pooled over "
+PUSH_METHOD = ("moves grouped by the number of lemmings they pushed: the share of moves that push, the finish "
+               "distance the pushed lemmings gained per pushing move and per lemming pushed, pooled over "
                "the groups by their move counts; no interval is quoted (the pushes table has 95% t intervals per "
                "group, clustered by game); observational: the pushes are the "
                "bots' own choices")
 TILES_METHOD = ("counts over the run: tiles placed per printed terrain of the hex (share of all tiles), new columns "
                 "started per card terrain, and per hex the entries of moving lemmings per game and the landings "
                 "of pushed ones; no intervals; where tiles go is the bots' choice")
+# the question a reader asks of these counts, answered as far as the tables allow
+TERRAIN_UNTOLD = ("Which terrain decides games cannot be told from these counts, because they say where tiles "
+                  "and columns go, not which terrain the winners moved on or whether a tile changed who won: "
+                  "that would need a replay of the same games with the tile placed elsewhere (not measured).")
 LENGTH_METHOD = ("histogram of game lengths in turns (refills included); mean with a 95% t interval over games, "
                  "median and the 5% and 95% points read from the histogram")
 SKILL_METHOD = ("score (lemmings home) variance explained by the bot (eta squared); each heuristic bot's game win "
@@ -181,16 +205,18 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
     questions about the game on the controlled tables (``structural``), those about
     the bots' choices as such (``bots_answer``)."""
     return [
-        structural("Do the starting hands of 2-6 cards balance the seats?", "seat_advantage", hands_measure(manifest),
-                   HANDS_METHOD, res, manifest, controlled),
+        replace(structural("Do the starting hands of 2-6 cards balance the seats?", "seat_advantage",
+                           hands_measure(manifest), HANDS_METHOD, res, manifest, controlled),
+                table=hands_table(res, controlled)),
         structural("Is the first seat favoured?", "seat_advantage", first_seat_measure(manifest), SEAT_METHOD,
                    res, manifest, controlled),
         bots_answer("What did a card on a column of each sum gain? (association: cards the bots played)", "column_value", column_value(res), COLUMN_METHOD, manifest),
         bots_answer("Did cards that started a new column gain more than cards added to one? (association)", "new_column",
                     new_column(res), NEW_COLUMN_METHOD, manifest),
-        bots_answer("How far do pushes set lemmings back? (association: pushes the bots made)", "pushes", pushes(res), PUSH_METHOD, manifest),
-        bots_answer("Where do tiles go, and which hexes are busiest? (counts)", "tiles", tiles(res) + " " + hexes(res),
-                    TILES_METHOD, manifest),
+        bots_answer("What do pushes do to the pushed lemmings? (association: pushes the bots made)", "pushes",
+                    pushes(res), PUSH_METHOD, manifest),
+        bots_answer("Where do tiles go, and which hexes are busiest? (counts)", "tiles",
+                    f"{tiles(res)} {hexes(res)} {TERRAIN_UNTOLD}", TILES_METHOD, manifest),
         structural("How long is a game?", "game_length", _length_measure, LENGTH_METHOD, res, manifest,
                    controlled),
         bots_answer("How much does skill matter?", "scores", answer_skill(res), SKILL_METHOD, manifest,

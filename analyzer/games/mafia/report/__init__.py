@@ -140,15 +140,27 @@ def _first_mover(res) -> str:
 
 
 def _bases(res) -> str:
+    """Each family's win rate with each base city; a family whose bot always took the
+    same base gives no comparison, and the answer says so instead of a lone number."""
     b = res["bases"]
     if not len(b):
         return "No family seats in this run."
-    parts = []
+    parts, fixed = [], []
     for (n, side), g in b.groupby(["players", "side"], sort=False):
+        g = g[g["share"] > 0]
+        if len(g) == 1:
+            fixed.append(f"{side} always took {g['base'].iloc[0]} at {n} players")
+            continue
         best = g.sort_values("win_rate", ascending=False)
         parts.append(f"{side} at {n} players: " + ", ".join(
             f"{r.base} {pct(r.win_rate)} ({pct(r.share, 0)} of games)" for _, r in best.iterrows()))
-    return "; ".join(parts) + "."
+    if fixed and not parts:
+        return ("Cannot tell: the bots always pick the same base (" + "; ".join(fixed) + "), so no family "
+                "played another base to compare with. Seat the random bot to see every base played.")
+    text = "Win rate with each base (share of games it was chosen): " + "; ".join(parts) + "."
+    if fixed:
+        text += " No comparison for " + "; ".join(fixed) + " (its bot never chose another base)."
+    return text
 
 
 def _cards(res) -> str:
@@ -159,20 +171,39 @@ def _cards(res) -> str:
     c = c.assign(absdiff=c["difference"].abs()).sort_values("absdiff", ascending=False).head(4)
     return ("Largest differences in the playing side's win rate, with the card against without "
             "(observational): " + "; ".join(
-                f"{r.card} at {r.players} players ({r.side_role}) {pct(r.win_with)} vs {pct(r.win_without)}"
+                f"{card_title(r.card)} at {r.players} players ({r.side_role}) {pct(r.win_with)} with, "
+                f"{pct(r.win_without)} without"
                 for _, r in c.iterrows()) + ".")
 
 
+def card_title(name: str) -> str:
+    """A ``card`` value of the cards table by its name on the rules page."""
+    return L.PLAYED_TITLES.get(str(name), str(name).replace("_", " "))
+
+
+def outcome_title(name: str) -> str:
+    """An ``outcome`` value in words (a side's name, "everyone loses", "draw (safety cap)")."""
+    return L.OUTCOME_TITLES.get(str(name), str(name))
+
+
+def _games(res) -> int:
+    return int(res["outcomes"]["games"].sum()) if len(res["outcomes"]) else 0
+
+
 def _spaces(res) -> str:
+    """Where markers go, per game (the spaces table counts the whole run)."""
     s = res["spaces"]
-    if not len(s):
+    games = _games(res)
+    if not len(s) or not games:
         return "No space counts in this run."
     top = s.sort_values("markers_placed", ascending=False).head(3)
     removed = s.sort_values("markers_removed", ascending=False).head(3)
-    return ("Most markers are placed on " + ", ".join(f"{r['name']} ({int(r.markers_placed):,})"
-                                                      for _, r in top.iterrows())
-            + "; most are taken off on " + ", ".join(f"{r['name']} ({int(r.markers_removed):,})"
-                                                    for _, r in removed.iterrows()) + ".")
+    return (f"Per game, most markers are placed on " + ", ".join(
+                f"{r['name']} ({r.markers_placed / games:.2f})" for _, r in top.iterrows())
+            + "; most are taken off on " + ", ".join(f"{r['name']} ({r.markers_removed / games:.2f})"
+                                                    for _, r in removed.iterrows())
+            + f" (out of {num(s.markers_placed.sum() / games)} placed and "
+              f"{num(s.markers_removed.sum() / games)} taken off a game, over {games:,} games).")
 
 
 def _length_measure(res) -> tuple[str, str]:
@@ -205,8 +236,8 @@ CARD_METHOD = ("observational: among the games a side played, its win rate in th
                "against those where it did not, each with a 95% Wilson interval, the four largest differences "
                "quoted (no interval for the difference); a card is played when its window opens, which depends "
                "on how the game goes, so this is not the card's effect (no intervention)")
-SPACE_METHOD = ("counts summed over the run: markers placed on and taken off each space; no intervals; where "
-                "markers go follows the bots' choices")
+SPACE_METHOD = ("counts over the run of the markers placed on and taken off each space, divided by its games "
+                "(per game); no intervals; where markers go follows the bots' choices")
 LENGTH_METHOD = ("per player count, the histogram of game lengths in calendar turns (passes of the six-slot "
                  f"calendar; games longer than {MAX_LENGTH} counted as {MAX_LENGTH}); mean with a 95% t interval "
                  "over games")
@@ -240,14 +271,32 @@ def warnings(res: dict, manifest: dict) -> list:
     return out
 
 
+def _asked_counts(answer: Answer, res: dict, asked: tuple[int, ...]) -> Answer:
+    """An answer to a question asked at player counts ``asked`` that says which of
+    them this run did not play: "cannot tell" when it played none of them."""
+    played = sorted(int(n) for n in res["outcomes"]["players"].unique())
+    missing = [n for n in asked if n not in played]
+    if not missing:
+        return answer
+    counts = " or ".join(str(n) for n in missing)
+    how = (f"this run played {' and '.join(map(str, played)) or 'no'} players only; run "
+           f"'analyzer simulate mafia --players {missing[0]}' (or several runs and 'analyzer report --by players') "
+           f"to measure it")
+    if len(missing) == len(asked):
+        answer.text = f"Cannot tell at {counts} players, because {how}. What this run shows: {answer.text}"
+    else:
+        answer.text += f" Not measured at {counts} players: {how}."
+    return answer
+
+
 def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
     """The designer's questions, each with its scope and method (``Answer``): the
     State's strength, the first mover and the length on the controlled tables
     (``structural``), bases, cards and spaces as the bots' choices."""
     return [
-        structural("Is the State strong enough at 3 and 5 players?", "outcomes",
-                   lambda t: _state_measure(t, manifest), STATE_METHOD,
-                   res, manifest, controlled),
+        _asked_counts(structural("Is the State strong enough at 3 and 5 players?", "outcomes",
+                                 lambda t: _state_measure(t, manifest), STATE_METHOD, res, manifest, controlled),
+                      res, (3, 5)),
         structural("Does the family that moves first win more?", "outcomes", _first_mover_measure(manifest),
                    FIRST_METHOD, res, manifest, controlled),
         bots_answer("How did families fare with each base city? (association: the bots chose the base)", "bases", _bases(res), BASE_METHOD, manifest),
@@ -274,7 +323,7 @@ def overview(res: dict) -> list[tuple[str, str]]:
 
 def key_tables(res: dict) -> str:
     out = ["<h3>Outcomes</h3>", table(["players", "outcome", "games", "share (95% CI)"],
-                                      [[r.players, r.outcome, f"{r.games:,}", pct_ci(r.share, r.low, r.high)]
+                                      [[r.players, outcome_title(r.outcome), f"{r.games:,}", pct_ci(r.share, r.low, r.high)]
                                        for _, r in res["outcomes"].iterrows()], left=2)]
     out += ["<h3>Sides</h3>", table(["players", "side", "role", "bot", "games", "win rate (95% CI)"],
                                     [[r.players, r.side, r.role, r.bot, f"{r.n:,}",
@@ -286,7 +335,7 @@ def key_tables(res: dict) -> str:
     c = res["cards"]
     out += ["<h3>Cards (observational)</h3>", table(
         ["players", "card", "played by", "plays", "win rate with (95% CI)", "without (95% CI)"],
-        [[r.players, r.card, r.side_role, f"{r.plays:,}", pct_ci(r.win_with, r.with_low, r.with_high),
+        [[r.players, card_title(r.card), r.side_role, f"{r.plays:,}", pct_ci(r.win_with, r.with_low, r.with_high),
           pct_ci(r.win_without, r.without_low, r.without_high)] for _, r in c.iterrows()], left=3)]
     out.append(flow_table(res, *FLOW[:2]))
     return "".join(out)
@@ -311,7 +360,7 @@ def fig_outcomes(res, manifest):
         sub = o[o.outcome == name].set_index("players").reindex(ns)
         x = np.arange(len(ns)) + i * width
         ax.bar(x, sub.share, width, yerr=[np.nan_to_num(sub.share - sub.low), np.nan_to_num(sub.high - sub.share)],
-               color=FAMILY_COLORS.get(name, "#9e9e9e"), label=name.replace("_", " "))
+               color=FAMILY_COLORS.get(name, "#9e9e9e"), label=outcome_title(name))
     ax.set_xticks(np.arange(len(ns)) + 0.4 - width / 2, [f"{n} players" for n in ns])
     ax.set_ylabel("share of games (95% CI)")
     _pct_axis(ax)
@@ -344,7 +393,7 @@ def fig_cards(res, manifest):
     fig, ax = _figure(8, max(3, 0.25 * len(c) + 1))
     y = np.arange(len(c))
     ax.barh(y, c["difference"], color=["#2a9d5c" if d > 0 else "#c0392b" for d in c["difference"]])
-    ax.set_yticks(y, [f"{r.card} ({r.players}p, {r.side_role})" for _, r in c.iterrows()], fontsize=7)
+    ax.set_yticks(y, [f"{card_title(r.card)} ({r.players}p, {r.side_role})" for _, r in c.iterrows()], fontsize=7)
     ax.axvline(0, color="#444", lw=0.8)
     ax.set_xlabel("win rate with the card minus without (percentage points, observational)")
     _pp_axis(ax, "x")

@@ -39,6 +39,9 @@ def _all(df: pd.DataFrame, column: str = "bot") -> pd.DataFrame:
 # ---------------------------------------------------------------------- takeaways
 
 
+RISKLESS = 0.99  # bets on a winning pig at least this often in every queue place: betting almost never loses
+
+
 def queue_position(res: dict) -> str:
     qp = _all(res["queue_position"])
     qp = qp[qp["bets"] > 0]
@@ -52,9 +55,17 @@ def queue_position(res: dict) -> str:
             f"{num_ci(worst['mean_points'], worst['points_low'], worst['points_high'])}")
     if len(qp) > 1:
         hi, lo = qp.loc[qp["win_share"].idxmax()], qp.loc[qp["win_share"].idxmin()]
-        text += (f"; the share of bets on a winning pig runs from {pct(lo['win_share'], 0)} "
-                 f"({ordinal(int(lo['queue_position']))}) to {pct(hi['win_share'], 0)} "
-                 f"({ordinal(int(hi['queue_position']))})")
+        digits = next((d for d in (0, 1) if pct(lo["win_share"], d) != pct(hi["win_share"], d)), None)
+        if digits is None:  # "runs from 100% (1st) to 100% (4th)" says nothing: one share for every place
+            text += (f"; {pct(lo['win_share'], 1)} of the bets in every place of the queue are on a winning pig"
+                     + (" (betting almost never loses: only the place in the queue decides the points)"
+                        if lo["win_share"] >= RISKLESS else ""))
+        else:
+            text += (f"; the share of bets on a winning pig runs from {pct(lo['win_share'], digits)} "
+                     f"({ordinal(int(lo['queue_position']))}) to {pct(hi['win_share'], digits)} "
+                     f"({ordinal(int(hi['queue_position']))})"
+                     + ("; betting almost never loses: only the place in the queue decides the points"
+                        if lo["win_share"] >= RISKLESS else ""))
     return text + "."
 
 

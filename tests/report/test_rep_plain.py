@@ -1,0 +1,192 @@
+"""Plain words in the reports (issue 35, item 3): no degenerate interval is
+printed ("exact" instead), every report page carries the glossary, Mafia's
+cards read as on the rules page, Lemminge's pushes read as gains, and a
+question the run cannot answer says why."""
+import html
+import re
+
+import pandas as pd
+import pytest
+
+from analyzer.cli import main
+from analyzer.report import glossary, write_report
+from analyzer.report.text import num_ci, pct_ci, pp_ci
+from analyzer.stats.evidence import EXACT, span, verdict
+
+
+# ---------------------------------------------------------------------- formatters
+
+
+def test_an_interval_without_width_reads_exact():
+    assert pct_ci(0.268, 0.268, 0.268) == "26.8% (exact)"
+    assert pp_ci(0.0, 0.0, 0.0) == "+0.0 pp (exact)"
+    assert pp_ci(1 / 3, 1 / 3, 1 / 3) == "+33.3 pp (exact)"
+    assert num_ci(3.0, 3.0, 3.0) == "3.00 (exact)"
+    assert num_ci(0.0, 0.0, 0.0, sign=True) == "+0.00 (exact)"
+    assert span(0.5, 0.5, str) == EXACT
+    assert verdict(0.0, 0.0, 0.0, 0.01, 100).number == "+0.0 pp (exact)"
+
+
+def test_an_interval_with_width_keeps_its_bounds():
+    assert pct_ci(0.268, 0.251, 0.286) == "26.8% (25.1%–28.6%)"
+    assert pp_ci(0.012, 0.004, 0.020) == "+1.2 pp (95% CI +0.4 to +2.0)"
+    assert num_ci(3.1, 2.95, 3.25) == "3.10 (2.95 to 3.25)"
+    assert verdict(0.02, 0.012, 0.028, 0.01, 100).number == "+2.0 pp (95% CI +1.2 to +2.8)"
+
+
+def test_narrow_bounds_that_would_print_alike_get_more_digits():
+    """26.8-26.8 would read as no uncertainty where there is some."""
+    assert pct_ci(0.2680, 0.26795, 0.26815) == "26.8% (26.80%–26.82%)"
+    assert pp_ci(0.5, 0.49996, 0.50004) == "+50.0 pp (95% CI +49.996 to +50.004)"
+    text = num_ci(2.0, 1.9999, 2.0001)
+    low, high = re.search(r"\((\S+) to (\S+)\)", text).groups()
+    assert low != high
+
+
+# ---------------------------------------------------------------------- the glossary
+
+
+def test_the_glossary_names_the_terms_the_answers_use():
+    block = glossary.html_block()
+    assert block.startswith('<details class="glossary"') and block.endswith("</details>")
+    for term in ("controlled table", "intervention", "hindsight", "Cochran's Q", "Holm", "eta squared", "Wilson",
+                 "clustered interval", "shown", "ruled out", "not enough races", "exact"):
+        assert term in html.unescape(block), term
+
+
+GAMES = {"lemming-mafia": 60, "sau-mau-mau": 20, "lemminge": 40, "mafia": 40}
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory):
+    """Each game's balance report of a small run (no controlled tables: cheap)."""
+    from analyzer import api
+    from analyzer.games import new_stats
+
+    out = {}
+    for game, n in GAMES.items():
+        run = api.simulate(game, n, threads=1, progress=False)
+        stats = new_stats(game)
+        for tables in run._chunks:  # what Run.report feeds, without its controlled tables
+            stats.add(tables)
+        path = write_report(stats.result(), run.manifest, tmp_path_factory.mktemp(game) / "r.html", controlled=None)
+        out[game] = path.read_text(encoding="utf-8")
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_report_page_carries_the_glossary_once(pages, game):
+    page = pages[game]
+    assert page.count('id="glossary"') == 1 and glossary.html_block() in page
+    assert page.index('id="scorecard"') < page.index('id="glossary"')  # the scorecard stays first
+
+
+def test_the_tournament_page_carries_the_glossary(tmp_path):
+    target = tmp_path / "t.html"
+    try:
+        main(["tournament", "lemming-mafia", "--bots", "random,timer", "--players", "3", "--races", "60",
+              "--threads", "1", "--no-progress", "--report", str(target)])
+    except SystemExit as e:
+        assert e.code in (0, None)
+    assert glossary.html_block() in target.read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------------- games' words
+
+
+def test_mafia_cards_and_outcomes_read_as_on_the_rules_page(pages):
+    from analyzer.games.mafia import layout as L
+    from analyzer.games.mafia.report import card_title, outcome_title
+
+    assert card_title("ati_strike") == "ATI strike" and card_title("sisde_pair") == "SISDE clue pair"
+    assert all(card_title(n) != n for n in L.CARD_CATEGORIES)  # every played card has a title
+    assert outcome_title("all_lose") == "everyone loses"
+    page = pages["mafia"]
+    for code in L.CARD_CATEGORIES:  # never a code name on the page (the CSV file keeps them)
+        assert f">{code}<" not in page and f" {code} " not in page, code
+
+
+def test_mafia_answers_say_which_player_counts_were_not_played(pages):
+    page = pages["mafia"]  # a 5-player run
+    assert "Not measured at 3 players: this run played 5 players only" in page
+    assert "markers are placed on" in page and "Per game" in page
+
+
+def test_mafia_bases_say_cannot_tell_when_the_bots_always_pick_one():
+    from analyzer.games.mafia.report import _bases
+
+    fixed = {"bases": pd.DataFrame({"players": [5, 5], "side": ["red", "black"], "base": ["Palermo", "Enna"],
+                                    "share": [1.0, 1.0], "win_rate": [0.3, 0.2]})}
+    assert _bases(fixed).startswith("Cannot tell: the bots always pick the same base (red always took Palermo")
+    mixed = {"bases": pd.DataFrame({"players": [5, 5, 5], "side": ["red", "red", "black"],
+                                    "base": ["Palermo", "Enna", "Enna"], "share": [0.4, 0.6, 1.0],
+                                    "win_rate": [0.3, 0.2, 0.25]})}
+    text = _bases(mixed)
+    assert "red at 5 players: Palermo 30.0%" in text and "No comparison for black always took Enna" in text
+
+
+def test_lemminge_pushes_read_as_distance_gained(pages):
+    from analyzer.games.lemminge.report.text import pushes
+
+    res = {"pushes": pd.DataFrame({"pushes": [0, 1, 2], "moves": [80, 15, 5], "share": [0.8, 0.15, 0.05],
+                                   "setback": [0.0, -0.6, -1.4]})}
+    text = pushes(res)
+    assert "closer to the finish" in text and "-" not in re.sub(r"\d-\d|[a-z]-[a-z]", "", text)
+    page = pages["lemminge"]
+    assert "-0.00" not in page  # a move that pushes nobody gains 0.00, not "-0.00"
+    assert "distance the pushed gained" in page and "setback of the pushed" not in page
+    assert "Which terrain decides games cannot be told" in page
+
+
+@pytest.mark.parametrize("game,table,column,per_game", [("mafia", "spaces", "markers_placed", "markers_placed"),
+                                                        ("lemminge", "hexes", "tiles_placed", "tiles_placed")])
+def test_a_report_counts_a_summed_table_once(game, table, column, per_game):
+    """A table summed per chunk and again at the end of the run (Mafia's spaces,
+    Lemminge's hexes) reaches the report once: its counts add up to the games'."""
+    from analyzer import api
+    from analyzer.games import new_stats
+
+    run = api.simulate(game, 300, threads=2, chunk=100, progress=False)
+    stats = new_stats(game)
+    for tables in run._chunks:  # what Run.report and simulate --report feed the report
+        stats.add(tables)
+    played = int(run.tables["games" if game == "mafia" else "players"][per_game].sum())
+    assert played > 0 and int(stats.result()[table][column].sum()) == played
+
+
+def test_sau_mau_mau_queue_shares_alike_in_every_place_are_not_a_range():
+    """"runs from 100% (1st) to 100% (4th)" says nothing: one share, and what it means."""
+    from analyzer.games.sau_mau_mau.report.text import queue_position
+
+    def res(shares):
+        return {"queue_position": pd.DataFrame({
+            "bot": "all", "queue_position": [1, 2, 3, 4], "bets": 100, "mean_points": [6.0, 4.0, 3.0, 2.0],
+            "points_low": [5.9, 3.9, 2.9, 1.9], "points_high": [6.1, 4.1, 3.1, 2.1], "win_share": shares})}
+
+    text = queue_position(res([0.9991, 0.9985, 0.9993, 0.9990]))
+    assert "runs from" not in text and "99.9% of the bets in every place of the queue are on a winning pig" in text
+    assert "betting almost never loses" in text
+    assert "runs from 88% (2nd) to 95% (4th)" in queue_position(res([0.90, 0.88, 0.91, 0.95]))
+    text = queue_position(res([0.997, 0.995, 0.996, 0.9955]))
+    assert "runs from 99.5% (2nd) to 99.7% (1st); betting almost never loses" in text
+    assert "never loses" not in queue_position(res([0.90, 0.88, 0.91, 0.95]))
+
+
+def test_lemminge_hands_answer_puts_the_seats_in_a_table():
+    """The per-seat values of the starting-hands answer are a table, not a list in the sentence."""
+    from analyzer import api
+    from analyzer.games import new_stats
+    from analyzer.games.lemminge.report import answers
+    from analyzer.report.controlled import Controlled
+
+    run = api.simulate("lemminge", 200, bots="random", threads=1, progress=False)
+    stats = new_stats("lemminge")
+    for tables in run._chunks:
+        stats.add(tables)
+    res = stats.result()
+    a = answers(res, run.manifest, Controlled({}, {}, "none asked for"))[0]
+    assert a.question.startswith("Do the starting hands") and "the table below" in a.text
+    assert "(3 cards)" not in a.text
+    headers, rows = a.table
+    assert headers[:2] == ["seat", "starting hand"] and [r[:2] for r in rows][0] == [1, "3 cards"]
+    assert len(rows) == 4 and all(" pp (" in r[2] for r in rows)
