@@ -56,12 +56,12 @@ _FAMILIES = {
         lead=0.3, push=1.5, block=2.0, tile_gain=0.5),
 }
 
-_MODEL = dict(lead=0.8, refill_below=3.0, keep=4.0)  # racer's (the best heuristic in the default table)
+_MODEL = dict(lead=-0.5, refill_below=2.0, keep=3.0, hand_reserve=2.0)  # convoy's (the best heuristic, docs/lemminge.md)
 _SEARCH_PARAMS = {  # name: (slot, default, help, range)
     "rollouts": (P_ROLLOUTS, 8.0, "playouts per option of the card-or-refill decision (the budget)",
                  ParamRange(1.0, 100_000.0, integer=True)),
     "playout": (P_PLAYOUT, 0.0, "who plays every seat in the playouts after its own turn: 0 the random bot, "
-                "1 the heuristic model with this bot's model parameters (racer's unless set)",
+                "1 the heuristic model with this bot's model parameters (convoy's unless set)",
                 ParamRange(0.0, 1.0, integer=True)),
     "horizon": (P_HORIZON, 8.0, "turns a playout plays after the option's own turn before it scores the "
                 "position", ParamRange(0.0, 1000.0, integer=True)),
@@ -84,7 +84,7 @@ def _lookahead() -> BotFamily:
         "searches: weighs each card it may play (or refilling) by playouts cut short after a few turns, "
         "from worlds consistent with what it sees, and scores the position by finish distances against "
         "the best rival (engine/search.py); the rest of its turn and its playout heuristic are its model "
-        "(racer's parameters unless set)",
+        "(convoy's parameters unless set)",
         params, ranges=ranges, integer=model.integer | {"rollouts", "playout", "horizon"})
 
 
