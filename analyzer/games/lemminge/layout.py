@@ -123,6 +123,7 @@ DECIDE_LEMMING = 3  # options: own lemming ids that can step with PUB_MOVEMENT o
 DECIDE_STEP = 4  # options: the legal steps of lemming PUB_LEMMING, OPT_WIDTH words each;
 #                  answer: option index, or -1 to stop walking
 DECISIONS = ("action", "discard", "tile", "lemming", "step")
+N_DECISIONS = len(DECISIONS)
 
 # a step option (OPT_WIDTH words)
 OPT_TARGET = 0  # the hex the mover enters
@@ -262,6 +263,6 @@ EV_NO_LEMMING = 18  # seat: no lemming can step after the tile
 # at H_SEARCH in hidden (search.py): its playouts' copies of the game array, the
 # state and the hidden array up to H_SEARCH, a work row, and records its
 # playouts write and nobody reads (players' rows, hexes, the moves counter)
-SEARCH_WORK = 16
+SEARCH_WORK = 40
 SEARCH_LEN = G_LEN + S_LEN + H_SEARCH + SEARCH_WORK + MAX_PLAYERS * PL_LEN + MAX_CELLS * HX_LEN + 2
 H_LEN = H_SEARCH + SEARCH_LEN

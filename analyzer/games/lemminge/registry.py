@@ -58,7 +58,8 @@ _FAMILIES = {
 
 _MODEL = dict(lead=-0.5, refill_below=2.0, keep=3.0, hand_reserve=2.0)  # convoy's (the best heuristic, docs/lemminge.md)
 _SEARCH_PARAMS = {  # name: (slot, default, help, range)
-    "rollouts": (P_ROLLOUTS, 8.0, "playouts per option of the card-or-refill decision (the budget)",
+    "rollouts": (P_ROLLOUTS, 32.0, "playouts per option (a card with a lemming, or refilling) of the turn's "
+                 "first decision (the budget)",
                  ParamRange(1.0, 100_000.0, integer=True)),
     "playout": (P_PLAYOUT, 0.0, "who plays every seat in the playouts after its own turn: 0 the random bot, "
                 "1 the heuristic model with this bot's model parameters (convoy's unless set)",

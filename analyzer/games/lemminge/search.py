@@ -24,23 +24,32 @@ from analyzer.engine.search import T_PAIRED, flat_monte_carlo
 from analyzer.games.lemminge.asking import ask_heuristic
 from analyzer.games.lemminge.bots import decide_heuristic
 from analyzer.games.lemminge.layout import (
-    DECIDE_ACTION, FIRST_HEURISTIC, G_CHECK, G_KINDS, G_LEN, G_N_PLAYERS, H_PILE, H_RNG, H_SCRIPT,
-    H_SCRIPT_I, H_SCRIPT_N, H_SEARCH, HAND_SIZE, HX_LEN, LEMMINGS, MAX_CELLS, MAX_PLAYERS,
-    MAX_TURNS, MV_LEN, OWN_HAND, OWN_HAND_N, OWN_RNG, P_DROP, P_HORIZON, P_PLAYOUT, P_ROLLOUTS,
-    P_WIN_POINTS, PL_LEN, PUB_HAND_N, PUB_LEN, PUB_MOVER, PUB_N_OPTIONS, PUB_PILE_N, PUB_TURN, RANDOM,
+    DECIDE_ACTION, DECIDE_LEMMING, FIRST_HEURISTIC, G_CHECK, G_KINDS, G_LEN, G_N_PLAYERS, H_PILE, H_RNG,
+    H_SCRIPT, H_SEARCH, HAND_SIZE, HOME, HX_LEN, LEMMINGS, MAX_CELLS, MAX_PLAYERS, MAX_TURNS, MV_LEN,
+    N_DECISIONS, OWN_HAND, OWN_HAND_N, OWN_RNG, P_DROP, P_HORIZON, P_PLAYOUT, P_ROLLOUTS, P_WIN_POINTS,
+    PL_LEN, PUB_HAND_N, PUB_LEN, PUB_MOVER, PUB_N_OPTIONS, PUB_PILE_N, PUB_POS, PUB_TURN, RANDOM,
     S_LEN, S_OPTIONS, S_VIEW, SEARCH_WORK,
 )
 from analyzer.games.lemminge.random_bot import decide_random
 from analyzer.games.lemminge.rules import card_terrain, card_value, distance, own_at
 
 KEPT = 32  # rollouts whose values the drop of hopeless options looks at
-TABLE_LEN = (HAND_SIZE + 1) * (T_PAIRED + KEPT)  # the search's table, in the kernel's working parameter row
+MAX_SEARCHED = HAND_SIZE * LEMMINGS + 1  # options of a search: (card, lemming) pairs, refilling
+TABLE_LEN = MAX_SEARCHED * (T_PAIRED + KEPT)  # the search's table, in the kernel's working parameter row
 _WORLD_LANE = MAX_PLAYERS + 1  # the stream dealing the unseen cards (0: the deck, 1 + seat: the players)
 # the work row of a search in hidden's search area (int64)
 W_WINNER = 0  # the playout's winner, -1 while none (or BOT_ERROR)
 W_RNG = 1  # the world's stream
-W_OPTIONS = 2  # HAND_SIZE + 1: the action answer of each searched option (-1: refill)
-assert W_OPTIONS + HAND_SIZE + 1 <= SEARCH_WORK
+W_CHOSEN = 2  # the lemming the search chose for this turn's move (-1: none)
+W_CARDS = 3  # HAND_SIZE: the distinct cards' action answers
+W_OPTIONS = W_CARDS + HAND_SIZE  # MAX_SEARCHED: each searched option's action answer (-1: refill)
+W_LEMMINGS = W_OPTIONS + MAX_SEARCHED  # MAX_SEARCHED: each option's lemming (-1: refill)
+assert W_LEMMINGS + MAX_SEARCHED <= SEARCH_WORK
+# in a playout's hidden array (the script's room, which playouts do not use): per
+# decision kind, the answer forced on the next decision of that kind
+FORCED = H_SCRIPT
+NOT_FORCED = -99
+assert FORCED + N_DECISIONS <= H_SEARCH
 
 
 @kernel(inline=True)
@@ -75,27 +84,44 @@ def lookahead_decide(what, seat, game, state, hidden, row, scratch, n_options):
     is public (the discard pile, the counts) and the pooled unseen cards,
     copied into its search area for the playouts; ``row``: its parameters;
     ``scratch``: a float64 row for the search's table."""
+    if what == DECIDE_LEMMING:
+        work = search_area(hidden)[3]
+        chosen = lemming_option(state, work[W_CHOSEN], n_options)
+        work[W_CHOSEN] = -1
+        if chosen >= 0:
+            return chosen
     if what != DECIDE_ACTION:
         return decide_by_model(what, seat, game, state, row, n_options)
     key = next_u64(state, S_VIEW + OWN_RNG)  # drawn whatever the options: the bot's later draws stay put
     sim = search_area(hidden)
     sim_game, work = sim[0], sim[3]
-    # the options: each card unlike the ones before it (terrain and value), then refilling
+    # the options: each card unlike the ones before it (terrain and value), with
+    # each of its lemmings not yet home, then refilling
     n = 0
+    cards = 0
     for i in range(n_options):
         card = state[S_VIEW + OWN_HAND + state[S_OPTIONS + i]]
         same = False
-        for j in range(n):
-            other = state[S_VIEW + OWN_HAND + state[S_OPTIONS + work[W_OPTIONS + j]]]
+        for j in range(cards):
+            other = state[S_VIEW + OWN_HAND + state[S_OPTIONS + work[W_CARDS + j]]]
             if card_terrain(game, other) == card_terrain(game, card) and card_value(game, other) == card_value(
                     game, card):
                 same = True
                 break
-        if not same:
-            work[W_OPTIONS + n] = i
-            n += 1
+        if same:
+            continue
+        work[W_CARDS + cards] = i
+        cards += 1
+        for k in range(LEMMINGS):
+            lemming = seat * LEMMINGS + k
+            if state[PUB_POS + lemming] != HOME:
+                work[W_OPTIONS + n] = i
+                work[W_LEMMINGS + n] = lemming
+                n += 1
     work[W_OPTIONS + n] = -1
+    work[W_LEMMINGS + n] = -1
     n += 1
+    work[W_CHOSEN] = -1
     if n == 1:
         return -1
     for i in range(G_LEN):
@@ -107,9 +133,19 @@ def lookahead_decide(what, seat, game, state, hidden, row, scratch, n_options):
     table = scratch[:n * width].reshape((n, width))
     best = _search((game, state, hidden, row), sim, seat, n, max(1, int(row[P_ROLLOUTS])), row[P_DROP],
                    np.int64(key), table)
-    answer = work[W_OPTIONS + best]
+    work[W_CHOSEN] = work[W_LEMMINGS + best]  # the lemming decision of this turn takes it
     state[PUB_N_OPTIONS] = n_options  # (the kernel checks the answer against it)
-    return answer
+    return work[W_OPTIONS + best]
+
+
+@kernel(inline=True)
+def lemming_option(state, lemming, n_options):
+    """The option of a lemming decision that moves ``lemming``, -1 if none does
+    (the tile laid after the search may have blocked it)."""
+    for i in range(n_options):
+        if state[S_OPTIONS + i] == lemming:
+            return i
+    return -1
 
 
 @kernel(inline=True)
@@ -128,14 +164,18 @@ def playout_kind(row):
 
 @kernel(inline=True)
 def ask_playout(what, seat, game, state, hidden, params, n_options, trace):
-    """A decision in a playout (the kernel's ``ask``): the forced answer of
-    ``apply_option`` first, then the seat's kind in the playout's game array,
+    """A decision in a playout (the kernel's ``ask``): the answer ``apply_option``
+    forces on it first (a lemming by its id), then the seat's kind in the playout's game array,
     its parameters the search bot's row (``params``)."""
     state[PUB_N_OPTIONS] = n_options
-    i = hidden[H_SCRIPT_I]
-    if i < hidden[H_SCRIPT_N]:
-        hidden[H_SCRIPT_I] = i + 1
-        return hidden[H_SCRIPT + i]
+    forced = hidden[FORCED + what]
+    if forced != NOT_FORCED:
+        hidden[FORCED + what] = NOT_FORCED
+        if what != DECIDE_LEMMING:
+            return forced
+        pick = lemming_option(state, forced, n_options)
+        if pick >= 0:
+            return pick
     kind = game[G_KINDS + seat]
     if kind == RANDOM:
         return decide_random(what, hidden, own_at(seat), state, n_options)
@@ -204,19 +244,19 @@ def world(here, sim, seat, key, r):
             sim_hidden[at + OWN_HAND + i] = sim_hidden[H_PILE + dealt]
             dealt += 1
     seed_stream(sim_hidden, H_RNG, key, r, 0)
-    sim_hidden[H_SCRIPT_I] = 0
-    sim_hidden[H_SCRIPT_N] = 0
+    for what in range(N_DECISIONS):
+        sim_hidden[FORCED + what] = NOT_FORCED
     work[W_WINNER] = -1
 
 
 @kernel
 def apply_option(here, sim, seat, k):
     """Option ``k`` taken: the seat's turn played again from its start, its
-    first answer forced, the rest of the turn by its heuristic model. True if
-    the game ended."""
+    card (or refill) and its lemming forced, the rest of the turn by its
+    heuristic model. True if the game ended."""
     sim_game, sim_hidden, work = sim[0], sim[2], sim[3]
-    sim_hidden[H_SCRIPT] = work[W_OPTIONS + k]
-    sim_hidden[H_SCRIPT_N] = 1
+    sim_hidden[FORCED + DECIDE_ACTION] = work[W_OPTIONS + k]
+    sim_hidden[FORCED + DECIDE_LEMMING] = work[W_LEMMINGS + k]
     sim_game[G_KINDS + seat] = FIRST_HEURISTIC
     ended = playout_turn(here, sim)
     sim_game[G_KINDS + seat] = playout_kind(here[3])
