@@ -94,3 +94,46 @@ def test_replay_plays_the_game_simulate_plays():
         rows = run.tables[name]
         pd.testing.assert_frame_equal(rows[rows.game == 2].reset_index(drop=True),
                                       replay.tables[name].reset_index(drop=True))
+
+
+def test_an_option_plays_its_card_and_moves_its_lemming():
+    """In a playout, option (card, lemming) plays that card and walks that
+    lemming, whichever lemming the heuristic model would have moved; the
+    refill option refills."""
+    from analyzer.games.lemminge import search
+    from analyzer.games.lemminge.rules import own_at
+
+    game = K.pack_game(MAP, [L.RANDOM] * 4)
+    state = np.zeros(L.S_LEN, np.int64)
+    hidden = np.zeros(L.H_LEN, np.int64)
+    K.new_game(game, state, hidden, 2, 0, np.zeros(0, np.int64))
+    seat = 3  # the last seat holds 6 cards: at least one allows a step out of the start
+    state[L.PUB_MOVER] = seat
+    state[L.PUB_TURN] = 1
+    row = resolve(BotSpec("lookahead", ())).param_row(BotSpec("lookahead", ()))
+    sim = search.search_area.py_func(hidden)
+    sim[0][:] = game
+    sim[0][L.G_KINDS:L.G_KINDS + 4] = L.RANDOM
+    work = sim[3]
+    at = own_at(seat)
+    held = hidden[at + L.OWN_HAND_N]
+    moved = set()
+    for position in range(held):
+        for lemming in (seat * 2, seat * 2 + 1):
+            work[search.W_OPTIONS] = position
+            work[search.W_LEMMINGS] = lemming
+            search.world((game, state, hidden, row), sim, seat, 9, 0)
+            search.apply_option((game, state, hidden, row), sim, seat, 0)
+            w = sim[2]
+            assert w[at + L.OWN_HAND_N] == held - 1  # the card was played
+            pos = sim[1][L.PUB_POS:L.PUB_POS + 8]
+            assert all(pos[p] == L.AT_START for p in range(8) if p != lemming)
+            if pos[lemming] != L.AT_START:
+                moved.add(lemming)
+    assert moved == {seat * 2, seat * 2 + 1}  # each lemming walked when its option forced it
+    work[search.W_OPTIONS] = -1
+    work[search.W_LEMMINGS] = -1
+    search.world((game, state, hidden, row), sim, seat, 9, 0)
+    search.apply_option((game, state, hidden, row), sim, seat, 0)
+    assert sim[1][L.PUB_POS:L.PUB_POS + 8].tolist() == [L.AT_START] * 8
+    assert sim[1][L.PUB_HAND_N + seat] == L.HAND_SIZE  # refilled
