@@ -82,10 +82,10 @@ def _lookahead() -> BotFamily:
         ranges[name] = valid
     return BotFamily(
         "lookahead", LOOKAHEAD,
-        "searches: weighs each card it may play (or refilling) by playouts cut short after a few turns, "
-        "from worlds consistent with what it sees, and scores the position by finish distances against "
-        "the best rival (engine/search.py); the rest of its turn and its playout heuristic are its model "
-        "(convoy's parameters unless set)",
+        "searches: weighs each card it may play with the lemming it will move (or refilling) by playouts "
+        "cut short after a few turns, from worlds consistent with what it sees, and scores the position by "
+        "finish distances against the best rival (engine/search.py); the rest of its turn and its playout "
+        "heuristic are its model (convoy's parameters unless set)",
         params, ranges=ranges, integer=model.integer | {"rollouts", "playout", "horizon"})
 
 
