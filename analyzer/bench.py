@@ -476,7 +476,7 @@ def measure_decision_cost(game: str, bot: str, players: int, races: int,
     mine = seats[seats.bot == bot]
     if "decisions" in seats:
         decisions, what = int(mine.decisions.sum()), "decisions"
-    else:  # a game that counts no decisions (Lemminge): its search bot searches once a turn
+    else:  # a game that counts no decisions: its search bot searches one decision a turn
         decisions, what = int((mine.moves + mine.refills).sum()), "turns (one searched decision each)"
     loop = r.seconds - r.outside_loop
     cost = loop / decisions * 1e6
