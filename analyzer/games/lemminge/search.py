@@ -24,11 +24,11 @@ from analyzer.engine.search import T_PAIRED, flat_monte_carlo
 from analyzer.games.lemminge.asking import ask_heuristic
 from analyzer.games.lemminge.bots import decide_heuristic
 from analyzer.games.lemminge.layout import (
-    DECIDE_ACTION, DECIDE_LEMMING, FIRST_HEURISTIC, G_CHECK, G_KINDS, G_LEN, G_N_PLAYERS, H_PILE, H_RNG,
-    H_SCRIPT, H_SEARCH, HAND_SIZE, HOME, HX_LEN, LEMMINGS, MAX_CELLS, MAX_PLAYERS, MAX_TURNS, MV_LEN,
-    N_DECISIONS, OWN_HAND, OWN_HAND_N, OWN_RNG, P_DROP, P_HORIZON, P_PLAYOUT, P_ROLLOUTS, P_WIN_POINTS,
-    PL_LEN, PUB_HAND_N, PUB_LEN, PUB_MOVER, PUB_N_OPTIONS, PUB_PILE_N, PUB_POS, PUB_TURN, RANDOM,
-    S_LEN, S_OPTIONS, S_VIEW, SEARCH_WORK,
+    DECIDE_ACTION, DECIDE_LEMMING, FIRST_HEURISTIC, G_CHECK, G_KINDS, G_LEN, G_N_CELLS, G_N_PLAYERS,
+    H_PILE, H_RNG, H_SCRIPT, H_SEARCH, HAND_SIZE, HOME, HX_LEN, LEMMINGS, MAX_CELLS, MAX_PLAYERS,
+    MAX_TURNS, MV_LEN, N_DECISIONS, OWN_HAND, OWN_HAND_N, OWN_RNG, P_DROP, P_HORIZON, P_PLAYOUT,
+    P_ROLLOUTS, P_WIN_POINTS, PL_LEN, PUB_HAND_N, PUB_MOVER, PUB_N_OPTIONS, PUB_OCC, PUB_PILE_N, PUB_POS,
+    PUB_TER, PUB_TILE, PUB_TURN, RANDOM, S_LEN, S_OPTIONS, S_VIEW, SEARCH_WORK,
 )
 from analyzer.games.lemminge.random_bot import decide_random
 from analyzer.games.lemminge.rules import card_terrain, card_value, distance, own_at
@@ -214,8 +214,14 @@ def world(here, sim, seat, key, r):
     counts kept, every stream seeded from (key, r)."""
     _, state, hidden, _ = here
     sim_state, sim_hidden, work = sim[1], sim[2], sim[3]
-    for i in range(PUB_LEN):  # the public state (the rest of state is the bots' scratch)
+    # the public state (the rest of state is the bots' scratch), of its cell
+    # arrays the map's cells only: the copies are most of a rollout's overhead
+    for i in range(PUB_OCC):
         sim_state[i] = state[i]
+    n_cells = sim[0][G_N_CELLS]
+    for first in (PUB_OCC, PUB_TILE, PUB_TER):
+        for i in range(first, first + n_cells):
+            sim_state[i] = state[i]
     for i in range(H_SCRIPT):  # (array copies would need numba's allocator)
         sim_hidden[i] = hidden[i]
     n_players = sim[0][G_N_PLAYERS]

@@ -68,7 +68,9 @@ def test_its_worlds_keep_the_public_counts_and_hide_the_rest():
         worlds.append(sim[2].copy())
     assert np.array_equal(worlds[0], worlds[1]) and not np.array_equal(worlds[0], worlds[2])
     w = worlds[2]
-    assert np.array_equal(sim[1][:L.PUB_LEN], state[:L.PUB_LEN])
+    assert np.array_equal(sim[1][:L.PUB_OCC], state[:L.PUB_OCC])
+    for first in (L.PUB_OCC, L.PUB_TILE, L.PUB_TER):  # the board, on the map's cells
+        assert np.array_equal(sim[1][first:first + MAP.n_cells], state[first:first + MAP.n_cells])
 
     def hand(h, p):
         at = own_at(p)
