@@ -3,7 +3,7 @@ bots (Python files, loaded by engine/userbots.py from the view in view.py) and b
 TOML files (a built-in family with its own defaults). The heuristic families
 share one model (bots.py) and every parameter of it; each family is its own
 set of defaults."""
-from analyzer.engine.bots import BotFamily, BotRegistry, ParamRange
+from analyzer.engine.bots import BotFamily, BotRegistry, ParamRange, search_family
 from analyzer.games.lemminge.layout import (
     BLOCKER, CONVOY, LOOKAHEAD, P_BLOCK, P_DROP, P_HAND_RESERVE, P_HORIZON, P_KEEP, P_LEAD, P_OWN_PUSH,
     P_PLAYOUT, P_PUSH, P_REFILL_BELOW, P_ROLLOUTS, P_TILE_GAIN, P_WIN_POINTS, PARAMS_WIDTH, RACER, RANDOM,
@@ -56,7 +56,8 @@ _FAMILIES = {
         lead=0.3, push=1.5, block=2.0, tile_gain=0.5),
 }
 
-_MODEL = dict(lead=-0.5, refill_below=2.0, keep=3.0, hand_reserve=2.0)  # convoy's (the best heuristic, docs/lemminge.md)
+# convoy's (the best heuristic in the default table, docs/lemminge.md)
+_MODEL = dict(lead=-0.5, refill_below=2.0, keep=3.0, hand_reserve=2.0)
 _SEARCH_PARAMS = {  # name: (slot, default, help, range)
     "rollouts": (P_ROLLOUTS, 32.0, "playouts per option (a card with a lemming, or refilling) of the turn's "
                  "first decision (the budget)",
@@ -73,23 +74,13 @@ _SEARCH_PARAMS = {  # name: (slot, default, help, range)
 }
 
 
-def _lookahead() -> BotFamily:
-    model = _heuristic("lookahead", LOOKAHEAD, "", **_MODEL)
-    params = dict(model.params)
-    ranges = dict(model.ranges)
-    for name, (slot, default, text, valid) in _SEARCH_PARAMS.items():
-        params[name] = (slot, default, text)
-        ranges[name] = valid
-    return BotFamily(
-        "lookahead", LOOKAHEAD,
-        "searches: weighs each card it may play with the lemming it will move (or refilling) by playouts "
-        "cut short after a few turns, from worlds consistent with what it sees, and scores the position by "
-        "finish distances against the best rival (engine/search.py); the rest of its turn and its playout "
-        "heuristic are its model (convoy's parameters unless set)",
-        params, ranges=ranges, integer=model.integer | {"rollouts", "playout", "horizon"})
-
-
-_FAMILIES["lookahead"] = _lookahead()
+_FAMILIES["lookahead"] = search_family(
+    _heuristic("lookahead", LOOKAHEAD, "", **_MODEL),
+    "searches: weighs each card it may play with the lemming it will move (or refilling) by playouts "
+    "cut short after a few turns, from worlds consistent with what it sees, and scores the position by "
+    "finish distances against the best rival (engine/search.py); the rest of its turn and its playout "
+    "heuristic are its model (convoy's parameters unless set)",
+    _SEARCH_PARAMS, frozenset({"rollouts", "playout", "horizon"}))
 
 # user bots: what they see is declared in view.py; engine/userbots.py loads them
 REGISTRY = BotRegistry(_FAMILIES, PARAMS_WIDTH, view=VIEW)
