@@ -472,13 +472,17 @@ def measure_decision_cost(game: str, bot: str, players: int, races: int,
     bots = ",".join([bot] + ["random"] * (players - 1))
     with tempfile.TemporaryDirectory(prefix="analyzer-bench-") as tmp:
         r = timed_simulation(bots, races, "--out", f"{tmp}/run", "--threads", "1", game=game)
-        seats = pd.read_parquet(f"{tmp}/run/players.parquet", columns=["bot", "decisions"])
-    decisions = int(seats.loc[seats.bot == bot, "decisions"].sum())
+        seats = pd.read_parquet(f"{tmp}/run/players.parquet")
+    mine = seats[seats.bot == bot]
+    if "decisions" in seats:
+        decisions, what = int(mine.decisions.sum()), "decisions"
+    else:  # a game that counts no decisions: its search bot searches one decision a turn
+        decisions, what = int((mine.moves + mine.refills).sum()), "turns (one searched decision each)"
     loop = r.seconds - r.outside_loop
     cost = loop / decisions * 1e6
     return [Row(f"{game} {bot} bot, cost per decision", f"{cost:,.0f} us",
                 f"<= {target:.0f} us" if target else "", cost <= target if target else None,
-                f"{decisions:,} decisions in {races:,} races, one thread, {loop:.1f} s" + note(r))]
+                f"{decisions:,} {what} in {races:,} races, one thread, {loop:.1f} s" + note(r))]
 
 
 def measure_sprt(reps: int) -> list[Row]:

@@ -90,6 +90,20 @@ class BotFamily:
         return {name: default for name, (_, default, _) in self.params.items()}
 
 
+def search_family(model: BotFamily, description: str, search: dict, integer: frozenset) -> BotFamily:
+    """A game's search bot (docs/search.md): its heuristic ``model``'s parameters
+    (those of its playout policy and of the decisions it does not search), then
+    the search's own, ``search``: name -> (slot, default, help, ParamRange);
+    ``integer``: those of them that are whole numbers."""
+    params = dict(model.params)
+    ranges = dict(model.ranges)
+    for name, (slot, default, text, valid) in search.items():
+        params[name] = (slot, default, text)
+        ranges[name] = valid
+    return BotFamily(model.name, model.kind, description, params, ranges=ranges,
+                     integer=model.integer | integer)
+
+
 @dataclass(frozen=True)
 class UserBot:
     """What a user's bot file declares:

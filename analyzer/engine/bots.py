@@ -10,7 +10,9 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from analyzer.engine.botfamily import ANY_NUMBER, PLAYER, BotFamily, ParamRange, UserBot  # noqa: F401  (declared there)
+from analyzer.engine.botfamily import (  # noqa: F401  (declared there)
+    ANY_NUMBER, PLAYER, BotFamily, ParamRange, UserBot, search_family,
+)
 from analyzer.engine.botspec import BotSpec
 from analyzer.errors import AnalyzerError, BotError
 

@@ -29,14 +29,17 @@ from analyzer.engine.bot_table import call_bot
 from analyzer.engine.flow import flow_counters
 from analyzer.engine.jit import USER_KIND_BASE, ix, kernel
 from analyzer.engine.rng import seed_stream
-from analyzer.games.lemminge.bots import decide_heuristic
+from analyzer.engine.search import rebound
+from analyzer.games.lemminge import search
+from analyzer.games.lemminge.asking import ask_heuristic
 from analyzer.games.lemminge.layout import (
     DECIDE_ACTION, DECIDE_DISCARD, DECIDE_LEMMING, DECIDE_STEP, DECIDE_TILE, ERROR_ACTION,
     ERROR_DISCARD, ERROR_INVARIANT, ERROR_LEMMING, ERROR_STEP, ERROR_TILE, EV_CAP, EV_DECISION,
     EV_NO_LEMMING, EV_NO_TILE, EV_OPTION, EV_PLAY, EV_REFILL, EV_STOP, EV_TILE, EV_TURN, EV_WIN,
     FIRST_HEURISTIC, G_CHECK, G_KINDS, G_LEN, G_N_PLAYERS, G_N_TILE_CELLS, G_TILE_CELLS, GM_CAPPED,
-    GM_COMEBACK, GM_DECIDED_AFTER, GM_LEAD_CHANGES, GM_LEN, GM_RESHUFFLES, GM_TURNS, GM_WINNER, H_FLOW, H_LEN, H_RNG, H_SCRIPT, H_SCRIPT_I, H_SCRIPT_N,
-    HOME, HX_LEN, HX_TILES, LAST_HEURISTIC, LEMMINGS, MAX_PLAYERS, MAX_TURNS, MIN_PLAYERS,
+    GM_COMEBACK, GM_DECIDED_AFTER, GM_LEAD_CHANGES, GM_LEN, GM_RESHUFFLES, GM_TURNS, GM_WINNER, H_FLOW, H_LEN,
+    H_RNG, H_SCRIPT, H_SCRIPT_I, H_SCRIPT_N,
+    HOME, HX_LEN, HX_TILES, LAST_HEURISTIC, LEMMINGS, LOOKAHEAD, MAX_PLAYERS, MAX_TURNS, MIN_PLAYERS,
     MV_COLSUM, MV_DIST_AFTER, MV_DIST_BEFORE, MV_GAME, MV_LEMMING, MV_LEN, MV_MOVEMENT,
     MV_NEW_COLUMN, MV_PUSHES, MV_SEAT, MV_SETBACK, MV_STEPS, MV_TERRAIN, MV_TURN, MV_VALUE, OPT_COST,
     OPT_TARGET, OPT_WIDTH, OWN_HAND, OWN_HAND_N, OWN_LEN, OWN_RNG, PARAMS_WIDTH, PL_FINISHED, PL_HAND_START,
@@ -54,6 +57,7 @@ from analyzer.games.lemminge.rules import (
 )
 
 BAD_ANSWER = -99  # what an unknown bot kind or an exhausted script answers
+ROW_WIDTH = max(PARAMS_WIDTH, search.TABLE_LEN)  # a parameter row in play_games
 TURN_ON = 0
 
 @kernel
@@ -102,12 +106,18 @@ def ask_bot(what, seat, kind, game, state, hidden, params, n_options):
     """A decision of any bot but the reference random one. It is shown ``state``
     with a copy of its own hand row in ``S_VIEW``, never the other hands, and its
     own parameter row; its stream is copied back after."""
+    if FIRST_HEURISTIC <= kind <= LAST_HEURISTIC:
+        return ask_heuristic(what, seat, kind, game, state, hidden, params[seat], n_options)
     at = own_at(seat)
     for i in range(OWN_LEN):
         state[S_VIEW + i] = hidden[at + i]
     answer = BAD_ANSWER
-    if FIRST_HEURISTIC <= kind <= LAST_HEURISTIC:
-        answer = decide_heuristic(what, seat, kind, game, state, params[seat], n_options)
+    if kind == LOOKAHEAD:
+        # the search bot reads, beyond this view, only what is public in
+        # ``hidden`` and the unseen cards as a pool it deals anew; it plays its
+        # playouts on copies (in hidden's search area); the working row is its
+        # scratch too
+        answer = search.lookahead_decide(what, seat, game, state, hidden, params[seat], params[-1], n_options)
     elif kind == SCRIPTED:
         i = hidden[H_SCRIPT_I]
         if i < hidden[H_SCRIPT_N]:
@@ -121,7 +131,7 @@ def ask_bot(what, seat, kind, game, state, hidden, params, n_options):
         # play_games): what it writes there is gone by its next decision, so
         # nothing carries over between games and chunks
         work = params.shape[0] - 1
-        for i in range(params.shape[1]):
+        for i in range(PARAMS_WIDTH):
             params[work, i] = params[seat, i]
         answer = call_bot(what, seat, kind, game, state, params[work], n_options)
     hidden[at + OWN_RNG] = state[S_VIEW + OWN_RNG]
@@ -381,9 +391,10 @@ def play_games(game, params, seed, first, count, games, players, moves, counts, 
     ``error * 2**32 + index`` for the first invalid bot answer (error =
     ERROR_* * 8 + seat). The game array and the parameters are copied first:
     threads running this side by side then share no array; the copy has a
-    working row after the seats' for a user bot (see ask_bot)."""
+    working row after the seats' for a user bot (see ask_bot), as wide as the
+    search bot's table, which it holds while the search bot decides."""
     game = game.copy()
-    rows = np.zeros((MAX_PLAYERS + 1, PARAMS_WIDTH), np.float64)
+    rows = np.zeros((MAX_PLAYERS + 1, ROW_WIDTH), np.float64)
     for seat in range(min(params.shape[0], MAX_PLAYERS)):
         for i in range(min(params.shape[1], PARAMS_WIDTH)):
             rows[seat, i] = params[seat, i]
@@ -489,3 +500,10 @@ def run(game: np.ndarray, n_cells: int, seed: int, first: int, count: int, param
         if counts[1] == 0:
             return games, pl, moves[:counts[0]], hexes
         cap = moves.shape[0] * 2
+
+
+# the search bot's playouts play this module's turn, compiled again with their
+# decisions asked of its playout policy (search.py cannot import this module,
+# which dispatches to it)
+search.take_turn = rebound({name: globals()[name] for name in ("walk", "choose_card", "take_turn")},
+                           ask=search.ask_playout)["take_turn"]

@@ -82,6 +82,7 @@ RACER = 1
 CONVOY = 2
 BLOCKER = 3
 FIRST_HEURISTIC, LAST_HEURISTIC = RACER, BLOCKER
+LOOKAHEAD = 4  # the search bot (search.py): weighs its card-or-refill options by playouts
 SCRIPTED = 99  # tests: answers from the script in ``hidden`` (H_SCRIPT)
 # a scripted answer of SCRIPT_BY_VALUE + v picks the option whose value is v: the
 # card (action), the cell (tile), the lemming (lemming), target * 8 + direction (step)
@@ -97,7 +98,15 @@ P_OWN_PUSH = 4  # value per hex a push brings its own other lemming on
 P_BLOCK = 5  # value of a tile that turns meadow in front of a rival's lemming
 P_TILE_GAIN = 6  # value per hex of reach a tile gives its own lemming
 P_HAND_RESERVE = 7  # with this many cards or fewer, it refills rather than make a move gaining <= 1
-PARAMS_WIDTH = 8
+N_PARAMS = 8
+# the search bot's row: the model above (its heuristic playout policy's, and its
+# own answers to the decisions it does not search), then these
+P_ROLLOUTS = N_PARAMS  # playouts per option (the budget)
+P_PLAYOUT = N_PARAMS + 1  # who plays every seat in the playouts: 0 the random bot, 1 the heuristic model
+P_DROP = N_PARAMS + 2  # standard errors below the leader that drop an option (0: never)
+P_HORIZON = N_PARAMS + 3  # turns a playout plays after the option's own turn, then the position is scored
+P_WIN_POINTS = N_PARAMS + 4  # what a win (or a rival's) in a playout is worth, in hexes of finish distance
+PARAMS_WIDTH = N_PARAMS + 5
 
 # ------------------------------------------------------------------ decisions
 # what the kernel asks (state[S_OPTIONS ...] holds the options; answers below)
@@ -114,6 +123,7 @@ DECIDE_LEMMING = 3  # options: own lemming ids that can step with PUB_MOVEMENT o
 DECIDE_STEP = 4  # options: the legal steps of lemming PUB_LEMMING, OPT_WIDTH words each;
 #                  answer: option index, or -1 to stop walking
 DECISIONS = ("action", "discard", "tile", "lemming", "step")
+N_DECISIONS = len(DECISIONS)
 
 # a step option (OPT_WIDTH words)
 OPT_TARGET = 0  # the hex the mover enters
@@ -180,9 +190,7 @@ H_SCRIPT_I = H_DISCARD + MAX_CARDS
 H_SCRIPT_N = H_SCRIPT_I + 1
 H_SCRIPT = H_SCRIPT_N + 1  # MAX_SCRIPT answers of the scripted test bot
 MAX_SCRIPT = 512
-H_STANDING = H_SCRIPT + MAX_SCRIPT  # MAX_PLAYERS: each seat's standing now (rules.note_standing)
-H_FLOW = H_STANDING + MAX_PLAYERS  # MAX_TURNS: the leading seat after each turn (engine/flow.py)
-H_LEN = H_FLOW + MAX_TURNS
+H_SEARCH = H_SCRIPT + MAX_SCRIPT  # the search bot's work area (search.py), then H_LEN
 
 # ------------------------------------------------------------------ records
 # games: one row per game
@@ -253,3 +261,14 @@ EV_WIN = 15  # seat
 EV_CAP = 16
 EV_STOP = 17  # seat, lemming, movement left (the walk ends)
 EV_NO_LEMMING = 18  # seat: no lemming can step after the tile
+
+# ------------------------------------------------------------------ the search bot's work area
+# at H_SEARCH in hidden (search.py): its playouts' copies of the game array, the
+# state and the hidden array up to H_SEARCH, a work row, and records its
+# playouts write and nobody reads (players' rows, hexes, the moves counter)
+SEARCH_WORK = 40
+SEARCH_LEN = G_LEN + S_LEN + H_SEARCH + SEARCH_WORK + MAX_PLAYERS * PL_LEN + MAX_CELLS * HX_LEN + 2
+# after the search's area (a playout copies the hidden array only up to H_SEARCH):
+H_STANDING = H_SEARCH + SEARCH_LEN  # MAX_PLAYERS: each seat's standing now (rules.note_standing)
+H_FLOW = H_STANDING + MAX_PLAYERS  # MAX_TURNS: the leading seat after each turn (engine/flow.py)
+H_LEN = H_FLOW + MAX_TURNS

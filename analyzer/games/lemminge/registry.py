@@ -3,10 +3,10 @@ bots (Python files, loaded by engine/userbots.py from the view in view.py) and b
 TOML files (a built-in family with its own defaults). The heuristic families
 share one model (bots.py) and every parameter of it; each family is its own
 set of defaults."""
-from analyzer.engine.bots import BotFamily, BotRegistry
+from analyzer.engine.bots import BotFamily, BotRegistry, ParamRange, search_family
 from analyzer.games.lemminge.layout import (
-    BLOCKER, CONVOY, P_BLOCK, P_HAND_RESERVE, P_KEEP, P_LEAD, P_OWN_PUSH, P_PUSH, P_REFILL_BELOW,
-    P_TILE_GAIN, PARAMS_WIDTH, RACER, RANDOM,
+    BLOCKER, CONVOY, LOOKAHEAD, P_BLOCK, P_DROP, P_HAND_RESERVE, P_HORIZON, P_KEEP, P_LEAD, P_OWN_PUSH,
+    P_PLAYOUT, P_PUSH, P_REFILL_BELOW, P_ROLLOUTS, P_TILE_GAIN, P_WIN_POINTS, PARAMS_WIDTH, RACER, RANDOM,
 )
 from analyzer.games.lemminge.view import VIEW
 
@@ -55,6 +55,32 @@ _FAMILIES = {
         "sideways pushes are neutral)",
         lead=0.3, push=1.5, block=2.0, tile_gain=0.5),
 }
+
+# convoy's (the best heuristic in the default table, docs/lemminge.md)
+_MODEL = dict(lead=-0.5, refill_below=2.0, keep=3.0, hand_reserve=2.0)
+_SEARCH_PARAMS = {  # name: (slot, default, help, range)
+    "rollouts": (P_ROLLOUTS, 32.0, "playouts per option (a card with a lemming, or refilling) of the turn's "
+                 "first decision (the budget)",
+                 ParamRange(1.0, 100_000.0, integer=True)),
+    "playout": (P_PLAYOUT, 0.0, "who plays every seat in the playouts after its own turn: 0 the random bot, "
+                "1 the heuristic model with this bot's model parameters (convoy's unless set)",
+                ParamRange(0.0, 1.0, integer=True)),
+    "horizon": (P_HORIZON, 8.0, "turns a playout plays after the option's own turn before it scores the "
+                "position", ParamRange(0.0, 1000.0, integer=True)),
+    "drop": (P_DROP, 2.0, "an option this many standard errors below the best (paired) gets no more "
+             "playouts (0: never)", ParamRange(0.0, 100.0)),
+    "win_points": (P_WIN_POINTS, 30.0, "what a win in a playout is worth (a rival's costs as much), in hexes "
+                   "of finish distance", ParamRange(0.0, 1000.0)),
+}
+
+
+_FAMILIES["lookahead"] = search_family(
+    _heuristic("lookahead", LOOKAHEAD, "", **_MODEL),
+    "searches: weighs each card it may play with the lemming it will move (or refilling) by playouts "
+    "cut short after a few turns, from worlds consistent with what it sees, and scores the position by "
+    "finish distances against the best rival (engine/search.py); the rest of its turn and its playout "
+    "heuristic are its model (convoy's parameters unless set)",
+    _SEARCH_PARAMS, frozenset({"rollouts", "playout", "horizon"}))
 
 # user bots: what they see is declared in view.py; engine/userbots.py loads them
 REGISTRY = BotRegistry(_FAMILIES, PARAMS_WIDTH, view=VIEW)

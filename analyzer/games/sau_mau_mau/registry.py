@@ -3,7 +3,7 @@ bots (Python files, loaded by engine/userbots.py from the view in view.py) and
 bot TOML files (a built-in family with its own defaults). The heuristic
 families share one model (bots.py) and every parameter of it; each family is
 its own set of defaults."""
-from analyzer.engine.bots import BotFamily, BotRegistry, ParamRange
+from analyzer.engine.bots import BotFamily, BotRegistry, ParamRange, search_family
 from analyzer.games.sau_mau_mau.layout import (
     BACKER, LOOKAHEAD, P_BET_RUSH, P_BLOCK, P_CROWDING, P_DROP, P_HAND_WEIGHT, P_KEEP_GREEN, P_KEEP_PLUS2,
     P_KEEP_SKIP, P_LAG, P_OUT_REACH, P_PLAYOUT, P_ROLLOUTS, P_SHARPNESS, P_STEER, P_SWITCH_MARGIN,
@@ -100,22 +100,12 @@ _SEARCH_PARAMS = {  # name: (slot, default, help, range)
 }
 
 
-def _lookahead() -> BotFamily:
-    model = _heuristic("lookahead", LOOKAHEAD, "", **_BACKER_MODEL)
-    params = dict(model.params)
-    ranges = dict(model.ranges)
-    for name, (slot, default, text, valid) in _SEARCH_PARAMS.items():
-        params[name] = (slot, default, text)
-        ranges[name] = valid
-    return BotFamily(
-        "lookahead", LOOKAHEAD,
-        "searches: weighs each card it may play (or drawing) and each bet by playouts of the rest of the "
-        "race from worlds consistent with what it sees, every seat played by its playout policy "
-        "(engine/search.py); its model parameters (backer's) are its playout heuristic's",
-        params, ranges=ranges, integer=model.integer | {"rollouts", "playout"})
-
-
-_FAMILIES["lookahead"] = _lookahead()
+_FAMILIES["lookahead"] = search_family(
+    _heuristic("lookahead", LOOKAHEAD, "", **_BACKER_MODEL),
+    "searches: weighs each card it may play (or drawing) and each bet by playouts of the rest of the "
+    "race from worlds consistent with what it sees, every seat played by its playout policy "
+    "(engine/search.py); its model parameters (backer's) are its playout heuristic's",
+    _SEARCH_PARAMS, frozenset({"rollouts", "playout"}))
 
 # user bots: what they see is declared in view.py; engine/userbots.py loads them
 REGISTRY = BotRegistry(_FAMILIES, PARAMS_WIDTH, view=VIEW)

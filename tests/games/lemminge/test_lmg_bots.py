@@ -78,7 +78,7 @@ AMMMMMWWMZ
 
 
 def test_registry():
-    assert set(BUILTIN) == {"random", *HEURISTIC}
+    assert set(BUILTIN) == {"random", "lookahead", *HEURISTIC}  # the search bot: test_lmg_search.py
     with pytest.raises(BotError, match="no parameter"):
         BUILTIN["racer"].param_row(BotSpec("racer", (("nope", 1.0),)))
     with pytest.raises(BotError, match="unknown bot"):
