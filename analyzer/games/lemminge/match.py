@@ -63,7 +63,7 @@ class LemmingeMatch(PooledMatch):
     tables = TABLES
     errors = L.ERRORS
     # cold compile seconds by kernel (make bench --only compile, 28 Nov 2026): the first run's estimate
-    compile_seconds = {"analyzer.games.lemminge.kernel.play_games": 14}
+    compile_seconds = {"analyzer.games.lemminge.kernel.play_games": 19}
     variant = None
 
     def __init__(self, board: str | None, players: int, bots: list[BotSpec], check: bool = False):

@@ -56,7 +56,7 @@ class MafiaMatch(PooledMatch):
     tables = TABLES
     errors = L.ERRORS
     # cold compile seconds by kernel (make bench --only compile, 28 Nov 2026): the first run's estimate
-    compile_seconds = {"analyzer.games.mafia.kernel.play_games": 21}
+    compile_seconds = {"analyzer.games.mafia.kernel.play_games": 17}
     variant = None
 
     def __init__(self, board: str | None, players: int, bots: list[BotSpec], check: bool = False):

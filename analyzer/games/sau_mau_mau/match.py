@@ -64,7 +64,7 @@ class SauMauMauMatch(PooledMatch):
     tables = TABLES
     errors = L.ERRORS
     # cold compile seconds by kernel (make bench --only compile, 28 Nov 2026): the first run's estimate
-    compile_seconds = {"analyzer.games.sau_mau_mau.kernel.play_games": 14}
+    compile_seconds = {"analyzer.games.sau_mau_mau.kernel.play_games": 16}
 
     def __init__(self, board: str | None, players: int, bots: list[BotSpec]):
         if not L.MIN_PLAYERS <= players <= L.MAX_PLAYERS:
