@@ -128,6 +128,13 @@ def test_game_warnings_for_degenerate_outcomes():
     warns = mafia_warnings(mafia, manifest)
     assert [w.seen for w in warns][1:] == ["At 4 players black never wins (0 of 1,000 games).",
                                            "At 5 players black never wins (0 of 1,000 games)."]
+    # a choice the bots never vary: red's bot always takes one base, black's plays two
+    mafia["bases"] = pd.DataFrame({"players": [5, 5, 5, 5], "side": ["red", "red", "black", "black"],
+                                   "base": ["Palermo", "Catania", "Palermo", "Catania"],
+                                   "share": [1.0, 0.0, 0.4, 0.6], "win_rate": [0.3, 0.0, 0.2, 0.25]})
+    warns = mafia_warnings(mafia, manifest)
+    assert warns[-1].seen == "The bots never vary their base city (red always took Palermo at 5 players)."
+    assert "random bot" in warns[-1].check
     qp = pd.DataFrame({"bot": ["all", "all", "x"], "queue_position": [1, 2, 1], "bets": [600, 400, 5],
                        "won_bets": [598, 399, 0]})
     smm = {"queue_position": qp}

@@ -198,7 +198,7 @@ def _spaces(res) -> str:
         return "No space counts in this run."
     top = s.sort_values("markers_placed", ascending=False).head(3)
     removed = s.sort_values("markers_removed", ascending=False).head(3)
-    return (f"Per game, most markers are placed on " + ", ".join(
+    return ("Per game, most markers are placed on " + ", ".join(
                 f"{r['name']} ({r.markers_placed / games:.2f})" for _, r in top.iterrows())
             + "; most are taken off on " + ", ".join(f"{r['name']} ({r.markers_removed / games:.2f})"
                                                     for _, r in removed.iterrows())
@@ -245,8 +245,9 @@ LENGTH_METHOD = ("per player count, the histogram of game lengths in calendar tu
 
 def warnings(res: dict, manifest: dict) -> list:
     """Degenerate outcomes for the scorecard: a way of ending that takes 90% or more
-    of the games at a player count, and a side (the State, a family) that never wins
-    in at least ``MIN_UNITS`` games (``report/scorecard.py``)."""
+    of the games at a player count, a side (the State, a family) that never wins
+    in at least ``MIN_UNITS`` games, and a choice the bots never vary (a family's
+    base city) (``report/scorecard.py``)."""
     from analyzer.report.scorecard import MIN_UNITS, ScoreWarning, dominant, replay_command
 
     o = res["outcomes"]
@@ -268,6 +269,17 @@ def warnings(res: dict, manifest: dict) -> list:
                                  "a side whose goal is out of reach under these rules, a bot that does not play "
                                  "for it, or the assumed map", replay_command(manifest))
                     for side in sides if int(won.get(side, 0)) == 0]
+    b = res.get("bases")
+    if b is not None and len(b):  # a choice the bots never vary: its answer cannot compare the options
+        fixed = [f"{side} always took {g['base'].iloc[0]} at {n} players"
+                 for (n, side), g in ((k, g[g["share"] > 0]) for k, g in b.groupby(["players", "side"], sort=False))
+                 if len(g) == 1]
+        if fixed:
+            out.append(ScoreWarning(
+                f"The bots never vary their base city ({'; '.join(fixed)}).",
+                "nothing about the bases: the bots' rule picks one base, so the base answer has nothing to "
+                "compare (not a rule of the game)",
+                "seat the random bot in a family seat to see every base played (analyzer simulate mafia --bots ...)"))
     return out
 
 
