@@ -23,6 +23,7 @@ import json
 import os
 import shutil
 import stat
+from contextlib import contextmanager
 from pathlib import Path
 
 from analyzer.errors import AnalyzerError, OutputError
@@ -180,19 +181,31 @@ def write_file(path, data, what: str) -> Path:
     """``data`` at ``path``, whole or not at all."""
     path = check_target(path, what)  # again: something may have appeared during the work
     tmp = temp_path(path)
+    with _whole_or_nothing(path, what, (tmp,)):
+        _put(tmp, data)
+        os.replace(tmp, path)
+    return path
+
+
+@contextmanager
+def _whole_or_nothing(path: Path, what: str, temporaries: tuple[Path, ...]):
+    """The body writes ``path`` through ``temporaries`` (none there before it runs),
+    after the missing parent folders are made. On any failure, a signal's
+    KeyboardInterrupt too, every temporary and every folder made for it go
+    again, and an OSError is the one line of ``output_error``."""
     made: list[Path] = []
     try:
         made = make_parents(path)
-        _remove(tmp)
-        _put(tmp, data)
-        os.replace(tmp, path)
+        for tmp in temporaries:
+            _remove(tmp)
+        yield
     except BaseException as e:
-        _remove(tmp)
+        for tmp in temporaries:
+            _remove(tmp)
         remove_made(made)
         if isinstance(e, OSError):
             raise output_error(what, path, e) from None
         raise
-    return path
 
 
 def write_page(out, default_name: str, files: dict[str, object], page: str, what: str) -> Path:
@@ -203,11 +216,7 @@ def write_page(out, default_name: str, files: dict[str, object], page: str, what
     path = check_page(out, default_name, what)
     folder = files_dir(path)
     stage, tmp = temp_path(folder), temp_path(path)
-    made: list[Path] = []
-    try:
-        made = make_parents(path)
-        _remove(stage)
-        _remove(tmp)
+    with _whole_or_nothing(path, what, (stage, tmp)):
         stage.mkdir()
         for name, data in files.items():
             _put(stage / name, data)
@@ -215,13 +224,6 @@ def write_page(out, default_name: str, files: dict[str, object], page: str, what
         _put(tmp, page)
         _move_in(stage, folder, path, what)
         os.replace(tmp, path)
-    except BaseException as e:
-        _remove(stage)
-        _remove(tmp)
-        remove_made(made)
-        if isinstance(e, OSError):
-            raise output_error(what, path, e) from None
-        raise
     return path
 
 
