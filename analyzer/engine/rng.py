@@ -94,6 +94,18 @@ def below(buf, at, n):
 
 
 @kernel(inline=True)
+def shuffle(items, first, n, buf, at):
+    """Fisher-Yates over ``items[first:first+n]``, drawing from the stream at
+    ``buf[at]`` (``items`` may be ``buf`` itself): a deck's shuffle, or a search
+    bot's deal of the cards its seat cannot see."""
+    for i in range(n - 1, 0, -1):
+        j = below(buf, at, i + 1)
+        a = items[ix(first + i)]
+        items[ix(first + i)] = items[ix(first + j)]
+        items[ix(first + j)] = a
+
+
+@kernel(inline=True)
 def below_if_choice(buf, at, n):
     """``below(n)`` for ``n > 1``; 0 for ``n == 1``, drawing nothing: a bot's
     pick among its options, where one option is no choice. The same draws as

@@ -8,7 +8,7 @@ import numpy as np
 
 from analyzer.engine.flow import note_leader, sole_leader
 from analyzer.engine.jit import ix, kernel
-from analyzer.engine.rng import below
+from analyzer.engine.rng import shuffle as shuffle_with
 from analyzer.games.lemminge.layout import (
     AT_START, EV_DEAL, EV_DISCARD, EV_DRAW, EV_HOME, EV_PUSHED, EV_RESHUFFLE, EV_STEP, EV_TILE,
     FINISH, G_DIST, G_N_CELLS, G_N_PLAYERS, G_N_START, G_N_VALUES, G_N_ZEROS, G_NB, G_OPENER,
@@ -115,11 +115,7 @@ def trace_event(trace, kind, seat, a, b, c, d):
 @kernel(inline=True)
 def shuffle(hidden, first, n):
     """Fisher-Yates over hidden[first:first+n] with the deck's stream."""
-    for i in range(n - 1, 0, -1):
-        j = below(hidden, H_RNG, i + 1)
-        a = hidden[ix(first + i)]
-        hidden[ix(first + i)] = hidden[ix(first + j)]
-        hidden[ix(first + j)] = a
+    shuffle_with(hidden, first, n, hidden, H_RNG)
 
 
 @kernel

@@ -19,7 +19,7 @@ whole game is about 100 turns).
 import numpy as np
 
 from analyzer.engine.jit import kernel
-from analyzer.engine.rng import below, next_u64, seed_stream
+from analyzer.engine.rng import next_u64, seed_stream, shuffle
 from analyzer.engine.search import T_PAIRED, flat_monte_carlo
 from analyzer.games.lemminge.asking import ask_heuristic
 from analyzer.games.lemminge.bots import decide_heuristic
@@ -235,11 +235,7 @@ def world(here, sim, seat, key, r):
             for i in range(hidden[at + OWN_HAND_N]):
                 sim_hidden[H_PILE + n] = hidden[at + OWN_HAND + i]
                 n += 1
-    for i in range(n - 1, 0, -1):
-        j = below(work, W_RNG, i + 1)
-        a = sim_hidden[H_PILE + i]
-        sim_hidden[H_PILE + i] = sim_hidden[H_PILE + j]
-        sim_hidden[H_PILE + j] = a
+    shuffle(sim_hidden, H_PILE, n, work, W_RNG)
     dealt = state[PUB_PILE_N]  # the pile keeps the first ones
     for p in range(n_players):
         at = own_at(p)

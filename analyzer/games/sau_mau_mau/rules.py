@@ -8,7 +8,7 @@ All functions work on the flat ``game`` / ``state`` / ``hidden`` arrays of
 import numpy as np
 
 from analyzer.engine.jit import kernel
-from analyzer.engine.rng import below
+from analyzer.engine.rng import shuffle as shuffle_with
 from analyzer.games.sau_mau_mau.layout import (
     BE_CHANGE, BE_FROM, BE_LEN, BE_PIG, BE_PLACE, BE_SEAT, BE_TURN, BE_TURN_AWAY, EVENTS_CAP, H_EVENTS,
     H_EVENTS_N, H_SEAT_EVENT, RACE_BET_EVENTS, BET_CHANGED, BET_PIG, BET_POINTS, BET_QUEUE_POS, BET_TURN, CROWN_POINTS, END_CAP,
@@ -136,11 +136,7 @@ def valid_options(state, hidden, seat, options_at):
 @kernel(inline=True)
 def shuffle(hidden, start, n):
     """Fisher-Yates on hidden[start:start+n] with the game's deck stream."""
-    for i in range(n - 1, 0, -1):
-        j = below(hidden, H_RNG, i + 1)
-        tmp = hidden[start + i]
-        hidden[start + i] = hidden[start + j]
-        hidden[start + j] = tmp
+    shuffle_with(hidden, start, n, hidden, H_RNG)
 
 
 @kernel(inline=True)

@@ -16,7 +16,7 @@ game score less the best other score after the race; in the last race a win
 import numpy as np
 
 from analyzer.engine.jit import kernel
-from analyzer.engine.rng import below, next_u64, seed_stream
+from analyzer.engine.rng import below, next_u64, seed_stream, shuffle
 from analyzer.engine.search import T_PAIRED, flat_monte_carlo
 from analyzer.games.sau_mau_mau.asking import ask_heuristic
 from analyzer.games.sau_mau_mau.bots import decide_heuristic
@@ -157,9 +157,7 @@ def world(here, sim, seat, key, r):
             work[W_POOL + n] = card
             n += 1
     seed_stream(work, W_RNG, key, r, _WORLD_LANE)
-    for i in range(n - 1, 0, -1):
-        j = below(work, W_RNG, i + 1)
-        work[W_POOL + i], work[W_POOL + j] = work[W_POOL + j], work[W_POOL + i]
+    shuffle(work, W_POOL, n, work, W_RNG)
     dealt = 0
     n_players = game[G_N_PLAYERS]
     for p in range(n_players):
