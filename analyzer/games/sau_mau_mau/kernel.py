@@ -39,7 +39,7 @@ from analyzer.games.sau_mau_mau.layout import (
     ERROR_COLOR, ERROR_FLAPI, ERROR_INVARIANT, ERROR_PLAY, ERROR_STEP, FIRST_HEURISTIC, FLAPI,
     G_CHECK, G_CROWN, G_KINDS, G_LEN, G_N_PLAYERS, GM_LEN, GM_TOTAL, GM_WON, H_FLOW, H_LEN, H_RNG,
     H_SCRIPT, H_SCRIPT_I, H_SCRIPT_N, LAST_HEURISTIC, LOOKAHEAD, MAX_PLAYERS, MAX_TURNS, MIN_PLAYERS,
-    N_PIGS, N_RACES, NUMBER, OWN_BET_PIG, OWN_DECISIONS, OWN_HAND, OWN_HAND_N, OWN_LEN, OWN_RNG, PARAMS_WIDTH, PL_LEN,
+    N_PIGS, N_RACES, NUMBER, OWN_DECISIONS, OWN_HAND_N, OWN_LEN, OWN_RNG, PARAMS_WIDTH, PL_LEN,
     PLUS2, PUB_DRAWN, PUB_ENDER, PUB_ERROR, PUB_MOVER, PUB_N_PLAYERS, PUB_NEED, PUB_PENALTY,
     PUB_POS, PUB_SCORE, PUB_SKIP, PUB_STEPS, PUB_TURN, RACE_COMEBACK, RACE_DECIDED_AFTER, RACE_LEAD_CHANGES,
     RACE_LEN, RACE_WINNING, RANDOM, S_LEN, S_OPTIONS,
@@ -300,6 +300,22 @@ def play_game(game, state, hidden, params, seed, index, race_rows, player_rows, 
 
 
 @kernel(allocates=True)
+def working_rows(game, params):
+    """The parameter rows a game is played with (``play_game``'s ``params``): each
+    seat's row of ``params`` (a short one read as zeros beyond it), as wide as a
+    heuristic bot's cache, which a heuristic seat's row carries (``bots.fill_cache``;
+    the search bot's too, for its playouts' model), and a working row after the
+    seats' (a user bot's copy, the search bot's table: see ask_bot)."""
+    rows = np.zeros((MAX_PLAYERS + 1, CACHED_WIDTH), np.float64)
+    for seat in range(min(params.shape[0], MAX_PLAYERS)):
+        for i in range(min(params.shape[1], PARAMS_WIDTH)):
+            rows[seat, i] = params[seat, i]
+        if FIRST_HEURISTIC <= game[G_KINDS + seat] <= LAST_HEURISTIC or game[G_KINDS + seat] == LOOKAHEAD:
+            fill_cache(rows[seat], game[G_CROWN])
+    return rows
+
+
+@kernel(allocates=True)
 def play_games(game, params, seed, first, count, races, players, bets, games, events):
     """Play games ``first .. first+count-1`` of ``seed`` into rows 0.. of the
     outputs; ``params``: float64 [players, PARAMS_WIDTH], each seat's bot
@@ -312,12 +328,7 @@ def play_games(game, params, seed, first, count, races, players, bets, games, ev
     bot's row carries the cache of what depends on its parameters alone
     (``bots.fill_cache``), filled here once per call."""
     game = game.copy()
-    rows = np.zeros((MAX_PLAYERS + 1, CACHED_WIDTH), np.float64)
-    for seat in range(min(params.shape[0], MAX_PLAYERS)):
-        for i in range(min(params.shape[1], PARAMS_WIDTH)):
-            rows[seat, i] = params[seat, i]
-        if FIRST_HEURISTIC <= game[G_KINDS + seat] <= LAST_HEURISTIC or game[G_KINDS + seat] == LOOKAHEAD:
-            fill_cache(rows[seat], game[G_CROWN])  # (the search bot's playouts: its heuristic's row)
+    rows = working_rows(game, params)
     state = np.zeros(S_LEN, np.int64)
     hidden = np.zeros(H_LEN, np.int64)
     for i in range(count):

@@ -13,7 +13,6 @@ from analyzer.engine.trace import open_trace, read_trace, region_size
 from analyzer.games.protocol import Replay, ReplayStep
 from analyzer.games.sau_mau_mau import kernel
 from analyzer.games.sau_mau_mau import layout as L
-from analyzer.games.sau_mau_mau.bots import CACHED_WIDTH, fill_cache
 from analyzer.games.sau_mau_mau.rules import ENDS_CROWN, ENDS_HAND
 from analyzer.report.replay import points_outcome
 
@@ -25,14 +24,7 @@ def replay(match, seed: int, index: int) -> Replay:
     hidden = np.zeros(L.H_LEN + region_size(), np.int64)
     open_trace(hidden, L.H_LEN)
     state = np.zeros(L.S_LEN, np.int64)
-    # as play_games makes it: a working row after the seats' (a user bot's copy,
-    # the search bot's table), each row as wide as a heuristic's cache, filled
-    params = np.zeros((L.MAX_PLAYERS + 1, CACHED_WIDTH), np.float64)
-    params[:match.players, :L.PARAMS_WIDTH] = match.params
-    for seat in range(match.players):
-        kind = game[L.G_KINDS + seat]
-        if L.FIRST_HEURISTIC <= kind <= L.LAST_HEURISTIC or kind == L.LOOKAHEAD:
-            fill_cache(params[seat], game[L.G_CROWN])
+    params = kernel.working_rows(game, match.params)  # as play_games makes them
     chunk = match._new_chunk(1)
     play_game = kernel.play_game
     status = play_game(game, state, hidden, params, seed, index, chunk.races[0], chunk.players[0],
