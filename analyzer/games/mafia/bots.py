@@ -171,10 +171,11 @@ def family_value(g, s, side, p, x, lead, purge):
     return value
 
 
-@kernel(whole=True)
-def state_value(g, s, side, q, x, lead):
-    """What the State expects from State piece ``q`` ending on ``x`` (``lead``:
-    ``leader(g, s, -1)``, computed once per decision)."""
+@kernel(whole=True, inline=True)
+def trap_risk(s, q, x):
+    """What State piece ``q`` (the Prefect, worth 3 pieces, or a CC) risks on space
+    ``x``, weighted by the chance the space goes off: an ambush or a restaurant
+    (a bomb too for the Prefect), and the Commission for the Prefect."""
     t = s[S_TYPE + x]
     c = chance(s[S_TRIGGER + x])
     worth = 3.0 if q == PREFECT else 1.0
@@ -183,6 +184,15 @@ def state_value(g, s, side, q, x, lead):
         risk += c * worth
     if q == PREFECT and t == COMMISSION:
         risk += c * 1.0
+    return risk
+
+
+@kernel(whole=True)
+def state_value(g, s, side, q, x, lead):
+    """What the State expects from State piece ``q`` ending on ``x`` (``lead``:
+    ``leader(g, s, -1)``, computed once per decision)."""
+    t = s[S_TYPE + x]
+    risk = trap_risk(s, q, x)
     value = 0.0
     if q == SISDE:
         n = 0
@@ -227,13 +237,7 @@ def family_state_value(s, side, q, x, lead, purge):
     in proportion to its chance (the Prefect's SISDE draw)."""
     w = FAMILY_STATE_WEIGHTS
     t = s[S_TYPE + x]
-    c = chance(s[S_TRIGGER + x])
-    worth = 3.0 if q == PREFECT else 1.0
-    risk = 0.0
-    if t == AMBUSH or t == RESTAURANT or (q == PREFECT and t == BOMB):
-        risk += c * worth
-    if q == PREFECT and t == COMMISSION:
-        risk += c * 1.0
+    risk = trap_risk(s, q, x)
     value = 0.0
     added = 0
     bosses = 0  # Bosses the Prefect holds (each may become an arrest by the SISDE draw)
