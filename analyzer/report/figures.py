@@ -211,11 +211,15 @@ SCORE_FIGURE = ("scores", "Luck and skill: score spread", fig_scores, T.luck_ski
 
 
 def render_all(figures, res: dict, manifest: dict) -> list[dict]:
-    """Every figure of ``figures`` with data: ``{key, title, takeaway, png}``."""
+    """Every figure of ``figures`` with data: ``{key, title, takeaway, png}``. A draw
+    may return ``(figure, rows)``: the rows it plots become the figure's source
+    data (``data``, written beside the report as ``<key>.csv``)."""
     out = []
     for key, title, draw, takeaway in figures:
         fig = draw(res, manifest)
+        fig, data = fig if isinstance(fig, tuple) else (fig, None)
         if fig is None:
             continue
-        out.append({"key": key, "title": title, "takeaway": takeaway(res), "png": png(fig)})
+        out.append({"key": key, "title": title, "takeaway": takeaway(res), "png": png(fig),
+                    **({"data": data} if data is not None else {})})
     return out

@@ -56,8 +56,8 @@ def table(headers: list[str], rows: list[list], left: int = 1) -> str:
 
 
 def answer_table(a: T.Answer) -> str:
-    """The values an answer lists, as a table under its text (none: "")."""
-    return table(*a.table) if a.table else ""
+    """The values an answer lists, as tables under its text (none: "")."""
+    return "".join(table(*t) for t in a.tables)
 
 
 def figure_html(f: dict, key: str | None = None) -> str:

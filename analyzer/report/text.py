@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -236,6 +236,12 @@ class Answer:
     players: object = None
     where: str = ""  # where each controlled table's bot sits ("in every seat"), when the evidence is per table
     table: tuple[list[str], list[list]] | None = None  # (headers, rows) the page shows under the text: many values
+    extra_tables: list = field(default_factory=list)  # more (headers, rows) tables, shown after ``table``
+
+    @property
+    def tables(self) -> list[tuple[list[str], list[list]]]:
+        """Every table the page shows under the answer's text, in order."""
+        return ([self.table] if self.table else []) + list(self.extra_tables)
 
     @property
     def word(self) -> str | None:

@@ -7,6 +7,7 @@ titled as the mixed table it is."""
 import html
 import re
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -129,3 +130,64 @@ def test_a_run_that_is_its_own_controlled_table_gets_no_charts_and_no_mixed_labe
     page = out.read_text(encoding="utf-8")
     assert "answer_" not in page and MIXED not in page
     assert linked(page, "How long are games?") == "length"
+
+
+# ---------------------------------------------------------------- Lemming Mafia's interventions
+
+def answer_tables(page: str, question: str) -> list[pd.DataFrame]:
+    """The tables the page shows under an answer, cells as printed."""
+    m = re.search(rf'<dt id="answer-\d+">{BADGE}{re.escape(html.escape(question))}</dt><dd>(.*?)</dd>', page, re.S)
+    out = []
+    for t in re.findall(r"<table>(.*?)</table>", m.group(1), re.S):
+        cells = [[html.unescape(c) for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row)]
+                 for row in re.findall(r"<tr>(.*?)</tr>", t)]
+        out.append(pd.DataFrame(cells[1:], columns=cells[0]))
+    return out
+
+
+INTERVENTIONS = {  # question: (chart, the intervention tables its rows come from)
+    "When should I bet on the leader?": ("answer_bet_leader", ["intervention_bets"]),
+    "Which contracts should I throw away?": ("answer_discards", ["intervention_discard_policy",
+                                                                 "intervention_contracts"]),
+}
+
+
+@pytest.mark.parametrize("report", ["lemming-mafia"], indirect=True)
+def test_each_intervention_answer_links_to_a_chart_of_the_rows_its_tables_print(report):
+    """Every judged panel of the chart is one of the answer's tables, row for row
+    (label, gain with its interval, verdict), its values are the intervention
+    tables' rows, and each hindsight panel comes after, labelled, with the same
+    decisions' hindsight figures."""
+    from analyzer.report.text import num_ci
+
+    _, _, page, folder = report
+    for question, (key, sources) in INTERVENTIONS.items():
+        assert linked(page, question) == key
+        chart = pd.read_csv(folder / f"{key}.csv", keep_default_na=False, na_values=[""])
+        judged = chart[chart["verdict"].notna()]
+        tables = answer_tables(page, question)
+        assert len(tables) == judged["panel"].nunique() and len(tables) >= 1
+        for (panel, rows), table in zip(judged.groupby("panel", sort=False), tables):
+            assert list(table.iloc[:, 0]) == list(rows["label"]), panel
+            gain = next(c for c in table.columns if c.startswith("gain"))
+            assert list(table[gain]) == [num_ci(r.value, r.low, r.high, sign=True) for r in rows.itertuples()]
+            assert list(table["verdict"]) == list(rows["verdict"])
+        source = pd.concat([pd.read_csv(folder / f"{s}.csv") for s in sources], ignore_index=True)
+        for r in judged.itertuples():  # each plotted gain is a row of the intervention tables
+            hit = source[np.isclose(source["gain"], r.value, rtol=0, atol=1e-12) & (source["n"] == r.n)]
+            assert len(hit) and hit["low"].iloc[0] == pytest.approx(r.low) and \
+                hit["high"].iloc[0] == pytest.approx(r.high), r
+        hindsight = chart[chart["hindsight"]]
+        assert len(hindsight)
+        first = chart["panel"].tolist()
+        for panel in hindsight["panel"].unique():  # after the intervention rows it stands beside
+            if panel in set(judged["panel"]):
+                assert first.index(panel) < hindsight.index[hindsight["panel"] == panel][0]
+    title = re.search(r'<figure id="answer_discards">.*?<b>(.*?)</b>', page, re.S).group(1)
+    assert "intervention" in title and "hindsight" in title
+    policy = pd.read_csv(folder / "intervention_discard_policy.csv")
+    chart = pd.read_csv(folder / "answer_discards.csv", keep_default_na=False, na_values=[""])
+    hind = chart[chart["hindsight"] & chart["panel"].str.startswith("The bots' own")]
+    bots = policy[policy["bot"] != "all"]
+    assert list(hind["value"]) == pytest.approx(list(bots["hindsight_gain"]))
+    assert list(hind["low"]) == pytest.approx(list(bots["hindsight_low"]))

@@ -57,18 +57,26 @@ def test_verdicts_need_the_interval_beyond_the_threshold():
 
 
 def test_contract_answer_leads_with_the_intervention_and_sizes_the_hindsight_bias(res):
-    text = contract_answer(res, MANIFEST, "H.", "HOLD").text
+    answer = contract_answer(res, MANIFEST, "H.", "HOLD")
+    text = answer.text
     assert text.startswith("By intervention (40,000 races of the run replayed with each seat's discards undone")
-    assert "contractor (seat 3) +0.72 (+0.68 to +0.76) points a race (they pay;" in text
+    # the bots by verdict in words, each bot's figures in the table of bots, not in the prose
+    assert "gained: for contractor, favourite, they pay (each bot's gain a race" in text
+    assert "+0.72" not in text[:text.index("Hindsight (")]
+    bots, cards, stages = answer.tables
+    assert bots[0][:3] == ["bot (seats)", "gain a race by its own discards (points, paired 95% CI)", "verdict"]
+    assert bots[1][0] == ["contractor (seat 3)", "+0.72 (+0.68 to +0.76)", SHOWN_GAIN,
+                          "+1.0 pp (95% CI +0.0 to +2.0)", "1.5"]
     # the cards by verdict in words, their values in the table under the answer, not in the prose
     assert ("throw away green before red (discarding gains more than 0.25 a card); keep red in the top 3, blue in "
             "the top 3 (discarding loses more than 0.25 a card); 1 card makes no practical difference (within "
             "±0.25); 1 card needs more races to tell.") in text
-    headers, rows = contract_answer(res, MANIFEST, "H.", "HOLD").table
+    headers, rows = cards
     assert headers[0] == "contract" and [r[0] for r in rows] == [
         "green before red", "pink in the top 3", "green in the top 3", "red in the top 3", "blue in the top 3"]
     assert rows[0][1:] == ["+0.60 (+0.45 to +0.75)", SHOWN_GAIN] and rows[-1][2] == SHOWN_LOSS
-    assert "discarding gains -0.25 (-0.34 to -0.17) in the first third of the track" in text
+    assert "by stage of the track: not shown beyond ±0.25 in the first third (the table of stages below)" in text
+    assert stages[1] == [["first third", "-0.25 (-0.34 to -0.17)", NOT_ENOUGH]]
     hindsight = text[text.index("Hindsight ("):]
     assert "for contractor it says +0.97 a race, overstating the intervention by +0.25 (+0.22 to +0.29)" in hindsight
     assert "for favourite it agrees with the intervention within ±0.25" in hindsight
@@ -92,8 +100,15 @@ def test_bet_answer_gives_one_advice_and_says_which_to_trust():
                         "low": lo, "high": hi, "unpaired_low": lo - 0.1, "unpaired_high": hi + 0.1,
                         "win_gain": 0.04, "win_low": 0.03, "win_high": 0.05, "bot_bet_leader": 0.2}
                        for s, g, lo, hi in rows])
-    text = bet_answer({"intervention_bets": bt}, MANIFEST, "HINDSIGHT SHARE.", "HEAT").text
+    answer = bet_answer({"intervention_bets": bt}, MANIFEST, "HINDSIGHT SHARE.", "HEAT")
+    text = answer.text
     assert text.startswith("By intervention")
+    assert "betting now gains +0.69 (+0.63 to +0.76) points over all stages" in text
+    assert "+1.69" not in text  # the stages' figures are in the table under the answer
+    headers, rows = answer.table
+    assert headers[2] == "gain of betting now (points, paired 95% CI)"
+    assert [r[0] for r in rows] == ["all stages", "first third", "middle third", "last third"]
+    assert rows[3][2:] == ["+1.69 (+1.58 to +1.80)", SHOWN_GAIN, "+4.0 pp (95% CI +3.0 to +5.0)"]
     assert "Bet on the leader as soon as you can from the middle third of the track on; in the first third the " \
            "gain is not shown beyond ±0.25." in text
     assert text.index("Bet on the leader") < text.index("HINDSIGHT SHARE.") < text.index("trust the intervention")
@@ -117,5 +132,5 @@ def test_one_answer_per_question_and_hindsight_labelled_without_interventions():
 def test_one_bot_in_every_seat_is_named_by_its_seats(res):
     one = {**res, "intervention_discard_policy": res["intervention_discard_policy"].head(1).assign(seats="1,2,3,4")}
     text = contract_answer(one, MANIFEST, "H.", "HOLD").text
-    assert "gained: the bot (seats 1,2,3,4) +0.80 (+0.78 to +0.82) points a race" in text
+    assert "gained: the bot (seats 1,2,3,4) +0.80 (+0.78 to +0.82) points a race (they pay)" in text
     assert "for the bot it agrees with the intervention within ±0.25" in text  # bias +0.05 to +0.08

@@ -64,11 +64,16 @@ ANSWER_CHARTS = [
 
 FIGURES = [
     # (key, title, draw, takeaway), after the common figures
+    # the charts of the two intervention answers first (what they cite), then the hindsight figures
+    (f"answer_{causal.BET_FIGURE}", "When should I bet on the leader? (intervention, hindsight after)",
+     F.fig_bet_leader, T.bet_leader_chart),
+    (f"answer_{causal.DISCARDS_FIGURE}", "Which contracts should I throw away? (intervention, hindsight beside)",
+     F.fig_discards, T.discards_chart),
     *COMMON_FIGURES,
     ("bet_heatmap", "Which bets won (hindsight): track place × race stage", F.fig_bet_heatmap, T.heatmap),
     ("bet_timing", "Bet timing", F.fig_bet_timing, T.bet_timing),
     ("stack_position", "Payoff by stack position", F.fig_stack_position, T.stack_position),
-    ("contracts", "Contract payoffs", F.fig_contracts, T.contracts),
+    ("contracts", "Contract payoffs (hindsight: had play not changed)", F.fig_contracts, T.contracts),
     ("race_length", "Race length", F.fig_race_length, T.race_length),
     ("eliminations", "Eliminations and concrete", F.fig_eliminations, T.eliminations),
     ("lemmings", "Lemming colours", F.fig_lemmings, T.lemmings),

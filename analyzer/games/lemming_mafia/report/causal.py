@@ -120,11 +120,11 @@ def contract_answer(res: dict, manifest: dict, hindsight: str, hindsight_method:
     text += (" The other seats' bots respond to each forced choice, so this describes these bots: "
              f"{bots_scope(manifest)}.")
     races = _races(manifest, "policy_races") or _races(manifest)
-    per = policy[policy["bot"] != "all"] if len(policy) > 1 else policy
     what = "the bot's own discards, by intervention, points a race:"
-    evidence = {_bot(r): points_evidence(r, what, races) for _, r in per[per["n"] > 1].iterrows()}
-    return Answer(q, text, method, intervention_scope(manifest), "contracts", evidence=evidence or None,
-                  table=cards_table)
+    evidence = {_bot(r): points_evidence(r, what, races) for _, r in policy_rows(policy).iterrows()}
+    tables = [t for t in (_policy_table(policy), cards_table, _stage_table(cards)) if t]
+    return Answer(q, text, method, intervention_scope(manifest), DISCARDS_FIGURE, evidence=evidence or None,
+                  table=tables[0] if tables else None, extra_tables=tables[1:])
 
 
 def _bot(r) -> str:
@@ -132,22 +132,75 @@ def _bot(r) -> str:
     return r["bot"] if r["bot"] != "all" else "the bot"
 
 
-def _policy_text(policy: pd.DataFrame, races: int) -> str:
+def _bot_seats(r) -> str:
+    """A policy row's bot with the seats it played: ``contractor (seat 3)``."""
+    seats = str(r.get("seats", ""))
+    return f"{_bot(r)} (seat{'s' if ',' in seats else ''} {seats})" if seats else _bot(r)
+
+
+# the figure keys of the two answers when measured by intervention: their charts
+# (``figures.fig_discards``, ``figures.fig_bet_leader``) are keyed "answer_<key>"
+DISCARDS_FIGURE, BET_FIGURE = "discards", "bet_leader"
+
+
+def policy_rows(policy: pd.DataFrame) -> pd.DataFrame:
+    """The rows of the bots' own discards the answer reads: one per bot (the pooled
+    row when one bot plays every seat), each with samples to judge."""
     per = policy[policy["bot"] != "all"] if len(policy) > 1 else policy
-    per = per[per["n"] > 1]
+    return per[per["n"] > 1]
+
+
+def card_rows(cards: pd.DataFrame) -> pd.DataFrame:
+    """Each card's forced discards, all bots and stages pooled, best gain first."""
+    pooled = cards[(cards["bot"] == "all") & (cards["stage"] == "all")]
+    return pooled[(pooled["contract"] != "all") & (pooled["n"] > 1)].sort_values("gain", ascending=False)
+
+
+def stage_rows(table: pd.DataFrame, **match) -> pd.DataFrame:
+    """The pooled rows of an intervention table by stage of the track (``match``:
+    further columns to fix, e.g. ``contract="all"``)."""
+    rows = table[(table["bot"] == "all") & (table["stage"] != "all") & (table["n"] > 1)]
+    for column, value in match.items():
+        rows = rows[rows[column] == value]
+    return rows
+
+
+POLICY_WORDS = {SHOWN_GAIN: "they pay", SHOWN_LOSS: "they cost points", RULED_OUT: "no practical difference",
+                NOT_ENOUGH: "not enough races to tell"}
+
+
+def _policy_text(policy: pd.DataFrame, races: int) -> str:
+    per = policy_rows(policy)
     if not len(per):
         return "No seat discarded a contract in the replayed races."
-    parts = []
-    for _, r in per.iterrows():
-        v = verdict(r["low"], r["high"])
-        word = {SHOWN_GAIN: "they pay", SHOWN_LOSS: "they cost points", RULED_OUT: "no practical difference",
-                NOT_ENOUGH: "not enough races to tell"}[v]
-        seats = str(r.get("seats", ""))
-        where = f" (seat{'s' if ',' in seats else ''} {seats})" if seats else ""
-        parts.append(f"{_bot(r)}{where} {_gain(r)} points a race ({word}; win chance "
-                     f"{pp_ci(r['win_gain'], r['win_low'], r['win_high'])}; {num(r['discards'], 1)} discards a race)")
+    words = [verdict(r["low"], r["high"]) for _, r in per.iterrows()]
+    groups = {w: [_bot(r) for (_, r), x in zip(per.iterrows(), words) if x == w] for w in dict.fromkeys(words)}
+    if len(per) == 1:
+        r = per.iloc[0]
+        said = f"{_bot_seats(r)} {_gain(r)} points a race ({POLICY_WORDS[words[0]]})"
+    else:
+        said = "; ".join(f"for {', '.join(bots)}, {POLICY_WORDS[w]}" for w, bots in groups.items())
+        said += " (each bot's gain a race, its change of win chance and its discards a race: the table of bots below)"
     return (f"By intervention ({races:,} races of the run replayed with each seat's discards undone, same deal "
-            f"and dice), the discards the bots chose gained: " + "; ".join(parts) + ".")
+            f"and dice), the discards the bots chose gained: {said}.")
+
+
+def _policy_table(policy: pd.DataFrame) -> tuple[list[str], list[list]] | None:
+    per = policy_rows(policy)
+    if not len(per):
+        return None
+    return (["bot (seats)", "gain a race by its own discards (points, paired 95% CI)", "verdict",
+             "win chance", "discards a race"],
+            [[_bot_seats(r), _gain(r), verdict(r["low"], r["high"]),
+              pp_ci(r["win_gain"], r["win_low"], r["win_high"]), num(r["discards"], 1)] for _, r in per.iterrows()])
+
+
+def _stage_table(cards: pd.DataFrame) -> tuple[list[str], list[list]] | None:
+    stages = stage_rows(cards, contract="all")
+    if not len(stages):
+        return None
+    return (["stage of the track (all cards)", "gain of discarding a card (points, paired 95% CI)", "verdict"],
+            [[r["stage"], _gain(r), verdict(r["low"], r["high"])] for _, r in stages.iterrows()])
 
 
 def _cards(names: list) -> str:
@@ -162,10 +215,9 @@ def _cards_text(cards: pd.DataFrame) -> tuple[str, tuple[list[str], list[list]] 
     """The per-card discard values: a sentence that counts them by verdict and names
     the decided ones, and the table of all of them that the page shows under it."""
     pooled = cards[(cards["bot"] == "all") & (cards["stage"] == "all")]
-    per_card = pooled[(pooled["contract"] != "all") & (pooled["n"] > 1)]
-    if not len(per_card):
+    rows = card_rows(cards)
+    if not len(rows):
         return "", None
-    rows = per_card.sort_values("gain", ascending=False)
     words = [verdict(r["low"], r["high"]) for _, r in rows.iterrows()]
     names = {v: [c for c, w in zip(rows["contract"], words) if w == v] for v in set(words)}
     t = f"{PRACTICAL_POINTS:.2f}"
@@ -180,23 +232,21 @@ def _cards_text(cards: pd.DataFrame) -> tuple[str, tuple[list[str], list[list]] 
     if NOT_ENOUGH in names:
         parts.append(f"{_cards(names[NOT_ENOUGH])} {_verb(names[NOT_ENOUGH], 'needs', 'need')} more races to tell")
     text = (f"Per card, discarding it at a boss round drawn at random (not one a bot chose) rather than holding "
-            f"it to the end ({int(pooled.iloc[0]['n']):,} forced decisions; every card in the table below): "
+            f"it to the end ({int(pooled.iloc[0]['n']):,} forced decisions; every card in the table of cards below): "
             + "; ".join(parts) + ".")
     table = (["contract", "gain of discarding it (points, paired 95% CI)", "verdict"],
              [[r["contract"], _gain(r), w] for (_, r), w in zip(rows.iterrows(), words)])
-    stages = cards[(cards["bot"] == "all") & (cards["contract"] == "all") & (cards["stage"] != "all")
-                   & (cards["n"] > 1)]
+    stages = stage_rows(cards, contract="all")
     if len(stages):
-        text += " Over all cards, discarding gains " + ", ".join(
-            f"{_gain(r)} in the {r['stage']} of the track" for _, r in stages.iterrows()) + "."
+        text += " Over all cards, by stage of the track: " + _stage_advice(stages, "discarding") + \
+            " (the table of stages below)."
     return text, table
 
 
 def _hindsight_text(policy: pd.DataFrame, cards: pd.DataFrame) -> str:
     """Hindsight beside the intervention: its bias per bot, the cards it would sort
     otherwise, and which to trust."""
-    per = policy[policy["bot"] != "all"] if len(policy) > 1 else policy
-    per = per[per["n"] > 1]
+    per = policy_rows(policy)
     parts, agree, off = [], [], False
     for _, r in per.iterrows():
         if verdict(r["bias_low"], r["bias_high"]) == RULED_OUT:
@@ -243,16 +293,13 @@ def bet_answer(res: dict, manifest: dict, hindsight: str, hindsight_method: str)
                 f"an association, not what betting then gains): {hindsight}")
         return bots_answer(q, "bet_heatmap", text, f"hindsight only: {hindsight_method}", manifest)
     method = f"{INTERVENTION_METHOD}; arms: {BET_ARMS}; beside it, labelled, hindsight: {hindsight_method}"
-    pooled = bt[bt["bot"] == "all"]
-    total = pooled[pooled["stage"] == "all"].iloc[0]
-    stages = pooled[(pooled["stage"] != "all") & (pooled["n"] > 1)]
+    total = bet_total(bt)
+    stages = stage_rows(bt)
     text = (f"By intervention (the same races replayed with the leader's card put down at a bookmaker round "
-            f"against held then, {int(total['n']):,} forced decisions): betting now gains {_gain(total)} points")
+            f"against held then, {int(total['n']):,} forced decisions): betting now gains {_gain(total)} points "
+            f"over all stages of the track")
     if len(stages):
-        text += "; " + ", ".join(f"{_gain(r)} in the {r['stage']} of the track (win chance "
-                                 f"{pp_ci(r['win_gain'], r['win_low'], r['win_high'])})"
-                                 for _, r in stages.iterrows())
-        text += ". " + _bet_advice(stages)
+        text += " (each stage's gain and change of win chance: the table below). " + _bet_advice(stages)
     else:
         text += "."
     text += (f" The bots themselves bet the leader there {pct(total['bot_bet_leader'], 0)} of the time."
@@ -265,7 +312,32 @@ def bet_answer(res: dict, manifest: dict, hindsight: str, hindsight_method: str)
     text += f" The other bots respond to the bet, so this describes these bots: {bots_scope(manifest)}."
     evidence = {"the run's bots": points_evidence(total, "betting the leader now rather than holding it, points:",
                                                   int(total["n"]))}
-    return Answer(q, text, method, intervention_scope(manifest), "bet_heatmap", evidence=evidence)
+    rows = pd.concat([bt[(bt["bot"] == "all") & (bt["stage"] == "all")], stages])
+    table = (["stage of the track", "forced decisions", "gain of betting now (points, paired 95% CI)", "verdict",
+              "win chance"],
+             [[_stage_name(r), f"{int(r['n']):,}", _gain(r), verdict(r["low"], r["high"]),
+               pp_ci(r["win_gain"], r["win_low"], r["win_high"])] for _, r in rows.iterrows()])
+    return Answer(q, text, method, intervention_scope(manifest), BET_FIGURE, evidence=evidence, table=table)
+
+
+def bet_total(bt: pd.DataFrame):
+    """The pooled row of the bet intervention over every stage."""
+    return bt[(bt["bot"] == "all") & (bt["stage"] == "all")].iloc[0]
+
+
+def _stage_name(r) -> str:
+    return "all stages" if r["stage"] == "all" else str(r["stage"])
+
+
+def _stage_advice(stages: pd.DataFrame, doing: str) -> str:
+    """The stages grouped by verdict: ``discarding loses more than 0.25 in the middle
+    third, last third; not shown beyond ±0.25 in the first third``."""
+    t = f"{PRACTICAL_POINTS:.2f}"
+    v = [verdict(r["low"], r["high"]) for _, r in stages.iterrows()]
+    said = {SHOWN_GAIN: f"{doing} gains more than {t}", SHOWN_LOSS: f"{doing} loses more than {t}",
+            RULED_OUT: f"no practical difference (within ±{t})", NOT_ENOUGH: f"not shown beyond ±{t}"}
+    return "; ".join(f"{said[w]} in the {', '.join(n for n, x in zip(stages['stage'], v) if x == w)}"
+                     for w in dict.fromkeys(v))
 
 
 def _bet_advice(stages: pd.DataFrame) -> str:

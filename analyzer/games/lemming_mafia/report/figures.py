@@ -214,3 +214,75 @@ def fig_board(res, manifest):
     return fig
 
 
+
+
+# ---------------------------------------------------------------- the interventions' charts
+
+def _gains(rows, label, value="gain", low="low", high="high", judged: bool = True):
+    """Chart rows (``report/gain_charts.py``) of an intervention table's rows."""
+    import pandas as pd
+
+    from analyzer.games.lemming_mafia.report.causal import verdict
+
+    return pd.DataFrame({"label": [label(r) for _, r in rows.iterrows()], "value": rows[value].to_numpy(float),
+                         "low": rows[low].to_numpy(float), "high": rows[high].to_numpy(float),
+                         "verdict": [verdict(r[low], r[high]) if judged else "" for _, r in rows.iterrows()],
+                         "n": rows["n"].to_numpy(int)})
+
+
+def fig_discards(res, manifest):
+    """"Which contracts should I throw away?": the bots' own discards per bot, each
+    card and each stage by intervention, each beside its hindsight figure."""
+    from analyzer.games.lemming_mafia.report import causal as C
+    from analyzer.report.gain_charts import Panel, draw
+
+    policy, cards = res.get("intervention_discard_policy"), res.get("intervention_contracts")
+    if policy is None or not len(policy) or cards is None or not len(cards):
+        return None
+    t = C.PRACTICAL_POINTS
+    hind = dict(value="hindsight_gain", low="hindsight_low", high="hindsight_high", judged=False)
+    groups = [
+        (C.policy_rows(policy), C._bot_seats, "The bots' own discards, a race: as played minus every discard undone",
+         "points a race"),
+        (C.card_rows(cards), lambda r: r["contract"], "One card discarded at a boss round drawn at random, "
+         "rather than held to the end", "points a forced decision"),
+        (C.stage_rows(cards, contract="all"), lambda r: r["stage"], "All cards, by stage of the track",
+         "points a forced decision"),
+    ]
+    grid = [[Panel(title, _gains(rows, label), threshold=t, xlabel=f"{x} (mean, paired 95% CI)"),
+             Panel(title, _gains(rows, label, **hind), hindsight=True, xlabel=f"{x} (mean, 95% CI)")]
+            for rows, label, title, x in groups]
+    return draw(grid, "Which contracts should I throw away? Gain of discarding, by intervention (same races, "
+                      "forced each way)")
+
+
+def fig_bet_leader(res, manifest):
+    """"When should I bet on the leader?": the gain of betting the leader's card now
+    rather than holding it, per stage by intervention, then the hindsight share of
+    the bots' cards on the leader that were the winner's."""
+    import pandas as pd
+
+    from analyzer.games.lemming_mafia.report import causal as C
+    from analyzer.report.gain_charts import Panel, draw
+
+    bt = res.get("intervention_bets")
+    if bt is None or not len(bt):
+        return None
+    rows = pd.concat([bt[(bt["bot"] == "all") & (bt["stage"] == "all")], C.stage_rows(bt)])
+    grid = [[Panel("Betting the leader's card now rather than holding it", _gains(rows, C._stage_name),
+                   threshold=C.PRACTICAL_POINTS, xlabel="points a forced decision (mean, paired 95% CI)"),
+             Panel("The same decisions: change of win chance", _gains(rows, C._stage_name, "win_gain", "win_low",
+                                                                       "win_high", judged=False),
+                   unit="pp", xlabel="win chance (percentage points, paired 95% CI)")]]
+    h = T._heat(res)
+    lead = h[(h["track_place"] == 1) & h["chance"].notna()].sort_values("stage_bin")
+    if len(lead):
+        hind = pd.DataFrame({"label": [f"{T.stage_label(a, b)} of the race" for a, b in
+                                       zip(lead["stage_from"], lead["stage_to"])],
+                             "value": lead["chance"].to_numpy(float), "low": lead["chance_low"].to_numpy(float),
+                             "high": lead["chance_high"].to_numpy(float), "verdict": "",
+                             "n": lead["cards"].to_numpy(int)})
+        grid.append([Panel("a card the bots placed on the leader was the winner's card, by the share of the "
+                           "race's final length when placed", hind, unit="share", hindsight=True,
+                           xlabel="share of such cards that won (95% Wilson)")])
+    return draw(grid, "When should I bet on the leader? By intervention (same races, forced each way)")

@@ -76,6 +76,29 @@ def contracts(res: dict) -> str:
             "gives the intervention): " + _contract_hindsight(res))
 
 
+CHART_KEY = ("Each point is a mean gain with its 95% interval (paired: the same races played both ways), "
+             "coloured by its evidence word against the ±{t} points threshold (the grey band): green shown, blue "
+             "ruled out, amber not enough races. {hind} Source data: answer_{key}.csv.")
+
+
+def discards_chart(res: dict) -> str:
+    return ("The bots' own discards per bot (per race), each card and each stage of the track (per forced "
+            "decision), by intervention; beside each, grey and labelled, the hindsight figure of the same "
+            "discards. " + CHART_KEY.format(
+                t=causal.PRACTICAL_POINTS, key=causal.DISCARDS_FIGURE,
+                hind="Hindsight assumes the race would have gone the same; where the two differ, the intervention "
+                     "counts."))
+
+
+def bet_leader_chart(res: dict) -> str:
+    return ("The gain of betting the leader's card now rather than holding it, over all stages and per stage of "
+            "the track, by intervention, with the same decisions' change of win chance (dark: no threshold "
+            "judges it); below, grey and labelled, the hindsight share of the bots' cards on the leader that won. "
+            + CHART_KEY.format(t=causal.PRACTICAL_POINTS, key=causal.BET_FIGURE,
+                               hind="Hindsight measures stages against the race's final length, which no player "
+                                    "knows at the table."))
+
+
 def race_length(res: dict) -> str:
     q = race_length_spread(res)
     if q is None:
