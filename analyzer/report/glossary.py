@@ -41,6 +41,16 @@ TERMS: tuple[tuple[str, str], ...] = (
                     "0% nothing, 100% everything."),
     ("paired", "two bots or choices compared on the same deals and dice, so luck cancels out of the "
                "difference."),
+    ("common random numbers", "the two arms of an intervention replay each race with the same seed, so the same "
+                              "deals and dice: only the forced decision differs."),
+    ("equivalence test", "the test behind \"ruled out\": the whole interval inside the practical threshold."),
+    ("t interval", "the 95% interval of a mean (points, length), from the spread of the values and how many "
+                   "there are."),
+    ("chi-square test, z test", "tests of whether shares (colours, pigs) differ from an equal share: the "
+                                "chi-square test over all of them at once, a z test for one."),
+    ("joint test, p", "a test over all seats (colours, families) at once; p is the chance of differences at "
+                      "least this large if all were equal, so a small p (below 0.05) means they differ."),
+    ("sd (standard deviation)", "how far single values typically lie from their mean."),
 )
 
 

@@ -374,14 +374,16 @@ def structural(question: str, figure: str | None, measure: Callable[[dict], tupl
 
 
 def bots_answer(question: str, figure: str | None, text: str, method: str, manifest: dict,
-                evidence: Verdict | None = None) -> Answer:
+                evidence: Verdict | None = None, table: tuple[list[str], list[list]] | None = None) -> Answer:
     """A question whose answer describes the choices of the bots present; with
-    ``evidence`` it leads with its evidence word."""
+    ``evidence`` it leads with its evidence word; ``table``: the values it lists,
+    shown under the text (which says what the table holds)."""
     text = text + f" (This describes the choices of the bots present: {bots_scope(manifest)}.)"
     if evidence is not None:
         text = lead(evidence.word, f"{evidence.reason[0].upper()}{evidence.reason[1:]}. {text}")
     return Answer(question, text, method, table_scope(manifest), figure,
-                  {bots_scope(manifest): evidence} if evidence is not None else None, manifest.get("players"))
+                  {bots_scope(manifest): evidence} if evidence is not None else None, manifest.get("players"),
+                  table=table)
 
 
 def flag_sentence(flags: Flags, noun: str, plural: str | None = None) -> tuple[str, str]:

@@ -191,3 +191,13 @@ def test_each_intervention_answer_links_to_a_chart_of_the_rows_its_tables_print(
     bots = policy[policy["bot"] != "all"]
     assert list(hind["value"]) == pytest.approx(list(bots["hindsight_gain"]))
     assert list(hind["low"]) == pytest.approx(list(bots["hindsight_low"]))
+
+
+def test_no_answer_lists_numbers_in_prose_with_controlled_tables_and_interventions(report):
+    """With controlled tables (and Lemming Mafia's interventions) the answers are
+    longest: still no list of numbers in a sentence (their tables hold them)."""
+    from tests.report.test_rep_plain import answer_prose, number_lists
+
+    game, _, page, _ = report
+    lists = [(q, found) for q, text in answer_prose(page) for found in number_lists(text)]
+    assert not lists, lists

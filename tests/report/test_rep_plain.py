@@ -5,6 +5,7 @@ question the run cannot answer says why."""
 import html
 import re
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -58,8 +59,8 @@ GAMES = {"lemming-mafia": 60, "sau-mau-mau": 20, "lemminge": 40, "mafia": 40}
 
 
 @pytest.fixture(scope="module")
-def pages(tmp_path_factory):
-    """Each game's balance report of a small run (no controlled tables: cheap)."""
+def results():
+    """Each game's result tables and manifest of a small run of its default table."""
     from analyzer import api
     from analyzer.games import new_stats
 
@@ -69,7 +70,16 @@ def pages(tmp_path_factory):
         stats = new_stats(game)
         for tables in run._chunks:  # what Run.report feeds, without its controlled tables
             stats.add(tables)
-        path = write_report(stats.result(), run.manifest, tmp_path_factory.mktemp(game) / "r.html", controlled=None)
+        out[game] = (stats.result(), run.manifest)
+    return out
+
+
+@pytest.fixture(scope="module")
+def pages(results, tmp_path_factory):
+    """Each game's balance report of a small run (no controlled tables: cheap)."""
+    out = {}
+    for game, (res, manifest) in results.items():
+        path = write_report(res, manifest, tmp_path_factory.mktemp(game) / "r.html", controlled=None)
         out[game] = path.read_text(encoding="utf-8")
     return out
 
@@ -113,16 +123,21 @@ def test_mafia_answers_say_which_player_counts_were_not_played(pages):
 
 
 def test_mafia_bases_say_cannot_tell_when_the_bots_always_pick_one():
-    from analyzer.games.mafia.report import _bases
+    from analyzer.games.mafia.report import _bases, _bases_table
 
     fixed = {"bases": pd.DataFrame({"players": [5, 5], "side": ["red", "black"], "base": ["Palermo", "Enna"],
                                     "share": [1.0, 1.0], "win_rate": [0.3, 0.2]})}
     assert _bases(fixed).startswith("Cannot tell: the bots always pick the same base (red always took Palermo")
     mixed = {"bases": pd.DataFrame({"players": [5, 5, 5], "side": ["red", "red", "black"],
                                     "base": ["Palermo", "Enna", "Enna"], "share": [0.4, 0.6, 1.0],
-                                    "win_rate": [0.3, 0.2, 0.25]})}
+                                    "win_rate": [0.3, 0.2, 0.25], "low": [0.25, 0.15, 0.2],
+                                    "high": [0.35, 0.25, 0.3]})}
     text = _bases(mixed)
-    assert "red at 5 players: Palermo 30.0%" in text and "No comparison for black always took Enna" in text
+    assert "the largest gap is red at 5 players, Palermo 30.0% (40% of games) against Enna 20.0% (60% of games)" \
+        in text and "No comparison for black always took Enna" in text
+    headers, rows = _bases_table(mixed)  # every value in a table under the answer
+    assert headers[:3] == ["family", "players", "base"]
+    assert rows == [["red", 5, "Palermo", "30.0% (25.0%–35.0%)", "40%"], ["red", 5, "Enna", "20.0% (15.0%–25.0%)", "60%"]]
 
 
 def test_lemminge_pushes_read_as_distance_gained(pages):
@@ -190,3 +205,127 @@ def test_lemminge_hands_answer_puts_the_seats_in_a_table():
     headers, rows = a.table
     assert headers[:2] == ["seat", "starting hand"] and [r[:2] for r in rows][0] == [1, "3 cards"]
     assert len(rows) == 4 and all(" pp (" in r[2] for r in rows)
+
+
+# ---------------------------------------------------------------------- every answer of every game
+
+
+NUMBER = re.compile(r"(?<![\w.])[+\-−]?\d[\d,]*(?:\.\d+)?(?:%|x)?(?!\w)")  # 1st, 2nd are ordinals, not numbers
+
+
+def answer_prose(page: str):
+    """(question, text) of every answer on a page, its tables, scope and method left out."""
+    for m in re.finditer(r'<dt id="answer-\d+">(.*?)</dt><dd>(.*?)</dd>', page, re.S):
+        body = re.split(r'<a href=|<div class="scroll">|<p class="how">', m.group(2))[0]
+        yield html.unescape(re.sub("<[^>]+>", "", m.group(1))), html.unescape(re.sub("<[^>]+>", " ", body))
+
+
+def _top_level(sentence: str) -> list[str]:
+    """A sentence cut at its commas and semicolons outside parentheses."""
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(sentence):
+        depth += (c == "(") - (c == ")")
+        if depth == 0 and c in ",;" and sentence[i + 1:i + 2] == " ":
+            parts.append(sentence[start:i].strip())
+            start = i + 1
+    return parts + [sentence[start:].strip()]
+
+
+def number_lists(text: str, items: int = 4) -> list[str]:
+    """Lists of numbers in prose: ``items`` or more consecutive parts of a sentence
+    (cut at its commas and semicolons) that each name something and give its number
+    ("backer -0.36 (...), tempo +0.40 (...), ..."). A table belongs there."""
+    found = []
+    for sentence in re.split(r"(?<=\.)\s+", text):
+        run = []
+        for part in _top_level(sentence) + [""]:
+            if part[:1].isalpha() and NUMBER.search(part):
+                run.append(part)
+                continue
+            if len(run) >= items:
+                found.append(", ".join(run))
+            run = []
+    return found
+
+
+def test_a_list_of_numbers_in_prose_is_found():
+    """The lists the reports used to print, and sentences that are not lists."""
+    for text in ("Changed minus first, per bot: backer -0.36 (-0.53 to -0.19), tempo +0.40 (+0.24 to +0.56), "
+                 "switcher +0.28 (+0.13 to +0.44), random -0.01 (-0.17 to +0.16).",
+                 "Win rate with each base: black at 5 players: Catania 25.7% (47% of games), Enna 23.0% (53% of "
+                 "games); green at 5 players: Enna 23.2% (46% of games), Catania 21.4% (54% of games).",
+                 "cards blue is named first 1x and second 0x, purple is named first 1x and second 0x, grey is "
+                 "named first 0x and second 1x, pink is named first 0x and second 1x."):
+        assert number_lists(text), text
+    for text in ("seat 1 wins 28.4% (26.5%–30.4%), -0.6 pp (95% CI -2.6 to +1.3) against the average seat; all 4 "
+                 "seats are within sampling error of a fair 29.0% (joint test p = 0.2).",
+                 "5 of 6 colours differ from a fair 16.7% (blue 20.8%, grey 13.0%, purple 21.9%, pink 12.2%).",
+                 "backer: 94.8% of races end by the crown, 4.8% by a player playing out, 0.4% both at once."):
+        assert not number_lists(text), text
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_answer_lists_numbers_in_prose(pages, game):
+    lists = [(q, found) for q, text in answer_prose(pages[game]) for found in number_lists(text)]
+    assert not lists, lists
+
+
+WITHOUT_WIDTH = re.compile(r"\((?:(?:simultaneous )?95% CI )?([+\-]?\d[\d.,]*%?)(?:–| to )\1\)")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_interval_without_width_is_printed(pages, game):
+    """"(26.8%–26.8%)" reads as certainty where there may be none: "exact" or more digits."""
+    text = html.unescape(re.sub("<[^>]+>", " ", pages[game]))
+    assert not WITHOUT_WIDTH.findall(text)
+    assert WITHOUT_WIDTH.search("wins 26.8% (26.8%–26.8%) of races") and WITHOUT_WIDTH.search("(+0.00 to +0.00)")
+
+
+# the statistical words the answers may use, each with the glossary term that explains it
+JARGON = {"Cochran's Q": "Cochran's Q", "Holm": "Holm correction", "eta squared": "eta squared",
+          "Wilson": "Wilson interval", "clustered": "clustered interval", "simultaneous": "simultaneous interval",
+          "paired": "paired", "hindsight": "hindsight", "intervention": "intervention",
+          "observational": "observational (association)", "common random numbers": "common random numbers",
+          "equivalence test": "equivalence test", "t interval": "t interval", "Student t": "t interval",
+          "chi-square": "chi-square test, z test", "z test": "chi-square test, z test",
+          "joint test": "joint test, p", "sd ": "sd (standard deviation)", "controlled table": "controlled table",
+          "mixed table": "mixed table", "practical threshold": "practical threshold", " pp": "pp (percentage points)"}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_glossary_explains_the_statistical_words_on_the_page(pages, game):
+    page = pages[game]
+    text = html.unescape(re.sub("<[^>]+>", " ", page[page.index("</details>"):]))  # after the glossary itself
+    terms = {t for t, _ in glossary.TERMS}
+    used = [word for word in JARGON if word in text]
+    assert used and all(JARGON[word] in terms for word in used), [w for w in used if JARGON[w] not in terms]
+
+
+SHARE_LABEL = re.compile(r"\bshare\b|\brate\b|chance|%|percent", re.I)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_share_axes_are_in_percent(results, game):
+    """An axis of shares (its label says share, rate, chance or %) prints percent,
+    never fractions (0.2 under a percent title)."""
+    from analyzer.games import game_info
+
+    res, manifest = results[game]
+    checked = 0
+    for key, _, draw, _ in game_info(game).load("report").FIGURES:
+        fig = draw(res, manifest)
+        fig = fig[0] if isinstance(fig, tuple) else fig
+        if fig is None:
+            continue
+        for ax in fig.axes:
+            for axis, label in ((ax.xaxis, ax.get_xlabel()), (ax.yaxis, ax.get_ylabel())):
+                if not SHARE_LABEL.search(label) or "percentage points" in label or axis.get_scale() != "linear":
+                    continue
+                locs = [v for v in axis.get_majorticklocs() if np.isfinite(v)]
+                ticks = axis.get_major_formatter().format_ticks(locs)
+                if type(axis.get_major_formatter()).__name__ == "FixedFormatter" or not locs:
+                    continue  # categories, not a scale
+                checked += 1
+                fractions = max(abs(v) for v in locs) <= 1.5 and not any("%" in t for t in ticks)
+                assert not fractions, (key, label, ticks)
+    assert checked

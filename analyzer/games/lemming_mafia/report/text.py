@@ -252,13 +252,19 @@ def _colour_cause(res: dict, manifest: dict, controlled) -> str:
     if not ahead and not behind:
         return ""
     calm = [label for label in tables if label not in steered]
-    return ("A cause the data show: on the deck's \"X before Y\" cards "
-            + ", ".join(f"{c} is named first {first.get(c, 0)}x and second {second.get(c, 0)}x"
-                        for c in ahead + behind)
+    named = [f"{_and(ahead)} {'is' if len(ahead) == 1 else 'are'} named first more often than second"] if ahead \
+        else []
+    named += [f"{_and(behind)} second more often than first"] if behind else []
+    return ("A cause the data show: on the deck's \"X before Y\" cards (the contracts table counts them) "
+            + " and ".join(named)
             + f"; the colours that win more are the ones these cards favour, with {', '.join(steered)} "
             + (f"but not with {', '.join(calm)}" if calm else "")
             + " — bots steering towards their contracts move the colours, which is about the deck and the "
               "bots, not the board.")
+
+
+def _and(names: list) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _answer_leader(res: dict) -> str:
@@ -269,18 +275,17 @@ def _answer_leader(res: dict) -> str:
         return "Not enough bets in this run to tell."
     coin = lead[lead["chance_low"] > 0.5]
     first, last = lead.iloc[0], lead.iloc[-1]
-    parts = [f"a card the bots placed on the leader at {stage_label(first['stage_from'], first['stage_to'])} of "
+    parts = [f"A card the bots placed on the leader at {stage_label(first['stage_from'], first['stage_to'])} of "
              f"the race was the winner's card {pct(first['chance'], 0)} of the time (early on most lemmings still "
-             f"share 1st place in the start area), one placed at {stage_label(last['stage_from'], last['stage_to'])} "
-             f"{pct(last['chance'], 0)}"]
+             f"share 1st place in the start area) and one placed at "
+             f"{stage_label(last['stage_from'], last['stage_to'])} {pct(last['chance'], 0)}."]
     if len(coin):
         c = coin.iloc[0]
-        parts.append(f"more often than not from about {100 * c['stage_from']:.0f}% of the race "
-                     f"({pct_ci(c['chance'], c['chance_low'], c['chance_high'], 0)} then)")
-    parts.append(f"such a card earned {num(first['mean_points'])} points on average early and "
-                 f"{num(last['mean_points'])} late (later cards also sit higher on the stack)")
-    text = "; ".join(parts) + "."
-    return text[0].upper() + text[1:]
+        parts.append(f"It was the winner's more often than not from about {100 * c['stage_from']:.0f}% of the race "
+                     f"({pct_ci(c['chance'], c['chance_low'], c['chance_high'], 0)} then).")
+    parts.append(f"Such a card earned {num(first['mean_points'])} points on average early and "
+                 f"{num(last['mean_points'])} late (later cards also sit higher on the stack).")
+    return " ".join(parts)
 
 
 def _answer_tiebreak(res: dict) -> str:

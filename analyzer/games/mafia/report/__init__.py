@@ -140,40 +140,66 @@ def _first_mover(res) -> str:
 
 
 def _bases(res) -> str:
-    """Each family's win rate with each base city; a family whose bot always took the
-    same base gives no comparison, and the answer says so instead of a lone number."""
+    """Each family's win rate with each base city, led by the largest gap (every
+    value in ``_bases_table``); a family whose bot always took the same base gives
+    no comparison, and the answer says so instead of a lone number."""
     b = res["bases"]
     if not len(b):
         return "No family seats in this run."
-    parts, fixed = [], []
+    gaps, fixed = [], []
     for (n, side), g in b.groupby(["players", "side"], sort=False):
         g = g[g["share"] > 0]
         if len(g) == 1:
             fixed.append(f"{side} always took {g['base'].iloc[0]} at {n} players")
             continue
         best = g.sort_values("win_rate", ascending=False)
-        parts.append(f"{side} at {n} players: " + ", ".join(
-            f"{r.base} {pct(r.win_rate)} ({pct(r.share, 0)} of games)" for _, r in best.iterrows()))
-    if fixed and not parts:
+        hi, lo = best.iloc[0], best.iloc[-1]
+        gaps.append((hi.win_rate - lo.win_rate, f"{side} at {n} players, {hi.base} {pct(hi.win_rate)} "
+                                                f"({pct(hi.share, 0)} of games) against {lo.base} "
+                                                f"{pct(lo.win_rate)} ({pct(lo.share, 0)} of games)"))
+    if fixed and not gaps:
         return ("Cannot tell: the bots always pick the same base (" + "; ".join(fixed) + "), so no family "
                 "played another base to compare with. Seat the random bot to see every base played.")
-    text = "Win rate with each base (share of games it was chosen): " + "; ".join(parts) + "."
+    text = "Win rate with each base the bots chose: the largest gap is " + max(gaps)[1] + "."
     if fixed:
         text += " No comparison for " + "; ".join(fixed) + " (its bot never chose another base)."
     return text
 
 
-def _cards(res) -> str:
+def _bases_table(res) -> tuple[list[str], list[list]] | None:
+    """Every family's bases with two or more chosen: win rate (95% Wilson) and share of games."""
+    b = res["bases"]
+    b = b[b["share"] > 0] if len(b) else b
+    rows = [[side, n, r.base, pct_ci(r.win_rate, r.low, r.high), pct(r.share, 0)]
+            for (n, side), g in b.groupby(["players", "side"], sort=False) if len(g) > 1
+            for _, r in g.sort_values("win_rate", ascending=False).iterrows()]
+    return (["family", "players", "base", "win rate (95% CI)", "share of its games"], rows) if rows else None
+
+
+def _largest_card_gaps(res):
     c = res["cards"]
     c = c[c["games_without"] > 0]
+    return c.assign(absdiff=c["difference"].abs()).sort_values("absdiff", ascending=False).head(4)
+
+
+def _cards(res) -> str:
+    c = _largest_card_gaps(res)
     if not len(c):
         return "No cards were played in this run."
-    c = c.assign(absdiff=c["difference"].abs()).sort_values("absdiff", ascending=False).head(4)
+    r = c.iloc[0]
     return ("Largest differences in the playing side's win rate, with the card against without "
-            "(observational): " + "; ".join(
-                f"{card_title(r.card)} at {r.players} players ({r.side_role}) {pct(r.win_with)} with, "
-                f"{pct(r.win_without)} without"
-                for _, r in c.iterrows()) + ".")
+            f"(observational): {card_title(r.card)} at {r.players} players ({r.side_role}) {pct(r.win_with)} with "
+            f"against {pct(r.win_without)} without, in {int(r.games_with):,} games with it.")
+
+
+def _cards_table(res) -> tuple[list[str], list[list]] | None:
+    c = _largest_card_gaps(res)
+    if not len(c):
+        return None
+    return (["card", "players", "side", "games with it", "win rate with (95% CI)", "without (95% CI)"],
+            [[card_title(r.card), r.players, r.side_role, f"{int(r.games_with):,}",
+              pct_ci(r.win_with, r.with_low, r.with_high), pct_ci(r.win_without, r.without_low, r.without_high)]
+             for _, r in c.iterrows()])
 
 
 def card_title(name: str) -> str:
@@ -196,14 +222,25 @@ def _spaces(res) -> str:
     games = _games(res)
     if not len(s) or not games:
         return "No space counts in this run."
-    top = s.sort_values("markers_placed", ascending=False).head(3)
-    removed = s.sort_values("markers_removed", ascending=False).head(3)
-    return ("Per game, most markers are placed on " + ", ".join(
-                f"{r['name']} ({r.markers_placed / games:.2f})" for _, r in top.iterrows())
-            + "; most are taken off on " + ", ".join(f"{r['name']} ({r.markers_removed / games:.2f})"
-                                                    for _, r in removed.iterrows())
-            + f" (out of {num(s.markers_placed.sum() / games)} placed and "
-              f"{num(s.markers_removed.sum() / games)} taken off a game, over {games:,} games).")
+    top = s.loc[s["markers_placed"].idxmax()]
+    removed = s.loc[s["markers_removed"].idxmax()]
+    return (f"Per game, most markers are placed on {top['name']} ({top.markers_placed / games:.2f}) and most "
+            f"are taken off on {removed['name']} ({removed.markers_removed / games:.2f}), out of "
+            f"{num(s.markers_placed.sum() / games)} placed and {num(s.markers_removed.sum() / games)} taken off "
+            f"a game over {games:,} games.")
+
+
+def _spaces_table(res) -> tuple[list[str], list[list]] | None:
+    """The three spaces with most markers placed and the three with most taken off, per game."""
+    s = res["spaces"]
+    games = _games(res)
+    if not len(s) or not games:
+        return None
+    busy = pd.concat([s.sort_values("markers_placed", ascending=False).head(3),
+                      s.sort_values("markers_removed", ascending=False).head(3)]).drop_duplicates("space")
+    return (["space", "markers placed a game", "markers taken off a game"],
+            [[r["name"], f"{r.markers_placed / games:.2f}", f"{r.markers_removed / games:.2f}"]
+             for _, r in busy.iterrows()])
 
 
 def _length_measure(res) -> tuple[str, str]:
@@ -234,7 +271,7 @@ BASE_METHOD = ("per family and player count, the share of its games with each ba
                "picks one base gives no comparison")
 CARD_METHOD = ("observational: among the games a side played, its win rate in the games where it played the card "
                "against those where it did not, each with a 95% Wilson interval, the four largest differences "
-               "quoted (no interval for the difference); a card is played when its window opens, which depends "
+               "in a table (no interval for the difference); a card is played when its window opens, which depends "
                "on how the game goes, so this is not the card's effect (no intervention)")
 SPACE_METHOD = ("counts over the run of the markers placed on and taken off each space, divided by its games "
                 "(per game); no intervals; where markers go follows the bots' choices")
@@ -301,6 +338,11 @@ def _asked_counts(answer: Answer, res: dict, asked: tuple[int, ...]) -> Answer:
     return answer
 
 
+def _with_table(text: str, table, what: str) -> str:
+    """An answer's sentence and where its values are, when it has a table of them."""
+    return f"{text} {what[0].upper()}{what[1:]}: the table below." if table else text
+
+
 def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
     """The designer's questions, each with its scope and method (``Answer``): the
     State's strength, the first mover and the length on the controlled tables
@@ -311,9 +353,15 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
                       res, (3, 5)),
         structural("Does the family that moves first win more?", "outcomes", _first_mover_measure(manifest),
                    FIRST_METHOD, res, manifest, controlled),
-        bots_answer("How did families fare with each base city? (association: the bots chose the base)", "bases", _bases(res), BASE_METHOD, manifest),
-        bots_answer("Which cards go with winning? (association: win rates with and without a card)", "cards", _cards(res), CARD_METHOD, manifest),
-        bots_answer("Where do markers go? (counts)", "spaces", _spaces(res), SPACE_METHOD, manifest),
+        bots_answer("How did families fare with each base city? (association: the bots chose the base)", "bases",
+                    _with_table(_bases(res), _bases_table(res), "every base each family chose"), BASE_METHOD,
+                    manifest, table=_bases_table(res)),
+        bots_answer("Which cards go with winning? (association: win rates with and without a card)", "cards",
+                    _with_table(_cards(res), _cards_table(res), "the four largest differences"), CARD_METHOD,
+                    manifest, table=_cards_table(res)),
+        bots_answer("Where do markers go? (counts)", "spaces",
+                    _with_table(_spaces(res), _spaces_table(res), "the busiest spaces"), SPACE_METHOD, manifest,
+                    table=_spaces_table(res)),
         structural("How long are games?", "length", _length_measure, LENGTH_METHOD, res, manifest, controlled),
         flow_answer(res, manifest, *FLOW),
     ]

@@ -245,7 +245,7 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
         structural("Which queue position earned most? (hindsight: bets the bots laid)", "queue_position", _queue_measure, QUEUE_METHOD,
                    res, manifest, controlled),
         bots_answer("Which bets earned most: early or late, first or changed? (hindsight: bets the bots laid)", "bet_timing", _answer_timing(res),
-                    TIMING_METHOD, manifest),
+                    TIMING_METHOD, manifest, table=_changes_table(res)),
         structural("How do races end?", "race_ends", lambda t: (_end_key(t), race_ends(t)),
                    "shares of races by how they end, 95% Wilson intervals; race numbers compared by their "
                    "intervals", res, manifest, controlled),
@@ -358,12 +358,8 @@ def _answer_timing(res: dict) -> str:
             text += (f" {switch}: of {int(c['changes']):,} changes, the new pig won {pct(c['new_pig_won'], 0)} "
                      f"of races and the pig left {pct(c['left_pig_won'], 0)} "
                      f"({pp_ci(c['switch_gain'], c['switch_low'], c['switch_high'])}, paired by change).")
-        per = res["bet_changes"]
-        per = per[(per["bot"] != "all") & (per["changed_bets"] > 0)]
-        if len(per) > 1:
-            text += " Changed minus first, per bot: " + ", ".join(
-                f"{r['bot']} {num_ci(r['difference'], r['difference_low'], r['difference_high'], sign=True)}"
-                for _, r in per.iterrows()) + "."
+        if _changes_table(res):
+            text += " Changed minus first, per bot: the table below."
     lost = overview_value(res, "bet_cards_not_in_bet_events")
     if is_num(lost) and lost > 0:
         text += (f" {int(lost):,} bet cards laid in races with more than {EVENTS_CAP} are not in these counts "
@@ -371,6 +367,21 @@ def _answer_timing(res: dict) -> str:
     return text + (" (Race stage is measured in hindsight, against the race's final length; these are the "
                    "bots' bets, so they show what the bots' choices earned, in hindsight: the pig left might have "
                    "won less had the bet stayed, as the bots then play for it.)")
+
+
+def _changes_table(res: dict) -> tuple[list[str], list[list]] | None:
+    """Per bot (two or more that changed bets): a changed bet's points against a first bet's."""
+    per = res["bet_changes"]
+    per = per[(per["bot"] != "all") & (per["changed_bets"] > 0)]
+    if len(per) < 2:
+        return None
+    return (["bot", "changed bets", "points a changed bet (95% CI)", "points a first bet (95% CI)",
+             "changed minus first (95% CI)"],
+            [[r["bot"], f"{int(r['changed_bets']):,}",
+              num_ci(r["changed_points"], r["changed_points_low"], r["changed_points_high"]),
+              num_ci(r["first_points"], r["first_points_low"], r["first_points_high"]),
+              num_ci(r["difference"], r["difference_low"], r["difference_high"], sign=True)]
+             for _, r in per.iterrows()])
 
 
 def _answer_start(res: dict) -> str:
