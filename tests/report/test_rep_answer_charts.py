@@ -193,11 +193,12 @@ def test_each_intervention_answer_links_to_a_chart_of_the_rows_its_tables_print(
     assert list(hind["low"]) == pytest.approx(list(bots["hindsight_low"]))
 
 
-def test_no_answer_lists_numbers_in_prose_with_controlled_tables_and_interventions(report):
+def test_no_answer_lists_numbers_in_prose_and_each_links_to_its_chart(report):
     """With controlled tables (and Lemming Mafia's interventions) the answers are
     longest: still no list of numbers in a sentence (their tables hold them)."""
-    from tests.report.test_rep_plain import answer_prose, number_lists
+    from tests.report.test_rep_plain import answer_prose, number_lists, unlinked_answers
 
     game, _, page, _ = report
     lists = [(q, found) for q, text in answer_prose(page) for found in number_lists(text)]
     assert not lists, lists
+    assert not unlinked_answers(page)  # and each answer links to a chart drawn on the page

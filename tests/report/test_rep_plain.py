@@ -231,18 +231,22 @@ def _top_level(sentence: str) -> list[str]:
     return parts + [sentence[start:].strip()]
 
 
-def number_lists(text: str, items: int = 4) -> list[str]:
+LABEL = re.compile(r"\((?:seats?|race) [\d,]+\)")  # "(seat 3)", "(race 1)": names, not numbers
+
+
+def number_lists(text: str, items: int = 4, numbers: int = 5) -> list[str]:
     """Lists of numbers in prose: ``items`` or more consecutive parts of a sentence
-    (cut at its commas and semicolons) that each name something and give its number
-    ("backer -0.36 (...), tempo +0.40 (...), ..."). A table belongs there."""
+    (cut at its commas and semicolons) that each name something and give its number,
+    more than ``numbers`` numbers in all ("backer -0.36 (-0.53 to -0.19), tempo
+    +0.40 (+0.24 to +0.56), ..."). A table belongs there."""
     found = []
-    for sentence in re.split(r"(?<=\.)\s+", text):
+    for sentence in re.split(r"(?<=\.)\s+", LABEL.sub("", text)):
         run = []
         for part in _top_level(sentence) + [""]:
             if part[:1].isalpha() and NUMBER.search(part):
                 run.append(part)
                 continue
-            if len(run) >= items:
+            if len(run) >= items and sum(len(NUMBER.findall(p)) for p in run) > numbers:
                 found.append(", ".join(run))
             run = []
     return found
@@ -260,7 +264,9 @@ def test_a_list_of_numbers_in_prose_is_found():
     for text in ("seat 1 wins 28.4% (26.5%–30.4%), -0.6 pp (95% CI -2.6 to +1.3) against the average seat; all 4 "
                  "seats are within sampling error of a fair 29.0% (joint test p = 0.2).",
                  "5 of 6 colours differ from a fair 16.7% (blue 20.8%, grey 13.0%, purple 21.9%, pink 12.2%).",
-                 "backer: 94.8% of races end by the crown, 4.8% by a player playing out, 0.4% both at once."):
+                 "backer: 94.8% of races end by the crown, 4.8% by a player playing out, 0.4% both at once.",
+                 "in calendar order: red 2.5%, black 4.5%, orange 4.5%, green 6.0%.",
+                 "this describes these bots: favourite (seat 1), random (seat 2), favourite (seat 3), random (seat 4)."):
         assert not number_lists(text), text
 
 
@@ -329,3 +335,19 @@ def test_share_axes_are_in_percent(results, game):
                 fractions = max(abs(v) for v in locs) <= 1.5 and not any("%" in t for t in ticks)
                 assert not fractions, (key, label, ticks)
     assert checked
+
+
+def unlinked_answers(page: str) -> list[str]:
+    """The answers of a page without a link to a figure drawn on it."""
+    figures = set(re.findall(r'<figure id="([^"]+)">', page))
+    out = []
+    for m in re.finditer(r'<dt id="answer-\d+">(.*?)</dt><dd>(.*?)</dd>', page, re.S):
+        link = re.search(r'<a href="#([^"]+)">\(figure\)</a>', m.group(2))
+        if not link or link.group(1) not in figures:
+            out.append(html.unescape(re.sub("<[^>]+>", "", m.group(1))))
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_answer_links_to_a_chart_on_the_page(pages, game):
+    assert not unlinked_answers(pages[game])

@@ -76,6 +76,7 @@ FIGURES = [
     ("contracts", "Contract payoffs (hindsight: had play not changed)", F.fig_contracts, T.contracts),
     ("race_length", "Race length", F.fig_race_length, T.race_length),
     ("eliminations", "Eliminations and concrete", F.fig_eliminations, T.eliminations),
+    ("tiebreak", "Ties decided by contract points", F.fig_tiebreak, T.tiebreak),
     ("lemmings", "Lemming colours", F.fig_lemmings, T.lemmings),
     ("board", "The board", F.fig_board, T.board),
     SCORE_FIGURE,

@@ -286,3 +286,27 @@ def fig_bet_leader(res, manifest):
                            "race's final length when placed", hind, unit="share", hindsight=True,
                            xlabel="share of such cards that won (95% Wilson)")])
     return draw(grid, "When should I bet on the leader? By intervention (same races, forced each way)")
+
+
+def fig_tiebreak(res, manifest):
+    """"How often do contracts break a tie?": the two shares the answer cites, with
+    their 95% Wilson intervals (the overview's rows, the figure's source data)."""
+    import pandas as pd
+
+    ov = res["overview"].set_index("metric")
+    if "tiebreak_share" not in ov.index or not (ov.loc["tiebreak_share", "value"] == ov.loc["tiebreak_share", "value"]):
+        return None
+    rows = [("tiebreak_share", "top score tied,\ndecided by contract points"),
+            ("shared_win_share", "shared win\n(still tied after contracts)")]
+    data = pd.DataFrame({"metric": [m for m, _ in rows], "share": [ov.loc[m, "value"] for m, _ in rows],
+                         "low": [ov.loc[m, "low"] for m, _ in rows], "high": [ov.loc[m, "high"] for m, _ in rows]})
+    fig, ax = _figure(6, 3.4)
+    x = np.arange(len(data))
+    ax.bar(x, data["share"], color=["#34495e", "#8c8c8c"], yerr=_err(data["share"], data["low"], data["high"]),
+           capsize=4, ecolor="black")
+    ax.set_xticks(x, [label for _, label in rows])
+    ax.set_ylabel("share of races (95% Wilson)")
+    _pct_axis(ax)
+    ax.set_ylim(0, max(float(np.nanmax(data["high"])) * 1.25, 0.01))
+    ax.set_title("How often contracts break a tie")
+    return fig, data

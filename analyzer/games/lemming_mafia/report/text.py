@@ -177,7 +177,7 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
         _colour_answer(res, manifest, controlled),
         structural("How long is a race?", "race_length", _length_measure,
                    "histogram of race lengths in moves; mean with a 95% t interval", res, manifest, controlled),
-        bots_answer("How often do contracts break a tie?", None, _answer_tiebreak(res),
+        bots_answer("How often do contracts break a tie?", "tiebreak", _answer_tiebreak(res),
                     "share of races whose top score was tied and decided by contract points, 95% Wilson",
                     manifest),
         flow_answer(res, manifest, *FLOW),
@@ -286,6 +286,10 @@ def _answer_leader(res: dict) -> str:
     parts.append(f"Such a card earned {num(first['mean_points'])} points on average early and "
                  f"{num(last['mean_points'])} late (later cards also sit higher on the stack).")
     return " ".join(parts)
+
+
+def tiebreak(res: dict) -> str:
+    return _answer_tiebreak(res) + " Source data: tiebreak.csv."
 
 
 def _answer_tiebreak(res: dict) -> str:
