@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from analyzer.stats.evidence import RULED_OUT, SHOWN
 from analyzer.report.flow import flow_answer
 from analyzer.report.text import (
     SEAT_METHOD, Answer, answer_skill, bots_answer, skill_verdict,
@@ -133,10 +134,11 @@ def hands_measure(manifest: dict):
         if flags is None:
             return "none", "No results to compare seats."
         key, verdict = flag_sentence(flags, "seat")
-        answer = "Yes" if key == "none" else "No"
+        evidence = flags.evidence("a seat off the average", int(sa["games"].iloc[0]), "games")
+        # answered as the evidence decides it: yes only when an edge is ruled out, not for want of games
+        answer = {RULED_OUT: "Yes", SHOWN: "No"}.get(evidence.word, "Cannot tell yet")
         return key, (f"{answer}: {verdict[0].lower() + verdict[1:-1]} (each seat's win rate against the average "
-                     "seat: the table below)."), flags.evidence("a seat off the average", int(sa["games"].iloc[0]),
-                                                                "games")
+                     "seat: the table below)."), evidence
     return measure
 
 
