@@ -202,3 +202,24 @@ def test_no_answer_lists_numbers_in_prose_and_each_links_to_its_chart(report):
     lists = [(q, found) for q, text in answer_prose(page) for found in number_lists(text)]
     assert not lists, lists
     assert not unlinked_answers(page)  # and each answer links to a chart drawn on the page
+
+
+def test_a_gain_chart_colours_each_row_by_its_evidence_word_and_keeps_hindsight_grey():
+    from matplotlib.colors import to_hex
+
+    from analyzer.report.gain_charts import HINDSIGHT, WORD_COLORS, Panel, draw
+
+    rows = pd.DataFrame({"label": ["a", "b", "c"], "value": [0.6, 0.0, -0.2], "low": [0.4, -0.1, -0.6],
+                         "high": [0.8, 0.1, 0.2], "verdict": ["shown: gain", "ruled out", "not enough races"],
+                         "n": [100, 100, 100]})
+    fig, data = draw([[Panel("gain", rows, threshold=0.25),
+                       Panel("gain", rows.assign(verdict=""), hindsight=True)]], "title")
+    assert list(data["hindsight"]) == [False] * 3 + [True] * 3 and list(data["label"]) == ["a", "b", "c"] * 2
+    assert list(data["verdict"][:3]) == list(rows["verdict"])
+    judged, hindsight = fig.axes[:2]
+    colours = {tuple(line.get_ydata()): to_hex(line.get_color()) for line in judged.lines if len(line.get_xdata()) == 1}
+    assert colours == {(2,): WORD_COLORS["shown"], (1,): WORD_COLORS["ruled out"], (0,): WORD_COLORS["not enough races"]}
+    assert {to_hex(line.get_color()) for line in hindsight.lines if line.get_marker() == "D"} == {HINDSIGHT}
+    assert "HINDSIGHT" in hindsight.get_title() and "HINDSIGHT" not in judged.get_title()
+    band = judged.patches[0]  # the practical threshold, as a band around zero; none on the hindsight panel
+    assert (band.get_x(), band.get_width()) == pytest.approx((-0.25, 0.5)) and not hindsight.patches
