@@ -89,7 +89,9 @@ def test_the_answers_name_scope_method_and_hindsight(mixed):
         assert answer.text.index("By intervention") < answer.text.index("Hindsight")
         assert "hindsight:" in answer.method and "METHOD" in answer.method
     assert "narrower than two independent samples" in bet.text and "HINDSIGHT." in bet.text
-    assert "contractor " in contract.text and "points a race" in contract.text
+    bots = contract.tables[0]  # each bot's own discards, gain a race: the table under the answer
+    assert bots[0][1].startswith("gain a race") and "contractor (seat 3)" in [r[0] for r in bots[1]]
+    assert "the table of bots below" in contract.text
     missing = bet_answer({}, {**manifest, "interventions": {"races": 0, "note": "the run is empty"}}, "H.", "M")
     assert missing.text.startswith("Not measured by intervention here (the run is empty). Hindsight only")
     assert missing.method == "hindsight only: M"
