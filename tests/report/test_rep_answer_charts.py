@@ -193,15 +193,21 @@ def test_each_intervention_answer_links_to_a_chart_of_the_rows_its_tables_print(
     assert list(hind["low"]) == pytest.approx(list(bots["hindsight_low"]))
 
 
-def test_no_answer_lists_numbers_in_prose_and_each_links_to_its_chart(report):
+def test_plain_words_with_controlled_tables_and_interventions(report):
     """With controlled tables (and Lemming Mafia's interventions) the answers are
-    longest: still no list of numbers in a sentence (their tables hold them)."""
-    from tests.report.test_rep_plain import answer_prose, number_lists, unlinked_answers
+    longest: still no list of numbers in a sentence (their tables hold them), each
+    links to its chart, no interval without width, no word the glossary lacks."""
+    from analyzer.report import glossary
+    from tests.report.test_rep_plain import JARGON, WITHOUT_WIDTH, answer_prose, number_lists, unlinked_answers
 
     game, _, page, _ = report
     lists = [(q, found) for q, text in answer_prose(page) for found in number_lists(text)]
     assert not lists, lists
     assert not unlinked_answers(page)  # and each answer links to a chart drawn on the page
+    text = html.unescape(re.sub("<[^>]+>", " ", page[page.index("</details>"):]))
+    assert not WITHOUT_WIDTH.findall(text)  # no interval printed without width
+    terms = {t for t, _ in glossary.TERMS}  # and the glossary explains the statistical words used
+    assert not [word for word in JARGON if word in text and JARGON[word] not in terms]
 
 
 def test_a_gain_chart_colours_each_row_by_its_evidence_word_and_keeps_hindsight_grey():
