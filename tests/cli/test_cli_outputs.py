@@ -200,7 +200,7 @@ DATA = Path(__file__).resolve().parents[2] / "analyzer" / "games"
     ("lemming-mafia", "lemming_mafia", 'name = "assumed-default"'),
     ("sau-mau-mau", "sau_mau_mau", 'name = "assumed-default"'),
     ("lemminge", "lemminge", 'name = "assumed-default"'),
-    ("mafia", "mafia", 'name = "mafia-default (assumed)"'),
+    ("mafia", "mafia", 'name = "assumed-default"'),
 ])
 @pytest.mark.parametrize("name, needle", [("two\\nlines", "must be one line of text"), ("  ", "must not be empty")])
 def test_a_board_name_must_be_one_line(tmp_path, capsys, game, folder, name_line, name, needle):

@@ -25,7 +25,7 @@ def test_summary_names_the_map_and_tables_as_assumed(capsys):
     assert run(sim("--players", 3, "--bots", "random")) == 0
     out = capsys.readouterr().out
     assert f"Mafia: {GAMES:,} games, 3 players" in out
-    assert "map: mafia-default (assumed) (ASSUMED reconstruction" in out and "tables: returns" in out
+    assert "map: assumed-default (ASSUMED reconstruction" in out and "tables: returns" in out
     assert "red+orange" in out and "state" in out and "games/s" in out
 
 
