@@ -9,6 +9,9 @@ from dataclasses import replace
 import numpy as np
 
 from analyzer.report.flow import flow_answer
+from analyzer.stats.evidence import any_of, verdict
+from analyzer.stats.flags import simultaneous_z
+from analyzer.stats.intervals import Z95
 from analyzer.report.text import (
     SEAT_METHOD, Answer, answer_skill, bots_answer, skill_verdict,
     confounded, first_seat_measure, flag_sentence, is_num, num, num_ci,
@@ -16,6 +19,9 @@ from analyzer.report.text import (
 )
 
 MIN_MOVES = 200  # moves below which a cell is too thin to quote
+# hexes of progress: about a sixth of what a card played on a column gains (2-4 hexes), the smallest gap
+# between a card that starts a column and one that joins it that would change how a player plays it
+NEW_COLUMN_THRESHOLD = 0.5
 
 FLOW = ("game", "turns", "player")  # one item, its steps, what leads its standing (docs/lemminge.md)
 
@@ -54,6 +60,24 @@ def new_column(res: dict) -> str:
     return (f"{verdict} (progress of a card that starts a new column minus one of the same value played on its "
             f"column: " + "; ".join(parts) + "); an association, not the effect of starting a column: the bots "
             "chose when to start one.")
+
+
+def new_column_verdict(res: dict):
+    """Does starting a new column go with more (or less) progress than adding the same
+    card value to a column? Each quoted value's difference on a simultaneous 95%
+    interval (its clustered interval widened by Bonferroni over the values), judged
+    against ``NEW_COLUMN_THRESHOLD`` (``any_of``); None when no value is quoted."""
+    nc = res["new_column"]
+    nc = nc[(nc["new_moves"] >= MIN_MOVES) & (nc["on_moves"] >= MIN_MOVES)]
+    if not len(nc):
+        return None
+    widen = simultaneous_z(len(nc)) / Z95
+    games = int(overview_value(res, "games")) if is_num(overview_value(res, "games")) else 0
+    return any_of([verdict(float(r["difference"]), float(r["difference"] - widen * (r["difference"] - r["difference_low"])),
+                           float(r["difference"] + widen * (r["difference_high"] - r["difference"])),
+                           NEW_COLUMN_THRESHOLD, games, what=f"a {int(r['value'])} starting a column minus one added",
+                           unit="games", fmt=lambda x: f"{x:+.2f}", suffix=" hexes", level="simultaneous 95% CI")
+                   for _, r in nc.iterrows()], "a card starting a new column minus one added to a column")
 
 
 def pushes(res: dict) -> str:
@@ -179,7 +203,9 @@ COLUMN_METHOD = ("cards played on an existing column, grouped by the column's su
 NEW_COLUMN_METHOD = ("per card value, the mean progress of cards that started a new column minus that of cards of "
                      "the same value played on their column: difference of means with a 95% t interval "
                      "clustered by game (a game's moves of both kinds count once, with their covariance); values with fewer than "
-                     f"{MIN_MOVES} moves on either side are not quoted; observational, not the effect of starting "
+                     f"{MIN_MOVES} moves on either side are not quoted; the verdict: any value's difference on its "
+                     "interval widened to a simultaneous 95% (Bonferroni over the values) against a practical "
+                     f"threshold of {NEW_COLUMN_THRESHOLD} hexes; observational, not the effect of starting "
                      "a column: the bots chose when to start one")
 PUSH_METHOD = ("moves grouped by the number of lemmings they pushed: the share of moves that push, the finish "
                "distance the pushed lemmings gained per pushing move and per lemming pushed, pooled over "
@@ -204,6 +230,7 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
     """The designer's questions, each with its scope and method (``Answer``): the
     questions about the game on the controlled tables (``structural``), those about
     the bots' choices as such (``bots_answer``)."""
+    players = overview_value(res, "players")
     return [
         replace(structural("Do the starting hands of 2-6 cards balance the seats?", "seat_advantage",
                            hands_measure(manifest), HANDS_METHOD, res, manifest, controlled),
@@ -212,7 +239,7 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
                    res, manifest, controlled),
         bots_answer("What did a card on a column of each sum gain? (association: cards the bots played)", "column_value", column_value(res), COLUMN_METHOD, manifest),
         bots_answer("Did cards that started a new column gain more than cards added to one? (association)", "new_column",
-                    new_column(res), NEW_COLUMN_METHOD, manifest),
+                    new_column(res), NEW_COLUMN_METHOD, manifest, new_column_verdict(res)),
         bots_answer("What do pushes do to the pushed lemmings? (association: pushes the bots made)", "pushes",
                     pushes(res), PUSH_METHOD, manifest),
         bots_answer("Where do tiles go, and which hexes are busiest? (counts)", "tiles",
@@ -221,5 +248,5 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
                    controlled),
         bots_answer("How much does skill matter?", "scores", answer_skill(res), SKILL_METHOD, manifest,
                     skill_verdict(res, manifest)),
-        flow_answer(res, manifest, *FLOW),
+        flow_answer(res, manifest, *FLOW, contenders=int(players) if is_num(players) else None),
     ]
