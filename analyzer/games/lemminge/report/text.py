@@ -80,6 +80,26 @@ def new_column_verdict(res: dict):
                    for _, r in nc.iterrows()], "a card starting a new column minus one added to a column")
 
 
+def warnings(res: dict, manifest: dict) -> list:
+    """Degenerate results for the scorecard (``report/scorecard.py``): a choice the bots
+    never vary, starting a new column (never, or with every card), which leaves the
+    new-column answer nothing to compare."""
+    from analyzer.report.scorecard import MIN_UNITS, ScoreWarning, replay_command
+
+    nc = res.get("new_column")
+    if nc is None:
+        return []
+    new, on = int(nc["new_moves"].sum()), int(nc["on_moves"].sum())
+    if new + on < MIN_UNITS or (new and on):
+        return []
+    seen = ("never start a new column" if not new else "start a new column with every card")
+    return [ScoreWarning(
+        f"The bots {seen} ({new:,} of {new + on:,} cards played started one).",
+        "nothing about columns: the bots' rule never varies this choice, so the new-column answer has nothing "
+        "to compare (not a rule of the game)",
+        f"{replay_command(manifest)} shows every card played; seat the random bot to see both choices")]
+
+
 def pushes(res: dict) -> str:
     pu = res["pushes"]
     if not len(pu):

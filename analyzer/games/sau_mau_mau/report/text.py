@@ -219,18 +219,35 @@ SAFE_BETS = 0.95  # a share of bets on a winning pig above which betting is near
 
 def warnings(res: dict, manifest: dict) -> list:
     """Degenerate results for the scorecard (``report/scorecard.py``): queued bets that
-    almost never lose (the queue order alone then decides the bet points)."""
-    from analyzer.report.scorecard import dominant
+    almost never lose (the queue order alone then decides the bet points), a pig that
+    wins nearly every race, and bots that never change a bet (the changed-bet answer
+    then has nothing to compare)."""
+    from analyzer.report.scorecard import ScoreWarning, dominant, replay_command
 
+    out = []
+    pigs = res.get("pigs")
+    for _, r in (pigs.iterrows() if pigs is not None else ()):
+        out += dominant(f"The {r['pig']} pig is among the winners", r["win_share"], overview_value(res, "races"),
+                        manifest,
+                        "a track or a rule that favours one pig (its start, its cards), or bots that push one pig "
+                        "together", counted="races")
     qp = _all(res["queue_position"])
     bets = float(qp["bets"].sum()) if len(qp) else 0.0
     if bets <= 0:
-        return []
-    return dominant("Queued bets are on a winning pig", float(qp["won_bets"].sum()) / bets, bets,
+        return out
+    out += dominant("Queued bets are on a winning pig", float(qp["won_bets"].sum()) / bets, bets,
                     manifest,
                     "betting is nearly riskless and only the place in the queue matters: a rule (bets can "
                     "be changed late, or the leading pig is too easy to read) or bots that bet only on the "
                     "sure pig", threshold=SAFE_BETS, counted="queued bets")
+    ch = _all(res.get("bet_changes", pd.DataFrame()))
+    if len(ch) and ch["first_bets"].iloc[0] >= MIN_CELL and ch["changes"].iloc[0] == 0:
+        out.append(ScoreWarning(
+            f"The bots never change a bet (0 changes of {int(ch['first_bets'].iloc[0]):,} bets).",
+            "nothing about changing bets: the bots' rule never changes one, so the answer on changed bets has "
+            "nothing to compare (not a rule of the game)",
+            f"{replay_command(manifest)} shows every bet laid; seat the switcher or random bot to see bets changed"))
+    return out
 
 
 def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
