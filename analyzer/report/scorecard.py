@@ -160,7 +160,7 @@ def wins_almost_all(res: dict, manifest: dict) -> list[ScoreWarning]:
     players = int(manifest.get("players") or 0)
     if bots is not None and len(bots) > 1:
         for _, r in bots.iterrows():
-            seats = int(r.get("seats", 0) or 0)
+            seats = len(str(r.get("seats", "")).split(","))  # the seats it sits in: "2,3"
             units = int(r.get(f"player_{u}", 0) or 0) // max(seats, 1)
             if 0 < seats < (players or seats + 1):
                 out += dominant(f"{r['bot']} ({seats} of {players} seats) wins", int(r["wins"]) / max(units, 1),
@@ -170,7 +170,7 @@ def wins_almost_all(res: dict, manifest: dict) -> list[ScoreWarning]:
     seats = res.get("seats")
     if seats is not None and len(seats) and bots is not None and len(bots) == 1:
         for _, r in seats.iterrows():
-            out += dominant(f"Seat {r['seat']} wins", r["win_rate"], r.get(f"player_{u}", 0), manifest,
+            out += dominant(f"Seat {int(r['seat'])} wins", r["win_rate"], r.get(f"player_{u}", 0), manifest,
                             "a rule that decides the game by turn order, or a bot that cannot play from the "
                             "other seats")
     return out

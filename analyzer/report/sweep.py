@@ -160,7 +160,7 @@ def scorecard_of(df, min_effect: float = MIN_EFFECT):
     for r in rows:
         m = _cell_manifest(r)
         seats = _seat_bots(r)
-        bots = pd.DataFrame([{"bot": b, "seats": seats.count(b), f"player_{unit}": _bot_wins(r, b)[1],
+        bots = pd.DataFrame([{"bot": b, "seats": ",".join(str(i + 1) for i, x in enumerate(seats) if x == b), f"player_{unit}": _bot_wins(r, b)[1],
                               "wins": _bot_wins(r, b)[0]} for b in dict.fromkeys(seats) if f"bot.{b}.win_rate" in r])
         for w in never_wins({"bots": bots}, m) + wins_almost_all({"bots": bots}, m):
             warns.append(ScoreWarning(f"{_cell_name(r, axes).capitalize()}: {w.seen}", w.meaning, w.check))
