@@ -89,6 +89,9 @@ def _cell_name(row, axes: list[str]) -> str:
 def _cell_manifest(row) -> dict:
     """A cell as a run's manifest, enough for ``scorecard.replay_command``."""
     board = row.get("board")
+    # "default" is the sweep file's word for the game's own board (sweep.DEFAULT_BOARD); any other board is a
+    # path as the sweep file names it, from its folder
+    board = None if board == "default" else board
     return {"game": row["game"], "unit": row["unit"], "players": int(row["players"]), "seed": row["seed"],
             row["unit"]: int(row["count"]), "bots": [{"seat": i + 1, "bot": b} for i, b in enumerate(_seat_bots(row))],
             "data": [{"source": board, "assumed": False}] if isinstance(board, str) and board else []}
@@ -162,8 +165,9 @@ def scorecard_of(df, min_effect: float = MIN_EFFECT):
         seats = _seat_bots(r)
         bots = pd.DataFrame([{"bot": b, "seats": ",".join(str(i + 1) for i, x in enumerate(seats) if x == b), f"player_{unit}": _bot_wins(r, b)[1],
                               "wins": _bot_wins(r, b)[0]} for b in dict.fromkeys(seats) if f"bot.{b}.win_rate" in r])
+        where = " (from the sweep file's folder)" if m["data"] else ""
         for w in never_wins({"bots": bots}, m) + wins_almost_all({"bots": bots}, m):
-            warns.append(ScoreWarning(f"{_cell_name(r, axes).capitalize()}: {w.seen}", w.meaning, w.check))
+            warns.append(ScoreWarning(f"{_cell_name(r, axes).capitalize()}: {w.seen}", w.meaning, w.check + where))
     return card, warns
 
 
