@@ -308,6 +308,26 @@ def test_lemminge_new_columns_on_a_simultaneous_interval():
     assert new_column_verdict({"new_column": nc[nc.value == 3], "overview": ov}) is None
 
 
+def test_lemminge_pushes_per_lemming_pushed():
+    """Moves that push 1 lemming set it back -0.58 hexes (-0.60 to -0.57), moves that push 2
+    -1.40 (-1.50 to -1.30): 0.58 and 0.70 hexes gained per lemming pushed; on simultaneous
+    intervals over the two groups the first lies whole above 0.5 hexes: shown; a group of
+    fewer than 200 moves is left out, and without one the verdict is None."""
+    from analyzer.games.lemminge.report.text import push_verdict
+
+    pu = pd.DataFrame({"pushes": [0, 1, 2, 3], "moves": [9000, 3000, 1000, 150],
+                       "setback": [0.0, -0.58, -1.40, -3.0], "setback_low": [0.0, -0.60, -1.50, -4.0],
+                       "setback_high": [0.0, -0.57, -1.30, -2.0]})
+    ov = pd.DataFrame({"metric": ["games"], "value": [600]})
+    v = push_verdict({"pushes": pu, "overview": ov})
+    assert v.word == "shown" and v.what.startswith("the distance a pushed lemming gains (largest: a lemming pushed "
+                                                   "in a move that pushes 2)")
+    assert round(v.estimate, 2) == 0.7 and round(v.low, 3) == round(0.7 - 0.05 * 2.2414 / 1.95996, 3)
+    assert push_verdict({"pushes": pu[pu.pushes != 1].assign(setback_low=-1.9, setback_high=-0.9),
+                         "overview": ov}).word == "not enough races"
+    assert push_verdict({"pushes": pu[pu.pushes.isin([0, 3])], "overview": ov}) is None
+
+
 def test_smm_changed_bets_against_the_pig_left():
     from analyzer.games.sau_mau_mau.report.text import switch_verdict
 
