@@ -241,7 +241,7 @@ def cards_verdict(res, manifest: dict):
     (association, not the card's effect); None when no card can be compared."""
     c = res["cards"]
     c = c[(c["games_with"] > 0) & (c["games_without"] > 0)]
-    pairs = [(f"{card_title(r.card)} at {r.players} players ({r.side_role}), win rate with minus without",
+    pairs = [(f"{card_title(r.card)} at {r.players} players ({r.side_role})",
               round(r.win_with * r.games_with), r.games_with, round(r.win_without * r.games_without), r.games_without)
              for r in c.itertuples()]
     return _differences(pairs, "a card's win rate with minus without", manifest)
