@@ -139,9 +139,10 @@ def scorecard_of(df, min_effect: float = MIN_EFFECT):
             d, low, high = rate_difference(ka, na, kb, nb, z)
             shift = 1 / ra["players"] - 1 / rb["players"]  # compared as edges over an equal share
             verdicts.append(verdict(float(d - shift), float(low - shift), float(high - shift), min_effect,
-                                    int(ra["count"]), what=f"{_cell_name(ra, axes)} minus {_cell_name(rb, axes)}",
+                                    int(ra["count"]), what=f"{bot}'s win rate over an equal share (1 / players), "
+                                         f"{_cell_name(ra, axes)} minus {_cell_name(rb, axes)}",
                                     unit=unit, level="simultaneous 95% CI"))
-        v = any_of(verdicts, f"{bot}'s win rate over an equal share, one cell minus another")
+        v = any_of(verdicts, "one cell against another")
         items.append((v, f"Does {setting} change how often {bot} wins?", f"metric-{_slug(col)}",
                       f"{bot}, wherever it sits"))
     one_bot = all(len(set(_seat_bots(r))) == 1 for r in rows)

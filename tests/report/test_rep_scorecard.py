@@ -406,7 +406,8 @@ def test_the_sweep_report_has_a_scorecard(tmp_path):
     by_q = {it.question: it for it in card}
     backer = by_q["Does the sweep (players, bots) change how often backer wins?"]
     assert backer.word == "shown" and backer.number.startswith(
-        "cell 0 (players 3, bots backer) minus cell 1 (players 4, bots backer) +10.0 pp (simultaneous 95% CI")
+        "backer's win rate over an equal share (1 / players), cell 0 (players 3, bots backer) minus cell 1 "
+        "(players 4, bots backer) +10.0 pp (simultaneous 95% CI")
     assert backer.holds_for == "backer, wherever it sits; 3, 4 players; 4 cells of 2,000 games"
     assert by_q["Is seat 1 favoured in any cell?"].word == "shown"
     assert [w.seen for w in warns] == ["Cell 3 (players 4, bots random): random never wins (0 of 8,000 seat-games)."]
