@@ -177,8 +177,9 @@ def _slug(name: str) -> str:
 
 
 def write_sweep_report(df, title: str, out: Path) -> Path:
-    """The report of a sweep table at ``out`` (HTML); figures in ``out``'s ``_files``
-    folder, written as every report is (engine/output.py)."""
+    """The report of a sweep table at ``out`` (HTML, figures embedded, the scorecard
+    first); the figures as PNG and the table as CSV in ``out``'s ``_files`` folder,
+    written as every report is (engine/output.py)."""
     folder = files_dir(check_page(out, "sweep.html", "the sweep report"))
     axes = swept(df)
     from pandas.api.types import is_numeric_dtype
@@ -195,7 +196,7 @@ def write_sweep_report(df, title: str, out: Path) -> Path:
                           for r in used.itertuples(index=False))
         parts.append(f"<p>{html.escape(part)}: {html.escape(names)}</p>")
     from analyzer.report import scorecard
-    from analyzer.report.html import CSS, table
+    from analyzer.report.html import CSS, figure_html, table
     from analyzer.report.text import pct_ci
 
     parts.insert(2, scorecard.render_html(*scorecard_of(df)))
@@ -211,13 +212,13 @@ def write_sweep_report(df, title: str, out: Path) -> Path:
         figures = []
         if numeric:
             x = numeric[0]
-            figures.append(("line", _line_figure(df, metric, x, [a for a in axes if a != x])))
+            figures.append(("line", f"{metric} against {x}", _line_figure(df, metric, x, [a for a in axes if a != x])))
         if len(axes) >= 2:
-            figures.append(("heat", _heat_figure(df, metric, axes[1], axes[0])))
-        for kind, fig in figures:
-            name = f"{kind}-{len(files)}.png"
-            files[name] = png(fig)
-            parts.append(f'<img src="{html.escape(folder.name)}/{name}" style="max-width:100%">')
+            figures.append(("heat", f"{metric} by {axes[1]} and {axes[0]}", _heat_figure(df, metric, axes[1], axes[0])))
+        for kind, title, fig in figures:  # embedded, as every report's figures: the page opens offline
+            name = f"{kind}-{len(files)}"
+            files[f"{name}.png"] = png(fig)
+            parts.append(figure_html({"key": name, "title": title, "takeaway": "", "png": files[f"{name}.png"]}))
     files["sweep.csv"] = df.to_csv(index=False)
     parts.append(f'<p>Every cell and column: <a href="{html.escape(folder.name)}/sweep.csv">sweep.csv</a></p>')
     page = ("<!doctype html><html lang=en><head><meta charset=utf-8>"
