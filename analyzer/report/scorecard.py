@@ -104,6 +104,13 @@ def items(answers: list[Answer], manifest: dict) -> list[Item]:
     return out
 
 
+def verdict_item(v: Verdict, question: str, anchor: str, holds_for: str) -> Item:
+    """One verdict as a scorecard line: its word, what it measured with its number and
+    threshold, and the races that would settle it when it is open."""
+    return Item(v.word, question, anchor, f"{v.what} {v.number}, threshold {v.bound}", holds_for,
+                v.needed_text if v.word == NOT_ENOUGH else "")
+
+
 def replay_command(manifest: dict, seats: list[str] | None = None) -> str:
     """The ``analyzer replay`` command of race (or game) 0 of the run, or of the
     run's setup with ``seats`` (one bot label per seat)."""

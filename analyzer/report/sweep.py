@@ -113,8 +113,8 @@ def scorecard_of(df, min_effect: float = MIN_EFFECT):
     ``scorecard.wins_almost_all``), with the cell's replay command."""
     import pandas as pd
 
-    from analyzer.report.scorecard import Item, ScoreWarning, never_wins, wins_almost_all
-    from analyzer.stats.evidence import NOT_ENOUGH, any_of, verdict
+    from analyzer.report.scorecard import MAX_ITEMS, ScoreWarning, never_wins, verdict_item, wins_almost_all
+    from analyzer.stats.evidence import any_of, verdict
     from analyzer.stats.flags import simultaneous_z
     from analyzer.stats.intervals import rate_difference, wilson
 
@@ -158,14 +158,14 @@ def scorecard_of(df, min_effect: float = MIN_EFFECT):
                                     level="simultaneous 95% CI"))
         items.append((any_of(verdicts, "seat 1's win rate over an equal share"), "Is seat 1 favoured in any cell?",
                       "metric-seat1-win_rate", "one bot in every seat of each cell"))
-    card = [Item(v.word, q, anchor, f"{v.what} {v.number}, threshold {v.bound}", f"{who}; {holds}",
-                 v.needed_text if v.word == NOT_ENOUGH else "") for v, q, anchor, who in items[:8]]
+    card = [verdict_item(v, q, anchor, f"{who}; {holds}") for v, q, anchor, who in items[:MAX_ITEMS]]
     warns = []
     for r in rows:
         m = _cell_manifest(r)
         seats = _seat_bots(r)
-        bots = pd.DataFrame([{"bot": b, "seats": ",".join(str(i + 1) for i, x in enumerate(seats) if x == b), f"player_{unit}": _bot_wins(r, b)[1],
-                              "wins": _bot_wins(r, b)[0]} for b in dict.fromkeys(seats) if f"bot.{b}.win_rate" in r])
+        bots = pd.DataFrame([{"bot": b, "seats": ",".join(str(i + 1) for i, x in enumerate(seats) if x == b),
+                              f"player_{unit}": _bot_wins(r, b)[1], "wins": _bot_wins(r, b)[0]}
+                             for b in dict.fromkeys(seats) if f"bot.{b}.win_rate" in r])
         where = " (from the sweep file's folder)" if m["data"] else ""
         for w in never_wins({"bots": bots}, m) + wins_almost_all({"bots": bots}, m):
             warns.append(ScoreWarning(f"{_cell_name(r, axes).capitalize()}: {w.seen}", w.meaning, w.check + where))
