@@ -80,7 +80,6 @@ def _state_answer(res) -> str:
     return _state_measure(res)[1]
 
 
-NOBODY = ("all_lose", "draw")  # the outcomes without a winner
 NOBODY_THRESHOLD = 0.10  # a share of games without a winner that a designer would want to know is there
 
 
