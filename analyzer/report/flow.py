@@ -8,13 +8,17 @@ from __future__ import annotations
 import numpy as np
 
 from analyzer.report.html import table
-from analyzer.report.text import Answer, bots_answer, is_num, num, num_ci, pct, pct_ci, table_scope
+from analyzer.report.text import Answer, bots_answer, is_num, min_effect, num, num_ci, pct, pct_ci, table_scope
+from analyzer.stats.evidence import Verdict, verdict
 
 FLOW_METHOD = ("the kernel notes after every step who leads the game's standing if it ended now (one side strictly "
                "ahead; a tie at the top leaves the lead where it was) and counts per item the lead changes, the "
                "steps before the eventual winner led for good and whether it led at the half; means with 95% t "
                "intervals over items, shares with 95% Wilson intervals; the share of the game before the lead was "
                "for good is averaged over items with a single winner, in whole percent of each item's steps")
+HALF_METHOD = ("; the verdict: the share of items with a single winner whose winner led at the half (1 minus the "
+               "comebacks, 95% Wilson interval) minus 1 in k, the share if the standing at the half said nothing "
+               "about the winner (k: the sides that can lead), judged against the practical threshold")
 QUESTION = "How does the game flow: lead changes, decisiveness, comebacks?"
 
 
@@ -25,8 +29,25 @@ def _rows(res: dict) -> dict:
     return {r["metric"]: r for _, r in flow.iterrows()}
 
 
-def flow_answer(res: dict, manifest: dict, item: str, step: str, who: str) -> Answer:
-    """The answer, e.g. ``item="race", step="moves", who="lemming"``."""
+def half_time_verdict(res: dict, manifest: dict, item: str, contenders: int | None) -> Verdict | None:
+    """Does the standing at the half tell the winner? The share of ``item``s with a single
+    winner that the leader at the half went on to win, minus ``1 / contenders`` (what a
+    standing that said nothing would give), against the practical threshold. None
+    without comebacks counted or with fewer than two contenders."""
+    r = _rows(res)
+    cb = r.get("comeback")
+    if cb is None or not contenders or contenders < 2 or not cb["n"] or not is_num(cb["low"]):
+        return None
+    chance = 1 / contenders
+    return verdict(1 - cb["value"] - chance, 1 - cb["high"] - chance, 1 - cb["low"] - chance, min_effect(manifest),
+                   int(cb["n"]), what=f"the leader at the half winning the {item}, against 1 in {contenders} by chance",
+                   unit=f"{item}s")
+
+
+def flow_answer(res: dict, manifest: dict, item: str, step: str, who: str, contenders: int | None = None) -> Answer:
+    """The answer, e.g. ``item="race", step="moves", who="lemming"``; with ``contenders``
+    (the sides that can lead: players, pigs, lemmings) it judges whether the leader at
+    the half wins more than by chance (``half_time_verdict``)."""
     r = _rows(res)
     if not r or not r["lead_changes"]["n"]:
         return Answer(QUESTION, f"Cannot tell: no {item} was recorded with its flow counters.", FLOW_METHOD,
@@ -41,7 +62,8 @@ def flow_answer(res: dict, manifest: dict, item: str, step: str, who: str) -> An
                  f"the winner was not leading at the half. ")
     text += (f"No single winner (shared, drawn or stopped): {pct(r['no_single_winner']['value'])} of {item}s. "
              f"Length: {num_ci(r['length']['value'], r['length']['low'], r['length']['high'], 1)} {step}.")
-    return bots_answer(QUESTION, "flow", text, FLOW_METHOD, manifest)
+    v = half_time_verdict(res, manifest, item, contenders)
+    return bots_answer(QUESTION, "flow", text, FLOW_METHOD + (HALF_METHOD if v is not None else ""), manifest, v)
 
 
 def flow_figure(item: str, step: str) -> tuple:

@@ -8,6 +8,8 @@ warnings for degenerate results, each saying what was seen, what it may mean
 (a rule, a bot, the data) and how to look (a ``replay`` command):
 
 * a bot or a seat that never wins (``seats`` and ``bots``, every game);
+* a bot that wins 90% or more from fewer than all the seats, or a seat that does
+  so with one bot in every seat (``seats`` and ``bots``, every game);
 * answers the controlled tables are too small to settle (their races needed);
 * whatever a game adds in its report package's ``warnings(res, manifest)``
   (an outcome of 90% or more, bets that almost never lose, ...), built with
@@ -102,6 +104,13 @@ def items(answers: list[Answer], manifest: dict) -> list[Item]:
     return out
 
 
+def verdict_item(v: Verdict, question: str, anchor: str, holds_for: str) -> Item:
+    """One verdict as a scorecard line: its word, what it measured with its number and
+    threshold, and the races that would settle it when it is open."""
+    return Item(v.word, question, anchor, f"{v.what} {v.number}, threshold {v.bound}", holds_for,
+                v.needed_text if v.word == NOT_ENOUGH else "")
+
+
 def replay_command(manifest: dict, seats: list[str] | None = None) -> str:
     """The ``analyzer replay`` command of race (or game) 0 of the run, or of the
     run's setup with ``seats`` (one bot label per seat)."""
@@ -149,6 +158,31 @@ def never_wins(res: dict, manifest: dict) -> list[ScoreWarning]:
     return out
 
 
+def wins_almost_all(res: dict, manifest: dict) -> list[ScoreWarning]:
+    """A bot that wins ``DOMINANT`` or more of the units from fewer than all the seats, and
+    a seat that does so with one bot in every seat (``bots`` and ``seats`` tables)."""
+    out = []
+    u = unit(manifest)
+    bots = res.get("bots")
+    players = int(manifest.get("players") or 0)
+    if bots is not None and len(bots) > 1:
+        for _, r in bots.iterrows():
+            seats = len(str(r.get("seats", "")).split(","))  # the seats it sits in: "2,3"
+            units = int(r.get(f"player_{u}", 0) or 0) // max(seats, 1)
+            if seats < players:  # a bot in every seat wins every unit: that says nothing
+                out += dominant(f"{r['bot']} ({seats} of {players} seats) wins", int(r["wins"]) / max(units, 1),
+                                units, manifest, "a bot far stronger than the rest (its rivals play too weakly "
+                                "for the table to say anything about the game), or a rule its way of playing "
+                                "exploits")
+    seats = res.get("seats")
+    if seats is not None and len(seats) and bots is not None and len(bots) == 1:
+        for _, r in seats.iterrows():
+            out += dominant(f"Seat {int(r['seat'])} wins", r["win_rate"], r.get(f"player_{u}", 0), manifest,
+                            "a rule that decides the game by turn order, or a bot that cannot play from the "
+                            "other seats")
+    return out
+
+
 def too_small(answers: list[Answer], manifest: dict, controlled) -> list[ScoreWarning]:
     """One warning when controlled tables leave answers open: how many, and the races that would settle them."""
     if not controlled:
@@ -176,7 +210,7 @@ def warnings(res: dict, manifest: dict, answers: list[Answer], controlled=None,
     """The automatic warnings: never-winning bots and seats, answers left open by small
     controlled tables, and the game's own (``sections.warnings(res, manifest)``)."""
     def seen(table) -> list[ScoreWarning]:
-        out = never_wins(table, manifest)
+        out = never_wins(table, manifest) + wins_almost_all(table, manifest)
         if sections is not None and hasattr(sections, "warnings"):
             out += sections.warnings(table, manifest)
         return out

@@ -230,7 +230,7 @@ def scorecard_of(res, result, min_effect: float = MIN_EFFECT):
     in the rating order, and seat 1 against the average seat, as the chance to
     outscore an equal opponent minus 1/2 (pp), judged against ``min_effect``;
     warnings for a bot that never wins."""
-    from analyzer.report.scorecard import NOT_ENOUGH, Item, ScoreWarning
+    from analyzer.report.scorecard import MAX_ITEMS, ScoreWarning, verdict_item
 
     players = f"{result.players} players"
     items = []
@@ -260,8 +260,7 @@ def scorecard_of(res, result, min_effect: float = MIN_EFFECT):
                               "an equal bot's chance to outscore from seat 1 rather than an average seat, above 50%:",
                               result.unit)
         items.append((v, "Seat advantage", "seats", "every bot, all seats"))
-    card = [Item(v.word, title, anchor, f"{v.what} {v.number}, threshold {v.bound}", f"{who}; {players}",
-                 v.needed_text if v.word == NOT_ENOUGH else "") for v, title, anchor, who in items[:8]]
+    card = [verdict_item(v, title, anchor, f"{who}; {players}") for v, title, anchor, who in items[:MAX_ITEMS]]
     rt = res["ratings"]
     warns = [ScoreWarning(f"{r['bot']} never wins (0 of {int(r['races']):,} seat-{result.unit}).",
                      "a bot too weak to matter, a rule that shuts its way of playing out, or a bot that cannot "

@@ -53,6 +53,23 @@ def wilson(successes, n, z=Z95):
     return _out(low), _out(high)
 
 
+def rate_difference(k1, n1, k2, n2, z=Z95):
+    """The difference of two independent rates ``k1/n1 - k2/n2`` with Newcombe's
+    hybrid score interval (his method 10), built from the two Wilson intervals::
+
+        low  = d - sqrt((p1 - low1)² + (high2 - p2)²)
+        high = d + sqrt((high1 - p1)² + (p2 - low2)²)
+
+    ``(d, low, high)``; NaN when either n is 0. It keeps good coverage where
+    the rates are near 0 or 1, as Wilson's does."""
+    l1, h1 = wilson(k1, n1, z)
+    l2, h2 = wilson(k2, n2, z)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p1, p2 = np.asarray(k1, np.float64) / n1, np.asarray(k2, np.float64) / n2
+    d = p1 - p2
+    return _out(d), _out(d - np.sqrt((p1 - l1) ** 2 + (h2 - p2) ** 2)), _out(d + np.sqrt((h1 - p1) ** 2 + (p2 - l2) ** 2))
+
+
 def mean_ci(mean, std, n, z=None):
     """Interval for a mean: ``mean ± q * std / sqrt(n)``, as ``(low, high)``.
 

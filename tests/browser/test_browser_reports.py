@@ -1,4 +1,4 @@
-"""Each game's balance report and the tournament page, rendered in a real
+"""Each game's balance report, the tournament page and a sweep report, rendered in a real
 headless Chromium: no console errors, every image loaded (natural width > 0),
 no request leaves the page (figures are embedded), and a screenshot of each
 saved beside the test output (``test-output/browser/``, or
@@ -42,10 +42,25 @@ def pages(tmp_path_factory):
     cup = analyzer.tournament("lemming-mafia", ["random", "favourite", "timer"], races=240, threads=1,
                               report=folder / "tournament.html", progress=False)
     out["tournament"] = Path(str(cup).rsplit("report: ", 1)[1].strip())
+    out["sweep"] = _sweep_page(folder)
     return out
 
 
-@pytest.mark.parametrize("page", [*names(), "tournament"])
+def _sweep_page(folder: Path) -> Path:
+    """A sweep of Sau Mau Mau over 3 and 4 players, one bot per cell, 150 games a cell."""
+    from analyzer.sweep import load_sweep, run_sweep
+
+    path = folder / "sweep.toml"
+    path.write_text('title = "players"\ngame = "sau-mau-mau"\ngames = 150\nseed = 1\nout = "sweep"\n'
+                    'report = "sweep.html"\n[grid]\nplayers = [3, 4]\nbots = ["backer", "random"]\n')
+    run_sweep(load_sweep(path), threads=1, progress=False)
+    return folder / "sweep.html"
+
+
+PAGES = [*names(), "tournament", "sweep"]
+
+
+@pytest.mark.parametrize("page", PAGES)
 def test_page_renders_cleanly_offline(browser, pages, page):
     url = pages[page].resolve().as_uri()
     shot = OUTPUT / f"{page}.png"
@@ -60,7 +75,7 @@ def test_page_renders_cleanly_offline(browser, pages, page):
     assert shot.stat().st_size > 10_000  # a rendered page, not a blank one
 
 
-@pytest.mark.parametrize("page", [*names(), "tournament"])
+@pytest.mark.parametrize("page", PAGES)
 def test_the_scorecard_is_on_the_first_screen(browser, pages, page):
     """Issue 35: at 1400 px wide the scorecard (``id="scorecard"``, before the table
     of contents) lies within the first 900 px, with at least one evidence word
@@ -88,7 +103,7 @@ WIDTHS = (1400, 390)  # a laptop and a phone
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-@pytest.mark.parametrize("page", [*names(), "tournament"])
+@pytest.mark.parametrize("page", PAGES)
 def test_no_table_overflows_and_figures_fill_a_phone(browser, pages, page, width):
     """Wide tables scroll inside their own box; the page never scrolls sideways; on a
     phone every figure spans the screen (at least 95% of it)."""

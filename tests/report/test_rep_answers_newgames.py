@@ -37,6 +37,7 @@ LMG_STRUCTURAL = ("Do the starting hands of 2-6 cards balance the seats?", "Is t
 MAFIA_METHODS = {
     "Is the State strong enough at 3 and 5 players?": "Wilson",
     "Does the family that moves first win more?": "Cochran's Q",
+    "How often does nobody win (everyone loses, or a draw at the safety cap)?": "Wilson",
     "How did families fare with each base city? (association: the bots chose the base)": "observational",
     "Which cards go with winning? (association: win rates with and without a card)": "observational",
     "Where do markers go? (counts)": "counts",
@@ -44,7 +45,7 @@ MAFIA_METHODS = {
     "How does the game flow: lead changes, decisiveness, comebacks?": "Wilson",
 }
 MAFIA_STRUCTURAL = ("Is the State strong enough at 3 and 5 players?", "Does the family that moves first win more?",
-                    "How long are games?")
+                    "How long are games?", "How often does nobody win (everyone loses, or a draw at the safety cap)?")
 MAFIA_TABLE = "expander,raider,hunter,expander,raider"
 
 
@@ -167,6 +168,7 @@ def test_mafia_controlled_tables_keep_the_state_seat(mafia):
                                   "hunter) (300 games each"), q
         assert a.text.startswith(("The same answer with each of the 2 bots in every family seat",
                                   "Shown with each of the 2 bots in every family seat",
+                                  "Ruled out with each of the 2 bots in every family seat",
                                   "Not enough races — not settled at 300 games a table",
                                   "It depends on the bots (each in every family seat")), q
         assert "At this run's own table" in a.text, q

@@ -180,7 +180,7 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
         bots_answer("How often do contracts break a tie?", "tiebreak", _answer_tiebreak(res),
                     "share of races whose top score was tied and decided by contract points, 95% Wilson",
                     manifest),
-        flow_answer(res, manifest, *FLOW),
+        flow_answer(res, manifest, *FLOW, contenders=len(res["lemmings"]) or None),
     ]
 
 

@@ -10,6 +10,9 @@ import numpy as np
 
 from analyzer.stats.evidence import RULED_OUT, SHOWN
 from analyzer.report.flow import flow_answer
+from analyzer.stats.evidence import any_of, verdict
+from analyzer.stats.flags import simultaneous_z
+from analyzer.stats.intervals import Z95
 from analyzer.report.text import (
     SEAT_METHOD, Answer, answer_skill, bots_answer, skill_verdict,
     confounded, first_seat_measure, flag_sentence, is_num, num, num_ci,
@@ -17,6 +20,10 @@ from analyzer.report.text import (
 )
 
 MIN_MOVES = 200  # moves below which a cell is too thin to quote
+# hexes of progress: about a sixth of what a card played on a column gains (2-4 hexes), the smallest gap
+# (between a card that starts a column and one that joins it, or given to a pushed rival) that would change
+# how a player plays
+HEX_THRESHOLD = 0.5
 
 FLOW = ("game", "turns", "player")  # one item, its steps, what leads its standing (docs/lemminge.md)
 
@@ -55,6 +62,63 @@ def new_column(res: dict) -> str:
     return (f"{verdict} (progress of a card that starts a new column minus one of the same value played on its "
             f"column: " + "; ".join(parts) + "); an association, not the effect of starting a column: the bots "
             "chose when to start one.")
+
+
+def _hexes_verdict(rows: list[tuple[str, float, float, float]], what: str, res: dict):
+    """``any_of`` over effects in hexes, ``(label, estimate, low, high)`` with 95%
+    intervals clustered by game, each widened to a simultaneous 95% (Bonferroni over
+    the rows), against ``HEX_THRESHOLD``; None without rows."""
+    if not rows:
+        return None
+    widen = simultaneous_z(len(rows)) / Z95
+    games = int(overview_value(res, "games")) if is_num(overview_value(res, "games")) else 0
+    return any_of([verdict(e, e - widen * (e - low), e + widen * (high - e), HEX_THRESHOLD, games, what=label,
+                           unit="games", fmt=lambda x: f"{x:+.2f}", suffix=" hexes", level="simultaneous 95% CI")
+                   for label, e, low, high in rows], what)
+
+
+def new_column_verdict(res: dict):
+    """Does starting a new column go with more (or less) progress than adding the same
+    card value to a column? Each quoted value's difference (``_hexes_verdict``); None
+    when no value is quoted."""
+    nc = res["new_column"]
+    nc = nc[(nc["new_moves"] >= MIN_MOVES) & (nc["on_moves"] >= MIN_MOVES)]
+    return _hexes_verdict([(f"a {int(r['value'])} starting a column minus one added", float(r["difference"]),
+                            float(r["difference_low"]), float(r["difference_high"])) for _, r in nc.iterrows()],
+                          "a card starting a new column minus one added to a column", res)
+
+
+def push_verdict(res: dict):
+    """Do pushes carry the pushed lemmings on? Per number of lemmings pushed (groups of
+    at least ``MIN_MOVES`` moves), the finish distance they gain per lemming pushed
+    (the opposite of the setback, divided by the lemmings pushed) (``_hexes_verdict``);
+    None without pushes."""
+    pu = res["pushes"]
+    pu = pu[(pu["pushes"] > 0) & (pu["moves"] >= MIN_MOVES)]
+    return _hexes_verdict([(f"a lemming pushed in a move that pushes {int(r['pushes'])}",
+                            -float(r["setback"]) / r["pushes"], -float(r["setback_high"]) / r["pushes"],
+                            -float(r["setback_low"]) / r["pushes"]) for _, r in pu.iterrows()],
+                          "the distance a pushed lemming gains", res)
+
+
+def warnings(res: dict, manifest: dict) -> list:
+    """Degenerate results for the scorecard (``report/scorecard.py``): a choice the bots
+    never vary, starting a new column (never, or with every card), which leaves the
+    new-column answer nothing to compare."""
+    from analyzer.report.scorecard import MIN_UNITS, ScoreWarning, replay_command
+
+    nc = res.get("new_column")
+    if nc is None:
+        return []
+    new, on = int(nc["new_moves"].sum()), int(nc["on_moves"].sum())
+    if new + on < MIN_UNITS or (new and on):
+        return []
+    seen = ("never start a new column" if not new else "start a new column with every card")
+    return [ScoreWarning(
+        f"The bots {seen} ({new:,} of {new + on:,} cards played started one).",
+        "nothing about columns: the bots' rule never varies this choice, so the new-column answer has nothing "
+        "to compare (not a rule of the game)",
+        f"{replay_command(manifest)} shows every card played; seat the random bot to see both choices")]
 
 
 def pushes(res: dict) -> str:
@@ -181,13 +245,17 @@ COLUMN_METHOD = ("cards played on an existing column, grouped by the column's su
 NEW_COLUMN_METHOD = ("per card value, the mean progress of cards that started a new column minus that of cards of "
                      "the same value played on their column: difference of means with a 95% t interval "
                      "clustered by game (a game's moves of both kinds count once, with their covariance); values with fewer than "
-                     f"{MIN_MOVES} moves on either side are not quoted; observational, not the effect of starting "
+                     f"{MIN_MOVES} moves on either side are not quoted; the verdict: any value's difference on its "
+                     "interval widened to a simultaneous 95% (Bonferroni over the values) against a practical "
+                     f"threshold of {HEX_THRESHOLD} hexes; observational, not the effect of starting "
                      "a column: the bots chose when to start one")
 PUSH_METHOD = ("moves grouped by the number of lemmings they pushed: the share of moves that push, the finish "
                "distance the pushed lemmings gained per pushing move and per lemming pushed, pooled over "
-               "the groups by their move counts; no interval is quoted (the pushes table has 95% t intervals per "
-               "group, clustered by game); observational: the pushes are the "
-               "bots' own choices")
+               "the groups by their move counts; no interval is quoted for the pooled figures (the pushes table has "
+               "95% t intervals per group, clustered by game); the verdict: per group of at least "
+               f"{MIN_MOVES} moves, the distance gained per lemming pushed on its interval widened to a "
+               f"simultaneous 95% (Bonferroni over the groups), against a practical threshold of {HEX_THRESHOLD} "
+               "hexes; observational: the pushes are the bots' own choices")
 TILES_METHOD = ("counts over the run: tiles placed per printed terrain of the hex (share of all tiles), new columns "
                 "started per card terrain, and per hex the entries of moving lemmings per game and the landings "
                 "of pushed ones; no intervals; where tiles go is the bots' choice")
@@ -206,6 +274,7 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
     """The designer's questions, each with its scope and method (``Answer``): the
     questions about the game on the controlled tables (``structural``), those about
     the bots' choices as such (``bots_answer``)."""
+    players = overview_value(res, "players")
     return [
         replace(structural("Do the starting hands of 2-6 cards balance the seats?", "seat_advantage",
                            hands_measure(manifest), HANDS_METHOD, res, manifest, controlled),
@@ -214,14 +283,14 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
                    res, manifest, controlled),
         bots_answer("What did a card on a column of each sum gain? (association: cards the bots played)", "column_value", column_value(res), COLUMN_METHOD, manifest),
         bots_answer("Did cards that started a new column gain more than cards added to one? (association)", "new_column",
-                    new_column(res), NEW_COLUMN_METHOD, manifest),
+                    new_column(res), NEW_COLUMN_METHOD, manifest, new_column_verdict(res)),
         bots_answer("What do pushes do to the pushed lemmings? (association: pushes the bots made)", "pushes",
-                    pushes(res), PUSH_METHOD, manifest),
+                    pushes(res), PUSH_METHOD, manifest, push_verdict(res)),
         bots_answer("Where do tiles go, and which hexes are busiest? (counts)", "tiles",
                     f"{tiles(res)} {hexes(res)} {TERRAIN_UNTOLD}", TILES_METHOD, manifest),
         structural("How long is a game?", "game_length", _length_measure, LENGTH_METHOD, res, manifest,
                    controlled),
         bots_answer("How much does skill matter?", "scores", answer_skill(res), SKILL_METHOD, manifest,
                     skill_verdict(res, manifest)),
-        flow_answer(res, manifest, *FLOW),
+        flow_answer(res, manifest, *FLOW, contenders=int(players) if is_num(players) else None),
     ]

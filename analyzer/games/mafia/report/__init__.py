@@ -20,7 +20,8 @@ from analyzer.report.text import (
 )
 from analyzer.stats.aggregate import hist_mean
 from analyzer.stats.evidence import any_of, verdict
-from analyzer.stats.flags import ALPHA, seat_balance
+from analyzer.stats.flags import ALPHA, seat_balance, simultaneous_z
+from analyzer.stats.intervals import rate_difference, wilson
 
 __all__ = ["FIGURES", "answers", "warnings", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS", "CONTROLLED_TABLES",
            "ANSWER_CHARTS"]
@@ -77,6 +78,35 @@ def _state_measure(res, manifest: dict | None = None) -> tuple:
 
 def _state_answer(res) -> str:
     return _state_measure(res)[1]
+
+
+NOBODY_THRESHOLD = 0.10  # a share of games without a winner that a designer would want to know is there
+
+
+def _nobody_measure(res) -> tuple:
+    """(key, sentence, verdict) for ``structural``: per player count, the share of games
+    nobody wins (everyone loses, or a draw at the safety cap) with its 95% Wilson
+    interval, judged against ``NOBODY_THRESHOLD`` (shown: at least that share; ruled
+    out: surely fewer); the key is where each interval lies against it."""
+    o = res["outcomes"]
+    parts, keys, verdicts = [], [], []
+    for n in sorted(o["players"].unique()):
+        sub = o[o.players == n].set_index("outcome")["games"]
+        games = int(sub.sum())
+        if not games:
+            continue
+        lost, draws = int(sub.get("all_lose", 0)), int(sub.get("draw", 0))
+        low, high = wilson(lost + draws, games)
+        share = (lost + draws) / games
+        v = verdict(share, low, high, NOBODY_THRESHOLD, games, what=f"games nobody wins at {n} players",
+                    unit="games", fmt=lambda x: f"{100 * x:.1f}", suffix="%")
+        verdicts.append(v)
+        keys.append(f"{n}:{v.word}")
+        parts.append(f"at {n} players nobody wins {pct_ci(share, low, high)} of games (everyone loses in "
+                     f"{pct(lost / games)}, a draw at the safety cap in {pct(draws / games)})")
+    if not parts:
+        return "none", "No games in this run."
+    return ",".join(keys), "; ".join(parts) + ".", any_of(verdicts, "games nobody wins")
 
 
 def _family_confounded(res, n) -> bool:
@@ -202,6 +232,46 @@ def _cards_table(res) -> tuple[list[str], list[list]] | None:
              for _, r in c.iterrows()])
 
 
+def _differences(pairs: list[tuple], what: str, manifest: dict):
+    """``any_of`` over win-rate differences of independent groups of games: ``pairs`` of
+    ``(label, wins_a, games_a, wins_b, games_b)``, each on Newcombe's interval at a
+    simultaneous 95% (Bonferroni over the pairs), against the practical threshold."""
+    if not pairs:
+        return None
+    z = simultaneous_z(len(pairs))
+    out = []
+    for label, ka, na, kb, nb in pairs:
+        d, low, high = rate_difference(ka, na, kb, nb, z)
+        out.append(verdict(float(d), float(low), float(high), min_effect(manifest), int(na + nb), what=label,
+                           unit="games", level="simultaneous 95% CI"))
+    return any_of(out, what)
+
+
+def bases_verdict(res, manifest: dict):
+    """Does a family's base city go with winning more? Per family and player count
+    whose bot played more than one base, every two bases' win rates compared
+    (association: the bots chose the base); None when no family varied its base."""
+    b = res["bases"]
+    pairs = []
+    for (n, side), g in b[b["n"] > 0].groupby(["players", "side"], sort=False):
+        rows = g.sort_values("win_rate", ascending=False).to_dict("records")
+        pairs += [(f"{side} at {n} players, {x['base']} minus {y['base']}", x["wins"], x["n"], y["wins"], y["n"])
+                  for i, x in enumerate(rows) for y in rows[i + 1:]]
+    return _differences(pairs, "a family's win rate with one base minus another", manifest)
+
+
+def cards_verdict(res, manifest: dict):
+    """Do the games where a side played a card go with winning more (or less) than its
+    games without it? Every card, player count and role with games both ways
+    (association, not the card's effect); None when no card can be compared."""
+    c = res["cards"]
+    c = c[(c["games_with"] > 0) & (c["games_without"] > 0)]
+    pairs = [(f"{card_title(r.card)} at {r.players} players ({r.side_role})",
+              round(r.win_with * r.games_with), r.games_with, round(r.win_without * r.games_without), r.games_without)
+             for r in c.itertuples()]
+    return _differences(pairs, "a card's win rate with minus without", manifest)
+
+
 def card_title(name: str) -> str:
     """A ``card`` value of the cards table by its name on the rules page."""
     return L.PLAYED_TITLES.get(str(name), str(name).replace("_", " "))
@@ -266,13 +336,20 @@ FIRST_METHOD = ("per player count, each family's share of games won, then Cochra
                 "(at most one winner a game, so the families of a game are paired) and per-family paired tests "
                 "against the average family with Holm correction, flagged only beyond the practical threshold; "
                 "when the families run different bots the comparison mixes bot and order and is not tested")
+DIFFERENCE_METHOD = ("; the verdict: each difference of two win rates on Newcombe's interval (from the two Wilson "
+                     "intervals) at a simultaneous 95% (Bonferroni over the differences), against the practical "
+                     "threshold: shown when any is beyond it")
 BASE_METHOD = ("per family and player count, the share of its games with each base city and its win rate with "
                "that base (95% Wilson intervals in the bases table and figure); observational: the bots choose the base, and a bot that always "
-               "picks one base gives no comparison")
+               "picks one base gives no comparison" + DIFFERENCE_METHOD)
 CARD_METHOD = ("observational: among the games a side played, its win rate in the games where it played the card "
                "against those where it did not, each with a 95% Wilson interval, the four largest differences "
-               "in a table (no interval for the difference); a card is played when its window opens, which depends "
-               "on how the game goes, so this is not the card's effect (no intervention)")
+               "in a table; a card is played when its window opens, which depends "
+               "on how the game goes, so this is not the card's effect (no intervention)" + DIFFERENCE_METHOD)
+NOBODY_METHOD = ("per player count, the share of games that end without a winner (everyone loses, or a draw at the "
+                 "safety cap) with its 95% Wilson interval, judged against a practical threshold of "
+                 f"{100 * NOBODY_THRESHOLD:.0f}% of games: shown when the whole interval lies at or above it, ruled "
+                 "out when the whole interval lies below it")
 SPACE_METHOD = ("counts over the run of the markers placed on and taken off each space, divided by its games "
                 "(per game); no intervals; where markers go follows the bots' choices")
 LENGTH_METHOD = ("per player count, the histogram of game lengths in calendar turns (passes of the six-slot "
@@ -353,18 +430,27 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
                       res, (3, 5)),
         structural("Does the family that moves first win more?", "outcomes", _first_mover_measure(manifest),
                    FIRST_METHOD, res, manifest, controlled),
+        structural("How often does nobody win (everyone loses, or a draw at the safety cap)?", "outcomes",
+                   _nobody_measure, NOBODY_METHOD, res, manifest, controlled),
         bots_answer("How did families fare with each base city? (association: the bots chose the base)", "bases",
                     _with_table(_bases(res), _bases_table(res), "every base each family chose"), BASE_METHOD,
-                    manifest, table=_bases_table(res)),
+                    manifest, bases_verdict(res, manifest), table=_bases_table(res)),
         bots_answer("Which cards go with winning? (association: win rates with and without a card)", "cards",
                     _with_table(_cards(res), _cards_table(res), "the four largest differences"), CARD_METHOD,
-                    manifest, table=_cards_table(res)),
+                    manifest, cards_verdict(res, manifest), table=_cards_table(res)),
         bots_answer("Where do markers go? (counts)", "spaces",
                     _with_table(_spaces(res), _spaces_table(res), "the busiest spaces"), SPACE_METHOD, manifest,
                     table=_spaces_table(res)),
         structural("How long are games?", "length", _length_measure, LENGTH_METHOD, res, manifest, controlled),
-        flow_answer(res, manifest, *FLOW),
+        flow_answer(res, manifest, *FLOW, contenders=_sides(res)),
     ]
+
+
+def _sides(res) -> int | None:
+    """The sides that can lead a game's standing: the four families, and the State where
+    it plays (3 and 5 players); None when the run mixes player counts."""
+    counts = res["outcomes"]["players"].unique()
+    return None if len(counts) != 1 else L.N_FAMILIES + (int(counts[0]) != 4)
 
 
 def overview(res: dict) -> list[tuple[str, str]]:

@@ -205,7 +205,7 @@ TIMING_METHOD = ("hindsight: every bet card the bots laid (first bets later chan
                  "points they paid), by the race stage when laid (against the race's final length, unknown at "
                  "the table); changed bets against first bets, 95% t intervals (unpaired); each change against "
                  "the bet it replaced, paired by change (did the new pig win more often than the one left), 95% "
-                 "t interval; not an intervention")
+                 "t interval, the verdict judging it against the practical threshold; not an intervention")
 PIG_METHOD = ("chi-square test that the four pigs are among the winners equally often, then per-pig z tests "
               "with Holm correction; a pig is flagged only if its gap is at least the practical threshold")
 START_METHOD = ("per race, the starting seat's race points minus the mean of the other seats in the same race "
@@ -219,18 +219,35 @@ SAFE_BETS = 0.95  # a share of bets on a winning pig above which betting is near
 
 def warnings(res: dict, manifest: dict) -> list:
     """Degenerate results for the scorecard (``report/scorecard.py``): queued bets that
-    almost never lose (the queue order alone then decides the bet points)."""
-    from analyzer.report.scorecard import dominant
+    almost never lose (the queue order alone then decides the bet points), a pig that
+    wins nearly every race, and bots that never change a bet (the changed-bet answer
+    then has nothing to compare)."""
+    from analyzer.report.scorecard import ScoreWarning, dominant, replay_command
 
+    out = []
+    pigs = res.get("pigs")
+    for _, r in (pigs.iterrows() if pigs is not None else ()):
+        out += dominant(f"The {r['pig']} pig is among the winners", r["win_share"], overview_value(res, "races"),
+                        manifest,
+                        "a track or a rule that favours one pig (its start, its cards), or bots that push one pig "
+                        "together", counted="races")
     qp = _all(res["queue_position"])
     bets = float(qp["bets"].sum()) if len(qp) else 0.0
     if bets <= 0:
-        return []
-    return dominant("Queued bets are on a winning pig", float(qp["won_bets"].sum()) / bets, bets,
+        return out
+    out += dominant("Queued bets are on a winning pig", float(qp["won_bets"].sum()) / bets, bets,
                     manifest,
                     "betting is nearly riskless and only the place in the queue matters: a rule (bets can "
                     "be changed late, or the leading pig is too easy to read) or bots that bet only on the "
                     "sure pig", threshold=SAFE_BETS, counted="queued bets")
+    ch = _all(res.get("bet_changes", pd.DataFrame()))
+    if len(ch) and ch["first_bets"].iloc[0] >= MIN_CELL and ch["changes"].iloc[0] == 0:
+        out.append(ScoreWarning(
+            f"The bots never change a bet (0 changes of {int(ch['first_bets'].iloc[0]):,} bets).",
+            "nothing about changing bets: the bots' rule never changes one, so the answer on changed bets has "
+            "nothing to compare (not a rule of the game)",
+            f"{replay_command(manifest)} shows every bet laid; seat the switcher or random bot to see bets changed"))
+    return out
 
 
 def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
@@ -245,7 +262,7 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
         structural("Which queue position earned most? (hindsight: bets the bots laid)", "queue_position", _queue_measure, QUEUE_METHOD,
                    res, manifest, controlled),
         bots_answer("Which bets earned most: early or late, first or changed? (hindsight: bets the bots laid)", "bet_timing", _answer_timing(res),
-                    TIMING_METHOD, manifest, table=_changes_table(res)),
+                    TIMING_METHOD, manifest, switch_verdict(res, manifest), table=_changes_table(res)),
         structural("How do races end?", "race_ends", lambda t: (_end_key(t), race_ends(t)),
                    "shares of races by how they end, 95% Wilson intervals; race numbers compared by their "
                    "intervals", res, manifest, controlled),
@@ -257,8 +274,21 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
                     "score variance explained by the bot (eta squared); each heuristic bot's game win rate per "
                     "seat minus random's, paired by game, 95% t interval", manifest, skill_verdict(res, manifest)),
         structural("Are the pigs balanced?", "pigs", pig_measure, PIG_METHOD, res, manifest, controlled),
-        flow_answer(res, manifest, *FLOW),
+        flow_answer(res, manifest, *FLOW, contenders=len(res["pigs"])),
     ]
+
+
+def switch_verdict(res: dict, manifest: dict):
+    """Did a changed bet pick a winner more often than the bet it replaced? The new pig's
+    share of races won minus the left pig's, paired by change (the ``bet_changes`` row of
+    all bots), against the practical threshold; None when no bet was changed."""
+    ch = _all(res["bet_changes"])
+    if not len(ch) or not ch["changes"].iloc[0] > 0:
+        return None
+    c = ch.iloc[0]
+    return verdict(float(c["switch_gain"]), float(c["switch_low"]), float(c["switch_high"]), min_effect(manifest),
+                   int(c["changes"]), what="a changed bet's new pig winning minus the pig it left (paired by change)",
+                   unit="changes")
 
 
 def _queue_measure(res: dict) -> tuple[str, str]:
