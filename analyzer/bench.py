@@ -472,10 +472,13 @@ def measure_decision_cost(game: str, bot: str, players: int, races: int,
     bots = ",".join([bot] + ["random"] * (players - 1))
     with tempfile.TemporaryDirectory(prefix="analyzer-bench-") as tmp:
         r = timed_simulation(bots, races, "--out", f"{tmp}/run", "--threads", "1", game=game)
-        seats = pd.read_parquet(f"{tmp}/run/players.parquet")
+        run = Path(tmp) / "run"
+        seats = pd.read_parquet(run / ("players.parquet" if (run / "players.parquet").exists() else "sides.parquet"))
     mine = seats[seats.bot == bot]
     if "decisions" in seats:
         decisions, what = int(mine.decisions.sum()), "decisions"
+    elif "side_turns" in seats:  # a game of sides (sides.parquet): its search bot searches a turn's move
+        decisions, what = int(mine.side_turns.sum()), "turns (one searched move at most each)"
     else:  # a game that counts no decisions: its search bot searches one decision a turn
         decisions, what = int((mine.moves + mine.refills).sum()), "turns (one searched decision each)"
     loop = r.seconds - r.outside_loop

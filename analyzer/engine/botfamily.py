@@ -92,7 +92,8 @@ class BotFamily:
 
 def search_family(model: BotFamily, description: str, search: dict, integer: frozenset) -> BotFamily:
     """A game's search bot (docs/search.md): its heuristic ``model``'s parameters
-    (those of its playout policy and of the decisions it does not search), then
+    (those of its playout policy and of the decisions it does not search) and
+    roles, then
     the search's own, ``search``: name -> (slot, default, help, ParamRange);
     ``integer``: those of them that are whole numbers."""
     params = dict(model.params)
@@ -101,7 +102,7 @@ def search_family(model: BotFamily, description: str, search: dict, integer: fro
         params[name] = (slot, default, text)
         ranges[name] = valid
     return BotFamily(model.name, model.kind, description, params, ranges=ranges,
-                     integer=model.integer | integer)
+                     integer=model.integer | integer, roles=model.roles)
 
 
 @dataclass(frozen=True)

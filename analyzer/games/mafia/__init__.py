@@ -15,7 +15,7 @@ bots (``bots.py``, named with their roles in ``registry.py``), the flat arrays
 Where the rules page left something open, the decisions are listed in
 ``docs/mafia.md``.
 """
-from analyzer.games import BenchTable, GameInfo
+from analyzer.games import BenchStrength, BenchTable, GameInfo
 from analyzer.games.mafia.layout import MAX_PLAYERS, MIN_PLAYERS, ROLE_FAMILY, ROLE_STATE
 
 GAME = GameInfo(
@@ -41,4 +41,13 @@ GAME = GameInfo(
         BenchTable("heuristic table, 5 players", "expander,raider,hunter,expander,raider", (100_000, 10_000),
                    players=5, model=69_000),
     ),
+    bench_cost_bot="lookahead",  # in the first seat (a family), against random sides
+    bench_cost_target=2000.0,  # us a decision at the default budget (issue 36): one searched move a turn
+    # the reference: the search bot as the State (24 playouts), 4,000 games per arm,
+    # 28 Nov 2026 (docs/mafia.md, "The search bot")
+    bench_strength=BenchStrength(
+        ("--players", "5", "--role", "state", "--bot", "lookahead", "--vs", "hunter",
+         "--field", "expander,raider,expander,raider", "--seed", "1"),
+        (6.50, 5.26, 7.74), "paired win rate lookahead - hunter as the State, field "
+        "expander,raider,expander,raider, seed 1"),
 )

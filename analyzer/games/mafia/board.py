@@ -330,9 +330,11 @@ def load_map(path: str | Path | None = None) -> MafiaMap:
     return m
 
 
-def pack_game(m: MafiaMap, players: int, side_kinds, check: bool = False, side_params=None) -> np.ndarray:
+def pack_game(m: MafiaMap, players: int, side_kinds, check: bool = False, side_params=None,
+              playout=None) -> np.ndarray:
     """The kernel's ``game`` array (layout ``G_*``) of a map, player count and the
-    bot kind playing each side."""
+    bot kind playing each side; ``playout``: (kinds, parameter rows) of the heuristics a
+    search bot's playouts play each side with (``registry.playout_bot``)."""
     g = np.zeros(L.G_LEN, np.int64)
     g[L.G_PLAYERS] = players
     g[L.G_N_SPACES] = m.n_spaces
@@ -359,6 +361,11 @@ def pack_game(m: MafiaMap, players: int, side_kinds, check: bool = False, side_p
                 g[at:at + len(row)] = np.ascontiguousarray(row).view(np.int64)
             else:
                 g[at:at + len(row)] = np.round(row * L.PARAM_UNIT).astype(np.int64)
+    if playout is not None:
+        kinds, rows = playout
+        g[L.G_PLAYOUT_KIND:L.G_PLAYOUT_KIND + L.N_SIDES] = kinds
+        g[L.G_PLAYOUT_PARAMS:L.G_PLAYOUT_PARAMS + L.N_SIDES * L.MODEL_WIDTH] = np.round(
+            np.asarray(rows, np.float64).reshape(-1) * L.PARAM_UNIT).astype(np.int64)
     for s in m.spaces:
         g[L.G_AIRPORT + s.id] = int(s.airport)
         g[L.G_TYPE + s.id] = s.type

@@ -26,7 +26,7 @@ from analyzer.games.mafia.layout import (
     AIRPORT_BOMB, AMERICAN_BOSS, AMBUSH, ANTI_GANG, ANTI_MAFIA, ATI_STRIKE, BARRACKS, BOMB, CC1, CITY,
     COMMISSION, D_ANTI_MAFIA_SPACE, D_ARREST, D_BASE, D_CARD, D_FORBID, D_GIVE_UP, D_HELI_DIE, D_HOLD,
     D_MOVE, D_RESIST, D_SHOOT, D_STATE_MOVE, D_VISIT_SPACE, DECK_SIZE, EXPANDER, G_N_SPACES, G_OPEN,
-    G_PLAYERS, PRISON, S_MOVED_STATE,
+    G_PLAYERS, LOOKAHEAD, P_POLICY, PRISON, S_MOVED_STATE,
     G_PARAMS, GOV_PROTECTION, GOVERNMENT_FALLS, HELIBORNE, HIDEOUT, HUNTER, JUDICIARY, LAS_VEGAS,
     MAX_OPTIONS, MAX_SPACES, N_CARDS, N_PIECES, N_FAMILIES, NOTABLE_PROTECTION, P_CLUE, P_ENNA, P_GAIN, P_GUARD, P_HOLD,
     P_LEADER, P_MARKER, P_PHONE, P_RISK, P_S_LEADER, P_S_PHONE, P_S_RISK, P_SHOOT, P_STACK, P_TAKE,
@@ -354,7 +354,10 @@ def state_card(g, s, card):
 
 @kernel(whole=True)
 def decide_heuristic(kind, what, n, side, g, s, rng):
-    """The answer of heuristic bot ``kind`` playing ``side`` (options 0 .. n-1)."""
+    """The answer of heuristic bot ``kind`` playing ``side`` (options 0 .. n-1); a
+    search bot's (LOOKAHEAD) is its model's, the heuristic its row names."""
+    if kind == LOOKAHEAD:
+        kind = int(param(g, side, P_POLICY))
     family = kind == EXPANDER or kind == RAIDER
     if what == D_MOVE:
         return best_move(g, s, side, n, rng, False)

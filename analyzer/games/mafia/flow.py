@@ -6,7 +6,7 @@ from analyzer.engine.flow import flow_counters, note_leader, sole_leader
 from analyzer.engine.jit import kernel
 from analyzer.games.mafia.layout import (
     G_PLAYERS, G_WIN_SPACES, GM_COMEBACK, GM_DECIDED_AFTER, GM_LEAD_CHANGES, GM_SIDE_TURNS, MAX_PASSES,
-    N_FAMILIES, N_SIDES, OUT_STATE, OUT_GREEN, S_CONTROLLED, S_FLOW, S_GM, S_STANDING, STATE,
+    N_SIDES, OUT_STATE, OUT_GREEN, S_CONTROLLED, S_FLOW, S_GM, S_STANDING, STATE,
 )
 from analyzer.games.mafia.purge import PURGE_END, purge_halves
 
@@ -16,17 +16,25 @@ FLOW_CAP = MAX_PASSES * 6  # side turns of the longest game
 
 
 @kernel(inline=True)
+def standing(g, s, side):
+    """The side's way to its win if the game ended now, in 1/PROGRESS_UNIT steps: a
+    family's controlled spaces of the 4 (5 with three players) it needs, the State's
+    purge points of the 4 (-1 with four players: the State is no side, its purge
+    points make everyone lose). A side at its goal has no further to go (its win is
+    checked at the start of its own turn): sides at their goals tie."""
+    if side == STATE:
+        if g[G_PLAYERS] == 4:
+            return -1
+        return min(purge_halves(s) * PROGRESS_UNIT // PURGE_END, PROGRESS_UNIT)
+    return min(s[S_CONTROLLED + side] * PROGRESS_UNIT // g[G_WIN_SPACES], PROGRESS_UNIT)
+
+
+@kernel(inline=True)
 def note_standing(g, s):
-    """After a side turn: the standing if the game ended now is each side's way
-    to its win, a family's controlled spaces of the 4 (5 with three players) it
-    needs, the State's purge points of the 4; the side furthest on leads (with
-    four players the State is no side: its purge points make everyone lose).
-    A side at its goal has no further to go (its win is checked at the start of
-    its own turn): sides at their goals tie."""
-    for f in range(N_FAMILIES):
-        s[S_STANDING + f] = min(s[S_CONTROLLED + f] * PROGRESS_UNIT // g[G_WIN_SPACES], PROGRESS_UNIT)
-    s[S_STANDING + STATE] = (-1 if g[G_PLAYERS] == 4
-                             else min(purge_halves(s) * PROGRESS_UNIT // PURGE_END, PROGRESS_UNIT))
+    """After a side turn: each side's ``standing``; the side furthest on leads (the
+    search bot scores its playouts by the same standing, search.py)."""
+    for side in range(N_SIDES):
+        s[S_STANDING + side] = standing(g, s, side)
     note_leader(s, S_FLOW, FLOW_CAP, s[S_GM + GM_SIDE_TURNS], sole_leader(s, S_STANDING, N_SIDES))
 
 

@@ -31,112 +31,36 @@ import numpy as np
 from analyzer.engine.jit import USER_KIND_BASE, kernel
 from analyzer.engine.rng import seed_stream
 from analyzer.games.mafia import layout as L
-from analyzer.games.mafia.activities import sisde_pair
-from analyzer.games.mafia.core import (
-    CALENDAR, MARKERS, ask, controlled, controlled_scan, die, offer, trace,
-)
-from analyzer.games.mafia.layout import (
-    AIRPORT_BOMB, ATI_STRIKE, BARRACKS, CC1, CITY, D_BASE, D_HELI_DIE, DECK_SIZE, ERROR_INVARIANT, G_AIRPORT,
-    G_CC_START, G_CHECK, G_KINDS, G_N_SPACES, G_OPEN, G_PLAYERS, G_PREFECT_START, G_SISDE_START, G_TRIGGER,
-    G_TYPE, G_WIN_SPACES, GM_CALENDAR_TURNS, GM_LEN, GM_MARKERS_ON_MAP, GM_OUTCOME, GM_PURGE_HALVES,
-    GM_SIDE_TURNS, GM_SIDE_TURNS_FROZEN, GM_WINNER_SPACES, HELIBORNE, MAX_PASSES, N_CARDS, N_CC, N_FAMILIES,
-    N_PIECES, N_SIDES, OUT, OUT_ALL_LOSE, OUT_DRAW, OUT_STATE, PREFECT, S_ASK_OTHER, S_ASK_PIECE, S_BASE,
-    S_GAME_I, S_DICE, S_ERROR, S_FROZEN, S_GM, S_HOLDER, S_LEN, S_LOC, S_MARK, S_MOVED_STATE, S_NO_AIR,
-    S_PASS, S_RNG, S_RNG_SIDE, S_SD, S_SIDE, S_STATE_PIECE_FROZEN, S_SUPPLY, S_TRIGGER, S_TYPE, SD_BASE,
-    SD_LEN, SD_MARKERS_END, SD_SIDE_TURNS, SD_SPACES_END, SD_WON, SISDE, SPY, STATE, T_AIR_CLOSED, T_BASE,
-    T_DICE, T_END, T_FROZEN, T_HELI, T_TURN,
-)
-from analyzer.games.mafia.movement import (
-    anti_mafia_window, boss_visit_window, own_move, returns, state_piece_move,
-)
+from analyzer.games.mafia.core import CALENDAR, MARKERS, ask, controlled, controlled_scan, trace
 from analyzer.games.mafia.flow import note_standing, record_flow
-from analyzer.games.mafia.purge import PURGE_END, purge_halves
-
-
-# ====================================================================== a side's turn
-
-@kernel
-def take_turn(g, s, pt, sp, cr, tr, side):
-    """A side's turn: (a) returns; (b) two dice; (c) move; (d) activities. A frozen
-    side does (a) only."""
-    s[S_SIDE] = side
-    trace(tr, T_TURN, side, s[S_PASS], 0)
-    four = g[G_PLAYERS] == 4
-    s[S_GM + GM_SIDE_TURNS] += 1
-    s[S_SD + side * SD_LEN + SD_SIDE_TURNS] += 1
-    frozen = s[S_FROZEN + side] == 1
-    s[S_FROZEN + side] = 0
-    no_state_move = False
-    if four:
-        no_state_move = s[S_STATE_PIECE_FROZEN] == 1
-        s[S_STATE_PIECE_FROZEN] = 0
-    returns(g, s, cr, tr, side)
-    if frozen:
-        s[S_GM + GM_SIDE_TURNS_FROZEN] += 1
-        trace(tr, T_FROZEN, side, 0, 0)
-        return
-    # windows that open once, right after (a)
-    if side == STATE:
-        for f in range(N_FAMILIES):
-            if s[S_LOC + 3 * f] == BARRACKS:
-                sisde_pair(g, s, sp, cr, tr, 3 * f)
-    elif not four:
-        hand = False
-        for c in range(DECK_SIZE, N_CARDS):
-            hand = hand or s[S_HOLDER + c] == STATE
-        if hand:
-            s[S_ASK_PIECE] = -1
-            offer(g, s, cr, tr, side, SPY)
-    # (b) the roll
-    s[S_DICE] = die(s)
-    s[S_DICE + 1] = die(s)
-    trace(tr, T_DICE, side, s[S_DICE], s[S_DICE + 1])
-    s[S_NO_AIR] = 0
-    if side == STATE:
-        on_map = False
-        for p in range(PREFECT, N_PIECES):
-            on_map = on_map or s[S_LOC + p] >= 0
-        s[S_ASK_PIECE] = -1
-        if on_map and offer(g, s, cr, tr, STATE, HELIBORNE):
-            for i in range(2):
-                d = s[S_DICE + i]
-                low = max(1, d - 2)
-                high = min(6, d + 2)
-                s[S_ASK_PIECE] = low
-                s[S_ASK_OTHER] = i
-                s[S_DICE + i] = low + ask(g, s, tr, STATE, D_HELI_DIE, high - low + 1)
-            trace(tr, T_HELI, side, s[S_DICE], s[S_DICE + 1])
-        loc = s[S_LOC + PREFECT]
-        if loc >= 0 and g[G_AIRPORT + loc] == 1:
-            for f in range(N_FAMILIES):
-                if s[S_HOLDER + AIRPORT_BOMB] == f:
-                    s[S_ASK_PIECE] = PREFECT
-                    if offer(g, s, cr, tr, f, AIRPORT_BOMB):
-                        s[S_NO_AIR] = 1
-                        trace(tr, T_AIR_CLOSED, f, 0, 0)
-    elif not four:
-        loc = s[S_LOC + 3 * side]
-        if loc >= 0 and g[G_AIRPORT + loc] == 1:
-            s[S_ASK_PIECE] = 3 * side
-            if offer(g, s, cr, tr, STATE, ATI_STRIKE):
-                s[S_NO_AIR] = 1
-                trace(tr, T_AIR_CLOSED, STATE, 0, 0)
-    # (c) the move, (d) the activities
-    own_move(g, s, pt, sp, cr, tr, side)
-    s[S_NO_AIR] = 0
-    if side == STATE:
-        anti_mafia_window(g, s, cr, tr, STATE)
-    else:
-        boss_visit_window(g, s, sp, cr, tr, side)
-        if four:
-            if not no_state_move:
-                state_piece_move(g, s, pt, sp, cr, tr, side)
-            for c in range(DECK_SIZE, N_CARDS):  # the temporary cards go back
-                if s[S_HOLDER + c] == side:
-                    s[S_HOLDER + c] = -1
+from analyzer.games.mafia.layout import (
+    CC1, CITY, D_BASE, DECK_SIZE, ERROR_INVARIANT, G_CC_START, G_CHECK, G_KINDS, G_N_SPACES, G_OPEN, G_PLAYERS,
+    G_PREFECT_START, G_SISDE_START, G_TRIGGER, G_TYPE, GM_CALENDAR_TURNS, GM_LEN, GM_MARKERS_ON_MAP,
+    GM_OUTCOME, GM_PURGE_HALVES, GM_WINNER_SPACES, MAX_PASSES, N_CARDS, N_CC, N_FAMILIES, N_PIECES, N_SIDES,
+    OUT, OUT_ALL_LOSE, OUT_DRAW, OUT_STATE, PREFECT, S_ALL, S_BASE, S_ERROR, S_FROZEN, S_GAME_I, S_GM,
+    S_HOLDER, S_LEN, S_LOC, S_MARK, S_MOVED_STATE, S_NO_AIR, S_PASS, S_RNG, S_RNG_SIDE, S_SD, S_SLOT,
+    S_STATE_PIECE_FROZEN, S_SUPPLY, S_TRIGGER, S_TYPE, SD_BASE, SD_LEN, SD_MARKERS_END, SD_SPACES_END,
+    SD_WON, SISDE, STATE, T_BASE, T_END,
+)
+from analyzer.games.mafia.purge import purge_halves
+from analyzer.games.mafia.search import move_answer
+from analyzer.games.mafia.turn import (  # noqa: F401 (take_turn: the tests play turns of it)
+    take_turn, turn_from_move, turn_outcome, turn_to_move,
+)
 
 
 # ====================================================================== the game
+
+@kernel
+def play_turn(g, s, pt, sp, cr, tr, side):
+    """A side's turn in the calendar: ``turn.take_turn``, its move answered by a
+    search bot's search (``search.move_answer``; its playouts play ``take_turn``,
+    which asks every move of the bots: no search inside a search)."""
+    total = turn_to_move(g, s, pt, sp, cr, tr, side)
+    if total >= 0:
+        turn_from_move(g, s, pt, sp, cr, tr, side, total, move_answer(g, s, pt, tr, side, total))
+
+
 
 @kernel
 def check_invariants(g, s):
@@ -231,21 +155,15 @@ def calendar(g, s, pt, sp, cr, tr):
         s[S_PASS] = pas
         for slot in range(6):
             side = CALENDAR[slot]
-            if side == STATE:
-                if players == 4:
-                    continue
-                if purge_halves(s) >= PURGE_END:
-                    outcome = OUT_STATE
-            else:
-                won = controlled(g, s, side)
-                if won >= g[G_WIN_SPACES]:
-                    outcome = 1 + side
-                    s[S_GM + GM_WINNER_SPACES] = won
-                elif players == 4 and purge_halves(s) >= PURGE_END:
-                    outcome = OUT_ALL_LOSE
+            if side == STATE and players == 4:
+                continue
+            outcome = turn_outcome(g, s, side)
             if outcome != OUT_DRAW:
+                if outcome != OUT_STATE and outcome != OUT_ALL_LOSE:
+                    s[S_GM + GM_WINNER_SPACES] = controlled(g, s, side)
                 break
-            take_turn(g, s, pt, sp, cr, tr, side)
+            s[S_SLOT] = slot
+            play_turn(g, s, pt, sp, cr, tr, side)
             note_standing(g, s)
             if g[G_CHECK] == 1 and s[S_ERROR] == 0 and not check_invariants(g, s):
                 s[S_ERROR] = ERROR_INVARIANT * 8 + side
@@ -292,7 +210,7 @@ def start_game(g, s, seed, index):
 def play_games(g, pt, seed, first, count, games, sides, cards, spaces):
     """Games ``first .. first+count-1`` into the record arrays; the status (0: fine,
     else error * 8 + side + (game index << 32))."""
-    s = np.zeros(S_LEN, np.int64)
+    s = np.zeros(S_ALL, np.int64)  # the game's state, then a search bot's room
     tr = np.zeros(0, np.int64)
     for i in range(count):
         index = first + i
@@ -312,7 +230,7 @@ def play_games(g, pt, seed, first, count, games, sides, cards, spaces):
 @kernel(allocates=True)
 def replay_game(g, pt, seed, index, games, sides, cards, spaces, tr):
     """Game ``index`` alone, its events appended to ``tr`` (the same streams as in a run)."""
-    s = np.zeros(S_LEN, np.int64)
+    s = np.zeros(S_ALL, np.int64)  # the game's state, then a search bot's room
     start_game(g, s, seed, index)
     status = play_game(g, s, pt, spaces, cards, tr)
     for k in range(GM_LEN):

@@ -127,12 +127,18 @@ YES_NO = (D_ARREST, D_HOLD, D_FORBID, D_SHOOT, D_RESIST)
 RANDOM = 0
 HUNTER, WARDEN = 1, 2  # the State's heuristic bots
 EXPANDER, RAIDER = 3, 4  # the families' heuristic bots
+LAST_HEURISTIC = RAIDER
+LOOKAHEAD = 5  # the search bot (search.py), either role: its other decisions are its model heuristic's
 SCRIPTED = 99  # tests: answers from the script in S_SCRIPT
 FIRST_HEURISTIC = 1
 
 # heuristic bot parameters (slots of a side's row; see registry.py for their meaning)
 P_GAIN, P_TAKE, P_LEADER, P_RISK, P_SHOOT, P_ENNA, P_STACK, P_PHONE = range(8)  # families
 P_ARREST, P_HOLD, P_MARKER, P_S_LEADER, P_S_RISK, P_CLUE, P_GUARD, P_S_PHONE = range(8)  # the State
+MODEL_WIDTH = 8  # a heuristic bot's parameters (the slots above)
+# the search bot's row: its model's parameters (the heuristic ``P_POLICY`` names, with that
+# bot's defaults: the match packs them), then the search's own
+P_POLICY, P_ROLLOUTS, P_HORIZON, P_PLAYOUT, P_WIDTH, P_DROP, P_WIN_POINTS = range(MODEL_WIDTH, MODEL_WIDTH + 7)
 
 # ------------------------------------------------------------------ game array
 G_PLAYERS = 0
@@ -151,10 +157,14 @@ G_TYPE = G_AIRPORT + MAX_SPACES  # MAX_SPACES: the map's space types
 G_TRIGGER = G_TYPE + MAX_SPACES  # MAX_SPACES: trigger faces (bit f: face f)
 G_OPEN = G_TRIGGER + MAX_SPACES  # MAX_SPACES: bit f set: family f may choose this city as base
 G_PARAMS = G_OPEN + MAX_SPACES  # N_SIDES * PARAMS_WIDTH: each side's bot parameters in millionths
-PARAMS_WIDTH = 8
+PARAMS_WIDTH = 16
 PARAM_UNIT = 1_000_000  # a parameter p is stored as round(p * PARAM_UNIT)
 PARAM_MAX = ((1 << 63) - 1) // PARAM_UNIT  # the largest size those int64 millionths hold (about 9.2e12)
-G_LEN = G_PARAMS + N_SIDES * PARAMS_WIDTH
+# how a search bot's playouts play each side (its heuristic policy): a heuristic's kind, and
+# its parameters (MODEL_WIDTH, millionths) in G_PLAYOUT_PARAMS (the match packs them)
+G_PLAYOUT_KIND = G_PARAMS + N_SIDES * PARAMS_WIDTH  # N_SIDES
+G_PLAYOUT_PARAMS = G_PLAYOUT_KIND + N_SIDES  # N_SIDES * MODEL_WIDTH
+G_LEN = G_PLAYOUT_PARAMS + N_SIDES * MODEL_WIDTH
 
 # ------------------------------------------------------------------ a user bot's view
 MAX_OPTIONS = 1024  # move options listed for a bot (S_OPT below; a bot sees the first ones)
@@ -231,7 +241,7 @@ S_MEMO = S_MEMO_AT + N_PIECES * MAX_SPACES  # N_PIECES * MAX_SPACES: the value (
 # user bots (view.py): per side, its parameters then its memory, as float64 bits (the
 # kernel hands them over as a float64 view of these slots; cleared at every game start)
 S_USER = S_MEMO + N_PIECES * MAX_SPACES  # N_SIDES * USER_WIDTH
-N_PARAMS = PARAMS_WIDTH  # parameters a user bot may declare
+N_PARAMS = MODEL_WIDTH  # parameters a user bot may declare
 USER_MEMORY = 16  # float slots a user bot keeps between its decisions in a game
 USER_WIDTH = N_PARAMS + USER_MEMORY
 S_VIEW = S_USER + N_SIDES * USER_WIDTH  # V_LEN: the view a user bot is handed (V_* below)
@@ -278,7 +288,13 @@ SP_LANDINGS, SP_TRIGGERS, SP_MARKERS_PLACED, SP_MARKERS_REMOVED, SP_ARRESTS, SP_
 SP_LEN = len(SP_COLUMNS)
 
 S_SD = S_GM + GM_LEN  # N_SIDES * SD_LEN: the sides rows being filled
-S_LEN = S_SD + N_SIDES * SD_LEN
+S_SLOT = S_SD + N_SIDES * SD_LEN  # the calendar's slot of this turn (0-5 in CALENDAR)
+S_NO_STATE_MOVE = S_SLOT + 1  # four players: this family turn moves no State piece
+S_LEN = S_NO_STATE_MOVE + 1
+# a search bot's room (search.py), after the game's state: S_LEN + SEARCH_LEN slots are
+# allocated, the game's state (S_LEN) cleared for every game
+SEARCH_LEN = G_LEN + S_LEN + MAX_SPACES * SP_LEN + 2048
+S_ALL = S_LEN + SEARCH_LEN
 
 # ------------------------------------------------------------------ errors
 # the kernel's status: 0 fine; else (error * 8 + side) + (game index << 32)

@@ -20,7 +20,7 @@ from analyzer.games.mafia import kernel
 from analyzer.games.mafia import layout as L
 from analyzer.games.mafia.board import load_map, pack_game
 from analyzer.games.mafia.records import TABLES as SPECS
-from analyzer.games.mafia.registry import REGISTRY
+from analyzer.games.mafia.registry import REGISTRY, playout_bot
 from analyzer.games.mafia.summary import Summary
 
 if TYPE_CHECKING:  # pandas loads when tables are built, not for a plain run
@@ -67,14 +67,24 @@ class MafiaMatch(PooledMatch):
         self.seat_sides = L.seat_sides(players)
         kinds = [0] * L.N_SIDES
         side_params = np.zeros((L.N_SIDES, L.PARAMS_WIDTH))
+        playout = (np.zeros(L.N_SIDES, np.int64), np.zeros((L.N_SIDES, L.MODEL_WIDTH)))
         self.side_seat = [-1] * L.N_SIDES
+        roles = L.seat_roles(players)
         for seat, sides in enumerate(self.seat_sides):
+            family = self.families[seat]
+            row = self.params[seat, :L.PARAMS_WIDTH].copy()
+            kind, model = playout_bot(family, row, roles[seat])
+            if family.kind == L.LOOKAHEAD:  # its model's parameters, then the search's
+                row[:L.MODEL_WIDTH] = model
+                row[L.P_POLICY] = kind
             for side in sides:
-                kinds[side] = self.families[seat].kind
-                side_params[side] = self.params[seat, :L.PARAMS_WIDTH]
+                kinds[side] = family.kind
+                side_params[side] = row
+                playout[0][side], playout[1][side] = kind, model
                 self.side_seat[side] = seat
         self.sides_in_game = [side for side in range(L.N_SIDES) if self.side_seat[side] >= 0]
-        self.game_array = pack_game(self.map, players, kinds, check=check, side_params=side_params)
+        self.game_array = pack_game(self.map, players, kinds, check=check, side_params=side_params,
+                                    playout=playout)
         self.path_table = self.map.path_table()
         self._play = kernel.play_games  # user bots too: by their code's address (engine/bot_table.py)
 

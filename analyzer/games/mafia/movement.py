@@ -6,7 +6,7 @@ from analyzer.engine.jit import kernel
 from analyzer.games.mafia.activities import resolve
 from analyzer.games.mafia.core import add_marker, ask, controlled, die, is_boss, offer, owner, trace
 from analyzer.games.mafia.layout import (
-    AMERICAN_BOSS, ANTI_MAFIA, ANTI_MAFIA_TRIGGER, BARRACKS, CITY, CONTINENT, D_ANTI_MAFIA_SPACE, D_MOVE,
+    AMERICAN_BOSS, ANTI_MAFIA, ANTI_MAFIA_TRIGGER, BARRACKS, CITY, CONTINENT, D_ANTI_MAFIA_SPACE,
     D_STATE_MOVE, D_VISIT_SPACE, G_KINDS, G_N_SPACES, G_PLAYERS, G_RETURN, G_STATE_RETURN, GM_AIR_MOVES,
     GOV_PROTECTION, JUDICIARY, N_PIECES, NOTABLE_PROTECTION, PREFECT, PRISON, RANDOM, ROADBLOCK, S_ASK_PIECE,
     S_BASE, S_DICE, S_GM, S_HOLDER, S_LOC, S_MARK, S_MOVED_STATE, S_NO_AIR, S_OPT, S_OPT_N, MAX_OPTIONS,
@@ -144,10 +144,10 @@ def list_state_moves(s, pt, d1, d2):
 
 
 @kernel
-def own_move(g, s, pt, sp, cr, tr, side):
-    """(c) and (d): one uniform-able option of the flat list (piece, sum, path) and
-    (first piece, its die, path, second piece, other die, path), then the
-    activities of the moved pieces in order (both move before either resolves)."""
+def own_moves(g, s, pt, side):
+    """(c): how many options the roll gives ``side`` (0: it cannot move), in the flat
+    order of the page (piece, sum, path), then (first piece, its die, path, second
+    piece, other die, path); listed in ``S_OPT`` for a bot that reads them."""
     d1 = s[S_DICE]
     d2 = s[S_DICE + 1]
     first = 3 * side if side != STATE else PREFECT
@@ -168,22 +168,31 @@ def own_move(g, s, pt, sp, cr, tr, side):
             sum2 += n2
             same += n1 * n2
     total = singles + (sum1 * sum2 - same) * (2 if d1 != d2 else 1)
+    if total > 0 and g[G_KINDS + side] != RANDOM:
+        list_own_moves(s, pt, side, d1, d2)
+    return total
+
+
+@kernel
+def own_move(g, s, pt, sp, cr, tr, side, total, k):
+    """(c) and (d): option ``k`` of the ``total`` the roll gives (``own_moves``; none:
+    the side passes), then the activities of the moved pieces in order (both move
+    before either resolves)."""
     if total == 0:
         trace(tr, T_PASS_MOVE, side, 0, 0)
         return
-    if g[G_KINDS + side] != RANDOM:
-        list_own_moves(s, pt, side, d1, d2)
-    k = ask(g, s, tr, side, D_MOVE, total)
-    if k < singles:
-        for p in range(first, last):
-            if s[S_LOC + p] >= 0:
-                n = n_paths(s, pt, p, d1 + d2)
-                if k < n:
-                    move_piece(s, pt, sp, tr, p, d1 + d2, k)
-                    resolve(g, s, sp, cr, tr, p)
-                    return
-                k -= n
-    k -= singles
+    d1 = s[S_DICE]
+    d2 = s[S_DICE + 1]
+    first = 3 * side if side != STATE else PREFECT
+    last = first + 3 if side != STATE else N_PIECES
+    for p in range(first, last):  # one piece by the sum
+        if s[S_LOC + p] >= 0:
+            n = n_paths(s, pt, p, d1 + d2)
+            if k < n:
+                move_piece(s, pt, sp, tr, p, d1 + d2, k)
+                resolve(g, s, sp, cr, tr, p)
+                return
+            k -= n
     for a in range(first, last):
         if s[S_LOC + a] < 0:
             continue

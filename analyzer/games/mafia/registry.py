@@ -4,10 +4,14 @@ it names), user bots (Python files, loaded by engine/userbots.py from the view i
 view.py; ``UserBot.roles`` says which roles a file plays) and bot TOML files (a
 built-in family with its own defaults). The engine's match refuses a bot in a
 seat whose role it cannot play, in one line."""
-from analyzer.engine.bots import BotFamily, BotRegistry, ParamRange
+import numpy as np
+
+from analyzer.engine.bots import BotFamily, BotRegistry, ParamRange, search_family
+from analyzer.errors import BotError
 from analyzer.games.mafia import layout as L
 from analyzer.games.mafia.layout import (
-    EXPANDER, HUNTER, PARAMS_WIDTH, RAIDER, RANDOM, ROLE_FAMILY, ROLE_STATE, WARDEN,
+    EXPANDER, FIRST_HEURISTIC, HUNTER, LAST_HEURISTIC, LOOKAHEAD, MODEL_WIDTH, PARAMS_WIDTH, RAIDER, RANDOM,
+    ROLE_FAMILY, ROLE_STATE, WARDEN,
 )
 from analyzer.games.mafia.view import VIEW
 
@@ -17,6 +21,7 @@ ROLES: dict[int, tuple[str, ...]] = {  # bot kind -> roles it can play
     WARDEN: (ROLE_STATE,),
     EXPANDER: (ROLE_FAMILY,),
     RAIDER: (ROLE_FAMILY,),
+    LOOKAHEAD: (ROLE_STATE, ROLE_FAMILY),
 }
 
 _FAMILY_PARAMS = {  # name: (slot, help)
@@ -79,6 +84,68 @@ _FAMILIES = {
         "plays its cards as soon as they help", _FAMILY_PARAMS,
         gain=1.0, take=2.0, leader=2.0, risk=0.7, shoot=0.5, enna=0.0, stack=0.2, phone=0.5),
 }
+
+# the strongest heuristic of each role at five players, in the heuristic table
+# (docs/mafia.md, "Search bot"): the search bot's model unless it names one, and
+# how its playouts play a side whose bot is no heuristic
+STRONGEST = {ROLE_STATE: "hunter", ROLE_FAMILY: "expander"}
+_BY_KIND = {f.kind: f for f in _FAMILIES.values()}
+_SEARCH_PARAMS = {  # name: (slot, default, help, range)
+    "policy": (L.P_POLICY, 0.0, "its model, the heuristic that takes its other decisions, rates the moves it "
+               "searches and plays it in the playouts, with that bot's defaults: 1 hunter, 2 warden (State), "
+               "3 expander, 4 raider (family); 0 the strongest of the seat's role (hunter, expander)",
+               ParamRange(0.0, float(LAST_HEURISTIC), integer=True)),
+    "rollouts": (L.P_ROLLOUTS, 24.0, "playouts per candidate move (the budget)",
+                 ParamRange(1.0, 100_000.0, integer=True)),
+    "width": (L.P_WIDTH, 4.0, "candidate moves searched: its model's best ones by its own rating",
+              ParamRange(1.0, 16.0, integer=True)),
+    "horizon": (L.P_HORIZON, 3.0, "side turns a playout plays after the move's own turn before it scores "
+                "the position", ParamRange(0.0, 10_000.0, integer=True)),
+    "playout": (L.P_PLAYOUT, 1.0, "who plays every side in the playouts: 0 the random bot, 1 each side's "
+                "heuristic (its own bot if a heuristic, else the strongest of its role; this bot: its model)",
+                ParamRange(0.0, 1.0, integer=True)),
+    "drop": (L.P_DROP, 2.0, "a candidate this many standard errors below the best (paired) gets no more "
+             "playouts (0: never)", ParamRange(0.0, 100.0)),
+    "win_points": (L.P_WIN_POINTS, 2.0, "what a win in a playout is worth (another side's, or everyone "
+                   "losing, costs as much), in goals reached (the standing: 1 is a side's whole way to its win)",
+                   ParamRange(0.0, 1000.0)),
+}
+_FAMILIES["lookahead"] = search_family(
+    _family("lookahead", LOOKAHEAD, ""),
+    "searches (either role): weighs its model's best moves after the roll by playouts of a few side "
+    "turns, from worlds consistent with what its seat sees, scored by the standing against the best "
+    "rival (engine/search.py); its other decisions and its playouts are its model's (policy)",
+    _SEARCH_PARAMS, frozenset({"policy", "rollouts", "width", "horizon", "playout"}))
+
+
+def model_kind(policy: int, role: str, name: str = "lookahead") -> int:
+    """The heuristic a search bot's ``policy`` names for a seat of ``role`` (0: the
+    strongest of the role); one line if it cannot play that role."""
+    if policy == 0:
+        return _FAMILIES[STRONGEST[role]].kind
+    family = _BY_KIND[policy]
+    if role not in family.roles:
+        raise BotError(f"bot {name!r}: policy {policy} is {family.name}, which cannot play the {role} role")
+    return policy
+
+
+def model_params(kind: int) -> np.ndarray:
+    """The defaults of heuristic ``kind``, a row of MODEL_WIDTH."""
+    row = np.zeros(MODEL_WIDTH)
+    for slot, default, _ in _BY_KIND[kind].params.values():
+        row[slot] = default
+    return row
+
+
+def playout_bot(family: BotFamily, row: np.ndarray, role: str) -> tuple[int, np.ndarray]:
+    """How a search bot's playouts play a seat (kind, parameters): its own bot if a
+    heuristic, a search bot's model, else the strongest heuristic of its role."""
+    if FIRST_HEURISTIC <= family.kind <= LAST_HEURISTIC:
+        return family.kind, np.asarray(row[:MODEL_WIDTH], np.float64)
+    kind = (model_kind(int(row[L.P_POLICY]), role, family.name) if family.kind == LOOKAHEAD
+            else _FAMILIES[STRONGEST[role]].kind)
+    return kind, model_params(kind)
+
 
 # parameters are stored as int64 millionths (layout.PARAM_UNIT): a larger one would wrap round
 REGISTRY = BotRegistry(_FAMILIES, PARAMS_WIDTH, view=VIEW, store=ParamRange(-L.PARAM_MAX, L.PARAM_MAX))

@@ -23,6 +23,7 @@ from analyzer.games.mafia import activities
 from analyzer.games.mafia import bots as B
 from analyzer.games.mafia import kernel as K
 from analyzer.games.mafia import layout as L
+from analyzer.games.mafia import movement
 from analyzer.games.mafia.match import MafiaMatch
 
 from tests.games.mafia.mafia_support import (
@@ -55,7 +56,7 @@ def state_move(t, side, d1, d2):
     t.s[L.S_SIDE] = side
     t.s[L.S_DICE] = d1
     t.s[L.S_DICE + 1] = d2
-    K.state_piece_move(t.game, t.s, t.paths, t.spaces, t.cards, t.trace, side)
+    movement.state_piece_move(t.game, t.s, t.paths, t.spaces, t.cards, t.trace, side)
     assert K.check_invariants(t.game, t.s)
     return t
 
