@@ -8,11 +8,11 @@ from analyzer.games.lemming_mafia.match import LemmingMafiaMatch
 
 pytestmark = pytest.mark.slow  # the fast tier (make test runs it first) leaves it out
 
-# races per arm; the look-ahead arm costs about 2 ms a race. The edge over the
-# contractor is the smallest (about +0.05 win rate, paired se 0.012 at 3,000
-# races): at 3,000 races it clears the 3.3 se bar only about three times in four,
-# so it gets enough races to clear it with more than 99% power.
-RACES = {"favourite": 3000, "timer": 3000, "contractor": 8000}
+# races per arm; the look-ahead arm costs about 4 ms a race (128 rollouts). Its
+# edge over each heuristic is about +11 win-rate points or more (docs/lemming-mafia.md,
+# the ladder), about 3 paired se at 1,500 races beyond the 3.3 se bar: more than
+# 99% power.
+RACES = {"favourite": 1500, "timer": 1500, "contractor": 1500}
 
 
 @pytest.mark.parametrize("heuristic", ["favourite", "timer", "contractor"])
