@@ -36,24 +36,24 @@ def test_a_throughput_row_shows_the_cost_model_estimate():
 
 COMPARE_OUT = """lookahead (A) against contractor (B); field: favourite,timer,random; 4 players
                      A         B   A - B (95% CI, paired)
-win rate        52.28%    41.23%   +11.05 pp (+9.73 to +12.37)
-mean score       7.306     6.501   +0.804 (+0.707 to +0.901)
+win rate        56.28%    41.23%   +15.05 pp (+13.73 to +16.37)
+mean score       7.655     6.501   +1.154 (+1.058 to +1.250)
 """
 
 
 def test_the_strength_row_reads_compare_and_fails_a_weaker_bot():
     """The look-ahead strength row reads compare's paired win-rate difference and
     passes unless it is significantly below the recorded reference."""
-    assert bench.parse_win_difference(COMPARE_OUT) == (11.05, 9.73, 12.37)
+    assert bench.parse_win_difference(COMPARE_OUT) == (15.05, 13.73, 16.37)
     assert bench.parse_win_difference("no table") is None
     strength = game_info("lemming-mafia").bench_strength
-    assert strength.reference == (11.05, 9.73, 12.37)
+    assert strength.reference == (15.05, 13.73, 16.37)
 
     def row(measured):
         return bench.strength_row(measured, 10_000, "lemming-mafia", "lookahead", strength)
 
-    assert row((11.05, 9.73, 12.37)).ok
-    assert row((13.0, 11.7, 14.3)).ok  # stronger passes
-    # 32 rollouts measured +5.97 pp (+4.65 to +7.29): that far below fails
-    assert not row((5.97, 4.65, 7.29)).ok
-    assert row((11.05, 9.73, 12.37)).name == "lemming-mafia lookahead strength, 10,000 races per arm"
+    assert row((15.05, 13.73, 16.37)).ok
+    assert row((17.0, 15.7, 18.3)).ok  # stronger passes
+    # 32 rollouts measured +7.67 pp (+6.35 to +8.99): that far below fails
+    assert not row((7.67, 6.35, 8.99)).ok
+    assert row((15.05, 13.73, 16.37)).name == "lemming-mafia lookahead strength, 10,000 races per arm"

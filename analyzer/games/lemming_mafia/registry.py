@@ -97,8 +97,8 @@ _FAMILIES = {
         {"rollouts": (P_ROLLOUTS, 128.0, "rollouts per option of each decision (the budget)"),
          "shared": (P_SHARED, 1.0, "1: one playout a rollout serves every bet or discard option (the "
                     "bot's own later bets drawn apart); 0: a playout per option, as before 0.2.0"),
-         "drop": (P_DROP, 1.0, "shared playouts: a move option this many standard errors behind "
-                  "the leader after 4, 8, 12 rollouts gets no more (0: never)"),
+         "drop": (P_DROP, 2.0, "shared playouts: a move option this many standard errors behind "
+                  "the leader after 4, 8, 12 or 16 rollouts gets no more (0: never)"),
          "move_rollouts": (P_MOVE_ROLLOUTS, 0.0, "shared playouts: rollouts per move option (0: rollouts)"),
          "win_points": (P_WIN_POINTS, 0.0, "what a win (a score above every other) adds to an option's value, "
                         "in points of margin (0: the margin alone)")},
