@@ -8,10 +8,10 @@ from analyzer.games.lemming_mafia.match import LemmingMafiaMatch
 
 pytestmark = pytest.mark.slow  # the fast tier (make test runs it first) leaves it out
 
-# races per arm; the look-ahead arm costs about 4 ms of CPU a race (128 rollouts).
-# Measured here (seed 11, 1,500 races): +17.3 (favourite), +25.6 (timer) and
-# +9.8 (contractor) win-rate points, paired se about 1.6 each. The smallest edge,
-# about 10 points, is 6 se: the 3.3 se bar is cleared with more than 99% power.
+# races per arm; the look-ahead arm costs about 6 ms of CPU a race (128 rollouts,
+# drop 2). Measured here (seed 11, 1,500 races): +20.7 (favourite), +29.1 (timer)
+# and +13.3 (contractor) win-rate points, paired se about 1.6 each. The smallest
+# edge, about 13 points, is 8 se: the 3.3 se bar is cleared with more than 99% power.
 RACES = {"favourite": 1500, "timer": 1500, "contractor": 1500}
 
 
