@@ -5,7 +5,10 @@ what it can see, sampling what it cannot (the other players' hands, stacks and
 contracts, consistent with the public counts), everyone playing the reference
 random bot after the decision. Rollout ``r`` uses the same sampled world and the
 same dice for every option (common random numbers), so options are compared on
-equal luck. An option's value is the bot's final score less the best other score.
+equal luck. An option's value is the bot's final score less the best other score
+(``worth``: plus ``win_points`` for a win, if set). The budget, ``rollouts``, buys
+strength up to the 2 ms a decision of issue 36 and beyond (docs/lemming-mafia.md,
+the ladder).
 
 Three things make it cheaper at the same strength (docs/performance.md, "The
 look-ahead bot"): one playout a rollout serves every option of a bet or discard
