@@ -34,26 +34,26 @@ def test_a_throughput_row_shows_the_cost_model_estimate():
     assert "cost model" not in bench.rate_row("t", run, 1000, None, "games").detail
 
 
-COMPARE_OUT = """lookahead (A) against favourite (B); field: favourite,timer,contractor; 4 players
+COMPARE_OUT = """lookahead (A) against contractor (B); field: favourite,timer,random; 4 players
                      A         B   A - B (95% CI, paired)
-win rate        33.66%    27.82%   +5.85 pp (+5.24 to +6.46)
-mean score       6.222     6.100   +0.122 (+0.071 to +0.173)
+win rate        56.28%    41.23%   +15.05 pp (+13.73 to +16.37)
+mean score       7.655     6.501   +1.154 (+1.058 to +1.250)
 """
 
 
 def test_the_strength_row_reads_compare_and_fails_a_weaker_bot():
     """The look-ahead strength row reads compare's paired win-rate difference and
     passes unless it is significantly below the recorded reference."""
-    assert bench.parse_win_difference(COMPARE_OUT) == (5.85, 5.24, 6.46)
+    assert bench.parse_win_difference(COMPARE_OUT) == (15.05, 13.73, 16.37)
     assert bench.parse_win_difference("no table") is None
     strength = game_info("lemming-mafia").bench_strength
-    assert strength.reference == (5.85, 5.24, 6.46)
+    assert strength.reference == (15.05, 13.73, 16.37)
 
     def row(measured):
         return bench.strength_row(measured, 10_000, "lemming-mafia", "lookahead", strength)
 
-    assert row((5.85, 4.65, 7.05)).ok
-    assert row((7.5, 6.3, 8.7)).ok  # stronger passes
-    # rollouts=8 measured -2.75 pp against the reference bot: that far below fails
-    assert not row((3.1, 1.9, 4.3)).ok
-    assert row((5.85, 4.65, 7.05)).name == "lemming-mafia lookahead strength, 10,000 races per arm"
+    assert row((15.05, 13.73, 16.37)).ok
+    assert row((17.0, 15.7, 18.3)).ok  # stronger passes
+    # 32 rollouts measured +7.67 pp (+6.35 to +8.99): that far below fails
+    assert not row((7.67, 6.35, 8.99)).ok
+    assert row((15.05, 13.73, 16.37)).name == "lemming-mafia lookahead strength, 10,000 races per arm"

@@ -26,10 +26,11 @@ GAME = GameInfo(
                    (5_000_000, 200_000), model=389_000),
     ),
     bench_cost_bot="lookahead",
-    bench_cost_target=25.0,  # us a decision (issue 17)
-    # the reference is the look-ahead bot of 26 Nov 2026 (80 us a decision) at 40,000
-    # races per arm; docs/performance.md, "The look-ahead bot"
+    bench_cost_target=2000.0,  # us a decision (issue 36: the search bots' budget)
+    # the reference is the look-ahead bot of issue 36 (128 rollouts, drop 2) at 10,000 races per
+    # arm against the strongest heuristic, the default table's other bots in the field
+    # (docs/lemming-mafia.md, the ladder)
     bench_strength=BenchStrength(
-        ("--bot", "lookahead", "--vs", "favourite", "--field", "favourite,timer,contractor", "--seed", "17"),
-        (5.85, 5.24, 6.46), "paired win rate lookahead - favourite, field favourite,timer,contractor, seed 17"),
+        ("--bot", "lookahead", "--vs", "contractor", "--field", "favourite,timer,random", "--seed", "1"),
+        (15.05, 13.73, 16.37), "paired win rate lookahead - contractor, field favourite,timer,random, seed 1"),
 )

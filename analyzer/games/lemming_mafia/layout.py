@@ -151,6 +151,7 @@ P_ROLLOUTS = 0  # rollouts per option
 P_SHARED = 1  # 1 shared playouts (lookahead.py), 0 one playout per option and rollout
 P_DROP = 2  # drop a move option this many standard errors below the leader (0: never)
 P_MOVE_ROLLOUTS = 3  # shared playouts: rollouts per move or field option (0: P_ROLLOUTS)
+P_WIN_POINTS = 4  # what a win (over the best other score) is worth in an option's value, in points of margin
 SC_CONTRACT_STAKE = N_PARAMS  # 6: what held contracts gain per unit of each lemming's value
 SC_TOTAL = N_PARAMS + 6  # heuristic bots, per move: the sum of the win weights ...
 SC_EXPECTED = N_PARAMS + 7  # ... the bet points they expect ...

@@ -5,7 +5,10 @@ what it can see, sampling what it cannot (the other players' hands, stacks and
 contracts, consistent with the public counts), everyone playing the reference
 random bot after the decision. Rollout ``r`` uses the same sampled world and the
 same dice for every option (common random numbers), so options are compared on
-equal luck. An option's value is the bot's final score less the best other score.
+equal luck. An option's value is the bot's final score less the best other score
+(``worth``: plus ``win_points`` for a win, if set). The budget, ``rollouts``, buys
+strength up to the 2 ms a decision of issue 36 and beyond (docs/lemming-mafia.md,
+the ladder).
 
 Three things make it cheaper at the same strength (docs/performance.md, "The
 look-ahead bot"): one playout a rollout serves every option of a bet or discard
@@ -22,7 +25,7 @@ from analyzer.games.lemming_mafia.layout import (
     G_S_FLOW_AT, G_S_WORK_AT, RACING_ROLLOUTS,
     G_N_CARDS, G_N_PLAYERS, MAX_SECTION_FIELDS, N_CONTRACTS_EACH, N_LEMMINGS, OWN_CONTRACT, OWN_HAND, OWN_LEN,
     OWN_HELD, OWN_RNG, OWN_STACK, OWN_STACK_N, OWN_VIEW_LEN, P_DROP, P_MOVE_ROLLOUTS, P_ROLLOUTS,
-    P_SHARED, PL_LEN, PL_SCORE, PUB_HAND_COUNT,
+    P_SHARED, P_WIN_POINTS, PL_LEN, PL_SCORE, PUB_HAND_COUNT,
     PUB_HELD_COUNT, PUB_MOVER, PUB_MOVING, PUB_N_FIELDS, PUB_RNG, PUB_STACK_COUNT,
     PUB_TURN, RACE_LEN, BET_LEN, CT_LEN, S_OPTIONS, S_SCRATCH, S_VIEW, SC_PLAN_FIELD,
     SC_PLAN_TURN, WORK_OPTIONS,
@@ -152,6 +155,18 @@ def logged_rounds(log):
     return bets, boss
 
 
+# ------------------------------------------------------------- the objective
+
+@kernel(inline=True)
+def worth(mine, best_other, win_half_points):
+    """What a playout's end is worth to the bot, in half points: twice its score
+    less the best other score, plus ``win_half_points`` (twice ``win_points``)
+    if it scores above every other player, half that on a tie (a tie is broken
+    by contract points, which this leaves out). Half points keep it an integer."""
+    margin = mine - best_other
+    return 2 * margin + win_half_points * (2 * (margin > 0) + (margin == 0)) // 2
+
+
 # ----------------------------------------------------------- sampling a world
 
 @kernel
@@ -212,6 +227,7 @@ def sample_world(game, state, seat, simh, buf):
 def lookahead_decide(what, seat, game, state, params, n_options):
     n_players = game[G_N_PLAYERS]
     rollouts = max(1, int(params[P_ROLLOUTS]))
+    win = np.int64(round(2 * params[P_WIN_POINTS]))
     if what == DECIDE_FIELD and params[SC_PLAN_TURN] == state[PUB_TURN]:
         for i in range(n_options):  # the field chosen with the move
             if state[S_OPTIONS + i] == params[SC_PLAN_FIELD]:
@@ -258,11 +274,11 @@ def lookahead_decide(what, seat, game, state, params, n_options):
             rollouts = int(params[P_MOVE_ROLLOUTS])
         # the records' room is scratch here: shared playouts keep no records
         scratch = state[records_at:records_at + N_LEMMINGS + OWN_VIEW_LEN + WORK_OPTIONS + 2]
-        _weigh_shared(what, seat, game, state, n, rollouts, params[P_DROP], sim, simh, world, scratch,
+        _weigh_shared(what, seat, game, state, n, rollouts, params[P_DROP], win, sim, simh, world, scratch,
                       lemmings, fields, values, per_rollout, world_rows, hands, log)
         best = _best(values, n)
     else:
-        _weigh(what, seat, game, state, n, rollouts, sim, simh, world, race_row, player_rows,
+        _weigh(what, seat, game, state, n, rollouts, win, sim, simh, world, race_row, player_rows,
                contract_rows, bet_rows, lemmings, fields, values, hands)
         best = _best(values, n)
     answer = _answer(what, state, params, n_options, lemmings, fields, best)
@@ -334,7 +350,7 @@ def _answer(what, state, params, n_options, lemmings, fields, best):
 
 
 @kernel
-def _weigh_shared(what, seat, game, state, n, rollouts, drop, sim, simh, world, scratch, lemmings,
+def _weigh_shared(what, seat, game, state, n, rollouts, drop, win, sim, simh, world, scratch, lemmings,
                   fields, values, per_rollout, world_rows, hands, log):
     """Shared playouts (see above): a bet or discard decision plays one playout a
     rollout for all its options, a move or field decision one per option, and
@@ -404,7 +420,7 @@ def _weigh_shared(what, seat, game, state, n, rollouts, drop, sim, simh, world, 
                     row[i] = simh[mine + i]
                 row[OWN_RNG] = seeds[1]
                 answer_own(what, lemmings[j] if shared else -1, row)
-                value = random_points(game, sim, row, 0, bets, boss, places, winner) - best_other
+                value = worth(random_points(game, sim, row, 0, bets, boss, places, winner), best_other, win)
                 values[j] += value
                 if r < RACING_ROLLOUTS:
                     per_rollout[j, r] = value
@@ -444,7 +460,7 @@ def _drop_behind(n, done, drop, alive, values, per_rollout):
 
 
 @kernel
-def _weigh(what, seat, game, state, n, rollouts, sim, simh, world, race_row,
+def _weigh(what, seat, game, state, n, rollouts, win, sim, simh, world, race_row,
            player_rows, contract_rows, bet_rows, lemmings, fields, values, hands):
     """One playout per option and rollout (``shared=0``: the bot before 0.2.0)."""
     n_players = game[G_N_PLAYERS]
@@ -485,4 +501,4 @@ def _weigh(what, seat, game, state, n, rollouts, sim, simh, world, race_row,
             for p in range(n_players):
                 if p != seat:
                     best_other = max(best_other, player_rows[p, PL_SCORE])
-            values[k] += player_rows[seat, PL_SCORE] - best_other
+            values[k] += worth(player_rows[seat, PL_SCORE], best_other, win)

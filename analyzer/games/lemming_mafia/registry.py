@@ -9,7 +9,7 @@ import dataclasses
 from analyzer.engine import userbots
 from analyzer.engine.bots import BotFamily, BotRegistry, ParamRange, UserBot  # noqa: F401  (UserBot: for bot files)
 from analyzer.games.lemming_mafia import layout as L  # the bot ids and parameter slots
-from analyzer.games.lemming_mafia.layout import P_DROP, P_MOVE_ROLLOUTS, P_ROLLOUTS, P_SHARED
+from analyzer.games.lemming_mafia.layout import P_DROP, P_MOVE_ROLLOUTS, P_ROLLOUTS, P_SHARED, P_WIN_POINTS
 from analyzer.games.lemming_mafia.view import VIEW
 
 # parameters every heuristic bot shares: the race model
@@ -52,6 +52,7 @@ RANGES = {
     "shared": ParamRange(0.0, 1.0, integer=True),
     "drop": ParamRange(0.0, 100.0),
     "move_rollouts": ParamRange(0.0, 4096.0, integer=True),
+    "win_points": ParamRange(0.0, 1000.0),
 }
 
 
@@ -93,12 +94,14 @@ _FAMILIES = {
         "lookahead", L.LOOKAHEAD,
         "strong reference: plays every option out many times (Monte Carlo rollouts with "
         "random play after it, hidden cards sampled) and takes the best; slow",
-        {"rollouts": (P_ROLLOUTS, 16.0, "rollouts per option of each decision"),
+        {"rollouts": (P_ROLLOUTS, 128.0, "rollouts per option of each decision (the budget)"),
          "shared": (P_SHARED, 1.0, "1: one playout a rollout serves every bet or discard option (the "
                     "bot's own later bets drawn apart); 0: a playout per option, as before 0.2.0"),
-         "drop": (P_DROP, 1.0, "shared playouts: a move option this many standard errors behind "
-                  "the leader after 4, 8, 12 rollouts gets no more (0: never)"),
-         "move_rollouts": (P_MOVE_ROLLOUTS, 0.0, "shared playouts: rollouts per move option (0: rollouts)")},
+         "drop": (P_DROP, 2.0, "shared playouts: a move option this many standard errors behind "
+                  "the leader after 4, 8, 12 or 16 rollouts gets no more (0: never)"),
+         "move_rollouts": (P_MOVE_ROLLOUTS, 0.0, "shared playouts: rollouts per move option (0: rollouts)"),
+         "win_points": (P_WIN_POINTS, 0.0, "what a win (a score above every other) adds to an option's value, "
+                        "in points of margin (0: the margin alone)")},
         integer=frozenset({"rollouts", "shared", "move_rollouts"})),
 }
 

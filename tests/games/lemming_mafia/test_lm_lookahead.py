@@ -98,3 +98,16 @@ def test_answers_after_the_race_follow_the_random_bots_law():
     assert min(p_values) > 1e-4, p_values
     # the same samples tell one bookmaker round more apart in most configurations
     assert sum(p < 1e-4 for p in p_one_more) >= 12, p_one_more
+
+
+def test_an_option_is_worth_twice_its_margin_plus_the_win_points():
+    """The look-ahead's objective in half points (``lookahead.worth``): twice the
+    score less the best other score, plus ``win_points`` (given doubled) for a
+    score above every other and half of them for a tie; none for a loss."""
+    from analyzer.games.lemming_mafia.lookahead import worth
+
+    assert worth(7, 5, 0) == 4  # win_points=0: the margin alone (the bot before it had the option)
+    assert worth(3, 5, 0) == -4
+    assert worth(7, 5, 20) == 24  # win_points=10: a win adds 20 half points
+    assert worth(5, 5, 20) == 10  # a tie, half of them
+    assert worth(4, 5, 20) == -2  # a loss, none
