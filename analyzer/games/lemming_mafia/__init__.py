@@ -1,6 +1,6 @@
 """Lemming Mafia, the flagship: a race with hidden bets and contracts
 (``shared/rules/lemming-mafia.md``; decisions in ``docs/lemming-mafia.md``)."""
-from analyzer.games import BenchStrength, BenchTable, GameInfo
+from analyzer.games import BenchStrength, BenchTable, GameInfo, SearchBot
 from analyzer.games.lemming_mafia.layout import MAX_PLAYERS, MIN_PLAYERS, VARIANT_MIN_PLAYERS
 
 GAME = GameInfo(
@@ -32,4 +32,7 @@ GAME = GameInfo(
     bench_strength=BenchStrength(
         ("--bot", "lookahead", "--vs", "favourite", "--field", "favourite,timer,contractor", "--seed", "17"),
         (5.85, 5.24, 6.46), "paired win rate lookahead - favourite, field favourite,timer,contractor, seed 17"),
+    # contractor: the strongest heuristic of the default table (40.3% of its races)
+    search=SearchBot(best="contractor", field="favourite,timer,random", counts=(10_000, 1_000),
+                     strong_units=20_000),
 )
