@@ -184,14 +184,14 @@ def render_text(items, warns) -> str:
 
 
 def render_html(res: dict, manifest: dict, sections, figures: list[dict], folder_name: str,
-                controlled=None) -> str:
+                controlled=None, answers: list[T.Answer] | None = None) -> str:
     """The page: setup, a table of contents, the game's answers (each with its scope,
     its method and a link to its figure), overview, figures, key tables, CSV list.
     ``sections`` is the game's report package (see ``analyzer/games/protocol.py``)."""
     from analyzer.report import scorecard
 
     title = str(manifest.get("title", manifest.get("game", "")))
-    answers = _answers(sections, res, manifest, controlled)
+    answers = _answers(sections, res, manifest, controlled) if answers is None else answers
     card = scorecard_of(res, manifest, sections, controlled, answers)
     drawn = {f["key"] for f in figures}
     figure_of = [answer_charts.link(a.figure, drawn) for a in answers]  # an answer's chart, if drawn
@@ -296,8 +296,8 @@ def write_report(stats_result: dict[str, pd.DataFrame], manifest: dict, out_path
         # (a run that is its own controlled table, one bot in every seat of a role, has its figures show it)
         figures = answer_charts.with_answer_charts(getattr(sections, "ANSWER_CHARTS", []), controlled, manifest,
                                                    figures)
-    page = render_html(res, manifest, sections, figures, folder.name, controlled)
     answers = _answers(sections, res, manifest, controlled)
+    page = render_html(res, manifest, sections, figures, folder.name, controlled, answers)
     card = scorecard_of(res, manifest, sections, controlled, answers)
     card_text = "\n".join(filter(None, [render_text(*card), ladder.render_text(answers, controlled, T.unit(manifest))]))
     tables = dict(res)

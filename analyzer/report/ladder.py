@@ -7,15 +7,18 @@ game's search bot. Every structural answer (``text.structural``) is measured on
 each of them; this module lays those measures side by side, one row per
 strength, and says per question whether the answer keeps from random to search
 play: it *keeps* when every strength decides it alike (``stats/evidence.across``),
-*changes with strength* when they decide it differently, and is *not settled*
+*changes with strength* when they decide it differently (or show it in opposite
+directions), and is *not settled*
 while a strength's table is too small to decide it. Answers without a practical
 threshold (a game's length) keep when their measure's key is the same at every
 strength. Game-agnostic: it reads only ``Answer.per_table``.
 """
 from __future__ import annotations
 
+import re
+
 from analyzer.report.text import Answer
-from analyzer.stats.evidence import NOT_ENOUGH, across
+from analyzer.stats.evidence import NOT_ENOUGH, SHOWN, across
 
 
 def ladder_answers(answers: list[Answer], controlled) -> list[Answer]:
@@ -25,15 +28,20 @@ def ladder_answers(answers: list[Answer], controlled) -> list[Answer]:
 
 
 def _short(sentence: str) -> str:
-    """A measure's sentence cut to its first clause, for a table cell."""
-    for stop in (" (", "; ", ": "):
-        sentence = sentence.split(stop)[0]
-    return sentence if len(sentence) <= 70 else sentence[:69] + "…"
+    """A measure's sentence without its parentheses (intervals, spreads), cut to its
+    first clause, for a table cell."""
+    while True:
+        shorter = re.sub(r" ?\([^()]*\)", "", sentence)
+        if shorter == sentence:
+            break
+        sentence = shorter
+    sentence = sentence.split("; ")[0].rstrip(".")
+    return sentence if len(sentence) <= 90 else sentence[:89] + "…"
 
 
 def cell(measured: tuple) -> str:
     """One strength's measure of one answer: its evidence word and estimate, or
-    (without a threshold) the first clause of its sentence."""
+    (without a threshold) the first clause of its sentence, without parentheses."""
     _, sentence, v = measured
     if v is None:
         return _short(sentence)
@@ -45,13 +53,19 @@ def keeps(answer: Answer) -> str:
     per = answer.per_table or {}
     verdicts = {label: v for label, (_, _, v) in per.items() if v is not None}
     if len(verdicts) == len(per) and verdicts:
-        key, phrase = across(verdicts)
+        key, _ = across(verdicts)
         if key == "open":
             open_ = {label: v for label, v in verdicts.items() if v.word == NOT_ENOUGH}
             return f"not settled (too few {next(iter(open_.values())).unit} with {', '.join(open_)})"
-        if key == "depends":
-            return "changes with strength: " + phrase.removeprefix("the bots decide it differently: ")
-        return f"keeps its answer: {key} at every strength"
+        # decided at every strength: alike only with the same word and, where shown, the same sign
+        groups: dict[str, list[str]] = {}
+        for label, v in verdicts.items():
+            sign = (" (+)" if v.estimate > 0 else " (-)") if v.word == SHOWN else ""
+            groups.setdefault(v.word + sign, []).append(label)
+        if len(groups) == 1:
+            return f"keeps its answer: {key} at every strength"
+        return "changes with strength: " + "; ".join(f"{word} with {', '.join(labels)}"
+                                                     for word, labels in groups.items())
     keys = {k for k, _, _ in per.values()}
     return "keeps its answer at every strength" if len(keys) == 1 else "changes with strength"
 

@@ -40,12 +40,16 @@ def test_the_ladder_says_whether_an_answer_keeps_from_random_to_search():
     open_ = _ladder_of({"random": ("none", "s", _v(0.0, -0.005, 0.005)),
                         "heuristic": ("none", "s", _v(0.0, -0.005, 0.005)),
                         "search": ("none", "s", _v(0.0, -0.04, 0.04, 100))})
-    length = _ladder_of({"random": ("212", "A game lasts 212.8 turns on average (sd 40)", None),
+    length = _ladder_of({"random": ("212", "A game lasts 212.8 (211.0–214.1) turns on average (sd 40); more.",
+                                    None),
                          "heuristic": ("61", "A game lasts 61.2 turns on average (sd 8)", None),
                          "search": ("61", "A game lasts 61.4 turns on average (sd 8)", None)})
     same = _ladder_of({k: ("61", "61 turns; more", None) for k in LABELS})
     assert ladder.keeps(keeps) == "keeps its answer: ruled out at every strength"
-    assert ladder.keeps(changes) == "changes with strength: shown with heuristic, search, ruled out with random"
+    assert ladder.keeps(changes) == "changes with strength: ruled out with random; shown (+) with heuristic, search"
+    flips = _ladder_of({"random": ("a", "s", _v(0.05, 0.03, 0.07)), "heuristic": ("b", "s", _v(-0.05, -0.07, -0.03)),
+                        "search": ("a", "s", _v(0.05, 0.03, 0.07))})
+    assert ladder.keeps(flips) == "changes with strength: shown (+) with random, search; shown (-) with heuristic"
     assert ladder.keeps(open_) == "not settled (too few games with search)"
     assert ladder.keeps(length) == "changes with strength"
     assert ladder.keeps(same) == "keeps its answer at every strength"

@@ -35,5 +35,6 @@ GAME = GameInfo(
     bench_strength=BenchStrength(
         ("--bot", "lookahead", "--vs", "backer", "--field", "tempo,switcher,random", "--seed", "17"),
         (9.54, 8.24, 10.84), "paired win rate lookahead - backer, field tempo,switcher,random, seed 17"),
-    search=SearchBot(best="backer", field="tempo,switcher,random", counts=(1_000, 200), strong_units=1_000),
+    # strong_units: its table (lookahead in every seat) costs ~0.1 s of CPU a game
+    search=SearchBot(best="backer", field="tempo,switcher,random", counts=(1_000, 200), strong_units=500),
 )
