@@ -32,6 +32,24 @@ def test_the_players_scenario_covers_every_player_count_in_the_box():
     assert all(r.report is not None for r in runs)
 
 
+def test_the_strong_scenario_runs_every_game_at_its_default_player_count():
+    """Issue 36: every game's report under strong play, at its default player count."""
+    from analyzer.games import game_info, names
+
+    runs = load_scenarios(ROOT / "sims" / "strong.toml")
+    assert [r.game for r in runs] == names()
+    assert all(r.strong and r.report is not None and r.players == game_info(r.game).default_players for r in runs)
+    assert not any(r.strong for r in load_scenarios(ROOT / "sims" / "default.toml"))
+
+
+def test_strong_needs_a_report_and_no_player_counts(tmp_path):
+    for text, needle in (('strong = true', "give report too"),
+                         ('strong = true\nreport = "r.html"\nplayer_counts = [3, 4]', "player_counts"),
+                         ('strong = "yes"\nreport = "r.html"', "strong")):
+        with pytest.raises(InputFileError, match=needle):
+            load_scenarios(write(tmp_path, f'game = "mafia"\n{text}\n'))
+
+
 def test_player_counts_are_checked(tmp_path):
     for text, needle in (('player_counts = [3, 3]', "distinct"), ('player_counts = [0, 3]', "player_counts"),
                          ('player_counts = [3, 4]\nbots = "expander,random,hunter"', "one bot")):

@@ -15,6 +15,7 @@ from analyzer.report import ladder
 from analyzer.report.controlled import Controlled, controlled_runs, strength_designs
 from analyzer.report.text import Answer
 from analyzer.stats.evidence import verdict
+from tests.cli_support import assert_usage_error
 
 LABELS = ["random", "heuristic", "search"]
 
@@ -128,7 +129,12 @@ def test_strong_report_end_to_end(tmp_path):
     assert "Strength ladder" not in plain.text and 'id="ladder"' not in (tmp_path / "p.html").read_text()
 
 
-def test_strong_needs_a_report_and_no_side_by_side(tmp_path):
+def test_strong_needs_a_report_and_no_side_by_side(tmp_path, capsys):
+    """On the command line: one line, exit 2, before any game is played."""
+    assert_usage_error(capsys, ["simulate", "lemminge", "--games", "2", "--strong", "--no-progress"],
+                       "give --report too")
+    assert_usage_error(capsys, ["report", str(tmp_path), "--by", "players", "--strong"],
+                       "--strong does not go with --by")
     with pytest.raises(AnalyzerError, match="give --report too"):
         api.simulate("lemminge", games=2, strong=True, progress=False)
     with pytest.raises(AnalyzerError, match="--strong does not go with --by"):
