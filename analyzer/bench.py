@@ -185,9 +185,10 @@ def warm_then_time(warm_args: list[str], args: list[str], attempts: int = 3) -> 
     return r
 
 
-def timed_simulation(bots: str | None, races: int, *extra: str, game: str | None = None) -> Run:
-    """Warm with a small run of the same command, then time the real one."""
-    return warm_then_time(simulate_args(bots, WARM_RACES, *extra, game=game),
+def timed_simulation(bots: str | None, races: int, *extra: str, game: str | None = None,
+                     warm: int = WARM_RACES) -> Run:
+    """Warm with a small run of the same command (``warm`` races), then time the real one."""
+    return warm_then_time(simulate_args(bots, warm, *extra, game=game),
                           simulate_args(bots, races, *extra, game=game))
 
 
@@ -477,9 +478,10 @@ def ladder_budgets(default: int) -> list[int]:
 def measure_ladder(quick: bool) -> list[Row]:
     """Each game's search bot (``GameInfo.search``) at the ladder's budgets against
     the game's best heuristic in its default table: paired win-rate difference
-    (``compare``, seats rotated, the same seed for every budget) and CPU time per
-    decision (against random bots, one thread, a tenth of the games). Informative:
-    it shows where more search stops buying strength."""
+    (``compare``, seats rotated, the same seed for every budget) and time per
+    decision (against random bots, one thread, a tenth of the games: wall time of
+    the loop, so a loaded machine inflates it). Informative: it shows where more
+    search stops buying strength."""
     from analyzer.games import infos, search_budget
 
     rows = []
@@ -499,7 +501,8 @@ def measure_ladder(quick: bool) -> list[Row]:
             if measured is None:
                 rows.append(Row(name, "failed", detail=r.stderr.strip()[-200:], error=True))
                 continue
-            cost = measure_decision_cost(info.name, bot, info.default_players, max(count // 10, 20))[0]
+            # warmed by 20 items: a search bot's cost is in its games, not its start
+            cost = measure_decision_cost(info.name, bot, info.default_players, max(count // 10, 20), warm=20)[0]
             diff, lo, hi = measured
             rows.append(Row(name, f"{diff:+.2f} pp ({lo:+.2f} to {hi:+.2f})", detail=(
                 f"win rate A - {search.best}, paired 95% CI, field {search.field}, {count:,} {info.unit} per arm, "
@@ -508,12 +511,12 @@ def measure_ladder(quick: bool) -> list[Row]:
 
 
 def measure_decision_cost(game: str, bot: str, players: int, races: int,
-                          target: float | None = None) -> list[Row]:
+                          target: float | None = None, warm: int = WARM_RACES) -> list[Row]:
     import pandas as pd
 
     bots = ",".join([bot] + ["random"] * (players - 1))
     with tempfile.TemporaryDirectory(prefix="analyzer-bench-") as tmp:
-        r = timed_simulation(bots, races, "--out", f"{tmp}/run", "--threads", "1", game=game)
+        r = timed_simulation(bots, races, "--out", f"{tmp}/run", "--threads", "1", game=game, warm=warm)
         seats = pd.read_parquet(f"{tmp}/run/players.parquet")
     mine = seats[seats.bot == bot]
     if "decisions" in seats:

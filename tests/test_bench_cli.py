@@ -74,7 +74,7 @@ def test_the_ladder_rows_come_from_each_games_search_bot(monkeypatch):
 
     monkeypatch.setattr(bench, "warm_then_time", fake_compare)
     monkeypatch.setattr(bench, "measure_decision_cost",
-                        lambda game, bot, players, count: [bench.Row("cost", "123 us", detail=f"{count} games")])
+                        lambda game, bot, players, count, warm: [bench.Row("cost", "123 us", detail=f"{count}")])
     rows = bench.measure_ladder(quick=True)
     for info in infos():
         mine = [r for r in rows if r.name.startswith(f"{info.name} ladder")]
