@@ -185,6 +185,10 @@ def controlled_runs(manifest: dict, main_result: dict | None = None, threads: in
             tables[label], played[label] = main_result, int(manifest.get(unit, 0))
             continue
         match, why = match_of(manifest, seats)
+        if match is None and strong and label != design[0][0]:
+            # a strength the game cannot seat everywhere (a bot of one role): the ladder goes without it
+            note = "; ".join(filter(None, [note, f"no {label} table: {why}"]))
+            continue
         if match is None:
             return Controlled({}, {}, f"no controlled tables: {why}")
         stats = new_stats(game)

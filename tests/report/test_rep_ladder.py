@@ -110,6 +110,21 @@ def test_a_game_without_a_search_bot_says_so_in_one_line(no_search_bot):
     assert ladder.render_text([], ctl, "games").splitlines()[1] == f"  {note}"
 
 
+def test_a_strength_the_game_cannot_seat_everywhere_is_left_out_with_a_line(monkeypatch):
+    """A search bot that cannot take every seat (say, one role's bot): the ladder keeps
+    its other strengths and says why that one is missing."""
+    real = games.game_info
+
+    def info(game):
+        found = real(game)
+        return dataclasses.replace(found, search=dataclasses.replace(found.search, bot="nosuchbot"))
+
+    monkeypatch.setattr(games, "game_info", info)
+    ctl = controlled_runs(_manifest("lemminge", ["convoy", "random", "convoy", "random"], units=6), threads=1)
+    assert list(ctl.tables) == ["random", "convoy"]
+    assert ctl.ladder_note.startswith("no nosuchbot table: unknown bot 'nosuchbot'")
+
+
 def test_strong_report_end_to_end(tmp_path):
     """A tiny Lemminge report under strong play: the ladder in the scorecard text
     and on the page, a row per strength, the search bot's table capped."""
