@@ -38,6 +38,6 @@ GAME = GameInfo(
     bench_strength=BenchStrength(
         ("--bot", "lookahead", "--vs", "convoy", "--field", "racer,blocker,random", "--seed", "1"),
         (18.67, 17.35, 19.99), "paired win rate lookahead - convoy, field racer,blocker,random, seed 1"),
-    # strong_units: its table (lookahead in every seat) costs ~40 ms of CPU a game
+    # strong_units: its table (lookahead in every seat) costs ~50 ms of CPU a game
     search=SearchBot(best="convoy", field="racer,blocker,random", counts=(1_000, 200), strong_units=1_000),
 )
