@@ -8,13 +8,13 @@ each of them; this module lays those measures side by side, one row per
 strength, and says per question whether the answer keeps from random to search
 play: it *keeps* when every strength decides it alike (``stats/evidence.across``),
 *changes with strength* when they decide it differently (or show it in opposite
-directions), and is *not settled*
-while a strength's table is too small to decide it. Answers without a practical
+directions), and is *not settled* while a strength's table is too small to decide it. Answers without a practical
 threshold (a game's length) keep when their measure's key is the same at every
 strength. Game-agnostic: it reads only ``Answer.per_table``.
 """
 from __future__ import annotations
 
+import html
 import re
 
 from analyzer.report.text import Answer
@@ -103,7 +103,7 @@ def render_html(answers: list[Answer], controlled, unit: str, html_table) -> str
     """The ladder's section of the page (``html_table(headers, rows)`` draws the table)."""
     if not getattr(controlled, "ladder", False):
         return ""
-    note = f'<p class="small">{_escape(controlled.ladder_note)}</p>' if controlled.ladder_note else ""
+    note = f'<p class="small">{html.escape(controlled.ladder_note)}</p>' if controlled.ladder_note else ""
     found = table(answers, controlled, unit)
     body = html_table(*found) if found else "<p>No answer was measured on every strength.</p>"
     return ('<h2 id="ladder">Under strong play: the strength ladder</h2>'
@@ -112,9 +112,3 @@ def render_html(answers: list[Answer], controlled, unit: str, html_table) -> str
             "A cell gives the evidence word and estimate of that strength's table; the last row says whether "
             "the answer keeps from random to search play. The search bot's table is smaller (it costs far more "
             "a decision), so its words are the first to read \"not enough races\".</p>" + note + body)
-
-
-def _escape(text: str) -> str:
-    import html
-
-    return html.escape(text)
