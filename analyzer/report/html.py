@@ -199,7 +199,7 @@ def render_html(res: dict, manifest: dict, sections, figures: list[dict], folder
     for i, a in enumerate(answers):
         link = (f' — <a href="#{_e(figure_of[i])}">figure</a>' if figure_of[i] else "")
         toc.append(f'<li><a href="#answer-{i + 1}">{_e(a.question)}</a>{link}</li>')
-    strong = ladder.render_html(answers, controlled, T.unit(manifest), table)
+    strong = ladder.render_html(answers, controlled, T.unit(manifest), lambda h, r: table(h, r, left=len(h)))
     if strong:
         toc.append('</ul></li><li><a href="#ladder">Under strong play: the strength ladder</a>')
     toc.append('</ul></li><li><a href="#overview">Overview</a></li><li><a href="#figures">Figures</a><ul>')

@@ -137,7 +137,7 @@ def test_strong_report_end_to_end(tmp_path):
     page = (tmp_path / "r.html").read_text(encoding="utf-8")
     assert 'id="ladder"' in page and "<td class=\"l\">from weakest to strongest</td>" in page
     for label in ("random", "convoy", "lookahead"):
-        assert f"<td class=\"l\">{label}</td><td>12</td>" in page
+        assert f"<td class=\"l\">{label}</td><td class=\"l\">12</td>" in page
     # the same report without --strong has no ladder
     plain = api.simulate("lemminge", games=12, bots="convoy,random,convoy,random", seed=2, threads=1,
                          report=tmp_path / "p.html", progress=False, tables=False)
