@@ -514,6 +514,8 @@ def measure_decision_cost(game: str, bot: str, players: int, races: int,
                           target: float | None = None, warm: int = WARM_RACES) -> list[Row]:
     import pandas as pd
 
+    from analyzer.games import game_info
+
     bots = ",".join([bot] + ["random"] * (players - 1))
     with tempfile.TemporaryDirectory(prefix="analyzer-bench-") as tmp:
         r = timed_simulation(bots, races, "--out", f"{tmp}/run", "--threads", "1", game=game, warm=warm)
@@ -527,7 +529,7 @@ def measure_decision_cost(game: str, bot: str, players: int, races: int,
     cost = loop / decisions * 1e6
     return [Row(f"{game} {bot} bot, cost per decision", f"{cost:,.0f} us",
                 f"<= {target:.0f} us" if target else "", cost <= target if target else None,
-                f"{decisions:,} {what} in {races:,} races, one thread, {loop:.1f} s" + note(r))]
+                f"{decisions:,} {what} in {races:,} {game_info(game).unit}, one thread, {loop:.1f} s" + note(r))]
 
 
 def measure_sprt(reps: int) -> list[Row]:
