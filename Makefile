@@ -23,8 +23,9 @@ test: $(STAMP)
 	$(PY) -m pytest -n 2 --dist loadfile --durations=10 -m "not slow"
 	$(PY) -m pytest -n 2 --dist loadfile --durations=10 -m slow
 
+# BENCH: its options, e.g. make bench BENCH="--only ladder" (python -m analyzer.bench -h)
 bench: $(STAMP)
-	$(PY) -m analyzer.bench
+	$(PY) -m analyzer.bench $(BENCH)
 
 # the headless browser of tests/browser (Debian's chromium), installed when missing
 browser:

@@ -153,14 +153,16 @@ def scorecard_text(html) -> str:
 
 
 def report_runs(run_dirs, out=None, *, by: str | None = None, min_effect: float | None = None,
-                drop_duplicates: bool = False) -> Path:
+                drop_duplicates: bool = False, strong: bool = False) -> Path:
     """The balance report of one or more run directories (``simulate(out=...)``)
     of one game, merged when they share board, players and bots; ``by``
     ("players" or "board") shows runs that differ in it side by side;
     ``min_effect``: the flags' practical-size threshold in percentage points
     (default 1). Runs holding the same races (same seed and setup) are refused
     (``AnalyzerError``) unless ``drop_duplicates``, which keeps each race once
-    and says so in the report. Returns the HTML file's path."""
+    and says so in the report. ``strong``: the report under strong play, its
+    controlled tables a strength ladder from random to the game's search bot
+    (not with ``by``). Returns the HTML file's path."""
     from analyzer.engine.writer import check_run_dir
     from analyzer.report import build_report, check_report_path, default_report_path
 
@@ -171,6 +173,8 @@ def report_runs(run_dirs, out=None, *, by: str | None = None, min_effect: float 
     dirs = [Path(d) for d in run_dirs]
     if not dirs:
         raise AnalyzerError("no run directory given")
+    if strong and by is not None:
+        raise AnalyzerError("--strong does not go with --by (a side-by-side report plays no controlled tables)")
     seen: dict[str, Path] = {}
     for d in dirs:
         key = os.path.realpath(d)
@@ -184,7 +188,7 @@ def report_runs(run_dirs, out=None, *, by: str | None = None, min_effect: float 
     if min_effect is not None and not 0 <= float(min_effect) < 100:
         raise AnalyzerError(f"--min-effect is in percentage points between 0 and 100, got {min_effect:g}")
     share = None if min_effect is None else float(min_effect) / 100
-    return build_report(dirs, out, by, share, drop_duplicates)
+    return build_report(dirs, out, by, share, drop_duplicates, strong=bool(strong))
 
 
 # ------------------------------------------------------------------ simulate
@@ -239,8 +243,9 @@ class Run:
                 raise AnalyzerError("this run kept no tables (simulate(..., tables=False) without out=)")
         return self._tables
 
-    def report(self, path) -> Path:
-        """Write the balance report (HTML, figures, CSV) to ``path``; returns the HTML file."""
+    def report(self, path, strong: bool = False) -> Path:
+        """Write the balance report (HTML, figures, CSV) to ``path`` (``strong``: under
+        strong play, see ``report_runs``); returns the HTML file."""
         from analyzer.report import check_report_path, write_report
         from analyzer.games import new_stats
 
@@ -255,8 +260,8 @@ class Run:
         if stats is None:
             if self.out is None:
                 raise AnalyzerError("this run kept no tables to report on; run it with tables=True or out=")
-            return report_runs([self.out], path)
-        return write_report(stats.result(), self.manifest, path)
+            return report_runs([self.out], path, strong=strong)
+        return write_report(stats.result(), self.manifest, path, strong=strong)
 
     def __str__(self) -> str:
         return self.text
@@ -268,7 +273,7 @@ class Run:
 def simulate(game: str, races: int | None = None, *, games: int | None = None, bots: BotList | None = None,
              players: int | None = None, board=None, seed: int = 1, threads: int | None = None,
              out=None, report=None, tables: bool = True, progress: bool | None = None,
-             chunk: int | None = None, cluster=None) -> Run:
+             chunk: int | None = None, cluster=None, strong: bool = False) -> Run:
     """Play ``races`` races or ``games`` games (the game's unit; either name
     works) between ``bots`` (one for every seat, or one per
     seat: a comma string or a list) and return the ``Run``. ``out``: also write
@@ -276,7 +281,7 @@ def simulate(game: str, races: int | None = None, *, games: int | None = None, b
     ``tables``: keep the tables in memory (``run.tables``; for long runs write
     them with ``out`` instead); ``cluster``: play on a Dask cluster,
     ``"tcp://HOST:PORT"`` or ``"local:N"`` (or a session of ``cluster_session``),
-    with the same results."""
+    with the same results; ``strong``: the report under strong play (``report_runs``)."""
     from analyzer.engine.simulate import DEFAULT_CHUNK, simulate as run_simulation
 
     info, cls, players, threads = game_setup(game, players, threads)
@@ -299,7 +304,9 @@ def simulate(game: str, races: int | None = None, *, games: int | None = None, b
     # for its own, its report for the report's (engine/warm.py)
     from analyzer.engine.warm import compile_ahead as compile_
 
-    jobs = compile_jobs(match, out is not None or report_path is not None, report_path is not None)
+    if strong and report_path is None:
+        raise AnalyzerError("--strong asks for a report under strong play: give --report too")
+    jobs = compile_jobs(match, out is not None or report_path is not None, report_path is not None, strong)
     compile_(jobs, progress, wait=False)
     compile_(jobs[:1], progress)
     collector = _Collector(stats) if tables else stats
@@ -317,7 +324,7 @@ def simulate(game: str, races: int | None = None, *, games: int | None = None, b
               match.final_tables(result.summary) if tables else None, stats)
     if report_path is not None:
         compile_(jobs[1:], progress)
-        html = run.report(report_path)
+        html = run.report(report_path, strong=strong)
         card = scorecard_text(html)
         run.text += (f"\n{card}" if card else "") + f"\nreport: {html}"
     return run
@@ -334,10 +341,11 @@ def match_for(info, cls, players: int, bots, board):
     return cls(str(board) if board is not None else None, players, specs)
 
 
-def compile_jobs(match, detail: bool, report: bool) -> list:
+def compile_jobs(match, detail: bool, report: bool, strong: bool = False) -> list:
     """The independent compiles a run of ``match`` needs (``engine/warm.py``):
     its own kernel, and with a report the kernels of the report's controlled
-    tables and of the game's experiments (its report's ``warm_jobs``)."""
+    tables (``strong``: its strength ladder) and of the game's experiments (its
+    report's ``warm_jobs``)."""
     from functools import partial
 
     from analyzer.engine.warm import Job, warm_match
@@ -347,7 +355,7 @@ def compile_jobs(match, detail: bool, report: bool) -> list:
     if report:
         from analyzer.report.controlled import warm_jobs
 
-        jobs += warm_jobs(match)
+        jobs += warm_jobs(match, strong)
         extra = getattr(game_info(match.game).load("report"), "warm_jobs", None)
         if extra is not None:
             jobs += extra(match)
@@ -366,7 +374,7 @@ def compile_ahead(runs: list[dict], progress: bool | None = None, wait: bool = F
         info, cls, players, _ = game_setup(run["game"], run.get("players"), None)
         match = match_for(info, cls, players, run.get("bots"), run.get("board"))
         report = run.get("report") is not None
-        matches.append((match, report or run.get("out") is not None, report))
+        matches.append((match, report or run.get("out") is not None, report, bool(run.get("strong"))))
     from analyzer.engine.warm import compile_ahead as compile_
 
     return compile_([job for run in matches for job in compile_jobs(*run)], progress, wait)

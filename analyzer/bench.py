@@ -17,6 +17,7 @@ if a command itself failed).
     python -m analyzer.bench            # full run, a few minutes on 2 cores
     python -m analyzer.bench --quick    # small race counts, a sanity check
     python -m analyzer.bench --only compile  # first contact: cold compiles, a fresh `make run`
+    python -m analyzer.bench --only ladder   # each search bot's strength against its budget
 """
 from __future__ import annotations
 
@@ -184,9 +185,10 @@ def warm_then_time(warm_args: list[str], args: list[str], attempts: int = 3) -> 
     return r
 
 
-def timed_simulation(bots: str | None, races: int, *extra: str, game: str | None = None) -> Run:
-    """Warm with a small run of the same command, then time the real one."""
-    return warm_then_time(simulate_args(bots, WARM_RACES, *extra, game=game),
+def timed_simulation(bots: str | None, races: int, *extra: str, game: str | None = None,
+                     warm: int = WARM_RACES) -> Run:
+    """Warm with a small run of the same command (``warm`` races), then time the real one."""
+    return warm_then_time(simulate_args(bots, warm, *extra, game=game),
                           simulate_args(bots, races, *extra, game=game))
 
 
@@ -465,13 +467,58 @@ def measure_lookahead_strength(races: int) -> list[Row]:
     return rows
 
 
+LADDER = (0.5, 1, 2, 5)  # the strength ladder's budgets, as multiples of the search bot's default
+
+
+def ladder_budgets(default: int) -> list[int]:
+    """The budgets of a search bot's ladder: half, once, twice and five times its default."""
+    return list(dict.fromkeys(max(1, round(default * m)) for m in LADDER))
+
+
+def measure_ladder(quick: bool) -> list[Row]:
+    """Each game's search bot (``GameInfo.search``) at the ladder's budgets against
+    the game's best heuristic in its default table: paired win-rate difference
+    (``compare``, seats rotated, the same seed for every budget) and time per
+    decision (against random bots, one thread, a tenth of the games: wall time of
+    the loop, so a loaded machine inflates it). Informative: it shows where more
+    search stops buying strength."""
+    from analyzer.games import infos, search_budget
+
+    rows = []
+    for info in infos():
+        search = info.search
+        if search is None:
+            rows.append(Row(f"{info.name} ladder", "-", detail="no search bot declared (GameInfo.search)"))
+            continue
+        default, count = search_budget(info), search.counts[quick]
+        for budget in ladder_budgets(default):
+            bot = f"{search.bot}:{search.budget}={budget}"
+            args = ["compare", info.name, "--bot", bot, "--vs", search.best, "--field", search.field,
+                    *search.compare, "--seed", "1", "--no-progress", "--races"]
+            r = warm_then_time(args + ["20"], args + [str(count)])
+            measured = parse_win_difference(r.stdout)
+            name = f"{info.name} ladder {bot}{' (default)' if budget == default else ''}"
+            if measured is None:
+                rows.append(Row(name, "failed", detail=r.stderr.strip()[-200:], error=True))
+                continue
+            # warmed by 20 items: a search bot's cost is in its games, not its start
+            cost = measure_decision_cost(info.name, bot, info.default_players, max(count // 10, 20), warm=20)[0]
+            diff, lo, hi = measured
+            rows.append(Row(name, f"{diff:+.2f} pp ({lo:+.2f} to {hi:+.2f})", detail=(
+                f"win rate A - {search.best}, paired 95% CI, field {search.field}, {count:,} {info.unit} per arm, "
+                f"seed 1 ({r.seconds:.0f} s); {cost.figure} a decision ({cost.detail})" + note(r))))
+    return rows
+
+
 def measure_decision_cost(game: str, bot: str, players: int, races: int,
-                          target: float | None = None) -> list[Row]:
+                          target: float | None = None, warm: int = WARM_RACES) -> list[Row]:
     import pandas as pd
+
+    from analyzer.games import game_info
 
     bots = ",".join([bot] + ["random"] * (players - 1))
     with tempfile.TemporaryDirectory(prefix="analyzer-bench-") as tmp:
-        r = timed_simulation(bots, races, "--out", f"{tmp}/run", "--threads", "1", game=game)
+        r = timed_simulation(bots, races, "--out", f"{tmp}/run", "--threads", "1", game=game, warm=warm)
         run = Path(tmp) / "run"
         seats = pd.read_parquet(run / ("players.parquet" if (run / "players.parquet").exists() else "sides.parquet"))
     mine = seats[seats.bot == bot]
@@ -485,7 +532,7 @@ def measure_decision_cost(game: str, bot: str, players: int, races: int,
     cost = loop / decisions * 1e6
     return [Row(f"{game} {bot} bot, cost per decision", f"{cost:,.0f} us",
                 f"<= {target:.0f} us" if target else "", cost <= target if target else None,
-                f"{decisions:,} {what} in {races:,} races, one thread, {loop:.1f} s" + note(r))]
+                f"{decisions:,} {what} in {races:,} {game_info(game).unit}, one thread, {loop:.1f} s" + note(r))]
 
 
 def measure_sprt(reps: int) -> list[Row]:
@@ -519,6 +566,7 @@ MEASURES = {
     "compare": lambda quick: measure_compare(RACES["compare"][quick]),
     "lookahead": lambda quick: (measure_lookahead(RACES["lookahead"][quick])
                                 + measure_lookahead_strength(RACES["lookahead_strength"][quick])),
+    "ladder": measure_ladder,
     "sprt": lambda quick: measure_sprt(200 if quick else 1000),
     "cluster": lambda quick: measure_cluster(RACES["cluster"][quick]),
 }

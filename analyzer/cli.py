@@ -105,6 +105,11 @@ def _either(new, old, name: str, old_name: str):
     return new if new is not None else old
 
 
+STRONG_HELP = ("the report under strong play: its controlled tables a strength ladder, the random bot, the "
+               "heuristic bots and the game's search bot each in every seat, and whether each answer keeps "
+               "from one to the next")
+
+
 @app.command()
 def simulate(
     game: str = _game_argument(),
@@ -122,20 +127,23 @@ def simulate(
     chunk: int = typer.Option(1 << 16, hidden=True, help="races per chunk"),
     progress: Optional[bool] = _progress_option(),
     cluster: Optional[str] = _cluster_option(),
+    strong: bool = typer.Option(False, "--strong", help=STRONG_HELP),
 ):
     """Play many races (or games) between bots and print a summary."""
     from analyzer.api import cluster_session
 
     with cluster_session(cluster) as session:
-        run_simulation(game, board, players, bots, races, seed, threads, out, report, chunk, progress, session)
+        run_simulation(game, board, players, bots, races, seed, threads, out, report, chunk, progress, session,
+                       strong)
 
 
 def run_simulation(game, board, players, bots, races, seed, threads, out, report, chunk=1 << 16,
-                   progress=None, cluster=None) -> None:
+                   progress=None, cluster=None, strong=False) -> None:
     from analyzer import api
 
     run = api.simulate(game, races, bots=bots, players=players, board=board, seed=seed, threads=threads,
-                       out=out, report=report, tables=False, progress=progress, chunk=chunk, cluster=cluster)
+                       out=out, report=report, tables=False, progress=progress, chunk=chunk, cluster=cluster,
+                       strong=strong)
     typer.echo(run.text)
 
 
@@ -157,6 +165,7 @@ def report_command(
         False, "--drop-duplicates", help="runs holding the same races (same seed and setup, e.g. a copied "
                                          "run) are refused; with this, each race is counted once and the "
                                          "report says which run was left out"),
+    strong: bool = typer.Option(False, "--strong", help=STRONG_HELP),
 ):
     """Write the balance report of a finished run (or of several runs of one game, merged)."""
     from analyzer import api
@@ -165,7 +174,7 @@ def report_command(
     with Progress(len(run_dirs), "report (runs read)", enabled=None) as bar:
         with bar.phase("reading the tables and drawing the figures"):
             html = api.report_runs(run_dirs, _either(report, out, "--report", "--out"), by=by, min_effect=min_effect,
-                                   drop_duplicates=drop_duplicates)
+                                   drop_duplicates=drop_duplicates, strong=strong)
         bar.advance(len(run_dirs))
     card = api.scorecard_text(html)
     if card:
@@ -185,7 +194,8 @@ def run_scenario(scenario: Path = typer.Argument(..., help="a scenario file, e.g
     items = load_scenarios(scenario)
     check_outputs([(i.out, i.report) for i in items])  # every run's, before the first run
     # every run's kernels that the cache lacks, compiled first on every core
-    compile_ahead([dict(game=i.game, bots=i.bots, players=n, board=i.board, out=i.out, report=i.report)
+    compile_ahead([dict(game=i.game, bots=i.bots, players=n, board=i.board, out=i.out, report=i.report,
+                        strong=i.strong)
                    for i in items for n in (i.player_counts or (i.players,))], progress)
     with cluster_session(cluster) as session:  # one connection for every simulation of the file
         for item in items:
@@ -195,7 +205,8 @@ def run_scenario(scenario: Path = typer.Argument(..., help="a scenario file, e.g
                 run_player_counts(item, progress, session)
                 continue
             run_simulation(item.game, item.board, item.players, item.bots, item.races, item.seed,
-                           item.threads, item.out, item.report, progress=progress, cluster=session)
+                           item.threads, item.out, item.report, progress=progress, cluster=session,
+                           strong=item.strong)
 
 
 def run_player_counts(item, progress, session) -> None:

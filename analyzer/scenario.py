@@ -11,6 +11,8 @@
     board = "boards/variant.toml"       # optional
     player_counts = [3, 4, 5]           # overrides players: one run per count, in one report
                                         # side by side (``report --by players``); bots one name or none
+    strong = true                       # the report's controlled tables as a strength ladder,
+                                        # random to the game's search bot (``report --strong``)
 
 A run with ``player_counts`` plays the same count of races or games at each player
 count (bots: one name seated everywhere, or each count's default table), writes
@@ -29,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import Field, StrictInt, StrictStr, field_validator, model_validator
+from pydantic import Field, StrictBool, StrictInt, StrictStr, field_validator, model_validator
 
 from analyzer.engine.datafile import FileModel, read_toml, validate
 from analyzer.engine.simulate import MAX_COUNT, MAX_PLAYERS, MAX_SEED, MAX_THREADS
@@ -49,6 +51,7 @@ class Scenario:
     report: Path | None
     out: Path | None
     player_counts: tuple[int, ...] = ()  # one run per count, reported side by side (``report --by players``)
+    strong: bool = False  # its report under strong play (a strength ladder of controlled tables)
 
 
 class RunSettings(FileModel):
@@ -87,11 +90,21 @@ class _Run(RunSettings):
     """One run: the file's top-level keys merged with its ``[[run]]`` table."""
     threads: StrictInt | None = Field(default=None, ge=1, le=MAX_THREADS)
     player_counts: list[StrictInt] | None = None
+    strong: StrictBool = False
+
+    @model_validator(mode="after")
+    def _strong(self):
+        if self.strong and self.report is None:
+            raise ValueError("strong asks for a report under strong play: give report too")
+        return self
 
     @model_validator(mode="after")
     def _counts(self):
         if self.player_counts is None:
             return self
+        if self.strong:
+            raise ValueError("strong does not go with player_counts (a side-by-side report plays no "
+                             "controlled tables)")
         if not self.player_counts or len(set(self.player_counts)) != len(self.player_counts):
             raise ValueError("player_counts must list distinct player counts")
         if any(not 1 <= n <= MAX_PLAYERS for n in self.player_counts):
@@ -137,7 +150,7 @@ def _scenario(r: _Run, path: Path) -> Scenario:
 
     count = r.games if r.games is not None else r.races if r.races is not None else 100_000
     return Scenario(r.title, r.game, relative(r.board), r.players, bots_relative_to(r.bots, path), count, r.seed,
-                    r.threads, relative(r.report), relative(r.out), tuple(r.player_counts or ()))
+                    r.threads, relative(r.report), relative(r.out), tuple(r.player_counts or ()), r.strong)
 
 
 def bots_relative_to(bots: str | None, path: Path) -> str | None:

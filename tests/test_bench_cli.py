@@ -3,7 +3,7 @@ import subprocess
 import sys
 
 import analyzer.bench as bench
-from analyzer.games import game_info, infos
+from analyzer.games import game_info, infos, search_budget
 
 
 def test_help_works():
@@ -14,7 +14,7 @@ def test_help_works():
 
 
 def test_exposes_measurements():
-    names = {"throughput", "startup", "memory", "out", "report", "report_memory", "compare", "lookahead", "sprt", "cluster", "compile"}
+    names = {"throughput", "startup", "memory", "out", "report", "report_memory", "compare", "lookahead", "sprt", "cluster", "compile", "ladder"}
     for name in names:
         assert callable(getattr(bench, f"measure_{name}"))
     assert set(bench.MEASURES) == names
@@ -57,3 +57,34 @@ def test_the_strength_row_reads_compare_and_fails_a_weaker_bot():
     # 32 rollouts measured +7.67 pp (+6.35 to +8.99): that far below fails
     assert not row((7.67, 6.35, 8.99)).ok
     assert row((15.05, 13.73, 16.37)).name == "lemming-mafia lookahead strength, 10,000 races per arm"
+
+
+def test_the_ladder_rows_come_from_each_games_search_bot(monkeypatch):
+    """``--only ladder``: per game with a search bot (``GameInfo.search``), a row per
+    budget (half to five times its default) with compare's paired difference against
+    the game's best heuristic, its run size and the cost per decision; a game
+    without one gets one line. The subprocesses are stubbed: no game is played."""
+    assert bench.ladder_budgets(8) == [4, 8, 16, 40]
+    assert bench.ladder_budgets(1) == [1, 2, 5]
+    played = []
+
+    def fake_compare(warm, args):
+        played.append(args)
+        return bench.Run(args, 3.0, 0, 3.0, 0, COMPARE_OUT, "")
+
+    monkeypatch.setattr(bench, "warm_then_time", fake_compare)
+    monkeypatch.setattr(bench, "measure_decision_cost",
+                        lambda game, bot, players, count, warm: [bench.Row("cost", "123 us", detail=f"{count}")])
+    rows = bench.measure_ladder(quick=True)
+    for info in infos():
+        mine = [r for r in rows if r.name.startswith(f"{info.name} ladder")]
+        if info.search is None:
+            assert len(mine) == 1 and "no search bot" in mine[0].detail
+            continue
+        budgets = bench.ladder_budgets(search_budget(info))
+        assert len(mine) == len(budgets) >= 3
+        assert sum("(default)" in r.name for r in mine) == 1
+        diff, lo, hi = bench.parse_win_difference(COMPARE_OUT)  # what the stubbed compare printed
+        assert all(r.figure == f"{diff:+.2f} pp ({lo:+.2f} to {hi:+.2f})" and "123 us a decision" in r.detail
+                   and f"{info.search.counts[True]:,} {info.unit} per arm" in r.detail for r in mine)
+        assert [a[a.index("--vs") + 1] for a in played if a[1] == info.name] == [info.search.best] * len(budgets)

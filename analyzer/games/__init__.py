@@ -37,6 +37,21 @@ class BenchStrength:
 
 
 @dataclass(frozen=True)
+class SearchBot:
+    """A game's search bot and the heuristic it is measured against: the strength
+    ladder of ``make bench`` (``--only ladder``) and the controlled tables of a
+    report under strong play (``report --strong``). Its budget's default is the
+    registry's (the bot family's default of ``budget``)."""
+    best: str  # the strongest heuristic of the game's default table: the ladder's opponent
+    field: str  # the other seats of the default table (compare's --field)
+    counts: tuple[int, int]  # units per arm of each ladder row: full run, --quick
+    strong_units: int  # units of the search bot's controlled table in a report under strong play, at most
+    bot: str = "lookahead"
+    budget: str = "rollouts"  # the parameter that sets its budget
+    compare: tuple[str, ...] = ()  # further options of the ladder's compare (a role game's --role)
+
+
+@dataclass(frozen=True)
 class GameInfo:
     name: str  # as typed on the command line
     title: str
@@ -56,6 +71,7 @@ class GameInfo:
     bench_cost_bot: str | None = None  # a slow bot whose cost per decision the bench prints
     bench_cost_target: float | None = None  # its cost per decision, us, at most
     bench_strength: "BenchStrength | None" = None  # the slow bot's strength, beside a recorded reference
+    search: SearchBot | None = None  # its search bot, if it has one (strength ladder, strong reports)
 
     def load(self, what: str):
         """The module (or ``module:attribute``) named by a field."""
@@ -109,6 +125,13 @@ def default_players(game: str) -> int:
 
 def registry(game: str):
     return game_info(game).load("bots").REGISTRY
+
+
+def search_budget(info: GameInfo) -> int:
+    """The default budget of a game's search bot (its family's default), 0 without one."""
+    if info.search is None:
+        return 0
+    return int(registry(info.name).builtin[info.search.bot].defaults()[info.search.budget])
 
 
 def bot_families(game: str) -> dict:

@@ -159,7 +159,7 @@ def check_mergeable(manifests: list[dict], run_dirs: list[Path], by: str | None)
 
 
 def build_report(run_dirs, out: Path | None = None, by: str | None = None,
-                 min_effect: float | None = None, drop_duplicates: bool = False) -> Path:
+                 min_effect: float | None = None, drop_duplicates: bool = False, strong: bool = False) -> Path:
     """Write the balance report of the run(s) in ``run_dirs`` to ``out`` (default
     ``<first run_dir>-report.html``) and return the HTML file's path.
 
@@ -170,7 +170,8 @@ def build_report(run_dirs, out: Path | None = None, by: str | None = None,
     Merged runs must not share races (the same seed and setup, overlapping
     item ranges: ``engine.raceset``); with ``drop_duplicates`` a run whose
     races another run holds is left out, and the report says so.
-    ``min_effect``: the flags' practical-size threshold (a share)."""
+    ``min_effect``: the flags' practical-size threshold (a share); ``strong``: the
+    report under strong play (``write_report``)."""
     from analyzer.report import rundir
 
     run_dirs = [Path(run_dirs)] if isinstance(run_dirs, (str, Path)) else [Path(d) for d in run_dirs]
@@ -195,4 +196,4 @@ def build_report(run_dirs, out: Path | None = None, by: str | None = None,
     manifest = merge_manifests(manifests, run_dirs)
     if dropped:
         manifest = {**manifest, "dropped": dropped}
-    return write_report(stats.result(), manifest, out, min_effect=min_effect)
+    return write_report(stats.result(), manifest, out, min_effect=min_effect, strong=strong)

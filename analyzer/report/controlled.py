@@ -18,6 +18,15 @@ every seat of role a, the seat of role b kept as z (``designs``). Every role
 whose seats ran several bots is varied (one table per combination); a role
 with one bot keeps it.
 
+Under strong play (``report --strong``: ``"strong"`` in the manifest) the tables
+are a *strength ladder*, weakest first (``strength_designs``): the random bot in
+every seat, the run's heuristic tables as above (the game's best heuristic,
+``GameInfo.search.best``, when the run has none), and the game's search bot in
+every seat, the latter on at most ``GameInfo.search.strong_units`` units (a
+search bot costs a thousand times a heuristic's time). The answers then say, per
+strength, whether they keep their answer (``report/ladder.py``). A game without
+a search bot gets its random and heuristic rows and a note saying so.
+
 ``controlled_runs(manifest)`` plays them: ``min(the run's units, CONTROLLED_MAX)``
 units each (a run that already has one bot in every seat is its own controlled
 table and is not played again). When the run's board cannot be rebuilt (a file
@@ -40,6 +49,8 @@ class Controlled:
     units: dict[str, int]  # bot label -> units played
     note: str = ""  # why there are none, if there are none
     where: str = "in every seat"  # where a table's bot sits, in words ("in every family seat (state seat: hunter)")
+    ladder: bool = False  # the tables are a strength ladder, weakest first (a report under strong play)
+    ladder_note: str = ""  # under strong play: what the ladder lacks (a game without a search bot), in one line
 
     def __bool__(self) -> bool:
         return bool(self.tables)
@@ -77,6 +88,35 @@ def designs(manifest: dict) -> tuple[list[tuple[str, list[str]]], str]:
         label = combo[0] if len(varied) == 1 else " + ".join(f"{b} as {r}" for r, b in bot_of.items())
         tables.append((label, [bot_of.get(r, by_role[r][0]) for r in roles]))
     return tables, where
+
+
+def strength_designs(manifest: dict) -> tuple[list[tuple[str, list[str], int | None]], str, str]:
+    """The controlled tables of a report under strong play, weakest first:
+    ``[(label, one bot label per seat, units at most or None)]``, where a table's
+    bot sits, and a note ("" unless the game has no search bot)."""
+    from analyzer.games import game_info
+
+    info = game_info(str(manifest.get("game")))
+    search = info.search
+    n = len(seat_bots(manifest))
+    run_tables, where = designs(manifest)
+    every = where == "in every seat"
+
+    def own(bot: str) -> str:  # a table with the bot in every seat, named so beside per-role tables
+        return bot if every else f"{bot} (every seat)"
+
+    skip = {"random"} | ({search.bot} if search else set())
+    heuristic = [(label, seats, None) for label, seats in run_tables if label.split(":")[0] not in skip]
+    if not heuristic and search is not None:
+        heuristic = [(own(search.best), [search.best] * n, None)]
+    ladder = [(own("random"), ["random"] * n, None)] + heuristic
+    note = ""
+    if search is None:
+        note = (f"{info.title} has no search bot yet: the strength ladder stops at its heuristic bots "
+                "(random, then the run's bots)")
+    else:
+        ladder.append((own(search.bot), [search.bot] * n, search.strong_units))
+    return ladder, where, note
 
 
 def _board_path(manifest: dict):
@@ -132,31 +172,45 @@ def controlled_runs(manifest: dict, main_result: dict | None = None, threads: in
         from analyzer.games import game_info
         manifest = {**manifest, "roles": list(game_info(game).load("match").seat_roles(players))}
     tables, played = {}, {}
-    design, where = designs(manifest)
-    for label, seats in design:
-        if seats == seat_bots(manifest) and main_result is not None:  # the run is its own controlled table
+    strong = bool(manifest.get("strong"))
+    if strong:
+        design, where, note = strength_designs(manifest)
+    else:
+        plain, where = designs(manifest)
+        design, note = [(label, seats, None) for label, seats in plain], ""
+    for label, seats, most in design:
+        size = units if most is None else min(units, most)
+        if seats == seat_bots(manifest) and main_result is not None and size == units:
+            # the run is its own controlled table
             tables[label], played[label] = main_result, int(manifest.get(unit, 0))
             continue
         match, why = match_of(manifest, seats)
+        if match is None and strong and label != design[0][0]:
+            # a strength the game cannot seat everywhere (a bot of one role): the ladder goes without it
+            note = "; ".join(filter(None, [note, f"no {label} table: {why}"]))
+            continue
         if match is None:
             return Controlled({}, {}, f"no controlled tables: {why}")
         stats = new_stats(game)
-        simulate(match, units, int(seed), threads=threads, progress=False, stats=stats)
-        tables[label], played[label] = stats.result(), units
-    return Controlled(tables, played, where=where)
+        simulate(match, size, int(seed), threads=threads, progress=False, stats=stats)
+        tables[label], played[label] = stats.result(), size
+    return Controlled(tables, played, where=where, ladder=strong, ladder_note=note)
 
 
-def warm_jobs(match) -> list:
+def warm_jobs(match, strong: bool = False) -> list:
     """The compile jobs (``engine/warm.py``) of the controlled tables a report of
-    a run of ``match`` plays: one per table, each its match's first play."""
+    a run of ``match`` plays (``strong``: under strong play): one per table, each
+    its match's first play."""
     from functools import partial
 
     from analyzer.engine.warm import Job, warm_match
 
     manifest = {"game": match.game, "players": match.players, "bots": match.bots_described(),
                 "roles": list(match.roles), **match.describe()}
+    design = [(label, seats) for label, seats, _ in strength_designs(manifest)[0]] if strong else \
+        designs(manifest)[0]
     jobs = []
-    for label, seats in designs(manifest)[0]:
+    for label, seats in design:
         table, _ = match_of(manifest, seats)
         if table is not None:
             jobs.append(Job(f"{match.title}: {label} in every seat", partial(warm_match, table, True),

@@ -12,7 +12,7 @@ import pandas as pd
 
 from analyzer.engine.output import check_page, files_dir, write_page
 from analyzer.version import __version__
-from analyzer.report import answer_charts, glossary
+from analyzer.report import answer_charts, glossary, ladder
 from analyzer.report import text as T
 
 CSS = """
@@ -184,14 +184,14 @@ def render_text(items, warns) -> str:
 
 
 def render_html(res: dict, manifest: dict, sections, figures: list[dict], folder_name: str,
-                controlled=None) -> str:
+                controlled=None, answers: list[T.Answer] | None = None) -> str:
     """The page: setup, a table of contents, the game's answers (each with its scope,
     its method and a link to its figure), overview, figures, key tables, CSV list.
     ``sections`` is the game's report package (see ``analyzer/games/protocol.py``)."""
     from analyzer.report import scorecard
 
     title = str(manifest.get("title", manifest.get("game", "")))
-    answers = _answers(sections, res, manifest, controlled)
+    answers = _answers(sections, res, manifest, controlled) if answers is None else answers
     card = scorecard_of(res, manifest, sections, controlled, answers)
     drawn = {f["key"] for f in figures}
     figure_of = [answer_charts.link(a.figure, drawn) for a in answers]  # an answer's chart, if drawn
@@ -199,6 +199,9 @@ def render_html(res: dict, manifest: dict, sections, figures: list[dict], folder
     for i, a in enumerate(answers):
         link = (f' — <a href="#{_e(figure_of[i])}">figure</a>' if figure_of[i] else "")
         toc.append(f'<li><a href="#answer-{i + 1}">{_e(a.question)}</a>{link}</li>')
+    strong = ladder.render_html(answers, controlled, T.unit(manifest), lambda h, r: table(h, r, left=len(h)))
+    if strong:
+        toc.append('</ul></li><li><a href="#ladder">Under strong play: the strength ladder</a>')
     toc.append('</ul></li><li><a href="#overview">Overview</a></li><li><a href="#figures">Figures</a><ul>')
     toc += [f'<li><a href="#{_e(f["key"])}">{_e(f["title"])}</a></li>' for f in figures]
     toc.append('</ul></li><li><a href="#tables">Tables</a></li></ul></nav>')
@@ -220,6 +223,7 @@ def render_html(res: dict, manifest: dict, sections, figures: list[dict], folder
         parts.append(f'<dt id="answer-{i + 1}">{badge}{_e(a.question)}</dt><dd>{_e(a.text)}{link}'
                      f'{answer_table(a)}<p class="how">Scope: {_e(a.scope)}.<br>Method: {_e(a.method)}.</p></dd>')
     parts.append("</dl>")
+    parts.append(strong)
     parts.append('<h2 id="overview">Overview</h2>' + table(["", "value"], [[k, v] for k, v in sections.overview(res)]))
     parts.append('<h2 id="figures">Figures</h2>')
     parts += [figure_html(f) for f in figures]
@@ -258,14 +262,15 @@ def save_report(out_path: Path, folder: Path, figures: list[dict], tables: dict[
 
 
 def write_report(stats_result: dict[str, pd.DataFrame], manifest: dict, out_path, controlled="auto",
-                 min_effect: float | None = None) -> Path:
+                 min_effect: float | None = None, strong: bool = False) -> Path:
     """Write ``out_path`` (an .html file; a directory gets ``report.html`` inside)
     and ``<stem>_files/`` beside it with every figure (PNG) and table (CSV).
     ``controlled``: the controlled tables of the structural answers
     (``analyzer.report.controlled``); "auto" plays them, None leaves them out
     (the answers then say they are about the bots present). ``min_effect``: the
-    flags' practical-size threshold (a share; default 1 pp). Returns the path
-    of the HTML file."""
+    flags' practical-size threshold (a share; default 1 pp). ``strong``: the
+    controlled tables are a strength ladder, random to the game's search bot
+    (``report/ladder.py``). Returns the path of the HTML file."""
     from analyzer.games import game_info
     from analyzer.report.controlled import Controlled, controlled_runs
     from analyzer.report.figures import render_all
@@ -274,6 +279,8 @@ def write_report(stats_result: dict[str, pd.DataFrame], manifest: dict, out_path
     out_path, folder = output_paths(out_path, "report.html")
     if min_effect is not None:
         manifest = {**manifest, "min_effect": float(min_effect)}
+    if strong:
+        manifest = {**manifest, "strong": True}
     res = stats_result
     if isinstance(controlled, str) and controlled == "auto":
         controlled = controlled_runs(manifest, stats_result)
@@ -289,8 +296,10 @@ def write_report(stats_result: dict[str, pd.DataFrame], manifest: dict, out_path
         # (a run that is its own controlled table, one bot in every seat of a role, has its figures show it)
         figures = answer_charts.with_answer_charts(getattr(sections, "ANSWER_CHARTS", []), controlled, manifest,
                                                    figures)
-    page = render_html(res, manifest, sections, figures, folder.name, controlled)
-    card = scorecard_of(res, manifest, sections, controlled)
+    answers = _answers(sections, res, manifest, controlled)
+    page = render_html(res, manifest, sections, figures, folder.name, controlled, answers)
+    card = scorecard_of(res, manifest, sections, controlled, answers)
+    card_text = "\n".join(filter(None, [render_text(*card), ladder.render_text(answers, controlled, T.unit(manifest))]))
     tables = dict(res)
     for label, res in controlled.tables.items():
         if res is not stats_result:  # each controlled table's answers' inputs, as CSV too
@@ -299,7 +308,7 @@ def write_report(stats_result: dict[str, pd.DataFrame], manifest: dict, out_path
                     "queue_position")):
                 if name in res:
                     tables[f"controlled_{_slug(label)}_{name}"] = res[name]
-    return save_report(out_path, folder, figures, tables, page, {SCORECARD_TEXT: render_text(*card)})
+    return save_report(out_path, folder, figures, tables, page, {SCORECARD_TEXT: card_text})
 
 
 def _slug(label: str) -> str:

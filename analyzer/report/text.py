@@ -242,6 +242,8 @@ class Answer:
     def tables(self) -> list[tuple[list[str], list[list]]]:
         """Every table the page shows under the answer's text, in order."""
         return ([self.table] if self.table else []) + list(self.extra_tables)
+    # a structural answer's measure per controlled table: label -> (key, sentence, verdict or None)
+    per_table: dict[str, tuple[str, str, Verdict | None]] | None = None
 
     @property
     def word(self) -> str | None:
@@ -362,7 +364,7 @@ def structural(question: str, figure: str | None, measure: Callable[[dict], tupl
             text += (f" At this run's own table ({bots_scope(manifest)}, describing those bots): "
                      f"{with_evidence(sentence, v)}")
         return Answer(question, text, method, controlled_scope(manifest, controlled), figure, evidence, players,
-                      where)
+                      where, per_table=per)
     note = getattr(controlled, "note", "") or "no controlled table was played"
     prefix = "" if single_bot(manifest) else (
         f"About the bots at this table, not the game alone ({note}): ")

@@ -9,7 +9,7 @@ tables, replays) and ``summary.py``.
 Where the rules page is silent, the decisions (a player's reading) are listed
 in ``docs/lemminge.md``.
 """
-from analyzer.games import BenchStrength, BenchTable, GameInfo
+from analyzer.games import BenchStrength, BenchTable, GameInfo, SearchBot
 from analyzer.games.lemminge.layout import MAX_PLAYERS, MIN_PLAYERS
 
 GAME = GameInfo(
@@ -33,9 +33,11 @@ GAME = GameInfo(
     ),
     bench_cost_bot="lookahead",
     bench_cost_target=2000.0,  # us a decision at the default budget (issue 36): one searched a turn
-    # the reference: the search bot of issue 36 (32 playouts), 2,000 games per
-    # arm, 28 Nov 2026 (docs/lemminge.md, "The search bot")
+    # the reference: the search bot of issue 36 at its default of 8 playouts, 10,000
+    # games per arm, 28 Nov 2026 (docs/lemminge.md, "The search bot")
     bench_strength=BenchStrength(
         ("--bot", "lookahead", "--vs", "convoy", "--field", "racer,blocker,random", "--seed", "1"),
-        (23.85, 20.92, 26.78), "paired win rate lookahead - convoy, field racer,blocker,random, seed 1"),
+        (18.67, 17.35, 19.99), "paired win rate lookahead - convoy, field racer,blocker,random, seed 1"),
+    # strong_units: its table (lookahead in every seat) costs ~50 ms of CPU a game
+    search=SearchBot(best="convoy", field="racer,blocker,random", counts=(1_000, 200), strong_units=1_000),
 )

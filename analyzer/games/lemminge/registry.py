@@ -59,7 +59,7 @@ _FAMILIES = {
 # convoy's (the best heuristic in the default table, docs/lemminge.md)
 _MODEL = dict(lead=-0.5, refill_below=2.0, keep=3.0, hand_reserve=2.0)
 _SEARCH_PARAMS = {  # name: (slot, default, help, range)
-    "rollouts": (P_ROLLOUTS, 32.0, "playouts per option (a card with a lemming, or refilling) of the turn's "
+    "rollouts": (P_ROLLOUTS, 8.0, "playouts per option (a card with a lemming, or refilling) of the turn's "
                  "first decision (the budget)",
                  ParamRange(1.0, 100_000.0, integer=True)),
     "playout": (P_PLAYOUT, 0.0, "who plays every seat in the playouts after its own turn: 0 the random bot, "

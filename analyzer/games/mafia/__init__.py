@@ -15,7 +15,7 @@ bots (``bots.py``, named with their roles in ``registry.py``), the flat arrays
 Where the rules page left something open, the decisions are listed in
 ``docs/mafia.md``.
 """
-from analyzer.games import BenchStrength, BenchTable, GameInfo
+from analyzer.games import BenchStrength, BenchTable, GameInfo, SearchBot
 from analyzer.games.mafia.layout import MAX_PLAYERS, MIN_PLAYERS, ROLE_FAMILY, ROLE_STATE
 
 GAME = GameInfo(
@@ -50,4 +50,9 @@ GAME = GameInfo(
          "--field", "expander,raider,expander,raider", "--seed", "1"),
         (6.50, 5.26, 7.74), "paired win rate lookahead - hunter as the State, field "
         "expander,raider,expander,raider, seed 1"),
+    # the ladder as the State at 5 players against hunter (as strong as warden on wins,
+    # ahead on purge points); strong_units: lookahead in all five seats searches every
+    # side's move, ~0.25 s of CPU a game
+    search=SearchBot(best="hunter", field="expander,raider,expander,raider", counts=(2_000, 400),
+                     strong_units=200, compare=("--players", "5", "--role", "state")),
 )

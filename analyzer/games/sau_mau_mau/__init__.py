@@ -8,7 +8,7 @@ file (``board.py``, the assumed default in ``data/``), and what the engine drive
 Where the rules page is silent, the decisions (a player's reading) are listed in
 ``docs/sau-mau-mau.md``.
 """
-from analyzer.games import BenchStrength, BenchTable, GameInfo
+from analyzer.games import BenchStrength, BenchTable, GameInfo, SearchBot
 from analyzer.games.sau_mau_mau.layout import MAX_PLAYERS, MIN_PLAYERS
 
 GAME = GameInfo(
@@ -35,4 +35,6 @@ GAME = GameInfo(
     bench_strength=BenchStrength(
         ("--bot", "lookahead", "--vs", "backer", "--field", "tempo,switcher,random", "--seed", "17"),
         (9.54, 8.24, 10.84), "paired win rate lookahead - backer, field tempo,switcher,random, seed 17"),
+    # strong_units: its table (lookahead in every seat) costs ~0.1 s of CPU a game
+    search=SearchBot(best="backer", field="tempo,switcher,random", counts=(1_000, 200), strong_units=500),
 )

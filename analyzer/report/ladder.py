@@ -1,0 +1,114 @@
+"""The strength ladder of a report under strong play (``report --strong``).
+
+A balance answer is only as good as the play behind it. Under strong play the
+controlled tables are a ladder of strengths, weakest first (``controlled.
+strength_designs``): the random bot in every seat, the heuristic bots, the
+game's search bot. Every structural answer (``text.structural``) is measured on
+each of them; this module lays those measures side by side, one row per
+strength, and says per question whether the answer keeps from random to search
+play: it *keeps* when every strength decides it alike (``stats/evidence.across``),
+*changes with strength* when they decide it differently (or show it in opposite
+directions), and is *not settled* while a strength's table is too small to decide it. Answers without a practical
+threshold (a game's length) keep when their measure's key is the same at every
+strength. Game-agnostic: it reads only ``Answer.per_table``.
+"""
+from __future__ import annotations
+
+import html
+import re
+
+from analyzer.report.text import Answer
+from analyzer.stats.evidence import NOT_ENOUGH, SHOWN, across
+
+
+def ladder_answers(answers: list[Answer], controlled) -> list[Answer]:
+    """The answers measured on every table of the ladder."""
+    labels = list(controlled.tables)
+    return [a for a in answers if a.per_table and all(label in a.per_table for label in labels)]
+
+
+def _short(sentence: str) -> str:
+    """A measure's sentence without its parentheses (intervals, spreads), cut to its
+    first clause, for a table cell."""
+    while True:
+        shorter = re.sub(r" ?\([^()]*\)", "", sentence)
+        if shorter == sentence:
+            break
+        sentence = shorter
+    sentence = sentence.split("; ")[0].rstrip(".")
+    return sentence if len(sentence) <= 90 else sentence[:89] + "…"
+
+
+def cell(measured: tuple) -> str:
+    """One strength's measure of one answer: its evidence word and estimate, or
+    (without a threshold) the first clause of its sentence, without parentheses."""
+    _, sentence, v = measured
+    if v is None:
+        return _short(sentence)
+    return f"{v.word} ({v.fmt(v.estimate)}{v.suffix})"
+
+
+def keeps(answer: Answer) -> str:
+    """Whether the answer keeps from the weakest strength to the strongest, in words."""
+    per = answer.per_table or {}
+    verdicts = {label: v for label, (_, _, v) in per.items() if v is not None}
+    if len(verdicts) == len(per) and verdicts:
+        key, _ = across(verdicts)
+        if key == "open":
+            open_ = {label: v for label, v in verdicts.items() if v.word == NOT_ENOUGH}
+            return f"not settled (too few {next(iter(open_.values())).unit} with {', '.join(open_)})"
+        # decided at every strength: alike only with the same word and, where shown, the same sign
+        groups: dict[str, list[str]] = {}
+        for label, v in verdicts.items():
+            sign = (" (+)" if v.estimate > 0 else " (-)") if v.word == SHOWN else ""
+            groups.setdefault(v.word + sign, []).append(label)
+        if len(groups) == 1:
+            return f"keeps its answer: {key} at every strength"
+        return "changes with strength: " + "; ".join(f"{word} with {', '.join(labels)}"
+                                                     for word, labels in groups.items())
+    keys = {k for k, _, _ in per.values()}
+    return "keeps its answer at every strength" if len(keys) == 1 else "changes with strength"
+
+
+def table(answers: list[Answer], controlled, unit: str) -> tuple[list[str], list[list]] | None:
+    """(headers, rows): one row per strength, weakest first, a column per answer,
+    and a last row saying whether each answer keeps."""
+    chosen = ladder_answers(answers, controlled)
+    if not controlled or not chosen:
+        return None
+    headers = ["strength (each in every seat)" if controlled.where == "in every seat" else
+               f"strength ({controlled.where})", unit] + [a.question for a in chosen]
+    rows = [[label, f"{controlled.units[label]:,}"] + [cell(a.per_table[label]) for a in chosen]
+            for label in controlled.tables]
+    rows.append(["from weakest to strongest", ""] + [keeps(a) for a in chosen])
+    return headers, rows
+
+
+def render_text(answers: list[Answer], controlled, unit: str) -> str:
+    """The ladder as console lines: one line per question, its word per strength."""
+    if not getattr(controlled, "ladder", False):
+        return ""
+    labels = list(controlled.tables)
+    lines = [f"Strength ladder (weakest first, {controlled.where}: "
+             + ", ".join(f"{label} {controlled.units[label]:,} {unit}" for label in labels) + ")"]
+    if controlled.ladder_note:
+        lines.append(f"  {controlled.ladder_note}")
+    for a in ladder_answers(answers, controlled):
+        lines.append(f"  {a.question} {keeps(a)}. "
+                     + "; ".join(f"{label}: {cell(a.per_table[label])}" for label in labels))
+    return "\n".join(lines)
+
+
+def render_html(answers: list[Answer], controlled, unit: str, html_table) -> str:
+    """The ladder's section of the page (``html_table(headers, rows)`` draws the table)."""
+    if not getattr(controlled, "ladder", False):
+        return ""
+    note = f'<p class="small">{html.escape(controlled.ladder_note)}</p>' if controlled.ladder_note else ""
+    found = table(answers, controlled, unit)
+    body = html_table(*found) if found else "<p>No answer was measured on every strength.</p>"
+    return ('<h2 id="ladder">Under strong play: the strength ladder</h2>'
+            "<p>Each question about the game measured with one bot in every seat, from the random bot through "
+            "the heuristic bots to the search bot (weakest first), on the same seed: the same deals and dice. "
+            "A cell gives the evidence word and estimate of that strength's table; the last row says whether "
+            "the answer keeps from random to search play. The search bot's table is smaller (it costs far more "
+            "a decision), so its words are the first to read \"not enough races\".</p>" + note + body)
