@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from analyzer.stats.evidence import EXACT, NEEDED_CAP, NOT_ENOUGH, Verdict, across, verdict
+from analyzer.stats.evidence import EXACT, NOT_ENOUGH, Verdict, across, verdict
 from analyzer.stats.flags import ALPHA, MIN_EFFECT, Flags, seat_balance
 
 
@@ -317,25 +317,13 @@ def single_bot(manifest: dict) -> bool:
     return bool(bots) and len(set(bots)) == 1 and not isinstance(manifest.get("bots_text"), str)
 
 
-def needed_cell(v: Verdict) -> str:
-    """The units that would settle an open verdict, short enough for a table cell
-    (``Verdict.needed_text`` in a few words); "" for a decided one."""
-    if v.decided:
-        return ""
-    if v.n <= 0 or not (math.isfinite(v.low) and math.isfinite(v.high)):
-        return "no interval yet"
-    if v.needed is None:
-        return "none: the estimate sits on the threshold"
-    return f"more than {NEEDED_CAP:,} {v.unit}" if v.needed >= NEEDED_CAP else f"about {v.needed:,} {v.unit}"
-
-
 def per_table(rows: list[tuple[str, int, str, Verdict | None]], where: str, u: str) -> tuple[list[str], list[list]]:
     """The table of a structural answer: one row per controlled table (``(label,
     units, finding, verdict)``), its bot, and where the answer judges an effect its
     evidence word, what it measured, the estimate with its interval (named: 95% or
     simultaneous 95%), the threshold, the units it rests on and, when open, the
     units that would settle it if the spread stays as observed (in the verdict's own
-    unit: Sau Mau Mau judges races of its games); then the finding."""
+    unit: a game of several races may judge races); then the finding."""
     judged = any(v is not None for _, _, _, v in rows)
     headers = [f"bot ({where})" if where else "bot"]
     if judged:
@@ -350,15 +338,14 @@ def per_table(rows: list[tuple[str, int, str, Verdict | None]], where: str, u: s
         elif v is None:
             cells = ["", "", "", "", f"{n:,} {u}", ""]
         else:
-            cells = [v.word, v.what, v.number, v.bound, f"{v.n:,} {v.unit}", needed_cell(v)]
+            cells = [v.word, v.what, v.number, v.bound, f"{v.n:,} {v.unit}", v.needed_cell]
         body.append([label] + cells + [finding])
     return headers + ["finding"], body
 
 
-def _overall(per: dict, keys: set, evidence: dict[str, Verdict] | None, where: str) -> str:
-    """The one sentence a structural answer on several controlled tables leads with:
+def _overall(n: int, keys: set, evidence: dict[str, Verdict] | None, where: str) -> str:
+    """The one sentence a structural answer on ``n`` controlled tables leads with:
     whether it holds across these bots, depends on them, or is not settled."""
-    n = len(per)
     if evidence:
         key, phrase = across(evidence)
         if key == "open":
@@ -400,7 +387,7 @@ def structural(question: str, figure: str | None, measure: Callable[[dict], tupl
             if v is not None:
                 text = lead(v.word, text)
         else:
-            text = _overall(per, keys, evidence, where)
+            text = _overall(len(per), keys, evidence, where)
         if not single_bot(manifest) and not any(t is res for t in controlled.tables.values()):
             _, sentence, v = _measured(measure(res))
             rows.append((f"this run's own table ({bots_scope(manifest)}), describing those bots",
