@@ -319,6 +319,47 @@ def single_bot(manifest: dict) -> bool:
     return bool(bots) and len(set(bots)) == 1 and not isinstance(manifest.get("bots_text"), str)
 
 
+def per_bot_table(rows: list[tuple[str, int, str, Verdict | None]], where: str, u: str) -> tuple[list[str], list[list]]:
+    """The table of a structural answer: one row per controlled table (``(label,
+    units, finding, verdict)``), its bot, and where the answer judges an effect its
+    evidence word, what it measured, the estimate with its interval (named: 95% or
+    simultaneous 95%), the threshold, the units it rests on and, when open, the
+    units that would settle it if the spread stays as observed (in the verdict's own
+    unit: a game of several races may judge races); then the finding."""
+    judged = any(v is not None for _, _, _, v in rows)
+    headers = [f"bot ({where})" if where else "bot"]
+    if judged:
+        headers += ["evidence", "effect", "estimate (interval)", "threshold", "measured on",
+                    "needed to settle it (if the spread stays as observed)"]
+    else:
+        headers.append(u)
+    body = []
+    for label, n, finding, v in rows:
+        if not judged:
+            cells = [f"{n:,}"]
+        elif v is None:
+            cells = ["", "", "", "", f"{n:,} {u}", ""]
+        else:
+            cells = [v.word, v.what, v.number, v.bound, f"{v.n:,} {v.unit}", v.needed_cell]
+        body.append([label] + cells + [finding])
+    return headers + ["finding"], body
+
+
+def _overall(n: int, keys: set, evidence: dict[str, Verdict] | None, where: str) -> str:
+    """The one sentence a structural answer on ``n`` controlled tables leads with:
+    whether it holds across these bots, depends on them, or is not settled."""
+    if evidence:
+        key, phrase = across(evidence)
+        if key == "open":
+            return lead(NOT_ENOUGH, f"{phrase} (each of the {n} bots {where}, on the same deals).")
+        if key == "depends":
+            return f"It depends on the bots (each {where}, on the same deals): {phrase}."
+        return f"{key[0].upper()}{key[1:]} with each of the {n} bots {where} ({phrase}, on the same deals)."
+    if len(keys) == 1:
+        return f"The same answer with each of the {n} bots {where} (it holds across these bots)."
+    return f"It depends on the bots (each {where}, on the same deals)."
+
+
 def structural(question: str, figure: str | None, measure: Callable[[dict], tuple], method: str,
                res: dict, manifest: dict, controlled=None) -> Answer:
     """A question about the game (seats, balance, length, ...) answered on the
@@ -328,43 +369,36 @@ def structural(question: str, figure: str | None, measure: Callable[[dict], tupl
     With verdicts the answer leads with its evidence word, and it "holds across
     these bots" only when every table decides it on its own and all alike
     (``stats/evidence.across``); otherwise it is "not settled" at the tables' size.
+    The text is that one sentence; each table's verdict, numbers and finding are a
+    row of the answer's table (``per_bot_table``; the measures themselves stay in ``per_table`` for the strength ladder), the run's own mixed table, when it is
+    not one of them, a last row labelled as describing its bots.
     Without controlled tables the answer says plainly that it is about the bots present."""
     players = manifest.get("players")
+    u = unit(manifest)
     if controlled:
         per = {label: _measured(measure(tables)) for label, tables in controlled.tables.items()}
         keys = {k for k, _, _ in per.values()}
         verdicts = {label: v for label, (_, _, v) in per.items() if v is not None}
         evidence = verdicts if len(verdicts) == len(per) else None
         where = controlled.where
-        sentences = " ".join(f"{label}: {with_evidence(sentence, v)}" for label, (_, sentence, v) in per.items())
+        rows = [(label, int(controlled.units.get(label, 0)), sentence, v) for label, (_, sentence, v) in per.items()]
         if len(per) == 1:
-            label = next(iter(per))
-            _, sentence, v = per[label]
-            text = (f"With {label} {where}: {with_evidence(sentence, v)} (one bot only: whether this holds with "
-                    "other bots is not measured here)")
+            label, (_, _, v) = next(iter(per.items()))
+            text = (f"With {label} {where} (one bot only: whether this holds with other bots is not measured "
+                    "here).")
             if v is not None:
                 text = lead(v.word, text)
-        elif evidence:
-            key, phrase = across(evidence)
-            if key == "open":
-                text = lead(NOT_ENOUGH, f"{phrase} (each of the {len(per)} bots {where}, on the same deals): "
-                                        + sentences)
-            elif key == "depends":
-                text = f"It depends on the bots (each {where}, on the same deals): {phrase}. " + sentences
-            else:
-                text = (f"{key[0].upper()}{key[1:]} with each of the {len(per)} bots {where} ({phrase}, on the "
-                        "same deals): " + sentences)
-        elif len(keys) == 1:
-            text = (f"The same answer with each of the {len(per)} bots {where} (it holds across these bots): "
-                    + sentences)
         else:
-            text = f"It depends on the bots (each {where}, on the same deals): " + sentences
+            text = _overall(len(per), keys, evidence, where)
         if not single_bot(manifest) and not any(t is res for t in controlled.tables.values()):
             _, sentence, v = _measured(measure(res))
-            text += (f" At this run's own table ({bots_scope(manifest)}, describing those bots): "
-                     f"{with_evidence(sentence, v)}")
+            rows.append((f"this run's own table ({bots_scope(manifest)}), describing those bots",
+                         int(manifest.get(u, 0) or 0), sentence, v))
+            text += " Per bot, and last this run's own table of mixed bots: the table below."
+        else:
+            text += " Per bot: the table below." if len(per) > 1 else " The table below."
         return Answer(question, text, method, controlled_scope(manifest, controlled), figure, evidence, players,
-                      where, per_table=per)
+                      where, table=per_bot_table(rows, where, u), per_table=per)
     note = getattr(controlled, "note", "") or "no controlled table was played"
     prefix = "" if single_bot(manifest) else (
         f"About the bots at this table, not the game alone ({note}): ")

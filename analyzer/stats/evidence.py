@@ -91,13 +91,24 @@ class Verdict:
 
     @property
     def needed_text(self) -> str:
+        return self._needed(short=False)
+
+    @property
+    def needed_cell(self) -> str:
+        """``needed_text`` in a few words, for a table cell ("about 83,000 races"); "" when decided."""
+        return "" if self.decided else self._needed(short=True)
+
+    def _needed(self, short: bool) -> str:
         if self.n <= 0 or not (math.isfinite(self.low) and math.isfinite(self.high)):
-            return f"no interval at {self.n:,} {self.unit}: more {self.unit} are needed to judge it"
+            return "no interval yet" if short else (
+                f"no interval at {self.n:,} {self.unit}: more {self.unit} are needed to judge it")
         if self.needed is None:
-            return f"more {self.unit} will not settle it while the estimate sits on the threshold"
+            return "none: the estimate sits on the threshold" if short else (
+                f"more {self.unit} will not settle it while the estimate sits on the threshold")
         if self.needed >= NEEDED_CAP:
-            return f"more than {NEEDED_CAP:,} {self.unit} would be needed to settle it"
-        return f"about {self.needed:,} {self.unit} would settle it if the spread stays as observed"
+            return f"more than {NEEDED_CAP:,} {self.unit}" + ("" if short else " would be needed to settle it")
+        tail = "" if short else " would settle it if the spread stays as observed"
+        return f"about {self.needed:,} {self.unit}{tail}"
 
     @property
     def reason(self) -> str:

@@ -56,8 +56,10 @@ def linked(page: str, question: str) -> str:
 
 
 def answer_text(page: str, question: str) -> str:
-    m = re.search(rf'<dt id="answer-\d+">{BADGE}{re.escape(html.escape(question))}</dt><dd>(.*?)<a href=', page, re.S)
-    return html.unescape(m.group(1))
+    """An answer's sentence and its table (each controlled table's numbers are a row of it)."""
+    m = re.search(rf'<dt id="answer-\d+">{BADGE}{re.escape(html.escape(question))}</dt><dd>(.*?)<p class="how">',
+                  page, re.S)
+    return html.unescape(re.sub("<[^>]+>", " ", m.group(1)))
 
 
 def test_each_answer_links_to_a_chart_of_the_controlled_tables_it_cites(report):

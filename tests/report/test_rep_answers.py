@@ -75,6 +75,13 @@ def _balanced_colours(res, races=60_000):
     return out
 
 
+def table_rows(answer) -> dict[str, dict[str, str]]:
+    """A structural answer's table as {bot label: {column: cell}}: one row per
+    controlled table (the run's own mixed table last, when shown)."""
+    headers, rows = answer.table
+    return {str(r[0]): dict(zip(headers[1:], map(str, r[1:]))) for r in rows}
+
+
 def _check_scope_and_method(answers, methods, scope_words):
     assert [a.question for a in answers] == list(methods)
     for a in answers:
@@ -111,16 +118,31 @@ def test_lm_answers_on_controlled_tables_hold_or_depend(lm_res):
     # equal shares over 60,000 races each: every colour's interval lies inside ±1 pp on each table
     assert colours.text.startswith("Ruled out with each of the 2 bots in every seat (it holds across these bots")
     assert colours.word == "ruled out" and set(colours.evidence) == {"favourite", "random"}
-    assert "At this run's own table" in colours.text  # the run's mixed table, labelled
+    # the run's own mixed table, the last row, labelled as describing its bots
+    rows = table_rows(colours)
+    assert list(rows)[:2] == ["favourite", "random"] and list(rows)[2].startswith("this run's own table (bots ")
+    assert "last this run's own table of mixed bots: the table below" in colours.text
+    assert colours.table[0] == ["bot (in every seat)", "evidence", "effect", "estimate (interval)", "threshold",
+                                "measured on", "needed to settle it (if the spread stays as observed)", "finding"]
+    for label in ("favourite", "random"):
+        v, row = colours.evidence[label], rows[label]
+        assert (row["evidence"], row["estimate (interval)"], row["threshold"]) == ("ruled out", v.number, "±1.0 pp")
+        assert "simultaneous 95% CI" in row["estimate (interval)"] and row["measured on"] == "60,000 races"
+        assert "all 6 colours are within sampling error" in row["finding"]
     differ = Controlled({"contractor": _unbalanced_colours(lm_res), "random": _balanced_colours(lm_res)},
                         {"contractor": 60_000, "random": 60_000})
     colours = {a.question: a for a in lm_answers(lm_res, LM_MANIFEST, differ)}["Are the lemming colours balanced?"]
     assert colours.text.startswith("It depends on the bots")
     assert "the bots decide it differently: shown with contractor, ruled out with random" in colours.text
-    assert "contractor: shown (a colour off fair (largest: " in colours.text
-    assert "6 of 6 colours differ" in colours.text
-    assert "random: ruled out (a colour off fair" in colours.text
-    assert "all 6 colours are within sampling error" in colours.text
+    # the per-bot verdicts and findings are rows of the table, not sentences of the text
+    assert "contractor:" not in colours.text and "6 of 6 colours" not in colours.text
+    rows = table_rows(colours)
+    assert rows["contractor"]["evidence"] == "shown" and rows["contractor"]["effect"].startswith(
+        "a colour off fair (largest: ")
+    assert "6 of 6 colours differ" in rows["contractor"]["finding"]
+    assert rows["random"]["evidence"] == "ruled out" and rows["random"]["effect"].startswith("a colour off fair")
+    assert "all 6 colours are within sampling error" in rows["random"]["finding"]
+    assert rows["contractor"]["needed to settle it (if the spread stays as observed)"] == ""  # decided
 
 
 def test_smm_answers_name_scope_and_method(smm):
@@ -137,13 +159,23 @@ def test_smm_answers_name_scope_and_method(smm):
         "Ruled out with each of the 2 bots in every seat (it holds across these bots")
     for q in ("Which queue position earned most? (hindsight: bets the bots laid)", "Are the pigs balanced?", "Does starting a race help?"):
         assert answers[q].scope.startswith("controlled tables: each of random, smart in every seat")
+    # each table's verdict a row: the races it rests on and, while open, the races that would settle it
+    pigs = answers["Are the pigs balanced?"]
+    for label, row in table_rows(pigs).items():
+        v = pigs.evidence[label]
+        assert row["evidence"] == "not enough races" and row["measured on"] == "800 races" and v.needed > 800
+        assert row["needed to settle it (if the spread stays as observed)"] == f"about {v.needed:,} races"
+    queue = answers["Which queue position earned most? (hindsight: bets the bots laid)"]  # judges no effect
+    assert queue.table[0] == ["bot (in every seat)", "games", "finding"] and len(queue.table[1]) == 2
 
 
 def test_the_practical_threshold_is_an_option(lm_res):
     """A 3 pp gap is flagged at the default 1 pp and is 'no meaningful difference' at 5 pp."""
     ctl = Controlled({"contractor": _unbalanced_colours(lm_res)}, {"contractor": 60_000})
-    text = {a.question: a.text for a in lm_answers(lm_res, LM_MANIFEST, ctl)}["Are the lemming colours balanced?"]
-    assert "6 of 6 colours differ from a fair 16.7% by 1 pp or more" in text
-    text = {a.question: a.text for a in lm_answers(lm_res, {**LM_MANIFEST, "min_effect": 0.05}, ctl)}[
-        "Are the lemming colours balanced?"]
+    def finding(manifest):
+        a = {a.question: a for a in lm_answers(lm_res, manifest, ctl)}["Are the lemming colours balanced?"]
+        return table_rows(a)["contractor"]["finding"]
+
+    assert "6 of 6 colours differ from a fair 16.7% by 1 pp or more" in finding(LM_MANIFEST)
+    text = finding({**LM_MANIFEST, "min_effect": 0.05})
     assert "no colour by 5 pp or more" in text and "no meaningful difference" in text

@@ -17,6 +17,7 @@ from analyzer.games.mafia.report import answers as mafia_answers
 from analyzer.games.mafia.stats import new_stats as mafia_stats
 from analyzer.report.controlled import Controlled, controlled_runs, designs
 from analyzer.report.text import Answer
+from tests.report.test_rep_answers import table_rows
 
 GAMES = 300
 
@@ -122,8 +123,9 @@ def test_lmg_structural_answers_on_controlled_tables_hold_or_depend(lmg):
         assert same[q].scope.startswith("controlled tables: each of random, greedy in every seat (300 games each")
     # the random table's seats are flagged apart (1 of 4 since flags need the whole simultaneous interval beyond 1 pp);
     # a table whose seats win equally often is balanced: the hands answer depends on the bots
-    assert "random: shown (a seat off the average (largest: " in same[LMG_STRUCTURAL[0]].text
-    assert "No: 1 of 4 seats differs" in same[LMG_STRUCTURAL[0]].text  # seat 4 -6.3 pp reaches -1 pp jointly
+    random = table_rows(same[LMG_STRUCTURAL[0]])["random"]  # each table's verdict and finding: a row
+    assert random["evidence"] == "shown" and random["effect"].startswith("a seat off the average (largest: ")
+    assert random["finding"].startswith("No: 1 of 4 seats differs")  # seat 4 -6.3 pp reaches -1 pp jointly
     # a table whose seats win equally often over 300 games does not rule a 1 pp gap out (issue 34
     # item 4: absence of evidence is not agreement): the answer is not settled, with the games needed
     differ = Controlled({"random": res, "greedy": _balanced_seats(res)}, {"random": GAMES, "greedy": GAMES})
@@ -131,10 +133,13 @@ def test_lmg_structural_answers_on_controlled_tables_hold_or_depend(lmg):
     assert hands.text.startswith("Not enough races — not settled at 300 games a table: greedy does not decide it; "
                                  "about "), hands.text
     assert hands.word == "not enough races"
-    assert "greedy: not enough races (" in hands.text
+    greedy = table_rows(hands)["greedy"]
+    assert greedy["evidence"] == "not enough races" and greedy["needed to settle it (if the spread stays as " \
+        "observed)"] == f"about {hands.evidence['greedy'].needed:,} games"
     # answered as the evidence decides: not "Yes" (balanced) while a 1 pp gap is not ruled out
-    assert "greedy: not enough races (" in hands.text and "Yes:" not in hands.text
-    assert "Cannot tell yet: all 4 seats are within sampling error of a fair 25.0%" in hands.text
+    assert "Yes:" not in hands.text + greedy["finding"]
+    assert greedy["finding"].startswith("Cannot tell yet: all 4 seats are within sampling error of a fair 25.0%")
+    assert [t[0][:2] for t in hands.tables] == [["bot (in every seat)", "evidence"], ["seat", "starting hand"]]
 
 
 def test_mafia_answers_without_controlled_tables_say_why(mafia):
@@ -171,9 +176,12 @@ def test_mafia_controlled_tables_keep_the_state_seat(mafia):
                                   "Ruled out with each of the 2 bots in every family seat",
                                   "Not enough races — not settled at 300 games a table",
                                   "It depends on the bots (each in every family seat")), q
-        assert "At this run's own table" in a.text, q
-    first = answers[MAFIA_STRUCTURAL[1]].text
-    controlled_part, own = first.split("At this run's own table")
+        rows = table_rows(a)  # a row per controlled table, the run's own mixed table last
+        assert list(rows)[:2] == ["expander", "raider"] and list(rows)[2].startswith("this run's own table (bots "), q
+        assert "last this run's own table of mixed bots" in a.text, q
+    first = table_rows(answers[MAFIA_STRUCTURAL[1]])
+    controlled_part = first["expander"]["finding"] + first["raider"]["finding"]
+    own = next(row for label, row in first.items() if label.startswith("this run's own table"))["finding"]
     assert "different bots" not in controlled_part and "joint test p" in controlled_part
     assert "the families run different bots" in own
     # a run written before manifests listed the seats' roles: the roles come from the game's match
@@ -224,10 +232,14 @@ def test_mafia_first_mover_depends_on_the_family_bots(mafia):
     ctl = Controlled({"expander": _family_wins(res, [0.3, 0.2, 0.2, 0.2]),
                       "raider": _family_wins(res, [0.2, 0.2, 0.2, 0.2], bot="raider")},
                      {"expander": 60_000, "raider": 60_000}, where="in every family seat (state seat: hunter)")
-    text = mafia_answers(res, manifest, ctl)[1].text
+    answer = mafia_answers(res, manifest, ctl)[1]
+    text, rows = answer.text, table_rows(answer)
     assert text.startswith("It depends on the bots (each in every family seat (state seat: hunter), on the same")
-    assert "expander: shown (red (first to move) at 5 players against the average family +7.5 pp" in text
-    assert "at 5 players red, moving first, wins more than the average family" in text
     assert "the bots decide it differently: shown with expander, ruled out with raider" in text
-    assert "raider: ruled out (red (first to move) at 5 players against the average family +0.0 pp" in text
-    assert "at 5 players red, moving first, has no edge beyond chance" in text
+    assert answer.table[0][0] == "bot (in every family seat (state seat: hunter))"
+    expander, raider = rows["expander"], rows["raider"]
+    assert expander["evidence"] == "shown" and raider["evidence"] == "ruled out"
+    assert expander["effect"].startswith("red (first to move) at 5 players against the average family")
+    assert expander["estimate (interval)"].startswith("+7.5 pp") and raider["estimate (interval)"].startswith("+0.0 pp")
+    assert "at 5 players red, moving first, wins more than the average family" in expander["finding"]
+    assert "at 5 players red, moving first, has no edge beyond chance" in raider["finding"]

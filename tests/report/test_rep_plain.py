@@ -200,9 +200,10 @@ def test_lemminge_hands_answer_puts_the_seats_in_a_table():
         stats.add(tables)
     res = stats.result()
     a = answers(res, run.manifest, Controlled({}, {}, "none asked for"))[0]
-    assert a.question.startswith("Do the starting hands") and "the table below" in a.text
+    assert a.question.startswith("Do the starting hands") and "the table of seats below" in a.text
     assert "(3 cards)" not in a.text
-    headers, rows = a.table
+    assert len(a.tables) == 1  # no controlled table: the seats' table only
+    headers, rows = a.tables[-1]
     assert headers[:2] == ["seat", "starting hand"] and [r[:2] for r in rows][0] == [1, "3 cards"]
     assert len(rows) == 4 and all(" pp (" in r[2] for r in rows)
 
@@ -238,7 +239,9 @@ def number_lists(text: str, items: int = 4, numbers: int = 5) -> list[str]:
     """Lists of numbers in prose: ``items`` or more consecutive parts of a sentence
     (cut at its commas and semicolons) that each name something and give its number,
     more than ``numbers`` numbers in all ("backer -0.36 (-0.53 to -0.19), tempo
-    +0.40 (+0.24 to +0.56), ..."). A table belongs there."""
+    +0.40 (+0.24 to +0.56), ..."), and per-item findings one after another
+    (``labelled_lists``: "favourite: not enough races (... +0.6 pp ...). random: ...").
+    A table belongs there."""
     found = []
     for sentence in re.split(r"(?<=\.)\s+", LABEL.sub("", text)):
         run = []
@@ -249,6 +252,38 @@ def number_lists(text: str, items: int = 4, numbers: int = 5) -> list[str]:
             if len(run) >= items and sum(len(NUMBER.findall(p)) for p in run) > numbers:
                 found.append(", ".join(run))
             run = []
+    return found + labelled_lists(text)
+
+
+# a label and a colon at the start of a text, a sentence or a clause: "favourite: ", "a 1: ", "raider: "
+LABELLED = re.compile(r"(?:^|(?<=[.:;)] ))([A-Za-z][\w'+=.-]*(?: [\w'+=.-]+){0,5}): ")
+
+
+def _shape(body: str, words: int = 6) -> set[str]:
+    """The first ``words`` words of a labelled part, numbers left out: what two parts
+    that say the same thing of two items share."""
+    return set(re.findall(r"[a-z]+", NUMBER.sub(" ", body.lower()))[:words])
+
+
+def labelled_lists(text: str, numbers: int = 2) -> list[str]:
+    """Per-item findings in prose: two or more parts led by different labels ("bot:
+    ...") that each give ``numbers`` or more numbers and read alike (half the first
+    words of the shorter shared): the same finding told item by item, as the
+    structural answers once told each controlled table's verdict ("favourite: not
+    enough races (seat 1 ... +0.6 pp (...)) ... random: not enough races (...)").
+    Parts that read differently are one finding's parts ("Comebacks: in 29.5% ...
+    Length: 33.5 ..."), not a list."""
+    text = LABEL.sub("", text)
+    starts = list(LABELLED.finditer(text))
+    parts = [(m.group(1), text[m.end():nxt.start() if nxt else len(text)])
+             for m, nxt in zip(starts, starts[1:] + [None])]
+    parts = [(label, body) for label, body in parts if len(NUMBER.findall(body)) >= numbers]
+    found = []
+    for i, (label, body) in enumerate(parts):
+        for other, body2 in parts[i + 1:]:
+            a, b = _shape(body), _shape(body2)
+            if other != label and a and b and len(a & b) >= min(len(a), len(b)) / 2:
+                found.append(f"{label}: {body.strip()} / {other}: {body2.strip()}")
     return found
 
 
@@ -261,6 +296,40 @@ def test_a_list_of_numbers_in_prose_is_found():
                  "cards blue is named first 1x and second 0x, purple is named first 1x and second 0x, grey is "
                  "named first 0x and second 1x, pink is named first 0x and second 1x."):
         assert number_lists(text), text
+    # the structural answers' per-bot verdicts, as they were told before their table (issue 35 item 3)
+    for text in ("Not enough races — not settled at 200 races a table: favourite, random do not decide it; about "
+                 "83,000 races per table would settle it if the spread stays as observed (each of the 2 bots in every "
+                 "seat, on the same deals): favourite: not enough races (seat 1 against the average seat +0.6 pp "
+                 "(simultaneous 95% CI -7.0 to +8.3), threshold ±1.0 pp; about 83,000 races would settle it if the "
+                 "spread stays as observed): seat 1 wins 30.5% (24.5%–37.2%), +0.6 pp (95% CI -5.4 to +6.7) against "
+                 "the average seat; all 4 seats are within sampling error of a fair 29.9% (joint test p = 0.93). "
+                 "random: not enough races (seat 1 against the average seat -2.3 pp (simultaneous 95% CI -9.6 to "
+                 "+5.1), threshold ±1.0 pp; about 7,000 races would settle it if the spread stays as observed): seat "
+                 "1 wins 24.5% (19.1%–30.9%), -2.2 pp (95% CI -8.1 to +3.6) against the average seat; all 4 seats are "
+                 "within sampling error of a fair 26.8% (joint test p = 0.15).",
+                 "It depends on the bots (each in every seat, on the same deals): the bots decide it differently: "
+                 "shown with tempo, ruled out with random. tempo: shown (the starter against the other seats of the "
+                 "race -0.73 race points (95% CI -0.94 to -0.53), threshold ±0.50 race points): No, it is a "
+                 "disadvantage: the player who starts a race scores 4.04 race points on average. random: ruled out "
+                 "(the starter against the other seats of the race +0.09 race points (95% CI -0.14 to +0.32), "
+                 "threshold ±0.50 race points): No detectable advantage: the player who starts a race scores 2.08.",
+                 "It depends on the bots (each in every seat, on the same deals): favourite: a race lasts 26.8 moves "
+                 "on average (median 28); 90% of races take 14–38 moves. (mean 95% CI 25.9–27.8) random: a race "
+                 "lasts 42.8 moves on average (median 43); 90% of races take 28–54 moves. (mean 95% CI 41.7–43.9)",
+                 "The same answer with each of the 2 bots in every family seat (state seat: hunter): raider: Games "
+                 "last 6.3 (5.8 to 6.8) calendar turns at 5 players. expander: Games last 4.0 (3.6 to 4.4) calendar "
+                 "turns at 5 players.",
+                 "never gained more (progress per card value: a 1: -2.07 (-2.16 to -1.99) hexes; a 2: -1.88 (-1.98 "
+                 "to -1.77) hexes; a 3: -1.59 (-1.79 to -1.40) hexes); an association."):
+        assert labelled_lists(text) and number_lists(text), text
+    for text in ("Comebacks: in 29.5% (23.6%–36.2%) of races the winner was not leading at the half. No single "
+                 "winner: 0.0% of races. Length: 33.5 (32.4 to 34.7) moves.",
+                 "No: 1 of 4 seats differs from a fair 25.0% by 1 pp or more beyond chance (seat 4 18.7%).",
+                 "Not enough races — not settled at 200 races a table: favourite, random do not decide it; about "
+                 "83,000 races per table would settle it if the spread stays as observed (each of the 2 bots in "
+                 "every seat, on the same deals). Per bot, and last this run's own table of mixed bots: the table "
+                 "below."):
+        assert not number_lists(text), text
     for text in ("seat 1 wins 28.4% (26.5%–30.4%), -0.6 pp (95% CI -2.6 to +1.3) against the average seat; all 4 "
                  "seats are within sampling error of a fair 29.0% (joint test p = 0.2).",
                  "5 of 6 colours differ from a fair 16.7% (blue 20.8%, grey 13.0%, purple 21.9%, pink 12.2%).",

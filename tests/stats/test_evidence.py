@@ -63,6 +63,15 @@ def test_on_the_threshold_or_without_an_interval_no_number_settles_it():
         verdict(0.0, -1, 1, 0.0, 10)
 
 
+def test_the_races_needed_in_a_table_cell():
+    """The short form under a structural answer: the same number as the sentence, no sentence."""
+    assert verdict(0.002, -0.014, 0.018, 0.01, 3000).needed_cell == "about 12,000 races"
+    assert verdict(0.02, 0.012, 0.028, 0.01, 5000).needed_cell == ""  # decided: nothing to settle
+    assert verdict(0.01, 0.0, 0.02, 0.01, 1000).needed_cell == "none: the estimate sits on the threshold"
+    assert verdict(float("nan"), float("nan"), float("nan"), 0.01, 0).needed_cell == "no interval yet"
+    assert verdict(0.0, -0.5, 0.5, 1e-5, 10, unit="games").needed_cell == "more than 10,000,000,000 games"
+
+
 def test_round_up():
     assert [round_up(x) for x in (7.2, 100, 101, 2250, 24_310, 1_000_000)] == [8, 100, 110, 2300, 25_000, 1_000_000]
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import pandas as pd
 
 from analyzer.stats.evidence import RULED_OUT, SHOWN
 from analyzer.report.flow import flow_answer
@@ -46,21 +47,40 @@ def column_value(res: dict) -> str:
             f"{int(best['column_sum_before'])}.")
 
 
-def new_column(res: dict) -> str:
+def _quoted_values(res: dict) -> pd.DataFrame:
+    """The card values of the new-column table with enough moves on both sides to quote."""
     nc = res["new_column"]
-    nc = nc[(nc["new_moves"] >= MIN_MOVES) & (nc["on_moves"] >= MIN_MOVES)]
+    return nc[(nc["new_moves"] >= MIN_MOVES) & (nc["on_moves"] >= MIN_MOVES)]
+
+
+def new_column_table(res: dict) -> tuple[list[str], list[list]] | None:
+    """Per quoted card value, the difference the new-column answer reads, and the moves behind it."""
+    nc = _quoted_values(res)
+    if not len(nc):
+        return None
+    return (["card value", "new column minus added to a column (hexes, 95% CI clustered by game)",
+             "moves starting a column", "moves added to a column"],
+            [[int(r["value"]), num_ci(r["difference"], r["difference_low"], r["difference_high"], sign=True),
+              f"{int(r['new_moves']):,}", f"{int(r['on_moves']):,}"] for _, r in nc.iterrows()])
+
+
+def new_column(res: dict, table_below: bool = False) -> str:
+    """The new-column finding; its values per card value listed (a figure's takeaway)
+    or, under an answer, left to ``new_column_table`` (``table_below``)."""
+    nc = _quoted_values(res)
     if not len(nc):
         return "Too few cards of one value both starting and joining columns to compare."
     parts = []
     for _, r in nc.iterrows():
         ci = num_ci(r["difference"], r["difference_low"], r["difference_high"], sign=True)
         parts.append(f"a {int(r['value'])}: {ci} hexes")
+    values = "per card value: the table below" if table_below else "; ".join(parts)
     pays = nc[nc["difference_low"] > 0]
     verdict = (f"A card that started a new column gained more than one of the same value added to a column with "
                f"a {', a '.join(str(int(v)) for v in pays['value'])}" if len(pays) else
                "A card that started a new column never gained more than one of the same value added to a column")
     return (f"{verdict} (progress of a card that starts a new column minus one of the same value played on its "
-            f"column: " + "; ".join(parts) + "); an association, not the effect of starting a column: the bots "
+            f"column, {values}); an association, not the effect of starting a column: the bots "
             "chose when to start one.")
 
 
@@ -81,8 +101,7 @@ def new_column_verdict(res: dict):
     """Does starting a new column go with more (or less) progress than adding the same
     card value to a column? Each quoted value's difference (``_hexes_verdict``); None
     when no value is quoted."""
-    nc = res["new_column"]
-    nc = nc[(nc["new_moves"] >= MIN_MOVES) & (nc["on_moves"] >= MIN_MOVES)]
+    nc = _quoted_values(res)
     return _hexes_verdict([(f"a {int(r['value'])} starting a column minus one added", float(r["difference"]),
                             float(r["difference_low"]), float(r["difference_high"])) for _, r in nc.iterrows()],
                           "a card starting a new column minus one added to a column", res)
@@ -202,8 +221,13 @@ def hands_measure(manifest: dict):
         # answered as the evidence decides it: yes only when an edge is ruled out, not for want of games
         answer = {RULED_OUT: "Yes", SHOWN: "No"}.get(evidence.word, "Cannot tell yet")
         return key, (f"{answer}: {verdict[0].lower() + verdict[1:-1]} (each seat's win rate against the average "
-                     "seat: the table below)."), evidence
+                     "seat: the table of seats below)."), evidence
     return measure
+
+
+def _with_seats(answer: Answer, seats) -> Answer:
+    """The hands answer with its table of seats after the table of its controlled tables (if any)."""
+    return replace(answer, extra_tables=[seats]) if seats else answer
 
 
 def hands_table(res: dict, controlled) -> tuple[list[str], list[list]] | None:
@@ -276,14 +300,15 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
     the bots' choices as such (``bots_answer``)."""
     players = overview_value(res, "players")
     return [
-        replace(structural("Do the starting hands of 2-6 cards balance the seats?", "seat_advantage",
-                           hands_measure(manifest), HANDS_METHOD, res, manifest, controlled),
-                table=hands_table(res, controlled)),
+        _with_seats(structural("Do the starting hands of 2-6 cards balance the seats?", "seat_advantage",
+                               hands_measure(manifest), HANDS_METHOD, res, manifest, controlled),
+                    hands_table(res, controlled)),
         structural("Is the first seat favoured?", "seat_advantage", first_seat_measure(manifest), SEAT_METHOD,
                    res, manifest, controlled),
         bots_answer("What did a card on a column of each sum gain? (association: cards the bots played)", "column_value", column_value(res), COLUMN_METHOD, manifest),
         bots_answer("Did cards that started a new column gain more than cards added to one? (association)", "new_column",
-                    new_column(res), NEW_COLUMN_METHOD, manifest, new_column_verdict(res)),
+                    new_column(res, table_below=True), NEW_COLUMN_METHOD, manifest, new_column_verdict(res),
+                    table=new_column_table(res)),
         bots_answer("What do pushes do to the pushed lemmings? (association: pushes the bots made)", "pushes",
                     pushes(res), PUSH_METHOD, manifest, push_verdict(res)),
         bots_answer("Where do tiles go, and which hexes are busiest? (counts)", "tiles",
