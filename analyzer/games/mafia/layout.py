@@ -138,7 +138,8 @@ P_ARREST, P_HOLD, P_MARKER, P_S_LEADER, P_S_RISK, P_CLUE, P_GUARD, P_S_PHONE = r
 MODEL_WIDTH = 8  # a heuristic bot's parameters (the slots above)
 # the search bot's row: its model's parameters (the heuristic ``P_POLICY`` names, with that
 # bot's defaults: the match packs them), then the search's own
-P_POLICY, P_ROLLOUTS, P_HORIZON, P_PLAYOUT, P_WIDTH, P_DROP, P_WIN_POINTS = range(MODEL_WIDTH, MODEL_WIDTH + 7)
+P_POLICY, P_ROLLOUTS, P_HORIZON, P_PLAYOUT, P_WIDTH, P_DROP, P_WIN_POINTS, P_BASE = range(MODEL_WIDTH, MODEL_WIDTH + 8)
+BASE_MODEL, BASE_ENNA, BASE_RING = range(3)  # a search bot's base (P_BASE): its model's, Enna, its ring city
 
 # ------------------------------------------------------------------ game array
 G_PLAYERS = 0

@@ -77,6 +77,8 @@ class MafiaMatch(PooledMatch):
             if family.kind == L.LOOKAHEAD:  # its model's parameters, then the search's
                 row[:L.MODEL_WIDTH] = model
                 row[L.P_POLICY] = kind
+                if roles[seat] == L.ROLE_FAMILY and row[L.P_BASE] != L.BASE_MODEL:  # the model's base rule
+                    row[L.P_ENNA] = 1.0 if row[L.P_BASE] == L.BASE_ENNA else 0.0
             for side in sides:
                 kinds[side] = family.kind
                 side_params[side] = row

@@ -109,13 +109,16 @@ _SEARCH_PARAMS = {  # name: (slot, default, help, range)
     "win_points": (L.P_WIN_POINTS, 2.0, "what a win in a playout is worth (another side's, or everyone "
                    "losing, costs as much), in goals reached (the standing: 1 is a side's whole way to its win)",
                    ParamRange(0.0, 1000.0)),
+    "base": (L.P_BASE, 2.0, "a family's base city (not searched; the ring city wins more, docs/mafia.md): 0 its "
+             "model's, 1 Enna, 2 the ring city open to its colour (the State: none)",
+             ParamRange(0.0, 2.0, integer=True)),
 }
 _FAMILIES["lookahead"] = search_family(
     _family("lookahead", LOOKAHEAD, ""),
     "searches (either role): weighs its model's best moves after the roll by playouts of a few side "
     "turns, from worlds consistent with what its seat sees, scored by the standing against the best "
     "rival (engine/search.py); its other decisions and its playouts are its model's (policy)",
-    _SEARCH_PARAMS, frozenset({"policy", "rollouts", "width", "horizon", "playout"}))
+    _SEARCH_PARAMS, frozenset({"policy", "rollouts", "width", "horizon", "playout", "base"}))
 
 
 def model_kind(policy: int, role: str, name: str = "lookahead") -> int:

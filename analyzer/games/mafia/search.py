@@ -6,9 +6,11 @@ It searches the decision that shapes a turn most, the move after the roll
 best moves by its model's own evaluation (the heuristic ``policy`` names, with
 that bot's defaults: ``bots.best_move``'s scores), the model's own pick first,
 a move with the same pieces ending on the same spaces counted once. Every other
-decision (cards, resisting, forbidding, arrests, bases, with four players the
+decision (cards, resisting, forbidding, arrests, with four players the
 State-piece move) is its model's, in the game and in the playouts alike: it is
-at least the model everywhere else.
+at least the model everywhere else. A family's base is its model's rule with the
+city its ``base`` parameter names (``match.py`` sets the model's ``enna``): the
+ring city by default, which wins more (docs/mafia.md); it is not searched.
 
 Each rollout plays from a world consistent with what its seat sees: the map,
 the pieces, the markers, its own hands and every side's count of the cards of

@@ -120,3 +120,21 @@ def test_a_policy_of_the_other_role_is_refused():
         match(5, "lookahead:policy=1,random,random,random,random")
     with pytest.raises(BotError, match="policy 3 is expander, which cannot play the state role"):
         match(5, "random,random,lookahead:policy=3,random,random")
+
+
+@pytest.mark.parametrize("base, expected", [
+    ("", {"red": "Palermo", "black": "Catania"}),  # the default: the ring city open to its colour
+    (":base=0", {"red": "Enna", "black": "Enna"}),  # its model's (expander: Enna)
+    (":base=1", {"red": "Enna", "black": "Enna"}),
+    (":base=2", {"red": "Palermo", "black": "Catania"}),
+])
+def test_its_base_is_the_one_its_base_parameter_names(base, expected):
+    """A family's base is not searched: ``base`` names it (the State has none);
+    the other families keep their bots' bases."""
+    bot = f"{SMALL}{base}"
+    run = api.simulate("mafia", games=2, bots=f"{bot},{bot},{bot},raider,expander",
+                       seed=3, threads=1, progress=False)
+    sides = run.tables["sides"]
+    for side, city in {**expected, "orange": "Palermo", "green": "Enna"}.items():
+        assert set(sides[sides.side == side].base.astype(str)) == {city}, side
+    assert sides[sides.side == "state"].base.isna().all()
