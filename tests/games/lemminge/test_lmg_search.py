@@ -10,6 +10,7 @@ from analyzer.games.lemminge import kernel as K
 from analyzer.games.lemminge import layout as L
 from analyzer.games.lemminge.board import load_map
 from analyzer.games.lemminge.registry import resolve
+from tests.search_support import assert_a_seed_fixes_the_games, worlds_of_rollouts
 
 BUDGET = 4  # playouts per option: a weak, cheap search is still far above random
 MAP = load_map()
@@ -38,13 +39,8 @@ def test_lookahead_beats_the_random_bot():
 
 
 def test_same_games_at_any_thread_count_and_chunking():
-    bots = f"lookahead:rollouts={BUDGET},convoy,blocker,random"
-    one = api.simulate("lemminge", games=16, bots=bots, seed=5, threads=1, chunk=16, progress=False)
-    two = api.simulate("lemminge", games=16, bots=bots, seed=5, threads=2, chunk=3, progress=False)
-    for name in ("games", "players"):
-        pd.testing.assert_frame_equal(one.tables[name], two.tables[name])
-    other = api.simulate("lemminge", games=16, bots=bots, seed=6, threads=1, progress=False)
-    assert not one.tables["players"].equals(other.tables["players"])
+    assert_a_seed_fixes_the_games("lemminge", 16, f"lookahead:rollouts={BUDGET},convoy,blocker,random",
+                                  ("games", "players"), chunk=3, differs="players")
 
 
 def test_its_worlds_keep_the_public_counts_and_hide_the_rest():
@@ -62,12 +58,7 @@ def test_its_worlds_keep_the_public_counts_and_hide_the_rest():
     sim = search.search_area.py_func(hidden)  # (views; the jitted one would box its parent array)
     sim[0][:] = game
     seat = 2
-    worlds = []
-    for r in (0, 0, 1):
-        search.world((game, state, hidden, row), sim, seat, 77, r)
-        worlds.append(sim[2].copy())
-    assert np.array_equal(worlds[0], worlds[1]) and not np.array_equal(worlds[0], worlds[2])
-    w = worlds[2]
+    w = worlds_of_rollouts(search.world, (game, state, hidden, row), sim, seat, lambda: sim[2])[2]
     assert np.array_equal(sim[1][:L.PUB_OCC], state[:L.PUB_OCC])
     for first in (L.PUB_OCC, L.PUB_TILE, L.PUB_TER):  # the board, on the map's cells
         assert np.array_equal(sim[1][first:first + MAP.n_cells], state[first:first + MAP.n_cells])

@@ -15,6 +15,7 @@ from analyzer.games.mafia import layout as L
 from analyzer.games.mafia import search
 from analyzer.games.mafia.match import MafiaMatch
 from tests.games.mafia.mafia_support import BLACK, GREEN, ORANGE, RED, STATE, Table
+from tests.search_support import assert_a_seed_fixes_the_games, worlds_of_rollouts
 
 SMALL = "lookahead:rollouts=4:horizon=2"  # a weak, cheap search: still far above random
 
@@ -62,13 +63,8 @@ def test_it_beats_the_random_bot_in_its_seat(seat, games):
 
 
 def test_same_games_at_any_thread_count_and_chunking():
-    bots = f"{SMALL},raider,{SMALL},expander,raider"
-    one = api.simulate("mafia", games=12, bots=bots, seed=5, threads=1, chunk=12, progress=False)
-    two = api.simulate("mafia", games=12, bots=bots, seed=5, threads=2, chunk=5, progress=False)
-    for name in ("games", "sides"):
-        pd.testing.assert_frame_equal(one.tables[name], two.tables[name])
-    other = api.simulate("mafia", games=12, bots=bots, seed=6, threads=1, progress=False)
-    assert not one.tables["sides"].equals(other.tables["sides"])
+    assert_a_seed_fixes_the_games("mafia", 12, f"{SMALL},raider,{SMALL},expander,raider", ("games", "sides"),
+                                  chunk=5, differs="sides")
 
 
 def test_replay_plays_the_game_simulate_plays():
@@ -96,11 +92,7 @@ def test_its_worlds_keep_what_is_public_and_deal_the_rest_anew():
     sim = search.search_area.py_func(s)  # views (the jitted one would box its parent array)
     here = (t.game, s)
     pool = (sim[0], sim[1], t.paths, sim[2], sim[3], sim[4], sim[5])
-    worlds = []
-    for r in (0, 0, 1):
-        search.world(here, pool, RED, 77, r)
-        worlds.append(sim[1][:L.S_SCRIPT_N].copy())
-    assert np.array_equal(worlds[0], worlds[1]) and not np.array_equal(worlds[0], worlds[2])
+    worlds = worlds_of_rollouts(search.world, here, pool, RED, lambda: sim[1][:L.S_SCRIPT_N])
     w = worlds[2]
     for first, n in ((L.S_LOC, L.N_PIECES), (L.S_MARK, 4 * L.MAX_SPACES), (L.S_SUPPLY, L.N_FAMILIES)):
         assert np.array_equal(w[first:first + n], s[first:first + n])

@@ -10,6 +10,7 @@ from analyzer.engine.search import T_ALIVE, T_PAIRED, T_SUM, drop_hopeless, new_
 from analyzer.games.sau_mau_mau import layout as L
 from analyzer.games.sau_mau_mau.kernel import pack_game, run
 from analyzer.games.sau_mau_mau.registry import resolve
+from tests.search_support import assert_a_seed_fixes_the_games, worlds_of_rollouts
 
 BUDGET = 4  # playouts per option: a weak, cheap search is still far above random
 
@@ -36,13 +37,8 @@ def test_lookahead_beats_the_random_bot():
 
 
 def test_same_games_at_any_thread_count_and_chunking():
-    bots = f"lookahead:rollouts={BUDGET},backer,tempo,random"
-    one = api.simulate("sau-mau-mau", games=24, bots=bots, seed=5, threads=1, chunk=24, progress=False)
-    two = api.simulate("sau-mau-mau", games=24, bots=bots, seed=5, threads=2, chunk=5, progress=False)
-    for name in ("games", "races", "players", "bets"):
-        pd.testing.assert_frame_equal(one.tables[name], two.tables[name])
-    other = api.simulate("sau-mau-mau", games=24, bots=bots, seed=6, threads=1, progress=False)
-    assert not one.tables["races"].equals(other.tables["races"])
+    assert_a_seed_fixes_the_games("sau-mau-mau", 24, f"lookahead:rollouts={BUDGET},backer,tempo,random",
+                                  ("games", "races", "players", "bets"), chunk=5, differs="races")
 
 
 def test_its_worlds_keep_the_public_counts_and_hide_the_rest():
@@ -62,12 +58,7 @@ def test_its_worlds_keep_the_public_counts_and_hide_the_rest():
     sim = tuple(np.zeros(n, np.int64) for n in (L.G_LEN, L.S_LEN, L.H_SEARCH, L.SEARCH_WORK, L.RACE_LEN))
     sim += (np.zeros((L.MAX_PLAYERS, L.PL_LEN), np.int64), np.zeros((L.MAX_PLAYERS, L.BET_LEN), np.int64))
     seat = 2
-    worlds = []
-    for r in (0, 0, 1):
-        search.world((game, state, hidden, row), sim, seat, 77, r)
-        worlds.append(sim[2].copy())
-    assert np.array_equal(worlds[0], worlds[1]) and not np.array_equal(worlds[0], worlds[2])
-    w = worlds[2]
+    w = worlds_of_rollouts(search.world, (game, state, hidden, row), sim, seat, lambda: sim[2])[2]
     mine = own_at(seat)
     assert np.array_equal(w[mine:mine + L.OWN_HAND_N + 1], hidden[mine:mine + L.OWN_HAND_N + 1])
     unseen = set(range(L.N_CARDS)) - set(hidden[mine + L.OWN_HAND:mine + L.OWN_HAND + 5]) - {state[L.PUB_TOP]}
