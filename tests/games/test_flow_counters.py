@@ -2,12 +2,10 @@
 comeback) against a plain-Python recomputation from the game's own replay (the
 standing after every step, as its docs page defines it), and the relations
 between the columns and the rest of the row on small runs."""
-import numpy as np
 import pandas as pd
 import pytest
 
 from analyzer.engine.botspec import BotSpec
-from analyzer.engine.trace import open_trace, read_trace, region_size
 from analyzer.games import game_info
 
 NO_LEADER = -1
@@ -79,27 +77,16 @@ def test_sau_mau_mau_races_against_the_replay(bots):
 def test_lemming_mafia_races_against_the_trace(bots):
     """The standing is the lemmings' order on the track: the positions the trace
     of each landing carries, a lemming in the water past every field."""
-    from analyzer.games.lemming_mafia import kernel
     from analyzer.games.lemming_mafia import layout as L
+    from analyzer.games.lemming_mafia.replay import traced_race
 
     match = match_of("lemming-mafia", bots)
     for index in range(6):
-        game = match.game_array.copy()
-        h_len = int(game[L.G_H_LEN])
-        game[L.G_TRACE_AT] = h_len
-        hidden = np.zeros(h_len + region_size(), np.int64)
-        open_trace(hidden, h_len)
-        state = np.zeros(int(game[L.G_S_LEN]), np.int64)
-        params = np.zeros((match.params.shape[0] + 1, match.params.shape[1]), np.float64)
-        params[:-1] = match.params
-        chunk = match._new_chunk(1)
-        assert kernel.play_race(game, state, hidden, params, 5, index, chunk.races, chunk.players,
-                                chunk.contracts, chunk.bets, 0) == 0
-        chunk.first, chunk.count = index, 1
-        row = match.tables_of(chunk)["races"].iloc[0]
+        events, tables = traced_race(match, 5, index)  # a bot failure raises
+        row = tables["races"].iloc[0]
         pos = [L.START] * L.N_LEMMINGS
         leaders, winner, moves = [], -1, 0
-        for ev in read_trace(hidden, h_len):
+        for ev in events:
             kind, a = int(ev[0]), int(ev[2])
             if kind == L.EV_ROLL:
                 if moves:

@@ -47,8 +47,9 @@ def _contract_words(kind: str, colors: str, points: int) -> str:
     return f"{words.get(kind, lambda: kind)()} ({points})"
 
 
-def replay(match, seed: int, index: int) -> Replay:
-    """Race ``index`` of the run ``simulate`` plays with ``seed`` (see the module)."""
+def traced_race(match, seed: int, index: int):
+    """Race ``index`` of the run ``simulate`` plays with ``seed``, played with a trace:
+    its events (``read_trace``) and its table rows."""
     game = match.game_array.copy()
     h_len = int(game[L.G_H_LEN])
     game[L.G_TRACE_AT] = h_len
@@ -58,14 +59,18 @@ def replay(match, seed: int, index: int) -> Replay:
     params = np.zeros((match.params.shape[0] + 1, match.params.shape[1]), np.float64)
     params[:-1] = match.params  # a working row after the seats' rows, as play_races makes it
     chunk = match._new_chunk(1)
-    play_race = kernel.play_race
-    status = play_race(game, state, hidden, params, seed, index, chunk.races, chunk.players,
-                       chunk.contracts, chunk.bets, 0)
+    status = kernel.play_race(game, state, hidden, params, seed, index, chunk.races, chunk.players,
+                              chunk.contracts, chunk.bets, 0)
     if status != 0:
         match._bot_failed((int(status) << 32) + index, index)
     chunk.first, chunk.count = index, 1
-    tables = match.tables_of(chunk)
-    steps = _deal_steps(match, tables) + _steps(match, read_trace(hidden, h_len))
+    return read_trace(hidden, h_len), match.tables_of(chunk)
+
+
+def replay(match, seed: int, index: int) -> Replay:
+    """Race ``index`` of the run ``simulate`` plays with ``seed`` (see the module)."""
+    events, tables = traced_race(match, seed, index)
+    steps = _deal_steps(match, tables) + _steps(match, events)
     steps += _score_steps(match, tables)
     outcome = points_outcome(tables["players"], "score",
                              lambda w: f"bets {w['bet_points']}, contracts {w['contract_points']}",
