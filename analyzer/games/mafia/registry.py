@@ -97,8 +97,9 @@ _SEARCH_PARAMS = {  # name: (slot, default, help, range)
                ParamRange(0.0, float(LAST_HEURISTIC), integer=True)),
     "rollouts": (L.P_ROLLOUTS, 24.0, "playouts per candidate move (the budget)",
                  ParamRange(1.0, 100_000.0, integer=True)),
-    "width": (L.P_WIDTH, 4.0, "candidate moves searched: its model's best ones by its own rating",
-              ParamRange(1.0, 16.0, integer=True)),
+    "width": (L.P_WIDTH, 0.0, "candidate moves searched, its model's best ones by its own rating: 0 grows with "
+              "the budget (4 at 24 playouts, 9 at 120: 4 x the square root of rollouts/24), 1-16 fixed",
+              ParamRange(0.0, 16.0, integer=True)),
     "horizon": (L.P_HORIZON, 3.0, "side turns a playout plays after the move's own turn before it scores "
                 "the position", ParamRange(0.0, 10_000.0, integer=True)),
     "playout": (L.P_PLAYOUT, 1.0, "who plays every side in the playouts: 0 the random bot, 1 each side's "

@@ -5,7 +5,11 @@ It searches the decision that shapes a turn most, the move after the roll
 (``D_MOVE``: which piece or pieces end where). Its candidates are the ``width``
 best moves by its model's own evaluation (the heuristic ``policy`` names, with
 that bot's defaults: ``bots.best_move``'s scores), the model's own pick first,
-a move with the same pieces ending on the same spaces counted once. Every other
+a move with the same pieces ending on the same spaces counted once. The width
+grows with the budget unless the bot fixes it (``budget_width``): more playouts
+buy a wider search, not only a finer one, as the strength ladder measured
+(docs/mafia.md: five times the playouts on the default four candidates bought
+the State nothing, on nine +2 pp). Every other
 decision (cards, resisting, forbidding, arrests, with four players the
 State-piece move) is its model's, in the game and in the playouts alike: it is
 at least the model everywhere else. A family's base is its model's rule with the
@@ -51,6 +55,10 @@ from analyzer.games.mafia.turn import take_turn, turn_from_move, turn_outcome
 
 KEPT = 32  # rollouts whose values the drop of hopeless options looks at
 MAX_WIDTH = 16  # candidates of a search at most (the ``width`` parameter's range)
+# the candidates of a budget-grown width (``width`` 0): BASE_WIDTH at BASE_ROLLOUTS playouts, as the square root of
+# the playouts beyond (progressive widening's k = C n^1/2): 2 at 6, 3 at 12, 6 at 48, 9 at 120, 16 from 384
+BASE_WIDTH = 4
+BASE_ROLLOUTS = 24
 _WORLD_LANE = N_SIDES + 1  # the stream dealing the unseen cards (0: the dice, 1 + side: the sides)
 # the work row of a search (int64), in the state's search room
 W_OUTCOME = 0  # the playout's outcome (OUT_*), OUT_DRAW while it goes on
@@ -91,7 +99,8 @@ def move_answer(g, s, pt, tr, side, total):
     key = next_u64(s, rng)  # drawn whatever the candidates: the bot's later draws stay put
     sim_g, sim_s, sim_sp, sim_cr, sim_tr, work, table_row = search_area(s)
     first = decide_heuristic(LOOKAHEAD, D_MOVE, total, side, g, s, rng)  # its model's pick and scores
-    n = candidates(s, total, first, min(int(param(g, side, P_WIDTH)), MAX_WIDTH), work)
+    rollouts = max(1, int(param(g, side, P_ROLLOUTS)))
+    n = candidates(s, total, first, budget_width(int(param(g, side, P_WIDTH)), rollouts), work)
     answer = work[W_OPTIONS]
     if n > 1:
         playout = param(g, side, P_PLAYOUT) > 0.5
@@ -105,12 +114,22 @@ def move_answer(g, s, pt, tr, side, total):
         work[W_TOTAL] = total
         width = T_PAIRED + KEPT
         best = _search((g, s), (sim_g, sim_s, pt, sim_sp, sim_cr, sim_tr, work), side, n,
-                       max(1, int(param(g, side, P_ROLLOUTS))), param(g, side, P_DROP), np.int64(key),
+                       rollouts, param(g, side, P_DROP), np.int64(key),
                        table_row[:n * width].reshape((n, width)))
         answer = work[W_OPTIONS + best]
     trace(tr, T_ABOUT, s[S_ASK_PIECE], s[S_ASK_OTHER], s[S_ASK_CARD])
     trace(tr, T_ASK, side, D_MOVE * 10000 + total, answer)
     return answer
+
+
+@kernel(inline=True)
+def budget_width(width, rollouts):
+    """The candidates searched: ``width`` if the bot sets one (1-16), else (0) grown
+    with the budget, BASE_WIDTH at BASE_ROLLOUTS playouts times the square root of
+    rollouts / BASE_ROLLOUTS, rounded, 1 to MAX_WIDTH."""
+    if width <= 0:
+        width = int(np.floor(BASE_WIDTH * np.sqrt(rollouts / BASE_ROLLOUTS) + 0.5))
+    return max(1, min(width, MAX_WIDTH))
 
 
 @kernel

@@ -130,3 +130,15 @@ def test_its_base_is_the_one_its_base_parameter_names(base, expected):
     for side, city in {**expected, "orange": "Palermo", "green": "Enna"}.items():
         assert set(sides[sides.side == side].base.astype(str)) == {city}, side
     assert sides[sides.side == "state"].base.isna().all()
+
+
+@pytest.mark.parametrize("width, rollouts, expected", [
+    (0, 24, 4),  # the default budget: its model's four best moves
+    (0, 120, 9),  # five times the playouts: a wider search, not only a finer one
+    (0, 48, 6), (0, 12, 3), (0, 4, 2), (0, 1, 1),
+    (0, 100_000, search.MAX_WIDTH),
+    (5, 120, 5), (1, 24, 1), (16, 1, 16),  # a width the bot sets is kept
+])
+def test_its_width_grows_with_the_budget_unless_it_sets_one(width, rollouts, expected):
+    assert search.budget_width(width, rollouts) == expected
+    assert search.budget_width.py_func(width, rollouts) == expected
