@@ -100,10 +100,12 @@ _SEARCH_PARAMS = {  # name: (slot, default, help, range)
     "width": (L.P_WIDTH, 0.0, "candidate moves searched, its model's best ones by its own rating: 0 grows with "
               "the budget (4 at 24 playouts, 9 at 120: 4 x the square root of rollouts/24), 1-16 fixed",
               ParamRange(0.0, 16.0, integer=True)),
-    "horizon": (L.P_HORIZON, 3.0, "side turns a playout plays after the move's own turn before it scores "
-                "the position", ParamRange(0.0, 10_000.0, integer=True)),
-    "playout": (L.P_PLAYOUT, 1.0, "who plays every side in the playouts: 0 the random bot, 1 each side's "
-                "heuristic (its own bot if a heuristic, else the strongest of its role; this bot: its model)",
+    "horizon": (L.P_HORIZON, 0.0, "side turns a playout plays after the move's own turn before it scores "
+                "the position: 0 three, four with four players (a whole pass of the calendar, back to its own "
+                "turn, where its win is checked)", ParamRange(0.0, 10_000.0, integer=True)),
+    "playout": (L.P_PLAYOUT, 1.0, "who plays every side in the playouts: 0 the random bot, 1 each side's own "
+                "bot if a heuristic or the random bot, else the strongest heuristic of its role (this bot: "
+                "its model)",
                 ParamRange(0.0, 1.0, integer=True)),
     "drop": (L.P_DROP, 2.0, "a candidate this many standard errors below the best (paired) gets no more "
              "playouts (0: never)", ParamRange(0.0, 100.0)),
@@ -143,9 +145,14 @@ def model_params(kind: int) -> np.ndarray:
 
 def playout_bot(family: BotFamily, row: np.ndarray, role: str) -> tuple[int, np.ndarray]:
     """How a search bot's playouts play a seat (kind, parameters): its own bot if a
-    heuristic, a search bot's model, else the strongest heuristic of its role."""
+    heuristic or the random bot (its search then plays against the bots it meets:
+    a random seat played as the strongest heuristic misled a wider search,
+    docs/mafia.md), a search bot's model, else (a user's bot) the strongest
+    heuristic of its role."""
     if FIRST_HEURISTIC <= family.kind <= LAST_HEURISTIC:
         return family.kind, np.asarray(row[:MODEL_WIDTH], np.float64)
+    if family.kind == RANDOM:
+        return RANDOM, np.zeros(MODEL_WIDTH)
     kind = (model_kind(int(row[L.P_POLICY]), role, family.name) if family.kind == LOOKAHEAD
             else _FAMILIES[STRONGEST[role]].kind)
     return kind, model_params(kind)

@@ -142,3 +142,22 @@ def test_its_base_is_the_one_its_base_parameter_names(base, expected):
 def test_its_width_grows_with_the_budget_unless_it_sets_one(width, rollouts, expected):
     assert search.budget_width(width, rollouts) == expected
     assert search.budget_width.py_func(width, rollouts) == expected
+
+
+@pytest.mark.parametrize("horizon, four, expected", [
+    (0, False, 3),  # the default at three and five players
+    (0, True, 4),  # four players: a whole pass of the calendar, back to the seat's own win check
+    (6, False, 6), (6, True, 6), (1, True, 1),  # a horizon the bot sets is kept
+])
+def test_its_horizon_is_a_whole_pass_with_four_players_unless_it_sets_one(horizon, four, expected):
+    assert search.budget_horizon(horizon, four) == expected
+    assert search.budget_horizon.py_func(horizon, four) == expected
+
+
+def test_its_playouts_play_each_side_by_its_own_bot_if_a_heuristic_or_random():
+    """The random bot's seats are played as the random bot in the playouts (its search
+    answers the bots it meets); a search bot's side by its model; a user bot's (not
+    a built-in policy) would be the strongest heuristic of its role."""
+    m = match(5, "lookahead,random,lookahead:policy=2,raider,expander")
+    kinds = m.game_array[L.G_PLAYOUT_KIND:L.G_PLAYOUT_KIND + L.N_SIDES]
+    assert list(kinds[[RED, BLACK, STATE, ORANGE, GREEN]]) == [L.EXPANDER, L.RANDOM, L.WARDEN, L.RAIDER, L.EXPANDER]
