@@ -87,7 +87,8 @@ _FAMILIES = {
 
 # the strongest heuristic of each role at five players, in the heuristic table
 # (docs/mafia.md, "Search bot"): the search bot's model unless it names one, and
-# how its playouts play a side whose bot is no heuristic
+# how its playouts play a side whose bot is neither a heuristic nor the random bot
+# (a user's bot; ``playout_bot``)
 STRONGEST = {ROLE_STATE: "hunter", ROLE_FAMILY: "expander"}
 _BY_KIND = {f.kind: f for f in _FAMILIES.values()}
 _SEARCH_PARAMS = {  # name: (slot, default, help, range)
