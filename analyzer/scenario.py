@@ -9,6 +9,9 @@
     report = "../reports/default.html"  # optional
     out = "../runs/default"             # optional Parquet tables
     board = "boards/variant.toml"       # optional
+    rules = "rules/payouts.toml"        # optional: a rules file (its [rules] table), or the table here:
+    [rules]                             #   (in a [[run]]: [run.rules])
+    bet_payouts = [5, 3, 2, 1, 1]
     player_counts = [3, 4, 5]           # overrides players: one run per count, in one report
                                         # side by side (``report --by players``); bots one name or none
     strong = true                       # the report's controlled tables as a strength ladder,
@@ -19,7 +22,7 @@ count (bots: one name seated everywhere, or each count's default table), writes
 each count's tables to ``out/players-N`` (a temporary folder without ``out``) and
 its ``report`` shows every answer per count side by side.
 
-Paths (board, report, out, and bot files in bots) are relative to the
+Paths (board, rules, report, out, and bot files in bots) are relative to the
 scenario file, wherever it is run from; no two runs may write the same report or table directory.
 
 Several runs in one file: ``[[run]]`` tables, each with the keys above; keys at
@@ -52,6 +55,7 @@ class Scenario:
     out: Path | None
     player_counts: tuple[int, ...] = ()  # one run per count, reported side by side (``report --by players``)
     strong: bool = False  # its report under strong play (a strength ladder of controlled tables)
+    rules: Any = None  # the rules variant (``engine.ruleset.Rules``); None: the box's
 
 
 class RunSettings(FileModel):
@@ -67,6 +71,7 @@ class RunSettings(FileModel):
     seed: StrictInt = Field(default=1, ge=0, le=MAX_SEED)
     report: StrictStr | None = None
     out: StrictStr | None = None
+    rules: StrictStr | dict | None = None  # a rules file, or a [rules] table (checked with the game's keys)
 
     @field_validator("game")
     @classmethod
@@ -150,7 +155,24 @@ def _scenario(r: _Run, path: Path) -> Scenario:
 
     count = r.games if r.games is not None else r.races if r.races is not None else 100_000
     return Scenario(r.title, r.game, relative(r.board), r.players, bots_relative_to(r.bots, path), count, r.seed,
-                    r.threads, relative(r.report), relative(r.out), tuple(r.player_counts or ()), r.strong)
+                    r.threads, relative(r.report), relative(r.out), tuple(r.player_counts or ()), r.strong,
+                    rules_relative_to(r.game, r.rules, path))
+
+
+def rules_relative_to(game: str, rules, path: Path):
+    """A file's ``rules``: a rules file (relative to the file's folder) or a
+    ``[rules]`` table, checked with the game's keys (None: the box's)."""
+    from analyzer.games import rules_of
+
+    if rules is None:
+        return None
+    ruleset = rules_of(game)
+    if isinstance(rules, str):
+        return ruleset.read(path.parent / rules)
+    try:
+        return ruleset.rules(rules)
+    except InputFileError as e:
+        raise InputFileError(f"{path}: rules: {e}") from None
 
 
 def bots_relative_to(bots: str | None, path: Path) -> str | None:

@@ -14,13 +14,17 @@
     seeds = [1, 2]
     [grid.params]                 # a bot parameter, set on every seat running that bot
     "BOT.param" = [0.5, 1.0]
+    [grid.rules]                  # a rule number of the game (its docs page lists them)
+    "KEY" = [6, 7]                # e.g. hand_size; a list rule's values are lists: [[6, 4, 3], [5, 3, 2]]
 
-Each cell is a run (``simulate``); its row in ``sweep.parquet``: the cell's
-settings, every number of the run's summary (win rate per seat with its
+Each cell is a run (``simulate``) under the file's ``rules`` (a rules file or a
+``[rules]`` table; the box's without) with the cell's ``[grid.rules]`` values
+over them; its row in ``sweep.parquet``: the cell's settings (a rule's value in
+``rule.KEY``, a list as ``5,3,2,1``, and the variant in words in ``rules``), every number of the run's summary (win rate per seat with its
 interval, mean scores, length, the game's headline balance numbers), and win
 rate per bot (seats pooled) with its interval. A finished cell is
 checkpointed in ``OUT/cells/`` at once, keyed by what it plays: its settings,
-the content of its board (and deck) and bot files, the version; ``--resume``
+its rules, the content of its board (and deck) and bot files, the version; ``--resume``
 skips the cells found there with the same key, so an interrupted sweep loses
 no finished cell and an edited board or bot file is played again. An out
 directory holds one sweep file's cells: another sweep's is refused. Paths
@@ -63,6 +67,7 @@ class _Grid(FileModel):
     bots: list[StrictStr] | None = Field(default=None, min_length=1)
     seeds: list[StrictInt] | None = Field(default=None, min_length=1)
     params: dict[StrictStr, list[StrictInt | StrictFloat]] | None = None
+    rules: dict[StrictStr, list] | None = None  # each value checked with the game's rule keys
 
     @field_validator("players")
     @classmethod
@@ -89,10 +94,18 @@ class _Grid(FileModel):
                 raise ValueError(f"{key}: the list of values is empty")
         return v
 
+    @field_validator("rules")
+    @classmethod
+    def _rules(cls, v):
+        for key, values in (v or {}).items():
+            if not values:
+                raise ValueError(f"{key}: the list of values is empty")
+        return v
+
     @model_validator(mode="after")
     def _not_empty(self):
-        if not any(getattr(self, k) for k in ("players", "boards", "bots", "seeds", "params")):
-            raise ValueError("the grid is empty: give at least one of players, boards, bots, seeds, params")
+        if not any(getattr(self, k) for k in ("players", "boards", "bots", "seeds", "params", "rules")):
+            raise ValueError("the grid is empty: give at least one of players, boards, bots, seeds, params, rules")
         return self
 
 
@@ -110,6 +123,11 @@ class Cell:
     seed: int
     params: tuple[tuple[str, float], ...]  # the grid's parameter values of this cell
     key: str = ""  # what the cell plays, by content: a checkpoint with another key is played again
+    rules: tuple[tuple[str, object], ...] = ()  # the grid's rule values of this cell
+    variant: object = None  # the rules it plays (``engine.ruleset.Rules``): the file's, then the grid's
+
+    def rules_text(self) -> str:
+        return "".join(f", {k} {show_rule(v)}" for k, v in self.rules)
 
 
 def cell_key(game: str, count: int, cell: Cell, data: list[dict], bot_files: dict[str, str]) -> str:
@@ -118,7 +136,9 @@ def cell_key(game: str, count: int, cell: Cell, data: list[dict], bot_files: dic
     bot file's hash. An edit of a board or bot file changes the key, so
     ``--resume`` plays that cell again."""
     text = json.dumps([game, count, cell.players, cell.board, cell.bots, cell.seed, list(cell.params),
-                       sorted((d["part"], d["sha256"]) for d in data), sorted(bot_files.items()), __version__])
+                       sorted((d["part"], d["sha256"]) for d in data), sorted(bot_files.items()), __version__]
+                      + ([cell.variant.describe()["changed"]] if cell.variant is not None
+                         and not cell.variant.is_box else []))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -132,6 +152,7 @@ class Sweep:
     out: Path
     report: Path | None
     param_names: list[str]
+    rule_names: list[str] = dataclasses.field(default_factory=list)
 
     def board_path(self, cell: Cell) -> Path | None:
         return None if cell.board == DEFAULT_BOARD else self.path.parent / cell.board
@@ -187,11 +208,19 @@ def load_sweep(path) -> Sweep:
     import math
 
     from analyzer.engine.botspec import BotSpec, bot_list_text, parse_bot_list, relative_to, seat_bots
-    from analyzer.games import game_info
+    from analyzer.games import game_info, rules_of
+    from analyzer.scenario import rules_relative_to
 
     path = Path(path)
     f = validate(_SweepFile, read_toml(path, "sweep file"), path, "sweep file")
     info = game_info(f.game)
+    ruleset = rules_of(f.game)
+    base = rules_relative_to(f.game, f.rules, path) or ruleset.box()
+    rule_axes = {}
+    for key, values in (f.grid.rules or {}).items():  # each value checked alone: an error names it
+        for value in values:
+            ruleset.rules({key: value}, where=f"sweep file {path}: [grid.rules]")
+        rule_axes[key] = values
     g = f.grid
     players = g.players or [f.players or info.default_players]
     boards = g.boards or [f.board or DEFAULT_BOARD]
@@ -202,11 +231,13 @@ def load_sweep(path) -> Sweep:
         bot, name = _param_key(key)
         params[f"{relative_to([BotSpec(bot)], path.parent)[0].name}.{name}"] = values
     names = list(g.params or {})
-    total = math.prod(len(axis) for axis in (players, boards, bot_lists, seeds, *params.values()))
+    total = math.prod(len(axis) for axis in (players, boards, bot_lists, seeds, *params.values(),
+                                             *rule_axes.values()))
     if total > MAX_CELLS:  # before any cell is made
         raise InputFileError(f"sweep file {path}: {total:,} cells; at most {MAX_CELLS:,}")
     combos = itertools.product(players, boards, bot_lists, seeds,
-                               itertools.product(*params.values()) if params else [()])
+                               itertools.product(*params.values()) if params else [()],
+                               itertools.product(*rule_axes.values()) if rule_axes else [()])
     count = f.games if f.games is not None else f.races if f.races is not None else 10_000
 
     def relative(value: str) -> Path:
@@ -214,23 +245,39 @@ def load_sweep(path) -> Sweep:
 
     out = relative(f.out) if f.out else relative(f"runs/{path.stem}")
     sweep = Sweep(path, f.title or path.stem, f.game, count, [], out,
-                  relative(f.report) if f.report else None, names)
+                  relative(f.report) if f.report else None, names, list(rule_axes))
     cls = info.load("match")
-    for i, (n, board, bots, seed, values) in enumerate(combos):  # every board and bot built before any runs
-        where = f"sweep file {path}, cell {i + 1} (players {n}, board {board}, bots {bots}, seed {seed})"
+    for i, (n, board, bots, seed, values, rule_values) in enumerate(combos):  # every cell built before any runs
+        cell_rules = tuple(zip(rule_axes, rule_values))
+        variant = ruleset.rules({**base.changed(), **dict(cell_rules)}, base.source) if cell_rules else base
+        shown = bots if bots is not None else "the default table"
+        where = (f"sweep file {path}, cell {i + 1} (players {n}, board {board}, bots {shown}, seed {seed}"
+                 + "".join(f", {k} {show_rule(v)}" for k, v in variant.changed().items()) + ")")
         cell_params = tuple(zip(names, (float(v) for v in values)))
         try:
             specs = relative_to(parse_bot_list(bots if bots is not None else info.default_bot_list(n)),
                                 path.parent)
             specs = _with_params(specs, dict(zip(params, (float(v) for v in values))))
-            cell = Cell(i, n, board, bot_list_text(specs), seed, cell_params)
+            cell = Cell(i, n, board, bot_list_text(specs), seed, cell_params, rules=cell_rules, variant=variant)
             board_path = sweep.board_path(cell)
-            match = cls(str(board_path) if board_path is not None else None, n, seat_bots(specs, n))
+            match = cls(str(board_path) if board_path is not None else None, n, seat_bots(specs, n),
+                        rules=variant)
         except AnalyzerError as e:
             raise type(e)(f"{where}: {e}") from None
         key = cell_key(f.game, count, cell, match.describe().get("data", []), _bot_digests(specs, path))
         sweep.cells.append(dataclasses.replace(cell, key=key))
     return sweep
+
+
+def show_rule(value) -> str:
+    """A rule value of the grid as a cell's row and lines show it (``5,3,2,1``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ",".join(map(str, value))
+    if isinstance(value, dict):
+        return " ".join(f"{k}={show_rule(v)}" for k, v in value.items())
+    return str(value)
 
 
 # ------------------------------------------------------------------ running
@@ -260,6 +307,9 @@ def cell_row(sweep: Sweep, cell: Cell, run) -> dict:
         row[f"{part}_sha256"] = d["sha256"]
     for name, value in cell.params:
         row[f"param.{name}"] = value
+    for name, value in cell.rules:  # a list's values as text: one category of the axis
+        row[f"rule.{name}"] = value if isinstance(value, int) else show_rule(value)
+    row["rules"] = cell.variant.text() if cell.variant is not None else "box"
     summary = run.summary.as_dict()
     seats = summary.pop("seats", [])
     n = m[m["unit"]]
@@ -351,7 +401,8 @@ def run_sweep(sweep: Sweep, *, resume: bool = False, threads: int | None = None,
                     continue
             board = sweep.board_path(cell)
             run = api.simulate(sweep.game, sweep.count, bots=cell.bots, players=cell.players, board=board,
-                               seed=cell.seed, threads=threads, tables=False, progress=progress, cluster=session)
+                               seed=cell.seed, threads=threads, tables=False, progress=progress, cluster=session,
+                               rules=cell.variant)
             row = json.loads(json.dumps(cell_row(sweep, cell, run)))  # as a resumed sweep reads it back
             write_file(checkpoint, json.dumps({"key": key, "row": row}) + "\n", "a sweep checkpoint")
             rows.append(row)

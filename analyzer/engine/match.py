@@ -12,7 +12,7 @@ import numpy as np
 
 from analyzer.engine.bots import PLAYER, BotFamily
 from analyzer.engine.botspec import BotSpec
-from analyzer.errors import BotError
+from analyzer.errors import AnalyzerError, BotError
 
 if TYPE_CHECKING:  # pandas loads when tables are built, not for a plain run
     import pandas as pd
@@ -26,7 +26,8 @@ class PooledMatch:
     # "module.function": the estimate a first run shows (``engine/warm.py``)
     compile_seconds: dict[str, float] = {}
 
-    def __init__(self, registry, players: int, bots: list[BotSpec]):
+    def __init__(self, registry, players: int, bots: list[BotSpec], rules=None):
+        self.rules = self.rules_for(rules)
         self.players = players
         self.specs = list(bots)
         self.families = [registry.resolve(spec) for spec in self.specs]
@@ -68,6 +69,20 @@ class PooledMatch:
         state["families"] = [resolved(f) for f in state["families"]]
         self.__dict__.update({k: resolved(v) if k != "families" else v for k, v in state.items()})
         self._pool = queue.SimpleQueue()
+
+    @classmethod
+    def rules_for(cls, rules):
+        """The rules a match of this game plays: ``rules`` (a ``Rules`` of this
+        game, from ``analyzer.engine.ruleset``) or, for None, the box's. A game
+        that packs rule values before this class's ``__init__`` runs calls it first."""
+        from analyzer.games import rules_of
+
+        ruleset = rules_of(cls.game)
+        if rules is None:
+            return ruleset.box()
+        if getattr(rules, "ruleset", None) != ruleset:  # by value: a cluster worker unpickles its own
+            raise AnalyzerError(f"the rules given are not {cls.title}'s rules: {rules!r}")
+        return rules
 
     @staticmethod
     def _label(spec: BotSpec, family) -> str:

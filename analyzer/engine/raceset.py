@@ -24,7 +24,8 @@ def setup_digest(manifest: dict) -> str:
     """What decides the races besides the seed, digested. Thread count, chunk
     size, date and version do not change a race (the engine's guarantee), so
     they are left out; so are the seats' labels (a bot's family, source and
-    parameters are what it plays)."""
+    parameters are what it plays). The rules count where they differ from the
+    box (a run of the box's rules has the digest it had before runs named them)."""
     setup = {
         "game": manifest.get("game"),
         "unit": manifest.get("unit"),
@@ -35,6 +36,9 @@ def setup_digest(manifest: dict) -> str:
         "bots": [[b.get("seat"), b.get("family"), b.get("source"), b.get("params")]
                  for b in manifest.get("bots") or []],
     }
+    rules = manifest.get("rules")
+    if isinstance(rules, dict) and rules.get("changed"):  # a variant; the box's runs keep their digest
+        setup["rules"] = rules.get("changed")
     return hashlib.sha256(json.dumps(setup, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 

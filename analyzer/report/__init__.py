@@ -8,10 +8,12 @@ HTML file with its figures (PNG) and tables (CSV) in a folder beside it.
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from analyzer.engine.output import check_page
 from analyzer.engine.raceset import plan_merge
+from analyzer.engine.ruleset import rules_text
 from analyzer.errors import AnalyzerError
 from analyzer.report.html import files_dir, write_report
 
@@ -118,16 +120,21 @@ def merge_manifests(manifests: list[dict], run_dirs: list[Path]) -> dict:
     return merged
 
 
-BY = ("players", "board")
+BY = ("players", "board", "rules")
 
 
 def run_identity(manifest: dict) -> dict[str, object]:
     """What two runs must share to be merged into one blended report: the
-    board/deck/track (by digest), the player count and the bots seat by seat."""
+    board/deck/track (by digest), the player count, the bots seat by seat and
+    the rules (the keys that differ from the box; a run written before runs
+    named their rules played the box's)."""
+    rules = manifest.get("rules")
     return {
         "board": tuple((d.get("part"), d.get("name"), d.get("sha256")) for d in manifest.get("data", [])),
         "players": manifest.get("players"),
         "bots": tuple(str(b.get("bot")) for b in manifest.get("bots") or []),
+        "rules": (rules_text(rules), json.dumps(rules.get("changed") or {}, sort_keys=True)
+                  if isinstance(rules, dict) else "{}"),
     }
 
 
@@ -136,6 +143,8 @@ def _describe(key: str, value) -> str:
         return " + ".join(f"{part} {name} ({str(sha)[:8]})" for part, name, sha in value)
     if key == "bots":
         return ",".join(value)
+    if key == "rules":
+        return f"rules {value[0]}"
     return str(value)
 
 
@@ -147,12 +156,12 @@ def check_mergeable(manifests: list[dict], run_dirs: list[Path], by: str | None)
         raise AnalyzerError(f"--by must be one of {', '.join(BY)}, got {by!r}")
     ids = [run_identity(m) for m in manifests]
     differ = [k for k in ids[0] if any(i[k] != ids[0][k] for i in ids[1:])]
-    allowed = {None: set(), "board": {"board"}, "players": {"players", "bots"}}[by]
+    allowed = {None: set(), "board": {"board"}, "players": {"players", "bots"}, "rules": {"rules"}}[by]
     bad = [k for k in differ if k not in allowed]
     if bad:
         what = "; ".join(f"{k}: " + ", ".join(f"{d.name} {_describe(k, i[k])}" for d, i in zip(run_dirs, ids))
                          for k in bad)
-        hint = ("report them one by one, or pass --by players or --by board to show them side by side"
+        hint = ("report them one by one, or pass --by players, --by board or --by rules to show them side by side"
                 if by is None else f"--by {by} lets only the {by} differ")
         raise AnalyzerError(f"the runs differ in {what}: {hint}")
     return differ
@@ -165,7 +174,7 @@ def build_report(run_dirs, out: Path | None = None, by: str | None = None,
 
     Several runs are merged into one report only when they share the board
     (deck, track), the player count and the bots (``check_mergeable``). With
-    ``by`` ("players" or "board") the runs may differ in that, and the report
+    ``by`` ("players", "board" or "rules") the runs may differ in that, and the report
     shows every answer per run side by side instead of blending them.
     Merged runs must not share races (the same seed and setup, overlapping
     item ranges: ``engine.raceset``); with ``drop_duplicates`` a run whose

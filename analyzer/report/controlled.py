@@ -133,7 +133,7 @@ def match_of(manifest: dict, labels: list[str]):
     be rebuilt as they were (moved, changed) or the run merges several runs."""
     from analyzer.engine.botspec import parse_bot_list
     from analyzer.errors import AnalyzerError
-    from analyzer.games import game_info
+    from analyzer.games import game_info, rules_of
 
     if manifest.get("runs"):
         return None, "the report merges several runs"
@@ -141,8 +141,11 @@ def match_of(manifest: dict, labels: list[str]):
     if board is not None and not Path(board).is_file():
         return None, f"the board file {board} of the run is not there any more"
     try:
-        match = game_info(str(manifest.get("game"))).load("match")(
-            board, manifest.get("players"), [spec for label in labels for spec in parse_bot_list(label)])
+        game = str(manifest.get("game"))
+        rules = rules_of(game).from_manifest(manifest.get("rules"))
+        match = game_info(game).load("match")(
+            board, manifest.get("players"), [spec for label in labels for spec in parse_bot_list(label)],
+            rules=rules)
     except AnalyzerError as e:
         return None, str(e)
     if [d.get("sha256") for d in match.describe()["data"]] != [d.get("sha256") for d in manifest.get("data", [])]:

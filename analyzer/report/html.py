@@ -12,6 +12,7 @@ import pandas as pd
 
 from analyzer.engine.output import check_page, files_dir, write_page
 from analyzer.version import __version__
+from analyzer.engine.ruleset import rules_text
 from analyzer.report import answer_charts, glossary, ladder
 from analyzer.report import text as T
 
@@ -132,6 +133,7 @@ def _setup_block(manifest: dict) -> str:
         *(_data_row(d) for d in data),
         ("Players", _e(manifest.get("players", "?")) + (f" — variant: {_e(manifest['variant'])}"
                                                           if manifest.get("variant") else "")),
+        ("Rules", _e(rules_text(manifest.get("rules")))),
         ("Bots", _e(bot_text)),
         (unit.capitalize(), f"{int(manifest.get(unit, 0)):,}"),
         ("Seed", _e(manifest.get("seed", "?"))),
@@ -330,6 +332,8 @@ def write_side_by_side(runs: list[tuple[Path, dict, dict]], by: str, differ: lis
     def label(d: Path, m: dict) -> str:
         if by == "players":
             return f"{m.get('players')} players ({d.name})"
+        if by == "rules":
+            return f"rules {rules_text(m.get('rules'))} ({d.name})"
         return f"{T.data_scope(m)} ({d.name})"
 
     from analyzer.report import scorecard

@@ -17,7 +17,7 @@ SETTINGS = ("players", "board", "bots", "seed")
 
 def swept(df) -> list[str]:
     """The settings that take more than one value in the sweep."""
-    names = list(SETTINGS) + [c for c in df.columns if c.startswith("param.")]
+    names = list(SETTINGS) + [c for c in df.columns if c.startswith(("param.", "rule."))]
     axes = [c for c in names if c in df.columns and df[c].nunique() > 1]
     if "bots" in axes and "players" in axes and df.groupby("players")["bots"].nunique().max() == 1:
         axes.remove("bots")  # the bots follow the player count (a default table per count): not an axis

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.version import __version__
+from analyzer.engine.ruleset import rules_text
 from analyzer.report import text as T
 from analyzer.stats.distributions import chi2_sf, normal_sf
 from analyzer.stats.flags import ALPHA, MIN_EFFECT, holm
@@ -306,6 +307,7 @@ def _setup_block(result) -> str:
         ("Game", _e(setup.get("title") or setup.get("game", "?"))),
         *(_data_row(d) for d in data),
         ("Players", _e(result.players) + (f" — variant: {_e(setup['variant'])}" if setup.get("variant") else "")),
+        ("Rules", _e(rules_text(setup.get("rules")))),
         ("Format", _e(fmt)),
         (unit.capitalize(), f"{result.races:,}"),
         ("Seed", _e(result.seed)),

@@ -77,14 +77,14 @@ class LemmingMafiaMatch(PooledMatch):
         "analyzer.games.lemming_mafia.kernel.play_race": 26,
     }
 
-    def __init__(self, board: str | None, players: int, bots: list[BotSpec]):
+    def __init__(self, board: str | None, players: int, bots: list[BotSpec], rules=None):
         if not L.VARIANT_MIN_PLAYERS <= players <= L.MAX_PLAYERS:
             raise AnalyzerError(
                 f"--players must be {L.MIN_PLAYERS}-{L.MAX_PLAYERS} "
                 f"({L.VARIANT_MIN_PLAYERS} as a variant), got {players}")
         self.board, self.deck = load_setup(board)
         check_players(self.deck, players)
-        super().__init__(REGISTRY, players, bots)
+        super().__init__(REGISTRY, players, bots, rules)
         kinds = [f.kind for f in self.families]
         self.game_array = pack_game(self.board, self.deck, kinds)
         user = any(f.decide is not None for f in self.families)
@@ -175,6 +175,7 @@ class LemmingMafiaMatch(PooledMatch):
                      {"part": "deck", "name": deck.name, "source": deck.source, "assumed": deck.assumed,
                       "sha256": deck.digest(), "detail": f"{len(deck.cards)} contract cards"}],
             "bots": self.bots_described(),
+            "rules": self.rules.describe(),
         }
 
     def setup_lines(self) -> list[str]:
@@ -187,7 +188,7 @@ class LemmingMafiaMatch(PooledMatch):
                       f"{len(self.deck.cards)} contract cards, sha {self.deck.digest()}")]
         if self.variant:
             lines.append(f"variant: {self.variant}")
-        return lines
+        return lines + [self.rules.line()]
 
     def replay(self, seed: int, index: int):
         """Race ``index`` of ``seed``, move by move (``analyzer replay``)."""

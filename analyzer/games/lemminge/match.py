@@ -66,11 +66,12 @@ class LemmingeMatch(PooledMatch):
     compile_seconds = {"analyzer.games.lemminge.kernel.play_games": 19}
     variant = None
 
-    def __init__(self, board: str | None, players: int, bots: list[BotSpec], check: bool = False):
+    def __init__(self, board: str | None, players: int, bots: list[BotSpec], check: bool = False,
+                 rules=None):
         if not L.MIN_PLAYERS <= players <= L.MAX_PLAYERS:
             raise AnalyzerError(f"--players must be {L.MIN_PLAYERS}-{L.MAX_PLAYERS} for Lemminge, got {players}")
         self.map = load_map(board)
-        super().__init__(REGISTRY, players, bots)
+        super().__init__(REGISTRY, players, bots, rules)
         self.game_array = kernel.pack_game(self.map, [f.kind for f in self.families], check=check)
         self.n_cells = self.map.n_cells
         self._play = kernel.play_games  # user bots too: by their code's address (engine/bot_table.py)
@@ -174,12 +175,13 @@ class LemmingeMatch(PooledMatch):
             "data": [{"part": "map", "name": m.name, "source": m.source, "assumed": m.assumed,
                       "sha256": m.digest(), "detail": self.map_detail()}],
             "bots": self.bots_described(),
+            "rules": self.rules.describe(),
         }
 
     def setup_lines(self) -> list[str]:
         m = self.map
         tag = "ASSUMED reconstruction" if m.assumed else "user-supplied"
-        return [f"map: {m.name} ({tag}; {self.map_detail()}, sha {m.digest()})"]
+        return [f"map: {m.name} ({tag}; {self.map_detail()}, sha {m.digest()})", self.rules.line()]
 
     def new_summary(self) -> Summary:
         return Summary(self.players, self.labels, self.n_cells)

@@ -331,14 +331,19 @@ def load_map(path: str | Path | None = None) -> MafiaMap:
 
 
 def pack_game(m: MafiaMap, players: int, side_kinds, check: bool = False, side_params=None,
-              playout=None) -> np.ndarray:
+              playout=None, rules=None) -> np.ndarray:
     """The kernel's ``game`` array (layout ``G_*``) of a map, player count and the
-    bot kind playing each side; ``playout``: (kinds, parameter rows) of the heuristics a
+    bot kind playing each side, under ``rules`` (``ruleset.RULES``' values; None:
+    the box's); ``playout``: (kinds, parameter rows) of the heuristics a
     search bot's playouts play each side with (``registry.playout_bot``)."""
     g = np.zeros(L.G_LEN, np.int64)
     g[L.G_PLAYERS] = players
     g[L.G_N_SPACES] = m.n_spaces
-    g[L.G_WIN_SPACES] = 5 if players == 3 else 4
+    if rules is None:
+        from analyzer.games.mafia.ruleset import RULES
+
+        rules = RULES.box()
+    g[L.G_WIN_SPACES] = rules.at("spaces_to_win", players)
     g[L.G_PREFECT_START] = m.prefect_start
     g[L.G_SISDE_START] = m.sisde_start
     g[L.G_STATE_RETURN] = m.state_return

@@ -184,7 +184,7 @@ def describe_events(match, events: np.ndarray) -> tuple[list, str]:
                     f"no State player) at the start of a family's turn: {pieces}.")
         family = outcome - L.OUT_RED
         held = [names[x] for x in range(m.n_spaces) if marks[x, family] > 0]
-        need = 5 if match.players == 3 else 4
+        need = match.rules.at("spaces_to_win", match.players)
         return (f"{side_name(family)} wins because at the start of its turn it controls "
                 f"{len(held)} spaces ({need} needed with {match.players} players): {', '.join(held)}.")
 

@@ -66,12 +66,12 @@ class SauMauMauMatch(PooledMatch):
     # cold compile seconds by kernel (make bench --only compile, 28 Nov 2026): the first run's estimate
     compile_seconds = {"analyzer.games.sau_mau_mau.kernel.play_games": 16}
 
-    def __init__(self, board: str | None, players: int, bots: list[BotSpec]):
+    def __init__(self, board: str | None, players: int, bots: list[BotSpec], rules=None):
         if not L.MIN_PLAYERS <= players <= L.MAX_PLAYERS:
             raise AnalyzerError(f"--players must be {L.MIN_PLAYERS}-{L.MAX_PLAYERS} for Sau Mau Mau, got {players}")
         self.track = load_track(board)
         self.crown = self.track.crown_for(players)
-        super().__init__(REGISTRY, players, bots)
+        super().__init__(REGISTRY, players, bots, rules)
         self.game_array = kernel.pack_game(self.crown, [f.kind for f in self.families])
         self._play = kernel.play_games  # user bots too: by their code's address (engine/bot_table.py)
 
@@ -114,13 +114,14 @@ class SauMauMauMatch(PooledMatch):
             "data": [{"part": "track", "name": t.name, "source": t.source, "assumed": t.assumed,
                       "sha256": t.digest(), "detail": f"crown on space {self.crown} for {self.players} players"}],
             "bots": self.bots_described(),
+            "rules": self.rules.describe(),
         }
 
     def setup_lines(self) -> list[str]:
         t = self.track
         tag = "ASSUMED reconstruction" if t.assumed else "user-supplied"
         return [f"track: {t.name} ({tag}; crown on space {self.crown} for {self.players} players, "
-                f"sha {t.digest()})"]
+                f"sha {t.digest()})", self.rules.line()]
 
     def replay(self, seed: int, index: int):
         """Game ``index`` of ``seed``, turn by turn (``analyzer replay``)."""
