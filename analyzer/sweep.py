@@ -50,6 +50,7 @@ from pydantic import Field, StrictFloat, StrictInt, StrictStr, field_validator, 
 from analyzer.version import __version__
 from analyzer.engine.datafile import FileModel, read_toml, validate
 from analyzer.engine.output import check_page, check_parent, check_target, write_file
+from analyzer.engine.ruleset import show_value
 from analyzer.engine.simulate import MAX_PLAYERS, MAX_SEED
 from analyzer.errors import AnalyzerError, InputFileError
 from analyzer.scenario import RunSettings
@@ -127,7 +128,7 @@ class Cell:
     variant: object = None  # the rules it plays (``engine.ruleset.Rules``): the file's, then the grid's
 
     def rules_text(self) -> str:
-        return "".join(f", {k} {show_rule(v)}" for k, v in self.rules)
+        return "".join(f", {k} {show_value(self.variant[k])}" for k, _ in self.rules)
 
 
 def cell_key(game: str, count: int, cell: Cell, data: list[dict], bot_files: dict[str, str]) -> str:
@@ -252,7 +253,7 @@ def load_sweep(path) -> Sweep:
         variant = ruleset.rules({**base.changed(), **dict(cell_rules)}, base.source) if cell_rules else base
         shown = bots if bots is not None else "the default table"
         where = (f"sweep file {path}, cell {i + 1} (players {n}, board {board}, bots {shown}, seed {seed}"
-                 + "".join(f", {k} {show_rule(v)}" for k, v in variant.changed().items()) + ")")
+                 + "".join(f", {k} {show_value(v)}" for k, v in variant.changed().items()) + ")")
         cell_params = tuple(zip(names, (float(v) for v in values)))
         try:
             specs = relative_to(parse_bot_list(bots if bots is not None else info.default_bot_list(n)),
@@ -267,17 +268,6 @@ def load_sweep(path) -> Sweep:
         key = cell_key(f.game, count, cell, match.describe().get("data", []), _bot_digests(specs, path))
         sweep.cells.append(dataclasses.replace(cell, key=key))
     return sweep
-
-
-def show_rule(value) -> str:
-    """A rule value of the grid as a cell's row and lines show it (``5,3,2,1``)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list):
-        return ",".join(map(str, value))
-    if isinstance(value, dict):
-        return " ".join(f"{k}={show_rule(v)}" for k, v in value.items())
-    return str(value)
 
 
 # ------------------------------------------------------------------ running
@@ -307,8 +297,9 @@ def cell_row(sweep: Sweep, cell: Cell, run) -> dict:
         row[f"{part}_sha256"] = d["sha256"]
     for name, value in cell.params:
         row[f"param.{name}"] = value
-    for name, value in cell.rules:  # a list's values as text: one category of the axis
-        row[f"rule.{name}"] = value if isinstance(value, int) else show_rule(value)
+    for name, _ in cell.rules:  # a list's or a table's values as text: one category of the axis
+        value = cell.variant[name]
+        row[f"rule.{name}"] = value if isinstance(value, int) else show_value(value)
     row["rules"] = cell.variant.text() if cell.variant is not None else "box"
     summary = run.summary.as_dict()
     seats = summary.pop("seats", [])

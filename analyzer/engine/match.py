@@ -81,7 +81,9 @@ class PooledMatch:
         if rules is None:
             return ruleset.box()
         if getattr(rules, "ruleset", None) != ruleset:  # by value: a cluster worker unpickles its own
-            raise AnalyzerError(f"the rules given are not {cls.title}'s rules: {rules!r}")
+            owner = getattr(getattr(rules, "ruleset", None), "title", None)
+            raise AnalyzerError(f"the rules given are {owner}'s, not {cls.title}'s" if owner else
+                                f"the rules given are not {cls.title}'s rules: {type(rules).__name__}")
         return rules
 
     @staticmethod

@@ -39,7 +39,7 @@ def _is_whole(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _show(value) -> str:
+def show_value(value) -> str:
     """A rule value as the summaries and reports print it: ``6``, ``true``,
     ``5,3,2,1``, ``3=5 4=4``, ``2=[5,6] 3=[4,5,6]``."""
     if isinstance(value, bool):
@@ -47,7 +47,7 @@ def _show(value) -> str:
     if isinstance(value, tuple):
         return ",".join(map(str, value))
     if isinstance(value, dict):
-        return " ".join(f"{n}={'[' + _show(v) + ']' if isinstance(v, tuple) else _show(v)}"
+        return " ".join(f"{n}={'[' + show_value(v) + ']' if isinstance(v, tuple) else show_value(v)}"
                         for n, v in sorted(value.items()))
     return str(value)
 
@@ -192,7 +192,7 @@ class RuleKey:
         return table
 
     def default_text(self) -> str:
-        return _show(self.box)
+        return show_value(self.box)
 
 
 @dataclass(frozen=True)
@@ -238,7 +238,7 @@ class Rules:
         where = f" from {self.source}" if self.source else ""
         if not changed:
             return f"box{where}"
-        return "; ".join(f"{k} {_show(v)}" for k, v in changed.items()) + f" (box otherwise){where}"
+        return "; ".join(f"{k} {show_value(v)}" for k, v in changed.items()) + f" (box otherwise){where}"
 
     def line(self) -> str:
         """The summary's and the report's line naming the rules."""
@@ -336,7 +336,8 @@ class RuleSet:
 
     def read(self, file: str | Path | None = None, pairs: Iterable[str] = (), base: dict | None = None) -> Rules:
         """The rules of ``--rules FILE`` then ``--rule KEY=VALUE`` (a pair wins
-        over the file's value; a key given twice with ``--rule`` is refused).
+        over the file's value, a table's entries over the file's entries; a key
+        given twice with ``--rule`` is refused).
         ``base``: values before both (a scenario's ``[rules]`` table, checked by
         its reader). Each source is checked on its own, so an error names it."""
         values: dict[str, Any] = dict(base or {})
@@ -351,6 +352,8 @@ class RuleSet:
                 raise AnalyzerError(f"--rule {name} is given twice; give it once")
             seen.add(name)
             self.rules({name: raw}, where=f"--rule {text}")
+            if self._by_name[name].per_players and isinstance(values.get(name), dict):
+                raw = {**{str(k): v for k, v in values[name].items()}, **raw}  # a table adds to the file's
             values[name] = raw
         return self.rules(values, source)
 
@@ -361,7 +364,7 @@ class RuleSet:
         data = read_toml(Path(path), "rules file")
         if set(data) != {RULES_TABLE} or not isinstance(data[RULES_TABLE], dict):
             extra = sorted(set(data) - {RULES_TABLE})
-            why = (f"unknown key {extra[0]!r}" if extra else f"no [{RULES_TABLE}] table" if RULES_TABLE not in data
+            why = (f"no [{RULES_TABLE}] table" if RULES_TABLE not in data else f"unknown key {extra[0]!r}" if extra
                    else f"{RULES_TABLE} must be a table")
             raise InputFileError(f"rules file {path}: {why} (a rules file holds one [{RULES_TABLE}] table of "
                                  f"{self.title}'s rules)")
@@ -401,10 +404,10 @@ class RuleSet:
 def _value_of(key: RuleKey, raw: str, text: str):
     """A ``--rule`` value: TOML, or a comma list, or ``COUNT=VALUE`` pairs."""
     candidates = [raw]
-    if key.kind == "list" or key.item_kind == "list" and not key.per_players:
-        candidates.append(f"[{raw}]")
-    if key.per_players:
-        candidates.append("{" + raw + "}")
+    if key.kind == "list" and not raw.startswith("["):
+        candidates.insert(0, f"[{raw}]")  # a comma list, or one number: a list of one
+    if key.per_players and not raw.startswith("{"):
+        candidates.insert(0, "{" + raw + "}")
     for candidate in candidates:
         try:
             return tomllib.loads(f"v = {candidate}")["v"]
