@@ -140,13 +140,19 @@ def combine(band: Band, parts: Sequence[Measure]) -> tuple[Measure, str]:
 
 @dataclass
 class Standing:
-    """A candidate's measures so far: per target key its parts (one per player count)."""
+    """A candidate's measures so far: per target key its parts (one per player
+    count). ``unplayable``: why the candidate cannot be played (its rules do not
+    fit the board or the table); it then loses to every playable one."""
     parts: dict[str, list[Measure]] = field(default_factory=dict)
     games: int = 0
+    unplayable: str = ""
 
 
 def violations(bands: Sequence[Band], standing: Standing) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per target: the point violation and its best and worst case (the worst part counts)."""
+    if standing.unplayable:
+        inf = np.full(len(bands), math.inf)
+        return inf, inf, inf
     point, best, worst = [], [], []
     for band in bands:
         parts = standing.parts.get(band.key) or [Measure(math.nan, math.nan, math.nan)]
@@ -253,7 +259,8 @@ def hopeful(bands: Sequence[Band], standings: dict[int, Standing], ids: Sequence
 
 def race(candidates: int, measure: Callable[[int, int, int], Standing], bands: Sequence[Band], budget: int,
          *, first_games: int, per_game: int = 1, keep: int = 8, weights: dict[str, float] | None = None,
-         on_round: Callable[[dict], None] | None = None, start: dict[int, Standing] | None = None) -> RaceResult:
+         on_round: Callable[[dict], None] | None = None, start: dict[int, Standing] | None = None,
+         measure_all: Callable[[list[tuple[int, int, int]]], list[Standing]] | None = None) -> RaceResult:
     """Race candidates ``0 .. candidates-1`` (in that order of preference when
     not all fit: pass a shuffled space for a random sample). ``measure(i,
     first, count)`` plays games ``first .. first+count-1`` of candidate ``i``
@@ -269,7 +276,9 @@ def race(candidates: int, measure: Callable[[int, int, int], Standing], bands: S
     space); each round drops the surely beaten, then, until the last round, the
     worse half above ``keep``. Stops early when at most ``keep`` are left with
     every target settled (met or missed). ``start``: standings of a resumed race
-    (a candidate measured that far plays only the rest)."""
+    (a candidate measured that far plays only the rest). ``measure_all``: a round's
+    requests ``(i, first, count)`` measured at once (on threads or workers), in order;
+    an unplayable candidate costs nothing."""
     standings: dict[int, Standing] = dict(start or {})
     alive = list(range(candidates))
     rounds_left = max(0, math.ceil(math.log2(max(len(alive), 1) / keep))) + 1
@@ -283,12 +292,13 @@ def race(candidates: int, measure: Callable[[int, int, int], Standing], bands: S
         if not alive or step < 1:
             break
         target = games_each + step
-        for i in alive:
-            have = standings.get(i)
-            done = have.games if have is not None else 0
-            if done < target:
-                standings[i] = measure(i, done, target - done)
-            spent += (target - done) * per_game if done < target else 0
+        asks = [(i, standings[i].games if i in standings else 0) for i in alive]
+        asks = [(i, done, target - done) for i, done in asks if done < target and not
+                (i in standings and standings[i].unplayable)]
+        got = measure_all(asks) if measure_all is not None else [measure(*ask) for ask in asks]
+        for (i, done, count), standing in zip(asks, got):
+            standings[i] = standing
+            spent += 0 if standing.unplayable else count * per_game
         games_each = target
         best = [violations(bands, standings[i])[1] for i in alive]
         worst = [violations(bands, standings[i])[2] for i in alive]
