@@ -367,3 +367,16 @@ def test_a_range_that_depends_on_the_map_or_other_keys_is_refused_in_one_line(ru
         match(players, rules)
     text = str(e.value)
     assert "\n" not in text and all(n in text for n in needles), text
+
+
+def test_a_replay_keeps_every_event_of_a_game_longer_than_its_buffer(monkeypatch):
+    """A long variant's game (the safety cap allows 1,000 calendar turns) is traced
+    whole: a full buffer plays the game again with a larger one."""
+    from analyzer.games.mafia import match as mafia_match
+
+    m = match(5, {"spaces_to_win": {5: 6}})
+    whole, _ = m.trace(1, 0)
+    monkeypatch.setattr(mafia_match, "TRACE_EVENTS", 16)
+    events, chunk = m.trace(1, 0)
+    assert np.array_equal(events, whole) and events[-1][0] == L.T_END
+    assert chunk.games[0, L.GM_CALENDAR_TURNS] == events[-1][2]
