@@ -76,8 +76,6 @@ def friendly(g, f, h):
     return h == f or h == partner(g, f)
 
 
-
-
 @kernel(whole=True, inline=True)
 def family_purge_limit(g):
     """The most purge points (doubled) a family taking the State's decisions lets its
