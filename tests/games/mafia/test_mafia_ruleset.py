@@ -14,13 +14,12 @@ from analyzer.errors import AnalyzerError
 from analyzer.games.mafia import bots, flow, search
 from analyzer.games.mafia import kernel as K
 from analyzer.games.mafia import layout as L
+from analyzer.games.mafia import view as V
 from analyzer.games.mafia.match import MafiaMatch
 from analyzer.games.mafia.ruleset import RULES
 from analyzer.games.mafia.view import View
-from analyzer.games.mafia import view as V
 from tests.games.mafia.mafia_support import (
-    BAGHERIA, BLACK, CATANIA, ENNA, GREEN, MESSINA, ORANGE, PALERMO, PATTI, RED, SANT_AGATA, STATE, TERMINI,
-    Table, boss, picciotto,
+    BAGHERIA, BLACK, GREEN, MESSINA, ORANGE, PATTI, RED, SANT_AGATA, STATE, TERMINI, Table, boss, picciotto,
 )
 
 P1 = picciotto(RED, 1)
