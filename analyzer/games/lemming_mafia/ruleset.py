@@ -24,7 +24,8 @@ RULES = RuleSet("lemming-mafia", "Lemming Mafia", (VARIANT_MIN_PLAYERS, MAX_PLAY
             meaning="what each contract still held at the end scores if it is not fulfilled (a fulfilled "
                     "one scores its printed points, a discarded one nothing)"),
     RuleKey("blocks_to_eliminate", 3, lo=2, hi=MAX_BLOCKS_TO_ELIMINATE, unit="blocks",
-            meaning="the concrete block that eliminates a lemming (the box: the third)"),
+            meaning="the concrete block that eliminates a lemming (one that carries a block fewer and gets "
+                    "another is out)"),
     RuleKey("bet_points", BOX_BET_POINTS, lo=0, hi=MAX_POINTS, length=(1, N_LEMMINGS), unit="points",
             meaning="what the winner's bet card pays by its position in the stack's placing order, first "
                     "placed first (a card past the list pays the list's last entry; a card of another "
