@@ -110,10 +110,11 @@ class Race:
     and three contracts.
     """
 
-    def __init__(self, sections=None, kinds=(0, 0, 0, 0), seed=0, deck=None, params=None, rules=None):
+    def __init__(self, sections=None, kinds=(0, 0, 0, 0), seed=0, deck=None, params=None, variant=None):
         self.board = DEFAULT_BOARD if sections is None else make_board(sections)
         self.deck = deck or DEFAULT_DECK
-        self.game = pack_game(self.board, self.deck, list(kinds), rules)  # rules: ruleset.RULES' (None: the box)
+        # variant: the rules played (ruleset.RULES' values; None: the box's)
+        self.game = pack_game(self.board, self.deck, list(kinds), variant)
         self.players = len(kinds)
         self.state, self.hidden = rules.new_arrays(self.game)
         self.params = with_work_row(np.zeros((self.players, bots.PARAMS_WIDTH)) if params is None

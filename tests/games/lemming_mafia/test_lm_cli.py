@@ -280,7 +280,8 @@ def test_contracts_dealt_beyond_the_deck_is_one_line(capsys, players, dealt, mos
     ("[rules]\ngetaway_die = 13\n", ["getaway_die", "2 to 12, got 13"]),
     ("[rules]\nbet_points = []\n", ["bet_points", "must list 1 to 6 numbers, got 0"]),
     ("[rules]\nbet_points = 5\n", ["bet_points", "must be a list"]),
-    ("[rule]\ngetaway_die = 6\n", ["no [rules] table"]),
+    ("[rule]\ngetaway_die = 6\n", ["unknown key 'rule'", "one [rules] table"]),
+    ("title = 'x'\n", ["unknown key 'title'"]),
     ("[rules\n", ["rules.toml"]),
 ])
 def test_a_bad_rules_file_is_one_line(tmp_path, capsys, text, needles):
@@ -315,6 +316,6 @@ def test_a_variant_is_named_by_every_command(tmp_path, capsys):
     assert run(["tournament", "lemming-mafia", "--bots", "timer,contractor", "--races", 100, "--no-progress",
                 *rules]) == 0
     assert named in capsys.readouterr().out
-    assert run(["tune", "lemming-mafia", "--bot", "timer", "--params", "late_bets", "--budget", 200,
+    assert run(["tune", "lemming-mafia", "--bot", "timer", "--params", "late_bets", "--budget", 1680,
                 "--no-progress", *rules]) == 0
     assert named in capsys.readouterr().out
