@@ -142,8 +142,8 @@ def _steps(match, events: np.ndarray) -> list[ReplayStep]:
                 said = [f"seat {s + 1} {'bets ' + _color(x) if x >= 0 else 'passes'}" for s, x in asked]
                 steps.append(ReplayStep("bet", f"bookmaker{again} (hidden, all at once): " + ", ".join(said)))
             else:
-                said = [f"seat {s + 1} {'discards contract ' + str(x + 1) if x >= 0 else 'keeps all'}"
-                        for s, x in asked]
+                keeps = "keeps the rest" if b > 0 else "keeps all"
+                said = [f"seat {s + 1} {'discards contract ' + str(x + 1) if x >= 0 else keeps}" for s, x in asked]
                 steps.append(ReplayStep("contract", f"boss{again} (hidden, all at once): " + ", ".join(said)))
         elif kind == L.EV_END:
             how = "reaches the water first" if b == L.FINISH_WATER else "is the last lemming standing"
