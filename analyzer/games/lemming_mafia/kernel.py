@@ -20,7 +20,7 @@ from analyzer.games.lemming_mafia.layout import (
     G_BETS_PER_BOOKMAKER, G_DISCARDS_PER_BOSS, G_FORCE_AT, G_H_ANSWERS_AT, G_TRACE_AT,
     G_H_LEN, G_N_PLAYERS, G_S_LEN, N_LEMMINGS, N_PARAMS, NOT_ASKED, OWN_DECISIONS, OWN_RNG,
     OWN_HAND, OWN_HELD, OWN_VIEW_LEN, PUB_ERROR, PUB_HAND_COUNT, PUB_HELD_COUNT, PUB_MOVER, PUB_OUT, PUB_MOVING,
-    PUB_POS, PUB_RNG, PUB_TURN, S_OPTIONS, S_VIEW,
+    PUB_POS, PUB_RNG, PUB_ROUND_CARD, PUB_TURN, S_OPTIONS, S_VIEW,
 )
 from analyzer.games.lemming_mafia.rules import (
     NEEDS_BETS, NEEDS_DISCARDS, NO_WINNER, add_field_counts, note_standing, apply_bets, apply_discards, bot_kind,
@@ -90,6 +90,7 @@ def decision_round(what, game, state, hidden, params):
     per = game[G_BETS_PER_BOOKMAKER] if what == DECIDE_BET else game[G_DISCARDS_PER_BOSS]
     counts = PUB_HAND_COUNT if what == DECIDE_BET else PUB_HELD_COUNT
     for sub in range(per):
+        state[PUB_ROUND_CARD] = sub
         asked = 0
         for seat in range(game[G_N_PLAYERS]):
             if sub == 0 or (hidden[ix(answers + seat)] >= 0 and state[ix(counts + seat)] > 0):
@@ -98,9 +99,10 @@ def decision_round(what, game, state, hidden, params):
             else:
                 hidden[ix(answers + seat)] = NOT_ASKED
         if asked == 0:
-            return True
+            break
         if not settle_round(what, sub, game, state, hidden):
             return False
+    state[PUB_ROUND_CARD] = 0
     return True
 
 

@@ -110,8 +110,10 @@ PUB_N_FIELDS = 41
 PUB_N_SECTIONS = 42
 PUB_WATER_FROM = 43  # field the winner jumped into the water from (-1: start)
 PUB_ERROR = 44  # a bot's invalid answer: ERROR_* * 8 + seat, 0 if none
-PUB_RNG = 45  # the race's stream for dice, deal and getaway rolls (uint64 bits)
-PUB_LEN = 46
+PUB_ROUND_CARD = 45  # in a bookmaker or boss round, the card asked for: 0 the first, k the (k+1)-th where the
+# rules let a player put down (throw away) more (kernel.decision_round); 0 outside rounds
+PUB_RNG = 46  # the race's stream for dice, deal and getaway rolls (uint64 bits)
+PUB_LEN = 47
 
 # own layout (one row per seat); a deciding bot sees the first OWN_VIEW_LEN slots
 # of its own row, the rest is the kernel's bookkeeping for the records

@@ -26,7 +26,7 @@ from analyzer.games.lemming_mafia.layout import (
     G_N_CARDS, G_N_PLAYERS, MAX_CONTRACTS_EACH, MAX_SECTION_FIELDS, N_LEMMINGS, NOT_ASKED, OWN_CONTRACT, OWN_HAND,
     OWN_LEN, OWN_HELD, OWN_RNG, OWN_STACK, OWN_STACK_N, OWN_VIEW_LEN, P_DROP, P_MOVE_ROLLOUTS, P_ROLLOUTS,
     P_SHARED, P_WIN_POINTS, PL_LEN, PL_SCORE, PUB_HAND_COUNT,
-    PUB_HELD_COUNT, PUB_MOVER, PUB_MOVING, PUB_N_FIELDS, PUB_RNG, PUB_STACK_COUNT,
+    PUB_HELD_COUNT, PUB_MOVER, PUB_MOVING, PUB_N_FIELDS, PUB_RNG, PUB_ROUND_CARD, PUB_STACK_COUNT,
     PUB_TURN, RACE_LEN, BET_LEN, CT_LEN, S_OPTIONS, S_SCRATCH, S_VIEW, SC_PLAN_FIELD,
     SC_PLAN_TURN, WORK_OPTIONS,
 )
@@ -404,6 +404,7 @@ def _weigh_shared(what, seat, game, state, n, rollouts, drop, win, sim, simh, wo
     mine = own_at(game, seat)
     per_bets = game[G_BETS_PER_BOOKMAKER]
     per_boss = game[G_DISCARDS_PER_BOSS]
+    round_card = state[PUB_ROUND_CARD]  # the cards of this round the bot was asked for before this one
     values[:n] = 0
     base = np.int64(next_u64(state, S_VIEW + OWN_RNG))
     mover = state[PUB_MOVER]
@@ -461,8 +462,8 @@ def _weigh_shared(what, seat, game, state, n, rollouts, drop, win, sim, simh, wo
                 answer_own(what, option, row)
                 # a card put down (thrown away) now, where the rules allow more this round: the
                 # bot goes on in it as the random bot does (asked again while it holds one)
-                lead_bets = (per_bets - 1) * ((what == DECIDE_BET) & (option >= 0))
-                lead_boss = (per_boss - 1) * ((what == DECIDE_DISCARD) & (option >= 0))
+                lead_bets = (per_bets - 1 - round_card) * ((what == DECIDE_BET) & (option >= 0))
+                lead_boss = (per_boss - 1 - round_card) * ((what == DECIDE_DISCARD) & (option >= 0))
                 value = worth(random_points(game, sim, row, 0, bets, boss, places, winner, lead_bets, lead_boss),
                               best_other, win)
                 values[j] += value
@@ -512,7 +513,7 @@ def rest_of_round(what, game, sim, simh):
     per = game[G_BETS_PER_BOOKMAKER] if what == DECIDE_BET else game[G_DISCARDS_PER_BOSS]
     counts = PUB_HAND_COUNT if what == DECIDE_BET else PUB_HELD_COUNT
     answers = game[G_H_ANSWERS_AT]
-    for _ in range(1, per):
+    for _ in range(sim[PUB_ROUND_CARD] + 1, per):  # the sub-rounds after the one of the decision
         asked = 0
         for p in range(game[G_N_PLAYERS]):
             if simh[answers + p] >= 0 and sim[counts + p] > 0:

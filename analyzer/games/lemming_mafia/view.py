@@ -112,6 +112,8 @@ VIEW = ViewSpec(
         _f("n_players", L.PUB_N_PLAYERS, 1, "players at the table"),
         _f("mover", L.PUB_MOVER, 1, "seat whose move it is"),
         _f("moving", L.PUB_MOVING, 1, "the lemming being moved (field decision), else -1"),
+        _f("round_card", L.PUB_ROUND_CARD, 1, "in a bet or discard decision, the card of the round asked for: "
+           "0 the first, k the (k+1)-th where bets_per_bookmaker / discards_per_boss allow more"),
         _f("hand_count", L.PUB_HAND_COUNT, L.MAX_PLAYERS, "bet cards a player still holds", _SEAT),
         _f("stack_count", L.PUB_STACK_COUNT, L.MAX_PLAYERS, "bet cards a player has on its stack", _SEAT),
         _f("held_count", L.PUB_HELD_COUNT, L.MAX_PLAYERS, "contracts a player still holds", _SEAT),
@@ -162,7 +164,8 @@ VIEW = ViewSpec(
            "a player put down (throw away) more than one card at a bookmaker (boss): "
            "bets_per_bookmaker(view), discards_per_boss(view) above 1, a player whose answer was a "
            "card and who still holds one is asked again (all such players at once, the cards of the "
-           "answers before applied), up to that many cards; -1 ends its part of the round. "
+           "answers before applied; round_card(view) counts them), up to that many cards; -1 ends its "
+           "part of the round. "
            "The rules of the run (the fields starting with contracts_dealt) are read from the game."),
     constants=(
         *((f"DECIDE_{d}", getattr(L, f"DECIDE_{d}"), f"the {d.lower()} decision")

@@ -309,14 +309,14 @@ def test_a_user_bot_reads_the_rules_and_plays_them(tmp_path):
     bot = tmp_path / "thrower.py"
     bot.write_text('''from analyzer.engine.bots import UserBot
 from analyzer.games.lemming_mafia.view import (DECIDE_BET, DECIDE_DISCARD, bet_points, bets_per_bookmaker,
-                                               contracts_dealt, decision, discards_per_boss, hand, held)
+                                               contracts_dealt, decision, discards_per_boss, hand, held, round_card)
 
 
 def decide(view):
     if decision(view) == DECIDE_DISCARD:
-        if discards_per_boss(view) != 5:
-            return -1
-        # throw every contract away, the highest slot first: asked again after each
+        if discards_per_boss(view) != 5 or round_card(view) == 4:
+            return -1  # four at a time
+        # throw the contracts away, the highest slot first: asked again after each
         for slot in range(contracts_dealt(view) - 1, -1, -1):
             if held(view, slot) == 1:
                 return slot
@@ -339,9 +339,13 @@ BOT = UserBot("thrower", decide, game="lemming-mafia")
     c, t = records(m, 40)
     ct = t["contracts"]
     mine = ct[ct["seat"] == 1]
-    # at its first boss it throws all five away, one after the other in the same round
-    rounds = mine[mine["discarded"] == 1].groupby("race")["discard_turn"].agg(["size", "nunique"])
-    assert len(rounds) > 30 and (rounds["size"] == 5).all() and (rounds["nunique"] == 1).all()
+    # at its first boss it throws four away, one after the other in the same round (asked for
+    # a fifth, round_card is 4: it stops), the last at the next boss
+    thrown = mine[mine["discarded"] == 1]
+    first = thrown.groupby("race")["discard_turn"].transform("min") == thrown["discard_turn"]
+    assert thrown["race"].nunique() > 30
+    assert (thrown[first].groupby("race").size() == 4).all()
+    assert (thrown[~first].groupby(["race", "discard_turn"]).size() == 1).all() and (~first).any()
     bets = t["bets"]
     mine = bets[bets["seat"] == 1].groupby("race")["turn"].agg(["size", "nunique"])
     assert len(mine) > 30 and (mine["size"] == 6).all() and (mine["nunique"] == 1).all()  # all six at once
