@@ -130,21 +130,6 @@ def random_bet(game, state, hidden, hands, seat, turn, detail):
     return yes
 
 
-@kernel
-def more_bets(game, state, hidden, hands, seat, turn, detail, per):
-    """The random player in ``seat``, who just put a card down, asked again while
-    it does so, up to ``per`` cards in the round (the rule ``bets_per_bookmaker``),
-    each ask a decision. Called only under that rule (not inlined: the box's
-    round stays as short)."""
-    at = own_at(game, seat)
-    yes = True
-    k = 1
-    while yes and k < per and hands[ix(seat)] != 0:
-        hidden[ix(at + OWN_DECISIONS)] += 1
-        yes = random_bet(game, state, hidden, hands, seat, turn, detail)
-        k += 1
-
-
 @kernel(inline=True)
 def random_bets(game, state, hidden, hands, detail):
     """A bookmaker round of random bots (``random_bet`` for every seat). Placed
@@ -152,10 +137,19 @@ def random_bets(game, state, hidden, hands, detail):
     another seat places."""
     turn = state[PUB_TURN]
     per = game[G_BETS_PER_BOOKMAKER]
-    for seat in range(game[G_N_PLAYERS]):
+    n_players = game[G_N_PLAYERS]
+    # one answer an iteration, ``card`` of ``seat``'s part of the round: a seat that put
+    # a card down and holds another is asked again, up to ``per`` (the box: never)
+    seat = 0
+    card = 1
+    while seat < n_players:
         yes = random_bet(game, state, hidden, hands, seat, turn, detail)
-        if per > 1 and yes:
-            more_bets(game, state, hidden, hands, seat, turn, detail, per)
+        if card < per and yes and hands[ix(seat)] != 0:
+            hidden[ix(own_at(game, seat) + OWN_DECISIONS)] += 1  # each further ask is a decision
+            card += 1
+            continue
+        seat += 1
+        card = 1
 
 
 @kernel(inline=True)
@@ -180,17 +174,6 @@ def random_discard(hidden, hands, at, held_at, discard_at, answer_at, turn, deta
     return yes
 
 
-@kernel
-def more_discards(hidden, hands, at, held_at, discard_at, answer_at, turn, detail, per):
-    """``more_bets`` for a boss round (the rule ``discards_per_boss``)."""
-    yes = True
-    k = 1
-    while yes and k < per and hands[ix(held_at)] != 0:
-        hidden[ix(at + OWN_DECISIONS)] += 1
-        yes = random_discard(hidden, hands, at, held_at, discard_at, answer_at, turn, detail)
-        k += 1
-
-
 @kernel(inline=True)
 def random_discards(game, state, hidden, hands, detail):
     """A boss round of random bots (``random_discard`` for every seat)."""
@@ -199,12 +182,18 @@ def random_discards(game, state, hidden, hands, detail):
     discard_at = game[G_H_DISCARD_AT]
     answers = game[G_H_ANSWERS_AT]
     per = game[G_DISCARDS_PER_BOSS]
-    for seat in range(n_players):
+    seat = 0
+    card = 1
+    while seat < n_players:  # as random_bets
         at = own_at(game, seat)
-        seat_discards = discard_at + seat * MAX_CONTRACTS_EACH
-        yes = random_discard(hidden, hands, at, n_players + seat, seat_discards, answers + seat, turn, detail)
-        if per > 1 and yes:
-            more_discards(hidden, hands, at, n_players + seat, seat_discards, answers + seat, turn, detail, per)
+        yes = random_discard(hidden, hands, at, n_players + seat, discard_at + seat * MAX_CONTRACTS_EACH,
+                             answers + seat, turn, detail)
+        if card < per and yes and hands[ix(n_players + seat)] != 0:
+            hidden[ix(at + OWN_DECISIONS)] += 1
+            card += 1
+            continue
+        seat += 1
+        card = 1
 
 
 # ------------------------------------------------------------------ the moves

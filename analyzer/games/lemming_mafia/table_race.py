@@ -53,8 +53,7 @@ from analyzer.games.lemming_mafia.layout import (
     SC_OPTION_COUNT, SC_VALUE, SC_WEIGHT,
 )
 from analyzer.games.lemming_mafia.random_race import (
-    candidate_masks, more_bets, more_discards, put_back_held, race_arrays, random_bet, random_discard,
-    random_target,
+    candidate_masks, put_back_held, race_arrays, random_bet, random_discard, random_target,
 )
 from analyzer.games.lemming_mafia.rules import (
     NEEDS_BETS, NO_WINNER, POPCOUNT, SELECT, add_field_counts, bot_kind, contracts_dealt, discard, own_at,
@@ -173,31 +172,26 @@ def table_round(game, state, hidden, params, hands, result, detail):
     remaining = remaining_sections(game, state) if bets else 0.0
     left = 0.0 if bets else track_left(game, state)
     per = game[G_BETS_PER_BOOKMAKER] if bets else game[G_DISCARDS_PER_BOSS]
-    for seat in range(n_players):
+    # one ask an iteration: ``card`` of ``seat``'s part of the round (one loop and
+    # one copy of each decision, however many cards the rules allow)
+    seat = 0
+    card = 0
+    while seat < n_players:
         kind = bot_kind(game, seat)
         at = own_at(game, seat)
         hidden[ix(at + OWN_DECISIONS)] += 1
+        more = False  # it put a card down (threw one away)
         if kind == RANDOM:
             if bets:
-                yes = random_bet(game, state, hidden, hands, seat, turn, detail)
-                if per > 1 and yes:
-                    more_bets(game, state, hidden, hands, seat, turn, detail, per)
+                more = random_bet(game, state, hidden, hands, seat, turn, detail)
             else:
-                seat_discards = discard_at + seat * MAX_CONTRACTS_EACH
-                yes = random_discard(hidden, hands, at, n_players + seat, seat_discards, answers + seat, turn,
-                                     detail)
-                if per > 1 and yes:
-                    more_discards(hidden, hands, at, n_players + seat, seat_discards, answers + seat, turn,
-                                  detail, per)
-            continue
-        row = params[seat]
-        if bets:
+                more = random_discard(hidden, hands, at, n_players + seat, discard_at + seat * MAX_CONTRACTS_EACH,
+                                      answers + seat, turn, detail)
+        elif bets:
+            row = params[seat]
             hand = hands[ix(seat)]
             timing = 0 if hand == 0 else timing_of(POPCOUNT[ix(hand)], remaining, row)
-            if timing == 0:
-                continue  # bet_timing: a pass
-            placed = 0
-            while True:
+            if timing != 0:  # else bet_timing: a pass
                 show_kept_row(state, hidden, at)
                 color = choose_bet(kind, game, state, row, timing == 2, True)
                 take_stream(state, hidden, at)
@@ -205,28 +199,23 @@ def table_round(game, state, hidden, params, hands, result, detail):
                 keep_gains(game, state, hidden, at, row, kind)  # only its own bets change them
                 hand = hand & ~(np.int64(1) << color)  # a card in hand: timing_of was not 0
                 hands[ix(seat)] = hand
-                placed += 1
-                if placed >= per or hand == 0:
-                    break
-                hidden[ix(at + OWN_DECISIONS)] += 1  # asked for another card
-                timing = timing_of(POPCOUNT[ix(hand)], remaining, row)
-                if timing == 0:
-                    break
+                more = True
         else:
+            row = params[seat]
             held = hands[ix(n_players + seat)]
-            if held == 0:
-                continue  # choose_discard keeps what it does not hold
-            thrown = 0
-            while True:
+            if held != 0:  # choose_discard keeps what it does not hold
                 slot = choose_discard(game, state, hidden, at, row, row[P_DISCARD_MARGIN], left, True)
                 discard(game, state, hidden, seat, slot)
                 yes = np.int64(slot >= 0)
                 held = held & ~(yes << max(slot, 0))
                 hands[ix(n_players + seat)] = held
-                thrown += 1
-                if thrown >= per or yes == 0 or held == 0:
-                    break
-                hidden[ix(at + OWN_DECISIONS)] += 1  # asked for another card
+                more = yes == 1
+        card += 1
+        # asked for its next card if it holds one (the box: never)
+        if card < per and more and hands[ix(seat if bets else n_players + seat)] != 0:
+            continue
+        seat += 1
+        card = 0
 
 
 @kernel(inline=True)
