@@ -43,9 +43,11 @@ Interpretations (points where the spec needed reading; everything else is litera
     the card's colour equals the "asked" colour (top card's colour for numbered/X/+2,
     the printed colour for a Flapi, the named colour after a played Farmer), or the
     card has the same symbol as the top card (same number for numbered cards, X on X,
-    +2 on +2).  A first-discard Farmer makes every card valid (rules page); a
-    first-discard Flapi asks its printed colour; a first-discard X / +2 still matches
-    X / +2 by symbol but skips no one / imposes no penalty (decision 1).  After a +2
+    +2 on +2).  A first-discard Farmer makes every card valid (rules page); on a
+    first-discard Flapi, X or +2 only its colour counts (rules page, quoting the
+    rulebook): the next card must have that colour or be green, no symbol matches
+    it, and it skips no one / imposes no penalty (decision 1).  A first-discard
+    number card matches by colour and number as any number card does.  After a +2
     penalty has been drawn, the +2 stays on top and is matched normally (same colour
     or another +2, which then starts a new penalty of 2).
  3. Penalty pending: only +2s (any colour) are valid (decision 2).  The random bot
@@ -156,10 +158,12 @@ def _symbol(card):
 
 
 # Top-of-discard "states": 0..38 = that card on top (a Farmer never uses this),
-# 39..42 = a played Farmer that named colour 0..3, 43 = first-discard Farmer (wild).
+# 39..42 = a played Farmer that named colour 0..3, 43 = first-discard Farmer (wild),
+# 44..47 = a first-discard X or +2 of colour 0..3 (its colour alone counts).
 STATE_FARMER = N_CARDS
 STATE_WILD = N_CARDS + 4
-N_STATES = N_CARDS + 5
+STATE_COLOUR_ONLY = N_CARDS + 5
+N_STATES = N_CARDS + 9
 
 
 def _build_valid():
@@ -170,6 +174,8 @@ def _build_valid():
             k = KIND[card]
             if k in (FLAPI, FARMER) or s == STATE_WILD:
                 ok = True
+            elif s >= STATE_COLOUR_ONLY:
+                ok = COLOUR[card] == s - STATE_COLOUR_ONLY
             elif s >= STATE_FARMER:
                 ok = COLOUR[card] == s - STATE_FARMER
             else:
@@ -208,7 +214,12 @@ def _play_race(n_players, crown, first_seat, rng, debug=False):
             hands[(first_seat + i) % n_players].append(draw.pop())
     top = draw.pop()
     discard = [top]
-    state = STATE_WILD if KIND[top] == FARMER else top    # decision 1
+    if KIND[top] == FARMER:                               # decision 1
+        state = STATE_WILD
+    elif KIND[top] in (XCARD, PLUS2):                     # its colour alone counts
+        state = STATE_COLOUR_ONLY + COLOUR[top]
+    else:
+        state = top
 
     pos = [0, 0, 0, 0]
     queue = []                        # entries: [seat, pig, turn_placed, changed]

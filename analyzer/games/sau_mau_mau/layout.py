@@ -32,6 +32,7 @@ NUMBER, SKIP, PLUS2, FLAPI, FARMER = range(5)
 CARD_KINDS = ("number", "X", "+2", "Flapi", "Farmer")
 FIRST_X, FIRST_PLUS2, FIRST_FLAPI, FIRST_FARMER = 24, 28, 32, 36
 FACE_X, FACE_PLUS2 = 7, 8  # faces 1-6 are the numbers; 0: green (matches no face)
+# (a first X or +2, turned up to start the race, leaves face 0 too: only its colour counts)
 
 
 def card_id(kind: str, color: str | None = None, number: int = 0) -> int:
@@ -85,7 +86,8 @@ PUB_ENDER = 34  # seat whose card ended the race
 PUB_CROWN_PIG = 35  # pig that reached the crown, -1
 PUB_RESHUFFLES = 36  # draw piles rebuilt this race
 PUB_STEPS = 37  # penalty steps back left to take (during a DECIDE_STEP)
-PUB_LEN = 38
+PUB_FACE = 38  # what besides the colour the next card may match (FACE_*: a number 1-6, X, +2; 0: nothing)
+PUB_LEN = 39
 
 # own row, one per seat, in hidden
 OWN_HAND = 0  # N_CARDS: card ids, the first OWN_HAND_N used

@@ -21,7 +21,7 @@ from analyzer.games.sau_mau_mau.layout import (
     PL_DECISIONS, PL_HAND_POINTS, PL_RACE_POINTS, PLUS2, PUB_CROWN, PUB_CROWN_PIG,
     PUB_DISCARD_N, PUB_DRAWN, PUB_ENDER, PUB_FIRST, PUB_HAND_N, PUB_MOVER, PUB_N_PLAYERS,
     PUB_NEED, PUB_PENALTY, PUB_PILE_N, PUB_POS, PUB_QUEUE, PUB_QUEUE_N, PUB_RACE,
-    PUB_RESHUFFLES, PUB_SCORE, PUB_SKIP, PUB_STEPS, PUB_TOP, PUB_TURN, RACE_BOTH,
+    PUB_FACE, PUB_RESHUFFLES, PUB_SCORE, PUB_SKIP, PUB_STEPS, PUB_TOP, PUB_TURN, RACE_BOTH,
     RACE_CROWN_PIG, RACE_END, RACE_ENDER, RACE_FIRST_SEAT, RACE_POS, RACE_QUEUE_LEN,
     RACE_RESHUFFLES, RACE_TURNS, RACE_WINNING, SKIP,
 )
@@ -94,13 +94,14 @@ FACE_CARDS = np.array([_cards(lambda c: card_face.py_func(c) == face) for face i
 def valid_cards(state):
     """The cards that may be played now, as a bit mask. Under a pending +2
     penalty only a +2; else a green special always; else the required colour
-    (PUB_NEED; -1: any) or the same number / symbol as the top card."""
+    (PUB_NEED; -1: any) or the same number / symbol as the top card (PUB_FACE:
+    none for a first X or +2, whose colour alone counts)."""
     if state[PUB_PENALTY] > 0:
         return PLUS2_CARDS
     need = state[PUB_NEED]
     if need < 0:
         return ALL_CARDS
-    return GREEN_CARDS | COLOR_CARDS[need] | FACE_CARDS[card_face(state[PUB_TOP])]
+    return GREEN_CARDS | COLOR_CARDS[need] | FACE_CARDS[state[PUB_FACE]]
 
 
 @kernel(inline=True)
@@ -195,6 +196,7 @@ def discard_from_hand(state, hidden, seat, card):
     hidden[H_DISCARD + d] = card
     state[PUB_DISCARD_N] = d + 1
     state[PUB_TOP] = card
+    state[PUB_FACE] = card_face(card)
 
 
 # ------------------------------------------------------------------ a race
@@ -203,7 +205,8 @@ def discard_from_hand(state, hidden, seat, card):
 def setup_race(game, state, hidden, race):
     """Race ``race`` (1-4) of the game: pigs to start, the bet queue emptied,
     all 39 cards shuffled, 5 dealt to each player one at a time from the first
-    player on, the next card turned up (no action). The deck stream
+    player on, the next card turned up (no action; an X or +2 there counts by
+    its colour alone). The deck stream
     (``H_RNG``) is seeded by the caller."""
     n_players = game[G_N_PLAYERS]
     first = (race - 1) % n_players
@@ -261,6 +264,9 @@ def setup_race(game, state, hidden, race):
     state[PUB_PILE_N] = k
     state[PUB_TOP] = top
     state[PUB_NEED] = card_color(top)  # a Flapi: its colour; a Farmer: -1, any card
+    # a first X or +2 counts by its colour alone, as a first Flapi does (no
+    # symbol matches it); a first number card matches its number
+    state[PUB_FACE] = card_number(top)
 
 
 @kernel(inline=True)

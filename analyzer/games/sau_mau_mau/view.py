@@ -54,6 +54,8 @@ VIEW = ViewSpec(
         _f("position", L.PUB_POS, L.N_PIGS, "the space a pig stands on (0: start)", _PIG),
         _f("top", L.PUB_TOP, 1, "the card id on top of the discard pile"),
         _f("need", L.PUB_NEED, 1, "the colour the next card must have (-1: any, after a Farmer turned up)"),
+        _f("face", L.PUB_FACE, 1, "what besides the colour the next card may match: a number 1-6, 7 an X, 8 a +2; "
+           "0 nothing (a green card on top, or an X or +2 turned up to start the race: its colour alone counts)"),
         _f("penalty", L.PUB_PENALTY, 1, "cards the player must draw unless it plays a +2 (0: none)"),
         _f("turn", L.PUB_TURN, 1, "player turns of the race so far, skipped ones included"),
         _f("mover", L.PUB_MOVER, 1, "seat whose turn it is"),
