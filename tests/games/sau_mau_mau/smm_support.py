@@ -15,9 +15,12 @@ def card(kind, color=None, number=0):
 
 
 class Table:
-    def __init__(self, players=3, crown=15, seed=0, kinds=None, check=True, params=None):
+    def __init__(self, players=3, crown=15, seed=0, kinds=None, check=True, params=None, rules=None):
+        """``rules``: a table of rule values (ruleset.RULES' keys; None: the box's)."""
         kinds = [L.SCRIPTED] * players if kinds is None else kinds
-        self.game = K.pack_game(crown, kinds, check=check)
+        from analyzer.games.sau_mau_mau.ruleset import RULES
+
+        self.game = K.pack_game(crown, kinds, check=check, rules=RULES.rules(rules or {}))
         self.params = K.new_params(players) if params is None else np.asarray(params, np.float64)
         self.state, self.hidden = K.new_arrays()
         seed_stream(self.hidden, L.H_RNG, seed, 0, 0)
