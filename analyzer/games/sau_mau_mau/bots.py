@@ -38,7 +38,8 @@ expected points of the race, and differ in their parameters' defaults:
 
 Every rule number they weigh is the game's: read from the public state, where
 each race copies the game's rules (``PUB_RULES``; a Flapi moves the last pig
-``flapi_move`` spaces, a +2 penalty card gives ``steps_back_per_card`` steps).
+``flapi_move`` spaces, a +2 penalty card gives ``steps_back_per_card`` steps, an
+X blocks only if it skips someone, a +2 only if it sets a penalty).
 
 Each decision takes the option worth the most: its bet's and hand's worth after
 it, plus what the parameters add: ``steer`` (the colour left to the next
@@ -60,8 +61,8 @@ from analyzer.games.sau_mau_mau.layout import (
     P_BET_RUSH, P_BLOCK, P_CROWDING, P_HAND_WEIGHT, P_KEEP_GREEN, P_KEEP_PLUS2, P_KEEP_SKIP,
     P_LAG, P_OUT_REACH, PARAMS_WIDTH, P_SHARPNESS, P_STEER, P_SWITCH_MARGIN, P_THREAT_CARDS, PLUS2,
     PUB_CROWN, PUB_CROWN_POINTS, PUB_DISCARD_N, PUB_FLAPI_MOVE, PUB_HAND_N, PUB_HAND_POINTS, PUB_N_PLAYERS,
-    PUB_PAYOUTS, PUB_PENALTY, PUB_PILE_N, PUB_POS, PUB_QUEUE, PUB_QUEUE_N, PUB_STEPS_BACK, PUB_TURN, S_OPTIONS,
-    S_VIEW, SKIP,
+    PUB_PAYOUTS, PUB_PENALTY, PUB_PILE_N, PUB_PLUS2_STEP, PUB_POS, PUB_QUEUE, PUB_QUEUE_N, PUB_STEPS_BACK, PUB_TURN,
+    PUB_X_SKIPS, S_OPTIONS, S_VIEW, SKIP,
 )
 from analyzer.games.sau_mau_mau.rules import card_color, card_kind, card_number
 
@@ -513,7 +514,9 @@ def play_value(race, steers, state, params, seat, card, cards):
             value -= params[P_KEEP_SKIP]
         elif state[PUB_PENALTY] == 0:
             value -= params[P_KEEP_PLUS2]
-        if next_may_go_out(state, params, seat):
+        # it stops the next player if the rules make it (an X that skips, a +2 with a penalty)
+        stops = state[PUB_X_SKIPS] > 0 if kind == SKIP else state[PUB_PLUS2_STEP] > 0
+        if stops and next_may_go_out(state, params, seat):
             value += params[P_BLOCK]
     return value, False
 

@@ -41,11 +41,11 @@ from analyzer.games.sau_mau_mau.layout import (
     BE_LEN, BET_LEN, DECIDE_BET, EVENTS_CAP, DECIDE_COLOR, DECIDE_FLAPI, DECIDE_PLAY, DECIDE_STEP, ERROR_BET,
     EV_BET, EV_DRAW, EV_FARMER, EV_FLAPI, EV_PLAY, EV_RACE, EV_RACE_END, EV_STEP, EV_TURN, G_TRACE_AT, PUB_FIRST,
     ERROR_COLOR, ERROR_FLAPI, ERROR_INVARIANT, ERROR_PLAY, ERROR_STEP, FIRST_HEURISTIC, FLAPI,
-    G_CHECK, G_CROWN, G_FLAPI_MOVE, G_KINDS, G_LEN, G_N_PLAYERS, G_PLUS2_STEP, G_RACES, G_RULES, G_STEPS_BACK,
+    G_CHECK, G_CROWN, G_FLAPI_MOVE, G_X_SKIPS, G_KINDS, G_LEN, G_N_PLAYERS, G_PLUS2_STEP, G_RACES, G_RULES, G_STEPS_BACK,
     GM_LEN, GM_TOTAL, GM_WON, H_FLOW, H_LEN, H_RNG,
     H_SCRIPT, H_SCRIPT_I, H_SCRIPT_N, LAST_HEURISTIC, LOOKAHEAD, MAX_PLAYERS, MAX_RACES, MAX_TURNS, MIN_PLAYERS,
     N_PIGS, NUMBER, OWN_DECISIONS, OWN_HAND_N, OWN_LEN, OWN_RNG, PARAMS_WIDTH, PL_LEN,
-    R_CROWN_POINTS, R_DEAL, R_FLAPI_MOVE, R_HAND_POINTS, R_PAYOUTS, R_PLUS2_STEP, R_RACES, R_STEPS_BACK,
+    R_CROWN_POINTS, R_DEAL, R_FLAPI_MOVE, R_HAND_POINTS, R_PAYOUTS, R_PLUS2_STEP, R_RACES, R_STEPS_BACK, R_X_SKIPS,
     PLUS2, PUB_DRAWN, PUB_ENDER, PUB_ERROR, PUB_MOVER, PUB_N_PLAYERS, PUB_NEED, PUB_PENALTY,
     PUB_POS, PUB_SCORE, PUB_SKIP, PUB_STEPS, PUB_TURN, RACE_COMEBACK, RACE_DECIDED_AFTER, RACE_LEAD_CHANGES,
     RACE_LEN, RACE_WINNING, RANDOM, RULES_LEN, S_LEN, S_OPTIONS,
@@ -187,7 +187,7 @@ def take_turn(game, state, hidden, params, seat):
         ends = move_pig(state, card_color(card), card_number(card))
     elif kind == SKIP:
         state[PUB_NEED] = card_color(card)
-        state[PUB_SKIP] = 1
+        state[PUB_SKIP] = game[G_X_SKIPS]
     elif kind == PLUS2:
         state[PUB_NEED] = card_color(card)
         state[PUB_PENALTY] += game[G_PLUS2_STEP]
@@ -227,7 +227,7 @@ def play_turn(game, state, hidden, params):
     result = RACE_ON
     skipped = state[PUB_SKIP] != 0
     if skipped:
-        state[PUB_SKIP] = 0
+        state[PUB_SKIP] -= 1
     else:
         result = take_turn(game, state, hidden, params, seat)
     if game[G_TRACE_AT] != 0 and result != BOT_ERROR:
@@ -366,6 +366,7 @@ def pack_rules(rules=None) -> np.ndarray:
     block[R_FLAPI_MOVE] = rules["flapi_move"]
     block[R_CROWN_POINTS] = rules["crown_points"]
     block[R_HAND_POINTS] = rules["last_card_points"]
+    block[R_X_SKIPS] = rules["x_skips"]
     payouts = rules["bet_payouts"][:MAX_PLAYERS]  # the queue holds one bet per player at most
     block[R_PAYOUTS:R_PAYOUTS + len(payouts)] = payouts
     return block

@@ -22,7 +22,7 @@ MAX_TURNS = 100_000  # safety stop of a race no one can end (see END_CAP)
 MAX_RACES = 8  # races in a game: the records' per-race bound (a game fills G_RACES of them)
 MAX_HAND_SIZE = 10  # cards dealt to each player (and at most 38 / players: see max_hand_size)
 MAX_POINTS = 99  # points of a bet, the crown or the last card (the records' int8 columns hold them)
-MAX_STEP = 10  # cards a +2 adds, steps back per penalty card, spaces a Flapi moves
+MAX_STEP = 10  # cards a +2 adds, steps back per penalty card, spaces a Flapi moves, turns an X skips
 
 # ------------------------------------------------------------------ the cards
 # card id c (0-38):
@@ -80,12 +80,13 @@ R_STEPS_BACK = 3  # steps back per card drawn as a penalty (steps_back_per_card)
 R_FLAPI_MOVE = 4  # spaces a Flapi moves the last pig (flapi_move)
 R_CROWN_POINTS = 5  # points for moving a pig onto the crown (crown_points)
 R_HAND_POINTS = 6  # points for playing the last card (last_card_points)
-R_PAYOUTS = 7  # MAX_PLAYERS: points of the winning bets in queue order, 0 past the rule's list (bet_payouts)
+R_X_SKIPS = 7  # turns an X skips, the next players' in turn order (x_skips)
+R_PAYOUTS = 8  # MAX_PLAYERS: points of the winning bets in queue order, 0 past the rule's list (bet_payouts)
 RULES_LEN = R_PAYOUTS + MAX_PLAYERS
 G_RULES = G_TRACE_AT + 1
-G_DEAL, G_RACES, G_PLUS2_STEP, G_STEPS_BACK, G_FLAPI_MOVE, G_CROWN_POINTS, G_HAND_POINTS, G_PAYOUTS = (
+G_DEAL, G_RACES, G_PLUS2_STEP, G_STEPS_BACK, G_FLAPI_MOVE, G_CROWN_POINTS, G_HAND_POINTS, G_X_SKIPS, G_PAYOUTS = (
     G_RULES + r for r in (R_DEAL, R_RACES, R_PLUS2_STEP, R_STEPS_BACK, R_FLAPI_MOVE, R_CROWN_POINTS,
-                          R_HAND_POINTS, R_PAYOUTS))
+                          R_HAND_POINTS, R_X_SKIPS, R_PAYOUTS))
 G_LEN = G_RULES + RULES_LEN
 
 # ------------------------------------------------------------------ public state
@@ -93,7 +94,7 @@ PUB_POS = 0  # N_PIGS: space of each pig (0 = start)
 PUB_TOP = 4  # card on top of the discard pile
 PUB_NEED = 5  # colour the next card must have (-1: any, after a Farmer turned up)
 PUB_PENALTY = 6  # cards the mover must draw unless it plays a +2 (0: none)
-PUB_SKIP = 7  # 1: the mover skips this turn (an X was played)
+PUB_SKIP = 7  # turns still to skip, the mover's first (an X was played: the rule x_skips, 1 in the box)
 PUB_TURN = 8  # player turns of the race so far, skipped ones included
 PUB_MOVER = 9  # seat whose turn it is
 PUB_FIRST = 10  # first player of the race
@@ -114,9 +115,9 @@ PUB_RESHUFFLES = 36  # draw piles rebuilt this race
 PUB_STEPS = 37  # penalty steps back left to take (during a DECIDE_STEP)
 PUB_FACE = 38  # what besides the colour the next card may match (FACE_*: a number 1-6, X, +2; 0: nothing)
 PUB_RULES = 39  # RULES_LEN: the rules of the game (the R_* block of G_RULES, copied at each race's start)
-PUB_DEAL, PUB_RACES, PUB_PLUS2_STEP, PUB_STEPS_BACK, PUB_FLAPI_MOVE, PUB_CROWN_POINTS, PUB_HAND_POINTS, PUB_PAYOUTS = (
-    PUB_RULES + r for r in (R_DEAL, R_RACES, R_PLUS2_STEP, R_STEPS_BACK, R_FLAPI_MOVE, R_CROWN_POINTS,
-                            R_HAND_POINTS, R_PAYOUTS))
+(PUB_DEAL, PUB_RACES, PUB_PLUS2_STEP, PUB_STEPS_BACK, PUB_FLAPI_MOVE, PUB_CROWN_POINTS, PUB_HAND_POINTS,
+ PUB_X_SKIPS, PUB_PAYOUTS) = (PUB_RULES + r for r in (R_DEAL, R_RACES, R_PLUS2_STEP, R_STEPS_BACK, R_FLAPI_MOVE,
+                                                      R_CROWN_POINTS, R_HAND_POINTS, R_X_SKIPS, R_PAYOUTS))
 PUB_LEN = PUB_RULES + RULES_LEN
 
 # own row, one per seat, in hidden

@@ -33,4 +33,6 @@ RULES = RuleSet("sau-mau-mau", "Sau Mau Mau", (MIN_PLAYERS, MAX_PLAYERS), (
                     "behind start), spread as the player likes"),
     RuleKey("flapi_move", 3, lo=0, hi=MAX_STEP, unit="spaces",
             meaning="spaces a Flapi moves the last pig, the one furthest behind"),
+    RuleKey("x_skips", 1, lo=0, hi=MAX_PLAYERS - 1, unit="turns",
+            meaning="turns an X skips: the next players', one each in turn order; 0: an X skips no one"),
 ))

@@ -205,15 +205,37 @@ def test_flapi_move_moves_the_last_pig_that_many_spaces(move):
     assert seen > 30
 
 
+@pytest.mark.parametrize("skips", [2, 0])
+def test_x_skips_skips_that_many_turns(skips):
+    """An X (not the last card) skips the next ``x_skips`` turns, the next players'
+    in turn order; 0: it skips no one."""
+    seen = 0
+    for trace in events(match_of(x_skips=skips)):
+        turns = [(i, ev) for i, ev in enumerate(trace) if int(ev[0]) == L.EV_TURN]
+        for k, (i, ev) in enumerate(turns):
+            skipped = int(ev[3])
+            x_played = any(int(e[0]) == L.EV_PLAY and int(e[2]) >= 0 and R.card_kind(int(e[2])) == L.SKIP
+                           for e in trace[turns[k - 1][0] if k else 0:i])
+            if x_played and not int(ev[2]) & R.ENDS_HAND:
+                following = [int(t[3]) for _, t in turns[k + 1:k + 1 + skips + 1]]
+                if len(following) == skips + 1 and not any(int(t[0]) == L.EV_RACE_END
+                                                          for t in trace[i:turns[k + skips + 1][0]]):
+                    assert following == [1] * skips + [0]
+                    seen += 1
+            if skips == 0:
+                assert not skipped
+    assert seen > 30
+
+
 def test_the_game_array_carries_the_rules_and_each_race_shows_them():
     rules = {"bet_payouts": [5, 3], "hand_size": 6, "crown_points": 7, "last_card_points": 8,
-             "races_per_game": 2, "plus_two_step": 4, "steps_back_per_card": 3, "flapi_move": 1}
+             "races_per_game": 2, "plus_two_step": 4, "steps_back_per_card": 3, "flapi_move": 1, "x_skips": 2}
     t = Table(players=3, rules=rules)
-    block = [6, 2, 4, 3, 1, 7, 8, 5, 3, 0, 0, 0]
+    block = [6, 2, 4, 3, 1, 7, 8, 2, 5, 3, 0, 0, 0]
     assert list(t.game[L.G_RULES:L.G_RULES + L.RULES_LEN]) == block
     assert list(t.state[L.PUB_RULES:L.PUB_RULES + L.RULES_LEN]) == block
     box = K.pack_game(15, [L.RANDOM] * 3)
-    assert list(box[L.G_RULES:L.G_RULES + L.RULES_LEN]) == [5, 4, 2, 1, 3, 3, 5, 6, 4, 3, 2, 1]
+    assert list(box[L.G_RULES:L.G_RULES + L.RULES_LEN]) == [5, 4, 2, 1, 3, 3, 5, 1, 6, 4, 3, 2, 1]
 
 
 # ------------------------------------------------------------------ the bots play the variant
@@ -271,6 +293,30 @@ def test_tempo_weighs_the_variants_last_card_points():
     assert play_of(crown_table(kind, {"bet_payouts": [0], "last_card_points": 20}, params)) != CROWN_CARD
 
 
+@pytest.mark.parametrize("rule, card_kind", [("x_skips", "X"), ("plus_two_step", "+2")])
+def test_heuristic_bots_block_only_with_a_card_that_stops_the_next_player(rule, card_kind):
+    """Tempo gives ``block`` points for an X or a +2 on a player about to go out:
+    not when the rules make the card stop no one (an X skipping none, a +2 of 0)."""
+    from analyzer.games.sau_mau_mau import bots as B
+
+    params = heuristic_params("tempo")
+    values = []
+    for rules in ({}, {rule: 0}):
+        t = Table(players=3, kinds=[BUILTIN["tempo"].kind, L.SCRIPTED, L.SCRIPTED], params=params, rules=rules)
+        blocker = card(card_kind, PINK)
+        t.arrange([[blocker, card("number", BLACK, 2), card("number", BLACK, 5)], [card("number", BLACK, 3)],
+                   [card("number", BROWN, 4)] * 1], top=card("number", PINK, 1), pos=(3, 2, 1, 0))
+        state = t.state.copy()
+        for i, c in enumerate(t.hand(0)):
+            state[L.S_VIEW + L.OWN_HAND + i] = c
+        state[L.S_VIEW + L.OWN_HAND_N] = 3
+        state[L.S_VIEW + L.OWN_BET_PIG] = -1
+        rows = K.working_rows(t.game, t.params)
+        race = B.read_race(state, rows[0], 0)
+        values.append(B.play_value(race, B.steer_table(race, state, rows[0]), state, rows[0], 0, blocker, 3)[0])
+    assert values[0] - values[1] == pytest.approx(params[0, L.P_BLOCK])
+
+
 def test_the_search_bot_plays_out_the_variants_points():
     """Its playouts score by the game's rules: ending the race on the crown gives
     seat 1's bet on pink the first winning bet's points; at the box's 3 crown
@@ -288,10 +334,11 @@ def test_a_user_bot_reads_the_variants_rules():
     from analyzer.games.sau_mau_mau import view as V
 
     t = Table(players=3, rules={"bet_payouts": [5, 3, 2], "hand_size": 6, "crown_points": 7, "last_card_points": 8,
-                                "races_per_game": 2, "plus_two_step": 4, "steps_back_per_card": 3, "flapi_move": 1})
+                                "races_per_game": 2, "plus_two_step": 4, "steps_back_per_card": 3, "flapi_move": 1,
+                                "x_skips": 3})
     view = V.View(L.DECIDE_PLAY, 0, 0, t.game, t.state, np.zeros(L.PARAMS_WIDTH))
     assert (V.deal_size(view), V.races_per_game(view), V.plus_two_step(view), V.steps_back_per_card(view),
-            V.flapi_move(view), V.crown_points(view), V.last_card_points(view)) == (6, 2, 4, 3, 1, 7, 8)
+            V.flapi_move(view), V.crown_points(view), V.last_card_points(view), V.x_skips(view)) == (6, 2, 4, 3, 1, 7, 8, 3)
     assert [V.bet_payouts(view, i) for i in range(5)] == [5, 3, 2, 0, 0]
     assert [V.bet_value(view, r) for r in range(7)] == [5, 3, 2, 0, 0, 0, 0]
 
