@@ -41,15 +41,15 @@ from analyzer.games.sau_mau_mau.layout import (
     BE_LEN, BET_LEN, DECIDE_BET, EVENTS_CAP, DECIDE_COLOR, DECIDE_FLAPI, DECIDE_PLAY, DECIDE_STEP, ERROR_BET,
     EV_BET, EV_DRAW, EV_FARMER, EV_FLAPI, EV_PLAY, EV_RACE, EV_RACE_END, EV_STEP, EV_TURN, G_TRACE_AT, PUB_FIRST,
     ERROR_COLOR, ERROR_FLAPI, ERROR_INVARIANT, ERROR_PLAY, ERROR_STEP, FIRST_HEURISTIC, FLAPI,
-    G_CHECK, G_CROWN, G_FLAPI_MOVE, G_X_SKIPS, G_KINDS, G_LEN, G_N_PLAYERS, G_PLUS2_STEP, G_RACES, G_RULES, G_STEPS_BACK,
-    GM_LEN, GM_TOTAL, GM_WON, H_FLOW, H_LEN, H_RNG,
+    G_CHECK, G_CROWN, G_DEAL, G_FLAPI_MOVE, G_KINDS, G_LEN, G_N_PLAYERS, G_PLUS2_STEP, G_RACES, G_RULES,
+    G_STEPS_BACK, G_X_SKIPS, GM_LEN, GM_TOTAL, GM_WON, H_FLOW, H_LEN, H_RNG,
     H_SCRIPT, H_SCRIPT_I, H_SCRIPT_N, LAST_HEURISTIC, LOOKAHEAD, MAX_PLAYERS, MAX_RACES, MAX_TURNS, MIN_PLAYERS,
     N_PIGS, NUMBER, OWN_DECISIONS, OWN_HAND_N, OWN_LEN, OWN_RNG, PARAMS_WIDTH, PL_LEN,
     R_CROWN_POINTS, R_DEAL, R_FLAPI_MOVE, R_HAND_POINTS, R_PAYOUTS, R_PLUS2_STEP, R_RACES, R_STEPS_BACK, R_X_SKIPS,
     PLUS2, PUB_DRAWN, PUB_ENDER, PUB_ERROR, PUB_MOVER, PUB_N_PLAYERS, PUB_NEED, PUB_PENALTY,
     PUB_POS, PUB_SCORE, PUB_SKIP, PUB_STEPS, PUB_TURN, RACE_COMEBACK, RACE_DECIDED_AFTER, RACE_LEAD_CHANGES,
     RACE_LEN, RACE_WINNING, RANDOM, RULES_LEN, S_LEN, S_OPTIONS,
-    S_VIEW, SCRIPTED, SKIP,
+    S_VIEW, SCRIPTED, SKIP, max_hand_size,
 )
 from analyzer.games.sau_mau_mau.random_bot import decide_random
 from analyzer.games.sau_mau_mau.rules import (
@@ -386,8 +386,11 @@ def pack_game(crown: int, kinds, check: bool = False, rules=None) -> np.ndarray:
     game[G_CHECK] = int(check)
     game[G_KINDS:G_KINDS + players] = kinds
     game[G_RULES:G_RULES + RULES_LEN] = pack_rules(rules)
+    # the kernel's arrays hold no more (the rule set and the match say so to a user first)
     if not 1 <= game[G_RACES] <= MAX_RACES:
         raise ValueError(f"a game has 1 to {MAX_RACES} races, not {game[G_RACES]}")
+    if not 1 <= game[G_DEAL] <= max_hand_size(players):
+        raise ValueError(f"{players} players are dealt 1 to {max_hand_size(players)} cards each, not {game[G_DEAL]}")
     return game
 
 

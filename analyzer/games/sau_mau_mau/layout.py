@@ -84,9 +84,9 @@ R_X_SKIPS = 7  # turns an X skips, the next players' in turn order (x_skips)
 R_PAYOUTS = 8  # MAX_PLAYERS: points of the winning bets in queue order, 0 past the rule's list (bet_payouts)
 RULES_LEN = R_PAYOUTS + MAX_PLAYERS
 G_RULES = G_TRACE_AT + 1
-G_DEAL, G_RACES, G_PLUS2_STEP, G_STEPS_BACK, G_FLAPI_MOVE, G_CROWN_POINTS, G_HAND_POINTS, G_X_SKIPS, G_PAYOUTS = (
-    G_RULES + r for r in (R_DEAL, R_RACES, R_PLUS2_STEP, R_STEPS_BACK, R_FLAPI_MOVE, R_CROWN_POINTS,
-                          R_HAND_POINTS, R_X_SKIPS, R_PAYOUTS))
+(G_DEAL, G_RACES, G_PLUS2_STEP, G_STEPS_BACK, G_FLAPI_MOVE, G_CROWN_POINTS, G_HAND_POINTS, G_X_SKIPS,
+ G_PAYOUTS) = (G_RULES + r for r in (R_DEAL, R_RACES, R_PLUS2_STEP, R_STEPS_BACK, R_FLAPI_MOVE, R_CROWN_POINTS,
+                                     R_HAND_POINTS, R_X_SKIPS, R_PAYOUTS))
 G_LEN = G_RULES + RULES_LEN
 
 # ------------------------------------------------------------------ public state

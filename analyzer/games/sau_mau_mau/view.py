@@ -83,7 +83,8 @@ VIEW = ViewSpec(
            "points for moving a pig onto the crown (rule crown_points; 3 in the box)"),
         _f("last_card_points", L.PUB_HAND_POINTS, 1,
            "points for playing the last card (rule last_card_points; 5 in the box)"),
-        _f("x_skips", L.PUB_X_SKIPS, 1, "turns an X skips, the next players' in turn order (rule x_skips; 1 in the box)"),
+        _f("x_skips", L.PUB_X_SKIPS, 1,
+           "turns an X skips, the next players' in turn order (rule x_skips; 1 in the box)"),
         _f("bet_payouts", L.PUB_PAYOUTS, L.MAX_PLAYERS,
            "points of the winning bets in queue order (rule bet_payouts; 6, 4, 3, 2, 1 in the box; 0 past the "
            "rule's list)", "rank 0-4 among the winning bets"),

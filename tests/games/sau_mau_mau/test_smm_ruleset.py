@@ -338,7 +338,8 @@ def test_a_user_bot_reads_the_variants_rules():
                                 "x_skips": 3})
     view = V.View(L.DECIDE_PLAY, 0, 0, t.game, t.state, np.zeros(L.PARAMS_WIDTH))
     assert (V.deal_size(view), V.races_per_game(view), V.plus_two_step(view), V.steps_back_per_card(view),
-            V.flapi_move(view), V.crown_points(view), V.last_card_points(view), V.x_skips(view)) == (6, 2, 4, 3, 1, 7, 8, 3)
+            V.flapi_move(view), V.crown_points(view), V.last_card_points(view), V.x_skips(view)) \
+        == (6, 2, 4, 3, 1, 7, 8, 3)
     assert [V.bet_payouts(view, i) for i in range(5)] == [5, 3, 2, 0, 0]
     assert [V.bet_value(view, r) for r in range(7)] == [5, 3, 2, 0, 0, 0, 0]
 
@@ -363,6 +364,9 @@ def test_a_hand_the_deck_cannot_deal_is_refused_in_one_line():
     with pytest.raises(AnalyzerError, match=r"rule hand_size 10 is too many for 4 players: 1 to 9"):
         match_of(4, hand_size=10)
     match_of(3, hand_size=10)  # 31 of 39 cards
+    # the kernel's own array is never packed with a deal past the deck (the match said so first)
+    with pytest.raises(ValueError, match="5 players are dealt 1 to 7 cards each, not 8"):
+        K.pack_game(21, [L.RANDOM] * 5, rules=RULES.rules({"hand_size": 8}))
 
 
 def test_the_replay_tells_the_variants_numbers():
