@@ -166,7 +166,9 @@ def test_the_variants_differ_from_the_box():
     assert z_means(longer["turns"], box["turns"]) > 20  # games half as long again (about 328 turns, not 217)
     box, outcome = from_engine("ring-3"), from_engine("outcome")
     assert z_props((outcome["winner"] == 0).sum(), ENGINE_GAMES, (box["winner"] == 0).sum(), ENGINE_GAMES) < -10
-    assert (outcome["mv_setback"] > 0).any() and not (box["mv_setback"] > 0).any()  # pushed back
+    # backward pushes allowed: on this map the random bot's walk never makes one (no move sets a lemming
+    # back), but more cards allow a step (clarification 1), played for nothing: games about 10% longer
+    assert z_means(outcome["turns"], box["turns"]) > 10
 
 
 @pytest.mark.parametrize("setup, broken, n", [

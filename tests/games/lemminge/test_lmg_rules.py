@@ -317,3 +317,16 @@ def test_a_variant_compiles_no_kernel_again():
                                                          "start_hands": {4: [6, 5, 4, 3]}}):
         run([L.RANDOM, BUILTIN["racer"].kind, L.RANDOM, L.RANDOM], 2, **values)
     assert [tuple(d.signatures) for d in dispatchers] == before
+
+
+def test_a_replay_tells_a_push_and_its_cost_under_the_variant():
+    from analyzer.games.lemminge.match import LemmingeMatch
+
+    match = LemmingeMatch(None, 4, [BotSpec(b, ()) for b in ("racer", "convoy", "blocker", "random")],
+                          rules=rules(push_cost=2))
+    said = [o for g in range(4) for s in match.replay(5, g).steps for o in s.options if ", pushing" in o]
+    assert said
+    for option in said:
+        pushed = int(option.split(", pushing ")[1].split(",")[0])
+        assert option.endswith(f", cost {1 + 2 * pushed}"), option
+    assert "rules: push_cost 2 (box otherwise)" in match.setup_lines()
