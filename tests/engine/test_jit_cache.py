@@ -107,6 +107,8 @@ def test_the_import_scan_finds_the_imports_a_parse_finds():
 
 # ------------------------------------------------------------ a cache that fails
 
+# the start of a script run in place of another: the disk under the kernel
+# cache is full, nothing can be written there
 FULL_DISK = """
 import builtins, errno, os, runpy, sys
 cache = os.environ["NUMBA_CACHE_DIR"]
@@ -119,9 +121,7 @@ def open_on_a_full_disk(file, mode="r", *args, **kwargs):
     return real_open(file, mode, *args, **kwargs)
 
 
-builtins.open = open_on_a_full_disk  # the disk under the cache is full: nothing can be written there
-sys.argv = sys.argv[1:]
-runpy.run_path(sys.argv[0], run_name="__main__")
+builtins.open = open_on_a_full_disk
 """
 
 
@@ -185,7 +185,8 @@ def test_a_cache_that_cannot_be_written_is_skipped_with_one_warning(tmp_path):
     probe = tmp_path / "probe.py"
     probe.write_text(PROBE, encoding="utf-8")
     wrapper = tmp_path / "full_disk.py"
-    wrapper.write_text(FULL_DISK, encoding="utf-8")
+    wrapper.write_text(FULL_DISK + "sys.argv = sys.argv[1:]\nrunpy.run_path(sys.argv[0], run_name='__main__')\n",
+                       encoding="utf-8")
     proc = _probe_run(cache, str(wrapper), str(probe))
     assert _numbers(proc)[:2] == (0, 1)
     lines = proc.stderr.strip().splitlines()
