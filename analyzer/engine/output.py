@@ -26,6 +26,7 @@ import stat
 from contextlib import contextmanager
 from pathlib import Path
 
+from analyzer.engine.inputs import read_input
 from analyzer.errors import AnalyzerError, OutputError
 
 WRITTEN_BY = "analyzer"
@@ -122,10 +123,10 @@ def _files_of_ours(folder: Path, page: Path) -> set[str] | None:
     entries = list(folder.iterdir())
     names = {e.name for e in entries}
     try:
-        mark = json.loads((folder / FOLDER_MARK).read_text(encoding="utf-8"))
+        mark = json.loads(read_input(folder / FOLDER_MARK, "the folder's mark"))
         if mark.get("written_by") == WRITTEN_BY and all(isinstance(n, str) for n in mark["files"]):
             return set(mark["files"]) & names
-    except (OSError, ValueError, AttributeError, KeyError, TypeError):
+    except (AnalyzerError, ValueError, AttributeError, KeyError, TypeError):
         pass
     if all(e.is_file() and not e.is_symlink() and e.suffix in LEGACY_FOLDER_SUFFIXES for e in entries) \
             and (not entries or page.is_file()):

@@ -16,6 +16,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from analyzer.engine.inputs import check_input, read_input
 from analyzer.engine.manifest import MANIFEST  # the manifest's reader beside its writer
 from analyzer.engine.output import check_parent, make_parents, remove_made, temp_path
 from analyzer.errors import AnalyzerError, OutputError
@@ -58,8 +59,8 @@ def _is_run_file(entry: Path) -> bool:
 
 def _has_run_manifest(directory: Path) -> bool:
     try:
-        return is_run_manifest(json.loads((directory / MANIFEST).read_text(encoding="utf-8")))
-    except (OSError, UnicodeDecodeError, ValueError):
+        return is_run_manifest(json.loads(read_input(directory / MANIFEST, "run manifest")))
+    except (AnalyzerError, ValueError):  # (a FIFO or a device is not opened: not a run of ours)
         return False
 
 
@@ -317,6 +318,7 @@ def _check_unique_rows(run_dir: Path, manifest: dict) -> None:
 
     table, _ = game_info(manifest["game"]).load("stats").expected_rows(manifest)
     path = run_dir / f"{table}.parquet"
+    check_input(path, "run table", limit=None)  # not a FIFO opened (it would wait for a writer)
     try:
         names = pq.ParquetFile(path).schema_arrow.names
         keys = [c for c in KEY_COLUMNS if c in names]
