@@ -163,13 +163,21 @@ class RunWriter:
         processes starting at the very same moment may refuse each other).
         Partial directories of runs killed outright (SIGKILL, a power cut: no
         handler could clean up) are removed: their process is gone, or it is
-        this one and no writer of it holds them."""
-        prefix = f".{short_name(self.out_dir.name)}.partial-"
+        this one and no writer of it holds them; so is a previous run moved
+        aside by a run killed before it removed it, once the new one is in
+        place (killed between the two moves, it is the only copy: it stays)."""
+        partial = f".{short_name(self.out_dir.name)}.partial-"
+        old = f".{short_name(self.out_dir.name)}.old-"
         for entry in self.out_dir.parent.iterdir():
-            if entry.name == self.partial_dir.name or not entry.name.startswith(prefix):
+            prefix = next((p for p in (partial, old) if entry.name.startswith(p)), None)
+            if entry.name == self.partial_dir.name or prefix is None:
                 continue
             pid = entry.name[len(prefix):].split("-", 1)[0]  # PID-N (PID alone: an earlier version's)
             if not pid.isdecimal() or not entry.is_dir() or entry.is_symlink():
+                continue
+            if prefix == old:
+                if self.out_dir.is_dir() and int(pid) != os.getpid() and not _alive(int(pid)):
+                    shutil.rmtree(entry, ignore_errors=True)
                 continue
             if entry.name in _writing if int(pid) == os.getpid() else _alive(int(pid)):
                 return entry, int(pid)
@@ -261,9 +269,7 @@ class RunWriter:
         if self.out_dir.exists():
             # Move the old run aside rather than deleting it first, so it can be
             # put back if the new one cannot be moved in.
-            old = temp_path(self.out_dir, "old")
-            if old.exists():
-                shutil.rmtree(old)
+            old = temp_path(self.out_dir, "old")  # of this writer alone
             os.rename(self.out_dir, old)
         try:
             os.rename(self.partial_dir, self.out_dir)

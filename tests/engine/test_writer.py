@@ -210,6 +210,11 @@ def test_partial_directories_of_killed_runs_are_removed(tmp_path):
     write_run(tmp_path / "run")
     assert not any(d.exists() for d in leftovers)
     assert other.exists()
+    # a previous run moved aside by a run killed before it removed it goes once a run is in place
+    moved_aside = tmp_path / f".run.old-{dead.pid}-4"
+    moved_aside.mkdir()
+    write_run(tmp_path / "run")
+    assert not moved_aside.exists()
 
 
 def test_a_run_directory_another_process_is_writing_is_refused(tmp_path):
