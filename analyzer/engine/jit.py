@@ -284,26 +284,35 @@ _numba_save_overload = caching.Cache.save_overload
 
 
 def _load_or_compile(self, sig, target_context):
-    """A cached kernel whose data reads but cannot be rebuilt is compiled again."""
+    """A cached kernel whose data reads but cannot be rebuilt is compiled again,
+    its function's entries dropped (an empty index: numba's ``flush``)."""
     try:
         return _numba_load_overload(self, sig, target_context)
     except Exception as e:
+        try:
+            self.flush()
+        except OSError:
+            pass  # a cache that cannot be written: the save that follows says so
         _warn("damaged", f"the kernel cache in {self._cache_path} held a damaged entry "
-                         f"({_reason(e)}); the kernel was compiled again")
+                         f"({_reason(e)}); it was dropped and the kernel compiled again")
         return None
 
 
 def _save_or_warn(self, sig, data):
-    """numba's save; one that fails leaves the cache alone for the rest of the process."""
+    """numba's save. One that cannot write (an OSError) leaves the cache alone
+    for the rest of the process; any other failure skips this kernel's save."""
     global _saving
     if not _saving:
         return
     try:
         _numba_save_overload(self, sig, data)
-    except Exception as e:
+    except OSError as e:
         _saving = False
         _warn("unwritable", f"cannot write the kernel cache in {self._cache_path} ({_reason(e)}); "
                             "kernels compiled by this command are not saved")
+    except Exception as e:
+        _warn("unsaved", f"a compiled kernel could not be saved in the kernel cache in {self._cache_path} "
+                         f"({_reason(e)}); it is compiled again next time")
 
 
 caching.IndexDataCacheFile._load_index = _load_index
