@@ -634,7 +634,16 @@ def main(argv: list[str] | None = None) -> None:
         where = e.filename if e.filename else "the output"
         _fail(f"error: cannot write {where}: {e.strerror or e}", EXIT_OUTPUT)
     finally:
+        _end_workers()
         _restore_signal_handlers(previous)
+
+
+def _end_workers() -> None:
+    """No process of a command outlives it: its compile-ahead workers are ended
+    (engine/warm.py), whether it finished, failed or was stopped."""
+    warm = sys.modules.get("analyzer.engine.warm")
+    if warm is not None:
+        warm.end_workers()
 
 
 def console() -> None:

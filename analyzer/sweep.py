@@ -49,6 +49,7 @@ from pydantic import Field, StrictFloat, StrictInt, StrictStr, field_validator, 
 
 from analyzer.version import __version__
 from analyzer.engine.datafile import FileModel, read_toml, validate
+from analyzer.engine.inputs import read_input
 from analyzer.engine.output import check_page, check_parent, check_target, write_file
 from analyzer.engine.ruleset import show_value
 from analyzer.engine.simulate import MAX_PLAYERS, MAX_SEED
@@ -195,10 +196,9 @@ def _bot_digests(specs, path: Path) -> dict[str, str]:
     for spec in specs:
         if is_bot_file(spec.name) and spec.name not in digests:
             try:
-                digests[spec.name] = hashlib.sha256(Path(spec.name).read_bytes()).hexdigest()
-            except OSError as e:
-                raise InputFileError(f"sweep file {path}: cannot read bot file {spec.name}: "
-                                     f"{e.strerror or e}") from None
+                digests[spec.name] = hashlib.sha256(read_input(spec.name, "bot file")).hexdigest()
+            except InputFileError as e:
+                raise InputFileError(f"sweep file {path}: {e}") from None
     return digests
 
 
@@ -339,8 +339,8 @@ def _check_out(sweep: Sweep) -> None:
         raise AnalyzerError(f"{out} is a directory with other files in it and no sweep manifest; "
                             "choose an empty or new directory")
     try:
-        owner = json.loads(manifest.read_text(encoding="utf-8")).get("sweep")
-    except (OSError, ValueError, AttributeError):
+        owner = json.loads(read_input(manifest, "sweep manifest")).get("sweep")
+    except (AnalyzerError, ValueError, AttributeError):
         owner = None
     if not isinstance(owner, str) or os.path.realpath(owner) != os.path.realpath(sweep.path):
         raise AnalyzerError(f"{out} holds the cells of another sweep ({owner if isinstance(owner, str) else 'unknown'}"
@@ -384,8 +384,8 @@ def run_sweep(sweep: Sweep, *, resume: bool = False, threads: int | None = None,
             key = cell.key
             if resume and checkpoint.is_file():
                 try:
-                    saved = json.loads(checkpoint.read_text(encoding="utf-8"))
-                except (OSError, ValueError):
+                    saved = json.loads(read_input(checkpoint, "sweep checkpoint"))
+                except (AnalyzerError, ValueError):
                     saved = {}
                 if saved.get("key") == key:
                     rows.append(saved["row"])

@@ -130,8 +130,6 @@ class BotRegistry:
         from analyzer.engine.datafile import read_toml, validate
 
         p = Path(path)
-        if not p.is_file():
-            raise BotError(f"bot file not found: {path}")
         try:
             data = read_toml(p, "bot file")
         except AnalyzerError as e:

@@ -5,8 +5,10 @@ too (``report.rundir``)."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
+from analyzer.engine.inputs import read_input
 from analyzer.errors import AnalyzerError
 
 MANIFEST = "manifest.json"
@@ -20,11 +22,12 @@ def read_manifest(run_dir: Path) -> dict:
     if not run_dir.is_dir():
         raise AnalyzerError(f"{run_dir} is not a directory (expected a run directory from 'analyzer simulate --out')")
     path = run_dir / MANIFEST
-    if not path.is_file():
+    if not os.path.lexists(path):
         raise AnalyzerError(f"{run_dir} has no {MANIFEST}: not a run directory from 'analyzer simulate --out'")
+    data = read_input(path, "run manifest")  # a regular file of bounded size, as every input
     try:
-        manifest = json.loads(path.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        manifest = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise AnalyzerError(f"{path} cannot be read as JSON: {e}") from None
     if not isinstance(manifest, dict):
         raise AnalyzerError(f"{path} is not a run manifest (expected a JSON object)")

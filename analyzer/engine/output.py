@@ -8,8 +8,8 @@ folders, replay timelines, tuned bots, sweep tables and checkpoints.
   (exit 2). Writing by rename would replace a FIFO or a link with a file, and
   opening a FIFO to write would wait for a reader for ever.
 - ``write_file`` / ``write_page``: everything is written under a short hidden
-  temporary name beside its place and renamed into it, so a reader never sees
-  half a file. On any failure (a full disk, a signal's KeyboardInterrupt)
+  temporary name beside its place, unique to the writer (``temp_path``), and
+  renamed into it, so a reader never sees half a file. On any failure (a full disk, a signal's KeyboardInterrupt)
   every temporary and every folder made for the output is removed; a failed
   write is one line, exit 1 (``OutputError``).
 - A ``NAME_files/`` folder lists the files it holds in ``FOLDER_MARK``: a
@@ -19,6 +19,7 @@ folders, replay timelines, tuned bots, sweep tables and checkpoints.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import shutil
@@ -26,6 +27,7 @@ import stat
 from contextlib import contextmanager
 from pathlib import Path
 
+from analyzer.engine.inputs import read_input
 from analyzer.errors import AnalyzerError, OutputError
 
 WRITTEN_BY = "analyzer"
@@ -44,10 +46,17 @@ def short_name(name: str) -> str:
     return f"{head}~{hashlib.sha256(raw).hexdigest()[:8]}"
 
 
+_temp_numbers = itertools.count(1)  # next() is atomic: threads never draw the same number
+
+
 def temp_path(path: Path, kind: str = "tmp") -> Path:
-    """The hidden temporary beside ``path``; the pid keeps two processes apart."""
+    """A hidden temporary beside ``path`` of its own: ``.NAME.KIND-PID-N``, the
+    pid keeping processes apart and ``N`` (counted in the process) two writers
+    of one process, threads too. Two threads writing one output with one
+    temporary removed each other's and left a manifest saying complete over
+    unreadable tables."""
     path = Path(path)
-    return path.parent / f".{short_name(path.name)}.{kind}-{os.getpid()}"
+    return path.parent / f".{short_name(path.name)}.{kind}-{os.getpid()}-{next(_temp_numbers)}"
 
 
 def files_dir(page: Path) -> Path:
@@ -122,10 +131,10 @@ def _files_of_ours(folder: Path, page: Path) -> set[str] | None:
     entries = list(folder.iterdir())
     names = {e.name for e in entries}
     try:
-        mark = json.loads((folder / FOLDER_MARK).read_text(encoding="utf-8"))
+        mark = json.loads(read_input(folder / FOLDER_MARK, "the folder's mark"))
         if mark.get("written_by") == WRITTEN_BY and all(isinstance(n, str) for n in mark["files"]):
             return set(mark["files"]) & names
-    except (OSError, ValueError, AttributeError, KeyError, TypeError):
+    except (AnalyzerError, ValueError, AttributeError, KeyError, TypeError):
         pass
     if all(e.is_file() and not e.is_symlink() and e.suffix in LEGACY_FOLDER_SUFFIXES for e in entries) \
             and (not entries or page.is_file()):

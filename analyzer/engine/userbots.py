@@ -594,16 +594,14 @@ def _run_bot_code(run, name: str, path: str, source: str) -> None:
 def load(path: str, spec: ViewSpec, width: int) -> BotFamily:
     """The bot family of a user's bot file for the game of ``spec``, loaded and
     compiled once per process. ``width``: the game's parameter row length."""
+    from analyzer.engine.inputs import check_input, read_input_text
+
     p = Path(path)
-    if not p.is_file():
-        raise BotError(f"bot file not found: {path}")
+    check_input(p, "bot file", error=BotError)  # a FIFO or a device is refused by name, never opened
     key = (spec.game, p.resolve())
     if key in _loaded:
         return _loaded[key]
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise BotError(f"bot file {path} cannot be read: {e}") from None
+    text = read_input_text(p, "bot file", error=BotError)
     family = _family_of(_import(p, path, _digest(text)), path, spec)
     # what a cluster worker receives of it (``sent``): the source text, not the file
     _texts[family.kind] = (text, _digest(text))

@@ -10,14 +10,16 @@ import hashlib
 import json
 import os
 import shutil
+import threading
 from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from analyzer.engine.inputs import check_input, read_input
 from analyzer.engine.manifest import MANIFEST  # the manifest's reader beside its writer
-from analyzer.engine.output import check_parent, make_parents, remove_made, temp_path
+from analyzer.engine.output import check_parent, make_parents, remove_made, short_name, temp_path
 from analyzer.errors import AnalyzerError, OutputError
 
 
@@ -58,8 +60,8 @@ def _is_run_file(entry: Path) -> bool:
 
 def _has_run_manifest(directory: Path) -> bool:
     try:
-        return is_run_manifest(json.loads((directory / MANIFEST).read_text(encoding="utf-8")))
-    except (OSError, UnicodeDecodeError, ValueError):
+        return is_run_manifest(json.loads(read_input(directory / MANIFEST, "run manifest")))
+    except (AnalyzerError, ValueError):  # (a FIFO or a device is not opened: not a run of ours)
         return False
 
 
@@ -93,9 +95,14 @@ def _write_error(where, e: OSError) -> OutputError:
     return OutputError(f"cannot write to {where}: {e.strerror or e}")
 
 
+# The partial directories this process is writing now (their names: unique in
+# the process, ``output.temp_path``), and the lock under which a writer makes
+# its own and looks for another writer of its run directory.
+_writing: set[str] = set()
+_claim = threading.Lock()
+
+
 def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return False  # our own leftover: this process is not writing it
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -116,7 +123,7 @@ class RunWriter:
         # absolute, so that "." and ".." name the directory they stand for
         self.out_dir = Path(os.path.abspath(out_dir))
         self.tables = list(tables)
-        # the pid keeps two runs aimed at the same directory out of each other's way
+        # of this writer alone (pid and a count): two writers never share it
         self.partial_dir = temp_path(self.out_dir, "partial")
         self._writers: dict[str, pq.ParquetWriter] = {}
         self._declared: dict[str, pa.Schema] = {}
@@ -129,28 +136,53 @@ class RunWriter:
     def __enter__(self) -> "RunWriter":
         try:
             self._made = make_parents(self.out_dir)  # removed again if the run fails
-            self._remove_leftovers()
-            self.partial_dir.mkdir()
+            with _claim:
+                self.partial_dir.mkdir()
+                _writing.add(self.partial_dir.name)
+                other = self._other_writer()
         except OSError as e:
-            remove_made(self._made)
+            self._discard()
             raise _write_error(self.out_dir, e) from None
+        if other is not None:
+            self._discard()
+            entry, pid = other
+            who = "another thread of this process" if pid == os.getpid() else f"process {pid}"
+            raise AnalyzerError(f"{self.out_dir} is being written by another run now ({who}, into {entry.name}); "
+                                "wait for it to finish or choose another directory (remove that folder if "
+                                "no such run is going on)")
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:
         if not self._finished:
             self._discard()
 
-    def _remove_leftovers(self) -> None:
-        """Partial directories of runs aimed here that were killed outright
-        (SIGKILL, a power cut: no handler could clean up): their process is gone.
-        One with our own pid is a leftover too."""
-        prefix = temp_path(self.out_dir, "partial").name[:-len(str(os.getpid()))]
+    def _other_writer(self) -> tuple[Path, int] | None:
+        """Another writer of this run directory, live now: its partial directory
+        and process id. Two writers of one directory would both report a run
+        where only the last one's tables are: the later one is refused (two
+        processes starting at the very same moment may refuse each other).
+        Partial directories of runs killed outright (SIGKILL, a power cut: no
+        handler could clean up) are removed: their process is gone, or it is
+        this one and no writer of it holds them; so is a previous run moved
+        aside by a run killed before it removed it, once the new one is in
+        place (killed between the two moves, it is the only copy: it stays)."""
+        partial = f".{short_name(self.out_dir.name)}.partial-"
+        old = f".{short_name(self.out_dir.name)}.old-"
         for entry in self.out_dir.parent.iterdir():
-            pid = entry.name[len(prefix):] if entry.name.startswith(prefix) else ""
-            if pid.isdecimal() and entry.is_dir() and not entry.is_symlink() and not _alive(int(pid)):
-                shutil.rmtree(entry, ignore_errors=True)
-        if self.partial_dir.exists():
-            shutil.rmtree(self.partial_dir)
+            prefix = next((p for p in (partial, old) if entry.name.startswith(p)), None)
+            if entry.name == self.partial_dir.name or prefix is None:
+                continue
+            pid = entry.name[len(prefix):].split("-", 1)[0]  # PID-N (PID alone: an earlier version's)
+            if not pid.isdecimal() or not entry.is_dir() or entry.is_symlink():
+                continue
+            if prefix == old:
+                if self.out_dir.is_dir() and int(pid) != os.getpid() and not _alive(int(pid)):
+                    shutil.rmtree(entry, ignore_errors=True)
+                continue
+            if entry.name in _writing if int(pid) == os.getpid() else _alive(int(pid)):
+                return entry, int(pid)
+            shutil.rmtree(entry, ignore_errors=True)
+        return None
 
     def declare(self, table: str, empty: pd.DataFrame) -> None:
         """Give the schema to write ``table`` with if it gets no rows at all."""
@@ -227,6 +259,7 @@ class RunWriter:
             raise _write_error(self.out_dir, e) from None
         self._swap_in()
         self._finished = True
+        _writing.discard(self.partial_dir.name)
 
     def _swap_in(self) -> None:
         # Check again: a directory that appeared or filled up during the run is
@@ -236,9 +269,7 @@ class RunWriter:
         if self.out_dir.exists():
             # Move the old run aside rather than deleting it first, so it can be
             # put back if the new one cannot be moved in.
-            old = temp_path(self.out_dir, "old")
-            if old.exists():
-                shutil.rmtree(old)
+            old = temp_path(self.out_dir, "old")  # of this writer alone
             os.rename(self.out_dir, old)
         try:
             os.rename(self.partial_dir, self.out_dir)
@@ -269,6 +300,7 @@ class RunWriter:
                 pass  # the file is about to be deleted anyway
         self._writers = {}
         shutil.rmtree(self.partial_dir, ignore_errors=True)
+        _writing.discard(self.partial_dir.name)
         remove_made(self._made)
 
 
@@ -317,6 +349,7 @@ def _check_unique_rows(run_dir: Path, manifest: dict) -> None:
 
     table, _ = game_info(manifest["game"]).load("stats").expected_rows(manifest)
     path = run_dir / f"{table}.parquet"
+    check_input(path, "run table", limit=None)  # not a FIFO opened (it would wait for a writer)
     try:
         names = pq.ParquetFile(path).schema_arrow.names
         keys = [c for c in KEY_COLUMNS if c in names]

@@ -15,9 +15,14 @@ BATCH_ROWS = 1 << 19
 
 
 def check_tables(run_dir: Path, tables) -> None:
+    """Every table is there, a regular file (a FIFO would wait for a writer when opened)."""
+    from analyzer.engine.inputs import check_input
+
     for table in tables:
-        if not (Path(run_dir) / f"{table}.parquet").is_file():
+        path = Path(run_dir) / f"{table}.parquet"
+        if not (path.exists() or path.is_symlink()):
             raise AnalyzerError(f"{run_dir} lacks the table {table}.parquet; the run is incomplete")
+        check_input(path, "run table", limit=None)
 
 
 def stream_table(run_dir: Path, table: str, columns: list[str],
