@@ -87,6 +87,16 @@ def _whole(value, option: str, required: bool = False):
     raise AnalyzerError(f"{option} must be a whole number, got {value!r}")
 
 
+def _real(value, option: str) -> float:
+    """A finite number of any numeric type (not a bool, not a string): one line
+    naming the option otherwise."""
+    import numbers
+
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+        raise AnalyzerError(f"{option} must be a number, got {value!r}")
+    return float(value)
+
+
 def game_setup(game: str, players: int | None, threads: int | None):
     """The game's match class, the player count and threads, bounded before any list is built."""
     from analyzer.engine.simulate import check_players, default_threads
@@ -105,8 +115,8 @@ def game_setup(game: str, players: int | None, threads: int | None):
     return info, info.load("match"), players, threads
 
 
-def _path(value, option: str) -> Path | None:
-    if value is None:
+def _path(value, option: str, required: bool = False) -> Path | None:
+    if value is None and not required:
         return None
     if not isinstance(value, (str, os.PathLike)):
         raise AnalyzerError(f"{option} must be a path, got {value!r}")
@@ -173,8 +183,12 @@ def report_runs(run_dirs, out=None, *, by: str | None = None, min_effect: float 
     dirs = [Path(d) for d in run_dirs]
     if not dirs:
         raise AnalyzerError("no run directory given")
+    if by is not None and by not in ("players", "board"):
+        raise AnalyzerError(f"--by must be one of players, board, got {by!r}")
     if strong and by is not None:
         raise AnalyzerError("--strong does not go with --by (a side-by-side report plays no controlled tables)")
+    if min_effect is not None:
+        min_effect = _real(min_effect, "--min-effect")
     seen: dict[str, Path] = {}
     for d in dirs:
         key = os.path.realpath(d)
@@ -249,7 +263,7 @@ class Run:
         from analyzer.report import check_report_path, write_report
         from analyzer.games import new_stats
 
-        path = Path(path)
+        path = _path(path, "the report path", required=True)
         check_report_path(path)
         stats = self._stats
         if stats is None and self._chunks is not None:
@@ -479,7 +493,8 @@ def compare(game: str, bot: str, vs: str, *, field: BotList = "random", players:
     count = _count(races, games, 200_000, f"--{info.unit}")
     check_run_options(count, _whole(seed, "--seed", required=True), threads, 1, info.unit)
     a, b = one_bot(bot, "--bot"), one_bot(vs, "--vs")
-    fill = parse_bot_list(_bot_text(field, "--field"))
+    fill = parse_bot_list(_bot_list(field, "--field"))
+    alpha, beta = _real(alpha, "--alpha"), _real(beta, "--beta")
     test = None
     if sprt is not None:
         try:
@@ -538,7 +553,7 @@ class Tournament:
         from analyzer.report import check_report_path
         from analyzer.report.tournament import write_tournament_report
 
-        path = Path(path)
+        path = _path(path, "the report path", required=True)
         check_report_path(path, "tournament.html")
         return write_tournament_report(self.result, path)
 

@@ -273,38 +273,112 @@ class RunWriter:
 
 
 def check_run_dir(run_dir) -> dict:
-    """The manifest of a run directory to report on, checked: an analyzer run
-    (its manifest validated: a ``bots`` that is not a list, a count that is
-    not a number are one line naming the key), complete, and its main table
-    without duplicated rows. Raises ``AnalyzerError``."""
-    from pydantic import Field, StrictInt, StrictStr
-
-    from analyzer.engine.datafile import FileModel, validate
+    """The manifest of a run directory to report on, checked: an analyzer run,
+    complete, its manifest validated (``engine.manifest``: every key typed, and
+    the unit, players, seats and roles agreeing), its tables agreeing with it
+    (their rows with its count, their seats and bots with its seats) and its
+    main table without duplicated rows. Raises ``AnalyzerError``; nothing is
+    built from a run directory that does not pass."""
     from analyzer.engine.manifest import read_manifest
 
     run_dir = Path(run_dir)
-    manifest = read_manifest(run_dir)  # exists, JSON, complete, a known game
-
-    class Seat(FileModel):
-        model_config = {**FileModel.model_config, "extra": "allow"}
-        seat: StrictInt = Field(ge=1)
-        bot: StrictStr
-
-    class Manifest(FileModel):
-        model_config = {**FileModel.model_config, "extra": "allow"}
-        game: StrictStr
-        unit: StrictStr
-        seed: StrictInt = Field(ge=0)
-        players: StrictInt = Field(ge=1)
-        bots: list[Seat]
-
-    validate(Manifest, manifest, run_dir / MANIFEST, "run manifest")
-    unit = manifest["unit"]
-    if isinstance(manifest.get(unit), bool) or not isinstance(manifest.get(unit), int) or manifest[unit] < 0:
-        raise AnalyzerError(f"run manifest {run_dir / MANIFEST}: {unit}: must be a whole number, "
-                            f"got {manifest.get(unit)!r}")
+    manifest = read_manifest(run_dir)  # exists, JSON, complete, a known game, validated
+    _check_tables_agree(run_dir, manifest)
     _check_unique_rows(run_dir, manifest)
     return manifest
+
+
+def _parquet(path: Path, run_dir: Path) -> pq.ParquetFile:
+    if not path.is_file():
+        raise AnalyzerError(f"{run_dir} lacks the table {path.name}; the run is incomplete")
+    try:
+        return pq.ParquetFile(path)
+    except (OSError, pa.ArrowException) as e:
+        raise AnalyzerError(f"cannot read {path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
+
+
+def _seat_range(pf: pq.ParquetFile, path: Path) -> tuple[int, int] | None:
+    """The smallest and largest seat of a table (from the Parquet statistics,
+    else read), None when it has no rows."""
+    column = pf.schema_arrow.get_field_index("seat")
+    lows, highs = [], []
+    for i in range(pf.metadata.num_row_groups):
+        group = pf.metadata.row_group(i)
+        if group.num_rows == 0:
+            continue
+        stats = group.column(column).statistics
+        if stats is None or not stats.has_min_max:
+            lows, highs = [], []
+            break
+        lows.append(int(stats.min))
+        highs.append(int(stats.max))
+    if not lows and pf.metadata.num_rows:
+        import pyarrow.compute as pc
+
+        lows, highs = [], []
+        for batch in pf.iter_batches(columns=["seat"]):
+            if batch.num_rows:
+                lo_hi = pc.min_max(batch.column(0))
+                lows.append(int(lo_hi["min"].as_py()))
+                highs.append(int(lo_hi["max"].as_py()))
+    return (min(lows), max(highs)) if lows else None
+
+
+def _check_tables_agree(run_dir: Path, manifest: dict) -> None:
+    """The tables hold what the manifest says: its count of races or games (the
+    main table's rows), its seats (1 to the player count, every one) and each
+    seat's bot and role. A manifest edited after the run (another player count,
+    a bot list of another length or order) would otherwise be played or read
+    against tables it does not describe."""
+    from analyzer.engine.manifest import MANIFEST as NAME, count_of
+    from analyzer.games import game_info
+
+    stats = game_info(manifest["game"]).load("stats")
+    where = f"run manifest {run_dir / NAME}"
+    table, expected = stats.expected_rows(manifest)
+    path = run_dir / f"{table}.parquet"
+    found = _parquet(path, run_dir).metadata.num_rows
+    if found != expected:
+        raise AnalyzerError(f"{path} holds {found:,} rows but the manifest says {expected:,}; "
+                            "the run directory is damaged")
+    unit, count = manifest["unit"], count_of(manifest)
+    items = manifest.get("items")
+    if isinstance(items, dict) and items.get("count") != count:
+        raise AnalyzerError(f"{where}: items: the race set's count {items.get('count'):,} is not the run's "
+                            f"{count:,} {unit}")
+    players = manifest["players"]
+    seats = {b["seat"]: str(b["bot"]) for b in manifest["bots"]}
+    roles = dict(enumerate(manifest.get("roles") or [], 1))
+    most = 0
+    for name, columns in stats.COLUMNS.items():
+        path = run_dir / f"{name}.parquet"
+        pf = _parquet(path, run_dir)
+        names = pf.schema_arrow.names
+        if "seat" not in names:
+            continue
+        span = _seat_range(pf, path)
+        if span is None:
+            continue
+        if span[0] < 1 or span[1] > players:
+            raise AnalyzerError(f"{where}: players: {path.name} holds seats {span[0]} to {span[1]}, "
+                                f"the manifest {players} players; the run directory is damaged")
+        most = max(most, span[1])
+        wanted = [c for c in ("seat", "bot", "role") if c in names]
+        if len(wanted) == 1 or pf.metadata.num_row_groups == 0:
+            continue
+        # the first row group holds whole races (or games): every seat's bot and role
+        rows = pf.read_row_group(0, columns=wanted).to_pandas().astype(str).drop_duplicates()
+        for row in rows.itertuples(index=False):
+            seat = int(row.seat)
+            if "bot" in wanted and row.bot != seats.get(seat):
+                raise AnalyzerError(f"{where}: bots: {path.name} has {row.bot!r} in seat {seat}, the manifest "
+                                    f"{seats.get(seat)!r}; the run directory is damaged")
+            if "role" in wanted and roles and row.role != roles.get(seat):
+                raise AnalyzerError(f"{where}: roles: {path.name} has seat {seat} as {row.role}, the manifest "
+                                    f"as {roles.get(seat)}; the run directory is damaged")
+    if count and most and most != players:
+        raise AnalyzerError(f"{where}: players: the tables hold seats 1 to {most}, the manifest {players} "
+                            "players; the run directory is damaged")
 
 
 KEY_COLUMNS = ("game", "race", "seat")  # what identifies a row in a game's main table
