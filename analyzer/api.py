@@ -135,8 +135,40 @@ def cluster_session(cluster):
 
     if isinstance(cluster, Session):
         return contextlib.nullcontext(cluster)
+    address = check_address(cluster)
+    return _local_session(address) if address.startswith("local:") else connect(address)
 
-    return connect(check_address(cluster))
+
+def _local_session(address: str):
+    """``connect`` to a local cluster, quietly: its scheduler serves HTTP on
+    Dask's default port and, when another program holds that port, takes
+    another one after a four-line warning that tells the user nothing; and its
+    processes' multiprocessing objects (semaphores) are collected once it is
+    closed, before the command exits without finalisers (``cli.console``),
+    so that multiprocessing's resource tracker has no leaked ones to report
+    (two lines on stderr, after the end or a SIGTERM)."""
+    import contextlib
+    import gc
+    import warnings
+
+    from analyzer.engine.cluster import connect
+
+    warnings.filterwarnings("ignore", message=r"Port \d+ is already in use", category=UserWarning)
+
+    @contextlib.contextmanager
+    def session():
+        try:
+            with connect(address) as s:
+                yield s
+        except (KeyboardInterrupt, AnalyzerError) as e:
+            # a stop or a one-line error: its traceback would keep the closed
+            # cluster's objects alive past the collection (neither is shown)
+            e.with_traceback(None)
+            gc.collect()
+            raise
+        gc.collect()
+
+    return session()
 
 
 # ------------------------------------------------------------------ reports
@@ -252,7 +284,9 @@ class Run:
                           for n in names}
                 self._tables = {**tables, **(self._final or {})}
             elif self.out is not None:
-                self._tables = {p.stem: pd.read_parquet(p) for p in sorted(self.out.glob("*.parquet"))}
+                from analyzer.engine.output import utf8_text
+
+                self._tables = {p.stem: pd.read_parquet(utf8_text(p)) for p in sorted(self.out.glob("*.parquet"))}
             else:
                 raise AnalyzerError("this run kept no tables (simulate(..., tables=False) without out=)")
         return self._tables

@@ -346,8 +346,13 @@ def raise_fault(match, status: int, first: int = 0) -> None:
     bot file; clears the recorded faults of its bots. Games' matches call this
     first in ``_bot_failed``; a built-in bot's error is left to the match.
     ``first``: the chunk's first item (``engine.fault_status``)."""
+    from analyzer.engine import stop
     from analyzer.engine.fault_status import decode_fault
 
+    if stop.requested():  # a signal stopped a plain bot's call (its FAULT is not the bot's)
+        for f in match.families:
+            take_fault(f.kind)
+        raise KeyboardInterrupt
     code, index = decode_fault(status, first)
     error, seat = divmod(code, 8)
     where = f"({match.unit.rstrip('s')} {index})"
@@ -471,8 +476,18 @@ def _plain_adapter(spec: ViewSpec, view_cls, fn, raw: bool, source: str):
             game, state, params = _arrays(g, ng, s, ns, p, np_)
             view = view_cls(what, seat, n_options, game, state, params)
             answer = fn(*_call_args(raw, view))
-        except KeyboardInterrupt:  # the user's Ctrl-C (or a stopping signal): the run stops as for any
-            raise
+        except KeyboardInterrupt as e:
+            # Python raises a signal's KeyboardInterrupt in the main thread, and the
+            # kernels play on other threads: here it is the bot's own ``raise``, a
+            # fault like any (a ctypes callback cannot raise: it would print a
+            # traceback and answer 0). Where a kernel plays on the main thread
+            # (a replay), the CLI's stop request tells a signal's apart: the
+            # FAULT ends the kernel and ``raise_fault`` stops the command.
+            from analyzer.engine import stop
+
+            if not stop.requested():
+                _record(kind, seat, what, _exception_text(e, source))
+            return FAULT
         except SystemExit:
             _record(kind, seat, what, "called sys.exit")
             return FAULT

@@ -17,7 +17,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from analyzer.engine.manifest import MANIFEST  # the manifest's reader beside its writer
-from analyzer.engine.output import check_parent, make_parents, remove_made, temp_path
+from analyzer.engine.output import check_parent, make_parents, remove_made, temp_path, utf8_text
 from analyzer.errors import AnalyzerError, OutputError
 
 
@@ -66,6 +66,7 @@ def _has_run_manifest(directory: Path) -> bool:
 def check_out_dir(out_dir) -> None:
     """Refuse a run directory that cannot be written, before any race."""
     out_dir = Path(os.path.abspath(out_dir))
+    utf8_text(out_dir, "--out")  # pyarrow writes the tables under UTF-8 names
     cwd = Path.cwd()
     if out_dir == cwd or out_dir in cwd.parents:
         raise AnalyzerError(f"--out {out_dir} is the current directory or holds it; "
@@ -178,7 +179,7 @@ class RunWriter:
         chunk order, so the table is the one a local run writes."""
         self._check_table(table)
         try:
-            data = pq.read_table(path)
+            data = pq.read_table(utf8_text(path))
             if data.num_rows:
                 self._write(table, data)
             else:
@@ -197,7 +198,7 @@ class RunWriter:
     def _write(self, table: str, data: pa.Table) -> None:
         writer = self._writers.get(table)
         if writer is None:
-            writer = pq.ParquetWriter(self.partial_dir / f"{table}.parquet", data.schema)
+            writer = pq.ParquetWriter(utf8_text(self.partial_dir / f"{table}.parquet"), data.schema)
             self._writers[table] = writer
             self._schemas[table] = data.schema
         else:
@@ -219,7 +220,7 @@ class RunWriter:
             for table in self.tables:
                 if self.rows[table] == 0 and table in self._declared:
                     pq.write_table(self._declared[table].empty_table(),
-                                   self.partial_dir / f"{table}.parquet")
+                                   utf8_text(self.partial_dir / f"{table}.parquet"))
             text = json.dumps(dict(manifest, complete=True, written_by=WRITTEN_BY), indent=2,
                               sort_keys=True)
             (self.partial_dir / MANIFEST).write_text(text + "\n")
@@ -292,7 +293,7 @@ def _parquet(path: Path, run_dir: Path) -> pq.ParquetFile:
     if not path.is_file():
         raise AnalyzerError(f"{run_dir} lacks the table {path.name}; the run is incomplete")
     try:
-        return pq.ParquetFile(path)
+        return pq.ParquetFile(utf8_text(path))
     except (OSError, pa.ArrowException) as e:
         raise AnalyzerError(f"cannot read {path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
 
@@ -392,11 +393,11 @@ def _check_unique_rows(run_dir: Path, manifest: dict) -> None:
     table, _ = game_info(manifest["game"]).load("stats").expected_rows(manifest)
     path = run_dir / f"{table}.parquet"
     try:
-        names = pq.ParquetFile(path).schema_arrow.names
+        names = pq.ParquetFile(utf8_text(path)).schema_arrow.names
         keys = [c for c in KEY_COLUMNS if c in names]
         if not keys:
             return
-        data = pq.read_table(path, columns=keys)
+        data = pq.read_table(utf8_text(path), columns=keys)
     except (OSError, pa.ArrowException) as e:
         raise AnalyzerError(f"cannot read {path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
     distinct = data.group_by(keys).aggregate([]).num_rows
