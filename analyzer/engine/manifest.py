@@ -78,7 +78,7 @@ def _model():
     from pydantic import AfterValidator, Field, StrictBool, StrictFloat, StrictInt, StrictStr, model_validator
 
     from analyzer.engine.datafile import FileModel, Name
-    from analyzer.engine.simulate import MAX_COUNT, MAX_PLAYERS, MAX_SEED
+    from analyzer.engine.limits import MAX_COUNT, MAX_PLAYERS, MAX_SEED
     from analyzer.games import game_info
 
     def hex_digest(value: str) -> str:

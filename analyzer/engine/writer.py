@@ -357,7 +357,11 @@ def _check_tables_agree(run_dir: Path, manifest: dict) -> None:
         names = pf.schema_arrow.names
         if "seat" not in names:
             continue
-        span = _seat_range(pf, path)
+        try:
+            span = _seat_range(pf, path)
+        except (OSError, pa.ArrowException) as e:
+            raise AnalyzerError(f"cannot read {path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") \
+                from None
         if span is None:
             continue
         if span[0] < 1 or span[1] > players:
@@ -365,10 +369,17 @@ def _check_tables_agree(run_dir: Path, manifest: dict) -> None:
                                 f"the manifest {players} players; the run directory is damaged")
         most = max(most, span[1])
         wanted = [c for c in ("seat", "bot", "role") if c in names]
-        if len(wanted) == 1 or pf.metadata.num_row_groups == 0:
+        if len(wanted) == 1:
             continue
-        # the first row group holds whole races (or games): every seat's bot and role
-        rows = pf.read_row_group(0, columns=wanted).to_pandas().astype(str).drop_duplicates()
+        # the first rows hold whole races (or games): every seat's bot and role
+        try:
+            first = next(pf.iter_batches(batch_size=4096, columns=wanted), None)
+        except (OSError, pa.ArrowException) as e:
+            raise AnalyzerError(f"cannot read {path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") \
+                from None
+        if first is None:
+            continue
+        rows = first.to_pandas().astype(str).drop_duplicates()
         for row in rows.itertuples(index=False):
             seat = int(row.seat)
             if "bot" in wanted and row.bot != seats.get(seat):

@@ -137,7 +137,7 @@ def _bot_identity(b: dict) -> str:
     (the file is the bot: two runs of one bot name from different files, or
     from one file edited between them, are different bots)."""
     label = str(b.get("bot"))
-    return f"{label} ({b.get('source')}, sha256 {str(b['sha256'])[:12]})" if b.get("sha256") else label
+    return f"{label} (file sha256 {str(b['sha256'])[:12]})" if b.get("sha256") else label
 
 
 def run_identity(manifest: dict) -> dict[str, object]:

@@ -29,9 +29,11 @@ a search bot gets its random and heuristic rows and a note saying so.
 
 ``controlled_runs(manifest)`` plays them: ``min(the run's units, CONTROLLED_MAX)``
 units each (a run that already has one bot in every seat is its own controlled
-table and is not played again). When the run's board cannot be rebuilt (a file
-that moved or changed since the run) it returns no tables and a note saying so;
-the report then says plainly that its answers are about the bots present.
+table and is not played again). A user's bot plays from its file, as the run
+recorded it (its sha256), whatever name it declares (``spec_text``: a user bot
+is its file, not its name). When the run's board or a bot file cannot be rebuilt
+(a file that moved or changed since the run) it returns no tables and a note
+saying so; the report then says plainly that its answers are about the bots present.
 """
 from __future__ import annotations
 
