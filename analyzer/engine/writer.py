@@ -286,7 +286,18 @@ def check_run_dir(run_dir) -> dict:
     manifest = read_manifest(run_dir)  # exists, JSON, complete, a known game, validated
     _check_tables_agree(run_dir, manifest)
     _check_unique_rows(run_dir, manifest)
+    _check_items(run_dir, manifest)
     return manifest
+
+
+def _check_items(run_dir: Path, manifest: dict) -> None:
+    """The race set (``engine.raceset``) is the run's: its count is the tables'."""
+    from analyzer.engine.manifest import MANIFEST as NAME, count_of
+
+    items, count = manifest.get("items"), count_of(manifest)
+    if isinstance(items, dict) and items.get("count") != count:
+        raise AnalyzerError(f"run manifest {run_dir / NAME}: items: the race set's count {items.get('count'):,} "
+                            f"is not the run's {count:,} {manifest['unit']}")
 
 
 def _parquet(path: Path, run_dir: Path) -> pq.ParquetFile:
@@ -342,11 +353,7 @@ def _check_tables_agree(run_dir: Path, manifest: dict) -> None:
     if found != expected:
         raise AnalyzerError(f"{path} holds {found:,} rows but the manifest says {expected:,}; "
                             "the run directory is damaged")
-    unit, count = manifest["unit"], count_of(manifest)
-    items = manifest.get("items")
-    if isinstance(items, dict) and items.get("count") != count:
-        raise AnalyzerError(f"{where}: items: the race set's count {items.get('count'):,} is not the run's "
-                            f"{count:,} {unit}")
+    count = count_of(manifest)
     players = manifest["players"]
     seats = {b["seat"]: str(b["bot"]) for b in manifest["bots"]}
     roles = dict(enumerate(manifest.get("roles") or [], 1))
