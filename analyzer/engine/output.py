@@ -59,6 +59,21 @@ def temp_path(path: Path, kind: str = "tmp") -> Path:
     return path.parent / f".{short_name(path.name)}.{kind}-{os.getpid()}-{next(_temp_numbers)}"
 
 
+def utf8_text(path, what: str = "the path") -> str:
+    """A path as UTF-8 text, as pyarrow (tables) and a page's links (its folder)
+    take it: its bytes decoded as UTF-8, also where Python decoded them otherwise
+    (under a C locale, ``out/ü`` arrives as surrogate escapes). A path whose bytes
+    are not UTF-8 is refused in one line: no table or page could be written
+    or read under it."""
+    raw = os.fsencode(path)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise AnalyzerError(f"cannot use {what} {raw.decode('utf-8', 'backslashreplace')}: its name is not "
+                            f"UTF-8 text (byte {raw[e.start]:#04x}); tables and reports take UTF-8 names only, "
+                            "choose another") from None
+
+
 def files_dir(page: Path) -> Path:
     """The folder beside a page for its PNG and CSV files."""
     page = Path(page)
@@ -100,8 +115,10 @@ def check_parent(path: Path, what: str) -> None:
 
 
 def check_target(path, what: str) -> Path:
-    """Refuse, before any work, a file path holding anything but a regular file."""
+    """Refuse, before any work, a file path holding anything but a regular file,
+    or a name that is not UTF-8 text (``utf8_text``)."""
     path = Path(path)
+    utf8_text(os.path.abspath(path), what)
     if path.is_symlink() or (path.exists() and not path.is_file()):
         raise AnalyzerError(f"cannot write {what} to {path}: it exists and is not a file ({_kind(path)})")
     check_parent(path, what)

@@ -19,7 +19,7 @@ import pyarrow.parquet as pq
 
 from analyzer.engine.inputs import check_input, read_input
 from analyzer.engine.manifest import MANIFEST  # the manifest's reader beside its writer
-from analyzer.engine.output import check_parent, make_parents, remove_made, short_name, temp_path
+from analyzer.engine.output import check_parent, make_parents, remove_made, short_name, temp_path, utf8_text
 from analyzer.errors import AnalyzerError, OutputError
 
 
@@ -68,6 +68,7 @@ def _has_run_manifest(directory: Path) -> bool:
 def check_out_dir(out_dir) -> None:
     """Refuse a run directory that cannot be written, before any race."""
     out_dir = Path(os.path.abspath(out_dir))
+    utf8_text(out_dir, "--out")  # pyarrow writes the tables under UTF-8 names
     cwd = Path.cwd()
     if out_dir == cwd or out_dir in cwd.parents:
         raise AnalyzerError(f"--out {out_dir} is the current directory or holds it; "
@@ -210,7 +211,7 @@ class RunWriter:
         chunk order, so the table is the one a local run writes."""
         self._check_table(table)
         try:
-            data = pq.read_table(path)
+            data = pq.read_table(utf8_text(path))
             if data.num_rows:
                 self._write(table, data)
             else:
@@ -229,7 +230,7 @@ class RunWriter:
     def _write(self, table: str, data: pa.Table) -> None:
         writer = self._writers.get(table)
         if writer is None:
-            writer = pq.ParquetWriter(self.partial_dir / f"{table}.parquet", data.schema)
+            writer = pq.ParquetWriter(utf8_text(self.partial_dir / f"{table}.parquet"), data.schema)
             self._writers[table] = writer
             self._schemas[table] = data.schema
         else:
@@ -251,7 +252,7 @@ class RunWriter:
             for table in self.tables:
                 if self.rows[table] == 0 and table in self._declared:
                     pq.write_table(self._declared[table].empty_table(),
-                                   self.partial_dir / f"{table}.parquet")
+                                   utf8_text(self.partial_dir / f"{table}.parquet"))
             text = json.dumps(dict(manifest, complete=True, written_by=WRITTEN_BY), indent=2,
                               sort_keys=True)
             (self.partial_dir / MANIFEST).write_text(text + "\n")
@@ -305,38 +306,130 @@ class RunWriter:
 
 
 def check_run_dir(run_dir) -> dict:
-    """The manifest of a run directory to report on, checked: an analyzer run
-    (its manifest validated: a ``bots`` that is not a list, a count that is
-    not a number are one line naming the key), complete, and its main table
-    without duplicated rows. Raises ``AnalyzerError``."""
-    from pydantic import Field, StrictInt, StrictStr
-
-    from analyzer.engine.datafile import FileModel, validate
+    """The manifest of a run directory to report on, checked: an analyzer run,
+    complete, its manifest validated (``engine.manifest``: every key typed, and
+    the unit, players, seats and roles agreeing), its tables agreeing with it
+    (their rows with its count, their seats and bots with its seats) and its
+    main table without duplicated rows. Raises ``AnalyzerError``; nothing is
+    built from a run directory that does not pass."""
     from analyzer.engine.manifest import read_manifest
 
     run_dir = Path(run_dir)
-    manifest = read_manifest(run_dir)  # exists, JSON, complete, a known game
-
-    class Seat(FileModel):
-        model_config = {**FileModel.model_config, "extra": "allow"}
-        seat: StrictInt = Field(ge=1)
-        bot: StrictStr
-
-    class Manifest(FileModel):
-        model_config = {**FileModel.model_config, "extra": "allow"}
-        game: StrictStr
-        unit: StrictStr
-        seed: StrictInt = Field(ge=0)
-        players: StrictInt = Field(ge=1)
-        bots: list[Seat]
-
-    validate(Manifest, manifest, run_dir / MANIFEST, "run manifest")
-    unit = manifest["unit"]
-    if isinstance(manifest.get(unit), bool) or not isinstance(manifest.get(unit), int) or manifest[unit] < 0:
-        raise AnalyzerError(f"run manifest {run_dir / MANIFEST}: {unit}: must be a whole number, "
-                            f"got {manifest.get(unit)!r}")
+    manifest = read_manifest(run_dir)  # exists, JSON, complete, a known game, validated
+    _check_tables_agree(run_dir, manifest)
     _check_unique_rows(run_dir, manifest)
+    _check_items(run_dir, manifest)
     return manifest
+
+
+def _check_items(run_dir: Path, manifest: dict) -> None:
+    """The race set (``engine.raceset``) is the run's: its count is the tables'."""
+    from analyzer.engine.manifest import MANIFEST as NAME, count_of
+
+    items, count = manifest.get("items"), count_of(manifest)
+    if isinstance(items, dict) and items.get("count") != count:
+        raise AnalyzerError(f"run manifest {run_dir / NAME}: items: the race set's count {items.get('count'):,} "
+                            f"is not the run's {count:,} {manifest['unit']}")
+
+
+def _parquet(path: Path, run_dir: Path) -> pq.ParquetFile:
+    if not path.is_file():
+        raise AnalyzerError(f"{run_dir} lacks the table {path.name}; the run is incomplete")
+    try:
+        return pq.ParquetFile(utf8_text(path))
+    except (OSError, pa.ArrowException) as e:
+        raise AnalyzerError(f"cannot read {path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
+
+
+def _seat_range(pf: pq.ParquetFile, path: Path) -> tuple[int, int] | None:
+    """The smallest and largest seat of a table (from the Parquet statistics,
+    else read), None when it has no rows."""
+    column = pf.schema_arrow.get_field_index("seat")
+    lows, highs = [], []
+    for i in range(pf.metadata.num_row_groups):
+        group = pf.metadata.row_group(i)
+        if group.num_rows == 0:
+            continue
+        stats = group.column(column).statistics
+        if stats is None or not stats.has_min_max:
+            lows, highs = [], []
+            break
+        lows.append(int(stats.min))
+        highs.append(int(stats.max))
+    if not lows and pf.metadata.num_rows:
+        import pyarrow.compute as pc
+
+        lows, highs = [], []
+        for batch in pf.iter_batches(columns=["seat"]):
+            if batch.num_rows:
+                lo_hi = pc.min_max(batch.column(0))
+                lows.append(int(lo_hi["min"].as_py()))
+                highs.append(int(lo_hi["max"].as_py()))
+    return (min(lows), max(highs)) if lows else None
+
+
+def _check_tables_agree(run_dir: Path, manifest: dict) -> None:
+    """The tables hold what the manifest says: its count of races or games (the
+    main table's rows), its seats (1 to the player count, every one) and each
+    seat's bot and role. A manifest edited after the run (another player count,
+    a bot list of another length or order) would otherwise be played or read
+    against tables it does not describe."""
+    from analyzer.engine.manifest import MANIFEST as NAME, count_of
+    from analyzer.games import game_info
+
+    stats = game_info(manifest["game"]).load("stats")
+    where = f"run manifest {run_dir / NAME}"
+    table, expected = stats.expected_rows(manifest)
+    path = run_dir / f"{table}.parquet"
+    found = _parquet(path, run_dir).metadata.num_rows
+    if found != expected:
+        raise AnalyzerError(f"{path} holds {found:,} rows but the manifest says {expected:,}; "
+                            "the run directory is damaged")
+    count = count_of(manifest)
+    players = manifest["players"]
+    seats = {b["seat"]: str(b["bot"]) for b in manifest["bots"]}
+    roles = dict(enumerate(manifest.get("roles") or [], 1))
+    most = 0
+    for name, columns in stats.COLUMNS.items():
+        path = run_dir / f"{name}.parquet"
+        pf = _parquet(path, run_dir)
+        names = pf.schema_arrow.names
+        if "seat" not in names:
+            continue
+        try:
+            span = _seat_range(pf, path)
+        except (OSError, pa.ArrowException) as e:
+            raise AnalyzerError(f"cannot read {path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") \
+                from None
+        if span is None:
+            continue
+        if span[0] < 1 or span[1] > players:
+            raise AnalyzerError(f"{where}: players: {path.name} holds seats {span[0]} to {span[1]}, "
+                                f"the manifest {players} players; the run directory is damaged")
+        most = max(most, span[1])
+        wanted = [c for c in ("seat", "bot", "role") if c in names]
+        if len(wanted) == 1:
+            continue
+        # the first rows hold whole races (or games): every seat's bot and role
+        try:
+            first = next(pf.iter_batches(batch_size=4096, columns=wanted), None)
+        except (OSError, pa.ArrowException) as e:
+            raise AnalyzerError(f"cannot read {path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") \
+                from None
+        if first is None:
+            continue
+        rows = first.to_pandas().astype(str).drop_duplicates()
+        for row in rows.itertuples(index=False):
+            seat = int(row.seat)
+            if "bot" in wanted and row.bot != seats.get(seat):
+                raise AnalyzerError(f"{where}: bots: {path.name} has {row.bot!r} in seat {seat}, the manifest "
+                                    f"{seats.get(seat)!r}; the run directory is damaged")
+            if "role" in wanted and roles and row.role != roles.get(seat):
+                raise AnalyzerError(f"{where}: roles: {path.name} has seat {seat} as {row.role}, the manifest "
+                                    f"as {roles.get(seat)}; the run directory is damaged")
+    if count and most and most != players:
+        raise AnalyzerError(f"{where}: players: the tables hold seats 1 to {most}, the manifest {players} "
+                            "players; the run directory is damaged")
 
 
 KEY_COLUMNS = ("game", "race", "seat")  # what identifies a row in a game's main table
@@ -351,11 +444,11 @@ def _check_unique_rows(run_dir: Path, manifest: dict) -> None:
     path = run_dir / f"{table}.parquet"
     check_input(path, "run table", limit=None)  # not a FIFO opened (it would wait for a writer)
     try:
-        names = pq.ParquetFile(path).schema_arrow.names
+        names = pq.ParquetFile(utf8_text(path)).schema_arrow.names
         keys = [c for c in KEY_COLUMNS if c in names]
         if not keys:
             return
-        data = pq.read_table(path, columns=keys)
+        data = pq.read_table(utf8_text(path), columns=keys)
     except (OSError, pa.ArrowException) as e:
         raise AnalyzerError(f"cannot read {path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
     distinct = data.group_by(keys).aggregate([]).num_rows

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from analyzer.engine.output import check_page, files_dir, write_page
+from analyzer.engine.output import check_page, files_dir, utf8_text, write_page
 from analyzer.version import __version__
 from analyzer.engine.ruleset import rules_text
 from analyzer.report import answer_charts, glossary, ladder
@@ -299,7 +299,7 @@ def write_report(stats_result: dict[str, pd.DataFrame], manifest: dict, out_path
         figures = answer_charts.with_answer_charts(getattr(sections, "ANSWER_CHARTS", []), controlled, manifest,
                                                    figures)
     answers = _answers(sections, res, manifest, controlled)
-    page = render_html(res, manifest, sections, figures, folder.name, controlled, answers)
+    page = render_html(res, manifest, sections, figures, utf8_text(folder.name), controlled, answers)
     card = scorecard_of(res, manifest, sections, controlled, answers)
     card_text = "\n".join(filter(None, [render_text(*card), ladder.render_text(answers, controlled, T.unit(manifest))]))
     tables = dict(res)

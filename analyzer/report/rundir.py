@@ -31,9 +31,11 @@ def stream_table(run_dir: Path, table: str, columns: list[str],
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    from analyzer.engine.output import utf8_text
+
     path = Path(run_dir) / f"{table}.parquet"
     try:
-        pf = pq.ParquetFile(path)
+        pf = pq.ParquetFile(utf8_text(path))
         missing = [c for c in columns if c not in pf.schema_arrow.names]
         if missing:
             raise AnalyzerError(f"{path} lacks the columns {', '.join(missing)}; "
@@ -48,8 +50,10 @@ def table_rows(run_dir: Path, table: str) -> int:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    from analyzer.engine.output import utf8_text
+
     path = Path(run_dir) / f"{table}.parquet"
     try:
-        return pq.ParquetFile(path).metadata.num_rows
+        return pq.ParquetFile(utf8_text(path)).metadata.num_rows
     except (OSError, pa.ArrowException) as e:
         raise AnalyzerError(f"cannot read {path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None

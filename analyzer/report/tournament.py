@@ -15,6 +15,7 @@ from analyzer.report import text as T
 from analyzer.stats.distributions import chi2_sf, normal_sf
 from analyzer.stats.flags import ALPHA, MIN_EFFECT, holm
 from analyzer.report.figures import NEUTRAL, _err, _figure, _pct_axis, bot_color, png
+from analyzer.engine.output import utf8_text
 from analyzer.report.html import CSS, _data_row, _e, assumed_note, figure_html, output_paths, save_report, table
 from analyzer.stats.ratings import ELO
 
@@ -400,5 +401,5 @@ def write_tournament_report(result, out_path) -> Path:
     from analyzer.report.scorecard import render_text
 
     card = scorecard_of(res, result)
-    return save_report(out_path, folder, figures, res, render_html(res, result, figures, folder.name, card),
-                       {SCORECARD_TEXT: render_text(*card)})
+    page = render_html(res, result, figures, utf8_text(folder.name), card)  # its links: UTF-8 text
+    return save_report(out_path, folder, figures, res, page, {SCORECARD_TEXT: render_text(*card)})
