@@ -1,4 +1,4 @@
-"""The scorecard: the first thing a report shows (issue 35 item 1).
+"""The scorecard: the first thing a report shows.
 
 Up to ``MAX_ITEMS`` verdicts, one per answer that judges an effect against a
 practical threshold (``Answer.evidence``, ``stats/evidence.py``): its evidence

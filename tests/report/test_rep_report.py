@@ -249,9 +249,9 @@ def test_races_count_mismatch(run_dir, tmp_path):
 
 
 def test_a_3000_race_report_leads_with_its_scorecard(report):
-    """Issue 34's done-when on the default table: at 3,000 races a table the seat
+    """On the default table: at 3,000 races a table the seat
     question is "not enough races", naming the races that would settle it; the
-    scorecard (issue 35) comes before the table of contents, and its text is
+    scorecard comes before the table of contents, and its text is
     saved beside the page for the console."""
     path, page = report
     start = page.index('<section id="scorecard">')

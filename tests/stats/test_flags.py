@@ -84,7 +84,7 @@ def test_seat_flag_on_fair_seats_within_alpha():
 
 
 def test_a_flag_needs_the_whole_interval_beyond_the_threshold():
-    """Issue 34 item 5: one colour 1.2 pp above fair over 20,000 races is beyond chance
+    """One colour 1.2 pp above fair over 20,000 races is beyond chance
     (z about 4.5) but its interval (about +0.7 to +1.7 pp) reaches below 1 pp: not
     flagged, and its evidence is "not enough races"; at 400,000 races the same
     shares are flagged and "shown"."""
