@@ -27,7 +27,7 @@ from analyzer.engine.rng import below
 from analyzer.games.lemminge.layout import (
     AT_START, DECIDE_ACTION, DECIDE_DISCARD, DECIDE_LEMMING, DECIDE_STEP, DECIDE_TILE, FINISH,
     G_DIST, G_N_CELLS, G_N_PLAYERS, G_N_START, G_N_TILE_CELLS, G_NB, G_START_CELLS, G_START_DIST,
-    G_TERRAIN, G_TILE_CELLS, HAND_SIZE, HOME, LEMMINGS, MAX_CELLS, MEADOW, N_DIRECTIONS, N_TERRAINS, OPT_COST, OPT_DIR,
+    G_TERRAIN, G_TILE_CELLS, HAND_SIZE, HOME, LEMMINGS, MAX_CELLS, MAX_LEMMINGS, MEADOW, N_DIRECTIONS, N_TERRAINS, OPT_COST, OPT_DIR,
     OPT_TARGET, OPT_WIDTH, OWN_HAND, OWN_HAND_N, OWN_RNG, P_BLOCK, P_HAND_RESERVE, P_KEEP, P_LEAD,
     P_OWN_PUSH, P_PUSH, P_REFILL_BELOW, P_TILE_GAIN, PUB_LEMMING, PUB_MOVEMENT, PUB_MOVER, PUB_OCC,
     PUB_POS, PUB_SUPPLY, PUB_TER, PUB_TERRAIN, PUB_TILE_KIND, S_ALLOWS, S_OPTIONS, S_SCRATCH, S_VIEW,
@@ -40,111 +40,175 @@ from analyzer.games.lemminge.rules import (
 INF = 1 << 30
 LOOKAHEAD = 4  # movement a plan adds for the turns to come: a detour round a jam is seen to lead on
 DETOUR_WEIGHT = 0.25  # weight of that longer reach beside the hexes gained now
-LEVELS = S_SCRATCH  # scratch: a search's best finish distance per movement 0, 1, 2, ...
-COST = S_SCRATCH + MAX_CELLS  # scratch: planned cost per cell
-QUEUE = S_SCRATCH + 2 * MAX_CELLS  # scratch: cells reached, in order
-MARKS = LEVELS  # scratch of choose_tile (its plans keep no levels): hexes its plans could enter
-SLOT = MAX_CELLS // (LEMMINGS * N_TERRAINS)  # levels kept per (lemming, card terrain) in choose_action
+# search's queue holds a hex under the key finish distance + movement spent: a step
+# raises the key by its cost + 1 at most (1 + a line of every lemming, the mover's own
+# hex among them), so the keys queued lie within MAX_LEMMINGS + 2 of the one taken
+# and a ring of N_BUCKETS buckets holds them all
+N_BUCKETS = 16
+assert MAX_LEMMINGS + 3 <= N_BUCKETS
+CARD_OPTIONS = S_OPTIONS - S_ALLOWS  # the most options of an action decision (the room the layout gives them)
+MAX_BUDGETS = 2 * CARD_OPTIONS  # movements one search answers: each card's, with and without LOOKAHEAD
+MARKS = S_SCRATCH  # MAX_CELLS: hexes choose_tile's plans could enter (a bit per lemming)
+COST = S_SCRATCH + MAX_CELLS  # MAX_CELLS: movement spent to reach each hex (INF: not reached)
+NEXT = S_SCRATCH + 2 * MAX_CELLS  # MAX_CELLS: the next hex in its bucket (or in the hexes taken), -1 none
+HEAD = S_SCRATCH + 3 * MAX_CELLS  # N_BUCKETS: the first hex of each bucket, -1 none
+BUDGETS = HEAD + N_BUCKETS  # MAX_BUDGETS: the movements a search answers
+BESTS = BUDGETS + MAX_BUDGETS  # MAX_BUDGETS: its answers
+NOW = BESTS + MAX_BUDGETS  # LEMMINGS * CARD_OPTIONS: choose_action's plan per lemming and option, the card's movement
+LATER = NOW + LEMMINGS * CARD_OPTIONS  # the same with LOOKAHEAD more
+assert LATER + LEMMINGS * CARD_OPTIONS <= S_SCRATCH + 4 * MAX_CELLS
 
 
 @kernel
-def search(game, state, lemming, source, terrain, movement, out, keep, mark=0):
+def search(game, state, lemming, source, terrain, n_budgets, mark=0):
     """Smallest finish distance ``lemming`` can reach from ``source`` (a cell,
-    or AT_START: every start hex) with ``movement`` over ``terrain``, the board
-    as it stands (a push costs its line; where the pushed land is ignored).
-    The same search answers every smaller movement too (a cell's cost does not
-    depend on the bound): the answer for movement L < ``keep`` is written to
-    ``state[out + L]``, so one search serves a move and its look-ahead. With
-    ``mark`` (a bit), every hex next to a hex it could still step out of gets
-    that bit in ``state[MARKS + hex]``: only those hexes could be entered, so a
-    change of terrain elsewhere leaves the search's answer as it is."""
+    or AT_START: every start hex) over ``terrain``, the board as it stands (a
+    push costs its line; where the pushed land is ignored), for each movement
+    ``state[BUDGETS + j]``, j < ``n_budgets``, into ``state[BESTS + j]``.
+
+    Hexes are taken in the order of their key, finish distance + movement
+    spent: a step changes the distance by at most 1 and costs at least 1, so
+    keys never fall along a path, and what a hex leads to with movement ``b``
+    is never closer than key - b. The search stops once no key left can beat
+    an answer (most plans follow a straight path and look at little else); a
+    hex's movement is final when it is taken (the keys are an A* order), and
+    a hex's distance counts for every movement from what it cost. Among equal
+    keys the hex queued last goes first: the search dives along a path.
+
+    With ``mark`` (a bit), every hex next to a hex it could still step out of
+    gets that bit in ``state[MARKS + hex]``: only those hexes could be
+    entered, so a change of terrain elsewhere leaves the answers as they are.
+    COST is INF and every bucket empty on entry (``clear_costs``) and left so."""
     if source == HOME:
-        for level in range(min(keep, movement + 1)):
-            state[ix(out + level)] = 0
-        return 0
-    n = 0  # COST is INF everywhere on entry (clear_costs) and left so on return
-    if source == AT_START:
-        best = game[G_START_DIST]
-        for k in range(game[G_N_START]):
-            c = game[G_START_CELLS + k]
-            state[COST + c] = 0
-            state[QUEUE + n] = c
-            n += 1
+        for j in range(n_budgets):
+            state[ix(BESTS + j)] = 0
+        return
+    top = 0  # the largest movement: no hex costing more is queued
+    for j in range(n_budgets):
+        top = max(top, state[ix(BUDGETS + j)])
+    if source == AT_START:  # every start hex is a source; the start area's distance is the lemming's
+        first, count, best = G_START_CELLS, game[G_N_START], game[G_START_DIST]
     else:
-        best = game[ix(G_DIST + source)]
-        state[ix(COST + source)] = 0
-        state[QUEUE] = source
-        n = 1
-    top = 0  # the largest cost queued: beyond it no level finds a cell
-    start = 0  # cells before it in the queue are done (cost below the level)
-    for level in range(movement + 1):
-        if level > top:  # nothing left to find: the answer stays
-            for rest in range(level, min(keep, movement + 1)):
-                state[ix(out + rest)] = best
-            break
-        while start < n and state[ix(COST + state[ix(QUEUE + start)])] < level:
-            start += 1  # costs only fall: a cell below this level is never seen again
-        i = start
-        while i < n:
-            c = state[ix(QUEUE + i)]
-            i += 1
-            if state[ix(COST + c)] != level:
-                continue
-            if game[ix(G_TERRAIN + c)] != START:
-                best = min(best, game[ix(G_DIST + c)])
-            if game[ix(G_TERRAIN + c)] == FINISH:
-                continue
-            for d in range(N_DIRECTIONS):
-                t = game[ix(G_NB + c * N_DIRECTIONS + d)]
-                if t < 0 or game[ix(G_TERRAIN + t)] == START or not enterable(state, t, terrain):
-                    continue
-                if state[ix(PUB_OCC + t)] == lemming:
-                    k = 1
-                else:
-                    k = step_cost(game, state, t, d)
-                    if k == 0:
-                        continue
-                nc = level + k
-                if nc <= movement and nc < state[ix(COST + t)]:
-                    state[ix(COST + t)] = nc
-                    state[ix(QUEUE + n)] = t
-                    n += 1
-                    top = max(top, nc)
-        if level < keep:
-            state[ix(out + level)] = best
-    for j in range(n):
-        c = state[ix(QUEUE + j)]
-        if mark != 0 and state[ix(COST + c)] < movement and game[ix(G_TERRAIN + c)] != FINISH:
+        first, count, best = source, 1, game[ix(G_DIST + source)]
+    key = INF  # the key taken now: the sources' smallest
+    last = -INF  # the sources' largest: they enter the queue as the key reaches theirs
+    for s in range(count):
+        c = game[ix(first + s)] if source == AT_START else source
+        key = min(key, game[ix(G_DIST + c)])
+        last = max(last, game[ix(G_DIST + c)])
+    for j in range(n_budgets):
+        state[ix(BESTS + j)] = best
+    stop = best + top  # a key from here on beats no answer: max of answer + movement
+    queued = 0
+    done = -1  # the hexes taken, linked through NEXT
+    entering = True  # sources may enter at this key
+    while key < stop:
+        if entering and key <= last:
+            entering = False
+            for s in range(count):
+                c = game[ix(first + s)] if source == AT_START else source
+                if game[ix(G_DIST + c)] == key:
+                    state[ix(COST + c)] = 0
+                    h = HEAD + (key & (N_BUCKETS - 1))
+                    state[ix(NEXT + c)] = state[h]
+                    state[h] = c
+                    queued += 1
+        h = HEAD + (key & (N_BUCKETS - 1))
+        c = state[h]
+        if c < 0:
+            if queued == 0 and key >= last:
+                break
+            key += 1
+            entering = True
+            continue
+        state[h] = state[ix(NEXT + c)]
+        queued -= 1
+        state[ix(NEXT + c)] = done
+        done = c
+        level = state[ix(COST + c)]
+        if level >= top or game[ix(G_TERRAIN + c)] == FINISH:
+            continue
+        if mark != 0:
             for d in range(N_DIRECTIONS):
                 t = game[ix(G_NB + c * N_DIRECTIONS + d)]
                 if t >= 0:
                     state[ix(MARKS + t)] |= mark
-        state[ix(COST + c)] = INF
-    return best
+        for d in range(N_DIRECTIONS):
+            t = game[ix(G_NB + c * N_DIRECTIONS + d)]
+            if t < 0 or game[ix(G_TERRAIN + t)] == START or not enterable(state, t, terrain):
+                continue
+            if state[ix(PUB_OCC + t)] == lemming:
+                k = 1
+            else:
+                k = step_cost(game, state, t, d)
+                if k == 0:
+                    continue
+            nc = level + k
+            old = state[ix(COST + t)]
+            if nc > top or nc >= old:
+                continue
+            dist = game[ix(G_DIST + t)]
+            if old < INF:  # queued at a larger key: out of that bucket first
+                h = HEAD + ((dist + old) & (N_BUCKETS - 1))
+                if state[h] == t:
+                    state[h] = state[ix(NEXT + t)]
+                else:
+                    p = state[h]
+                    while state[ix(NEXT + p)] != t:
+                        p = state[ix(NEXT + p)]
+                    state[ix(NEXT + p)] = state[ix(NEXT + t)]
+                queued -= 1
+            state[ix(COST + t)] = nc
+            h = HEAD + ((dist + nc) & (N_BUCKETS - 1))
+            state[ix(NEXT + t)] = state[h]
+            state[h] = t
+            queued += 1
+            changed = False
+            for j in range(n_budgets):
+                if nc <= state[ix(BUDGETS + j)] and dist < state[ix(BESTS + j)]:
+                    state[ix(BESTS + j)] = dist
+                    changed = True
+            if changed:
+                stop = -INF
+                for j in range(n_budgets):
+                    stop = max(stop, state[ix(BESTS + j)] + state[ix(BUDGETS + j)])
+    while done >= 0:
+        state[ix(COST + done)] = INF
+        done = state[ix(NEXT + done)]
+    for b in range(N_BUCKETS):
+        c = state[HEAD + b]
+        while c >= 0:
+            state[ix(COST + c)] = INF
+            c = state[ix(NEXT + c)]
+        state[HEAD + b] = -1
 
 
 @kernel
 def clear_costs(game, state):
-    """COST to INF on every cell, once per decision: each search then resets
-    only the cells it reached (far fewer than the map's)."""
+    """COST to INF on every cell and every bucket of ``search`` empty, once per
+    decision: each search then resets only the cells it reached (far fewer
+    than the map's)."""
     for c in range(game[G_N_CELLS]):
         state[COST + c] = INF
+    for b in range(N_BUCKETS):
+        state[HEAD + b] = -1
 
 
 @kernel
-def plan(game, state, lemming, source, terrain, movement):
+def plan(game, state, lemming, source, terrain, movement, mark=0):
     """The smallest finish distance ``lemming`` can reach (``search``)."""
-    return search(game, state, lemming, source, terrain, movement, LEVELS, 0)
+    state[BUDGETS] = movement
+    search(game, state, lemming, source, terrain, 1, mark)
+    return state[BESTS]
 
 
 @kernel
 def plan_pair(game, state, lemming, source, terrain, near, far):
-    """(plan with movement ``near``, plan with ``far`` >= near), one search."""
-    if near < MAX_CELLS:
-        best = search(game, state, lemming, source, terrain, far, LEVELS, near + 1)
-        return state[ix(LEVELS + near)], best
-    return (plan(game, state, lemming, source, terrain, near),
-            plan(game, state, lemming, source, terrain, far))
+    """(plan with movement ``near``, plan with ``far``), one search."""
+    state[BUDGETS] = near
+    state[BUDGETS + 1] = far
+    search(game, state, lemming, source, terrain, 2)
+    return state[BESTS], state[BESTS + 1]
 
 
 @kernel(inline=True)
@@ -223,24 +287,31 @@ def choose_action(game, state, seat, params, n_options):
     # look-ahead); one that allows none gains nothing this turn, unless it
     # starts a new column whose bonus tile opens the way (tile_opening).
     # move_gain for every card that allows a step and lemming, from one search
-    # per (lemming, card terrain) with the largest movement among that
-    # terrain's cards: the search keeps every smaller movement's answer (slot
-    # of SLOT levels in LEVELS)
+    # per (lemming, card terrain) answering every movement of that terrain's
+    # cards, with and without the look-ahead: NOW and LATER per lemming and option
     for k in range(LEMMINGS):
         lemming = seat * LEMMINGS + k
         if state[ix(PUB_POS + lemming)] == HOME:
             continue
         for t in range(N_TERRAINS):
-            reach = -1
+            n = 0
             for i in range(n_options):
                 card = state[S_VIEW + OWN_HAND + state[S_OPTIONS + i]]
                 if card_terrain(game, card) == t and state[ix(S_ALLOWS + i)] != 0:
                     m, _ = movement_of(game, state, card)
-                    reach = max(reach, m + LOOKAHEAD)
-            if reach >= 0:
-                reach = min(reach, SLOT - 1)
-                search(game, state, lemming, state[ix(PUB_POS + lemming)], t, reach,
-                       LEVELS + (k * N_TERRAINS + t) * SLOT, reach + 1)
+                    state[ix(BUDGETS + n)] = m
+                    state[ix(BUDGETS + n + 1)] = m + LOOKAHEAD
+                    n += 2
+            if n == 0:
+                continue
+            search(game, state, lemming, state[ix(PUB_POS + lemming)], t, n)
+            n = 0
+            for i in range(n_options):
+                card = state[S_VIEW + OWN_HAND + state[S_OPTIONS + i]]
+                if card_terrain(game, card) == t and state[ix(S_ALLOWS + i)] != 0:
+                    state[ix(NOW + k * CARD_OPTIONS + i)] = state[ix(BESTS + n)]
+                    state[ix(LATER + k * CARD_OPTIONS + i)] = state[ix(BESTS + n + 1)]
+                    n += 2
     best = 0.0
     best_gain = 0.0
     pick = -1
@@ -264,13 +335,8 @@ def choose_action(game, state, seat, params, n_options):
             else:
                 here = distance(game, state, lemming)
                 w = lead_weight(game, state, seat, lemming, params)
-                if m + LOOKAHEAD < SLOT:
-                    slot = LEVELS + (k * N_TERRAINS + t) * SLOT
-                    gain = (here - state[ix(slot + m)]) * w
-                    further = (here - state[ix(slot + m + LOOKAHEAD)]) * w
-                else:  # a movement beyond the slots: searched on its own
-                    gain = (here - plan(game, state, lemming, pos, t, m)) * w
-                    further = (here - plan(game, state, lemming, pos, t, m + LOOKAHEAD)) * w
+                gain = (here - state[ix(NOW + k * CARD_OPTIONS + i)]) * w
+                further = (here - state[ix(LATER + k * CARD_OPTIONS + i)]) * w
             v = gain + DETOUR_WEIGHT * further
             if v > best:
                 best = v
@@ -428,7 +494,7 @@ def choose_tile(game, state, seat, params, n_options):
         lem = seat * LEMMINGS + k
         if state[PUB_POS + lem] != HOME:
             plain = float(distance(game, state, lem)
-                          - search(game, state, lem, state[PUB_POS + lem], t, m, LEVELS, 0, 1 << k))
+                          - plan(game, state, lem, state[PUB_POS + lem], t, m, 1 << k))
             if k == 0:
                 plain0 = plain
             else:
