@@ -27,7 +27,7 @@ from analyzer.engine.rng import below
 from analyzer.games.lemminge.layout import (
     AT_START, DECIDE_ACTION, DECIDE_DISCARD, DECIDE_LEMMING, DECIDE_STEP, DECIDE_TILE, FINISH,
     G_DIST, G_N_CELLS, G_N_PLAYERS, G_N_START, G_N_TILE_CELLS, G_NB, G_START_CELLS, G_START_DIST,
-    G_TERRAIN, G_TILE_CELLS, HAND_SIZE, HOME, LEMMINGS, MAX_CELLS, MAX_LEMMINGS, MEADOW, N_DIRECTIONS, N_TERRAINS, OPT_COST, OPT_DIR,
+    G_TERRAIN, G_TILE_CELLS, HAND_SIZE, HOME, LEMMINGS, MAX_CARD_VALUE, MAX_CELLS, MAX_VALUES, MEADOW, N_DIRECTIONS, N_TERRAINS, OPT_COST, OPT_DIR,
     OPT_TARGET, OPT_WIDTH, OWN_HAND, OWN_HAND_N, OWN_RNG, P_BLOCK, P_HAND_RESERVE, P_KEEP, P_LEAD,
     P_OWN_PUSH, P_PUSH, P_REFILL_BELOW, P_TILE_GAIN, PUB_LEMMING, PUB_MOVEMENT, PUB_MOVER, PUB_OCC,
     PUB_POS, PUB_SUPPLY, PUB_TER, PUB_TERRAIN, PUB_TILE_KIND, S_ALLOWS, S_OPTIONS, S_SCRATCH, S_VIEW,
@@ -40,23 +40,37 @@ from analyzer.games.lemminge.rules import (
 INF = 1 << 30
 LOOKAHEAD = 4  # movement a plan adds for the turns to come: a detour round a jam is seen to lead on
 DETOUR_WEIGHT = 0.25  # weight of that longer reach beside the hexes gained now
-# search's queue holds a hex under the key finish distance + movement spent: a step
-# raises the key by its cost + 1 at most (1 + a line of every lemming, the mover's own
-# hex among them), so the keys queued lie within MAX_LEMMINGS + 2 of the one taken
-# and a ring of N_BUCKETS buckets holds them all
-N_BUCKETS = 16
-assert MAX_LEMMINGS + 3 <= N_BUCKETS
+# search's queue: a ring of buckets, one per key (finish distance + movement
+# spent). A step costs at most the movement searched (top) and changes the
+# distance by at most 1, so every key queued lies within top + 1 of the key
+# taken, and a movement is at most a column of one terrain's cards with the
+# look-ahead: RING buckets hold every key queued, whatever a push costs
+RING = 256
+assert MAX_VALUES * MAX_CARD_VALUE + LOOKAHEAD + 2 <= RING
 CARD_OPTIONS = S_OPTIONS - S_ALLOWS  # the most options of an action decision (the room the layout gives them)
 MAX_BUDGETS = 2 * CARD_OPTIONS  # movements one search answers: each card's, with and without LOOKAHEAD
 MARKS = S_SCRATCH  # MAX_CELLS: hexes choose_tile's plans could enter (a bit per lemming)
-COST = S_SCRATCH + MAX_CELLS  # MAX_CELLS: movement spent to reach each hex (INF: not reached)
-NEXT = S_SCRATCH + 2 * MAX_CELLS  # MAX_CELLS: the next hex in its bucket (or in the hexes taken), -1 none
-HEAD = S_SCRATCH + 3 * MAX_CELLS  # N_BUCKETS: the first hex of each bucket, -1 none
-BUDGETS = HEAD + N_BUCKETS  # MAX_BUDGETS: the movements a search answers
+# A search's words in the scratch are stamped with its own number: base =
+# stamp * STAMPED, above any movement and any hex, so what an earlier search
+# left reads as nothing and no search clears anything
+STAMPED = 1 << 16
+COST = S_SCRATCH + MAX_CELLS  # MAX_CELLS: base + movement spent to reach each hex
+NEXT = S_SCRATCH + 2 * MAX_CELLS  # MAX_CELLS: base + 1 + the next hex in the bucket (base: none)
+HEAD = S_SCRATCH + 3 * MAX_CELLS  # RING: base + 1 + the first hex of each bucket (base: none)
+STAMP = HEAD + RING  # the last search's stamp (the scratch starts at 0: the first stamp is 1)
+BUDGETS = STAMP + 1  # MAX_BUDGETS: the movements a search answers
 BESTS = BUDGETS + MAX_BUDGETS  # MAX_BUDGETS: its answers
 NOW = BESTS + MAX_BUDGETS  # LEMMINGS * CARD_OPTIONS: choose_action's plan per lemming and option, the card's movement
 LATER = NOW + LEMMINGS * CARD_OPTIONS  # the same with LOOKAHEAD more
 assert LATER + LEMMINGS * CARD_OPTIONS <= S_SCRATCH + 4 * MAX_CELLS
+
+
+@kernel(inline=True)
+def push_hex(state, base, bucket, cell):
+    """``cell`` first in ``bucket`` (a stale head reads as an empty bucket)."""
+    h = HEAD + bucket
+    state[ix(NEXT + cell)] = max(state[h], base)
+    state[h] = base + 1 + cell
 
 
 @kernel
@@ -77,12 +91,14 @@ def search(game, state, lemming, source, terrain, n_budgets, mark=0):
 
     With ``mark`` (a bit), every hex next to a hex it could still step out of
     gets that bit in ``state[MARKS + hex]``: only those hexes could be
-    entered, so a change of terrain elsewhere leaves the answers as they are.
-    COST is INF and every bucket empty on entry (``clear_costs``) and left so."""
+    entered, so a change of terrain elsewhere leaves the answers as they are."""
     if source == HOME:
         for j in range(n_budgets):
             state[ix(BESTS + j)] = 0
         return
+    stamp = state[STAMP] + 1
+    state[STAMP] = stamp
+    base = stamp * STAMPED
     top = 0  # the largest movement: no hex costing more is queued
     for j in range(n_budgets):
         top = max(top, state[ix(BUDGETS + j)])
@@ -100,32 +116,27 @@ def search(game, state, lemming, source, terrain, n_budgets, mark=0):
         state[ix(BESTS + j)] = best
     stop = best + top  # a key from here on beats no answer: max of answer + movement
     queued = 0
-    done = -1  # the hexes taken, linked through NEXT
     entering = True  # sources may enter at this key
     while key < stop:
+        bucket = key & (RING - 1)
         if entering and key <= last:
             entering = False
             for s in range(count):
                 c = game[ix(first + s)] if source == AT_START else source
                 if game[ix(G_DIST + c)] == key:
-                    state[ix(COST + c)] = 0
-                    h = HEAD + (key & (N_BUCKETS - 1))
-                    state[ix(NEXT + c)] = state[h]
-                    state[h] = c
+                    state[ix(COST + c)] = base
+                    push_hex(state, base, bucket, c)
                     queued += 1
-        h = HEAD + (key & (N_BUCKETS - 1))
-        c = state[h]
+        c = state[HEAD + bucket] - base - 1
         if c < 0:
             if queued == 0 and key >= last:
                 break
             key += 1
             entering = True
             continue
-        state[h] = state[ix(NEXT + c)]
+        state[HEAD + bucket] = state[ix(NEXT + c)]
         queued -= 1
-        state[ix(NEXT + c)] = done
-        done = c
-        level = state[ix(COST + c)]
+        level = state[ix(COST + c)] - base
         if level >= top or game[ix(G_TERRAIN + c)] == FINISH:
             continue
         if mark != 0:
@@ -135,7 +146,12 @@ def search(game, state, lemming, source, terrain, n_budgets, mark=0):
                     state[ix(MARKS + t)] |= mark
         for d in range(N_DIRECTIONS):
             t = game[ix(G_NB + c * N_DIRECTIONS + d)]
-            if t < 0 or game[ix(G_TERRAIN + t)] == START or not enterable(state, t, terrain):
+            if t < 0:
+                continue
+            old = state[ix(COST + t)] - base  # < 0: not reached yet
+            if 0 <= old <= level + 1:  # reached as cheaply as any step from here could
+                continue
+            if game[ix(G_TERRAIN + t)] == START or not enterable(state, t, terrain):
                 continue
             if state[ix(PUB_OCC + t)] == lemming:
                 k = 1
@@ -144,24 +160,21 @@ def search(game, state, lemming, source, terrain, n_budgets, mark=0):
                 if k == 0:
                     continue
             nc = level + k
-            old = state[ix(COST + t)]
-            if nc > top or nc >= old:
+            if nc > top or (old >= 0 and nc >= old):
                 continue
             dist = game[ix(G_DIST + t)]
-            if old < INF:  # queued at a larger key: out of that bucket first
-                h = HEAD + ((dist + old) & (N_BUCKETS - 1))
-                if state[h] == t:
+            if old >= 0:  # queued at a larger key: out of that bucket first
+                h = HEAD + ((dist + old) & (RING - 1))
+                if state[h] == base + 1 + t:
                     state[h] = state[ix(NEXT + t)]
                 else:
-                    p = state[h]
-                    while state[ix(NEXT + p)] != t:
-                        p = state[ix(NEXT + p)]
+                    p = state[h] - base - 1
+                    while state[ix(NEXT + p)] != base + 1 + t:
+                        p = state[ix(NEXT + p)] - base - 1
                     state[ix(NEXT + p)] = state[ix(NEXT + t)]
                 queued -= 1
-            state[ix(COST + t)] = nc
-            h = HEAD + ((dist + nc) & (N_BUCKETS - 1))
-            state[ix(NEXT + t)] = state[h]
-            state[h] = t
+            state[ix(COST + t)] = base + nc
+            push_hex(state, base, (dist + nc) & (RING - 1), t)
             queued += 1
             changed = False
             for j in range(n_budgets):
@@ -172,26 +185,6 @@ def search(game, state, lemming, source, terrain, n_budgets, mark=0):
                 stop = -INF
                 for j in range(n_budgets):
                     stop = max(stop, state[ix(BESTS + j)] + state[ix(BUDGETS + j)])
-    while done >= 0:
-        state[ix(COST + done)] = INF
-        done = state[ix(NEXT + done)]
-    for b in range(N_BUCKETS):
-        c = state[HEAD + b]
-        while c >= 0:
-            state[ix(COST + c)] = INF
-            c = state[ix(NEXT + c)]
-        state[HEAD + b] = -1
-
-
-@kernel
-def clear_costs(game, state):
-    """COST to INF on every cell and every bucket of ``search`` empty, once per
-    decision: each search then resets only the cells it reached (far fewer
-    than the map's)."""
-    for c in range(game[G_N_CELLS]):
-        state[COST + c] = INF
-    for b in range(N_BUCKETS):
-        state[HEAD + b] = -1
 
 
 @kernel
@@ -549,8 +542,6 @@ def choose_tile(game, state, seat, params, n_options):
 @kernel
 def decide_heuristic(what, seat, kind, game, state, params, n_options):
     """A heuristic bot's answer (all families: they differ in ``params``)."""
-    if what != DECIDE_DISCARD:
-        clear_costs(game, state)
     if what == DECIDE_ACTION:
         return choose_action(game, state, seat, params, n_options)
     if what == DECIDE_DISCARD:
