@@ -223,3 +223,17 @@ def across(verdicts: dict[str, Verdict]) -> tuple[str, str]:
         return words.pop(), "it holds across these bots"
     return "depends", "the bots decide it differently: " + ", ".join(
         f"{w} with {', '.join(k for k, v in verdicts.items() if v.word == w)}" for w in (SHOWN, RULED_OUT))
+
+
+def decide(low: float, high: float, threshold: float) -> str:
+    """The verdict rule: SHOWN when the interval ``low``-``high`` lies wholly beyond
+    ``±threshold``, RULED_OUT when wholly inside it, else NOT_ENOUGH (a NaN bound
+    included)."""
+    low, high, t = float(low), float(high), float(threshold)
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return NOT_ENOUGH
+    if low > t or high < -t:
+        return SHOWN
+    if -t < low and high < t:
+        return RULED_OUT
+    return NOT_ENOUGH
