@@ -28,12 +28,12 @@ from analyzer.engine.rng import below
 from analyzer.games.lemminge.layout import (
     AT_START, DECIDE_ACTION, DECIDE_DISCARD, DECIDE_LEMMING, DECIDE_STEP, DECIDE_TILE, FINISH,
     G_DIST, G_HAND_LIMIT, G_N_CELLS, G_N_PLAYERS, G_N_START, G_N_TILE_CELLS, G_NB, G_START_CELLS,
-    G_START_DIST, G_TERRAIN, G_TILE_CELLS, HOME, LEMMINGS, MAX_CARD_VALUE, MAX_CELLS, MAX_VALUES, MEADOW,
-    N_DIRECTIONS, N_TERRAINS, OPT_COST, OPT_DIR, OPT_PUSHED, OPT_TARGET, OPT_WIDTH, OWN_HAND, OWN_HAND_N,
+    G_START_DIST, G_TERRAIN, G_TILE_CELLS, G_WIDTH, HOME, LEMMINGS, MAX_CARD_VALUE, MAX_CELLS, MAX_LEMMINGS,
+    MAX_VALUES, MEADOW, N_DIRECTIONS, N_TERRAINS, OPT_COST, OPT_DIR, OPT_PUSHED, OPT_TARGET, OPT_WIDTH, OWN_HAND, OWN_HAND_N,
     OWN_RNG, P_BLOCK, P_HAND_RESERVE, P_KEEP, P_LEAD,
     P_OWN_PUSH, P_PUSH, P_REFILL_BELOW, P_TILE_GAIN, PUB_LEMMING, PUB_MOVEMENT, PUB_MOVER, PUB_OCC,
     PUB_POS, PUB_SUPPLY, PUB_TER, PUB_TERRAIN, PUB_TILE_KIND, S_ALLOWS, S_OPTIONS, S_SCRATCH, S_VIEW,
-    START,
+    S_PLANS, START,
 )
 from analyzer.games.lemminge.rules import (
     distance, enterable, movement_of, card_terrain, step_cost, TILE_MEADOW,
@@ -51,20 +51,42 @@ RING = 256
 assert MAX_VALUES * MAX_CARD_VALUE + LOOKAHEAD + 2 <= RING
 CARD_OPTIONS = S_OPTIONS - S_ALLOWS  # the most options of an action decision (the room the layout gives them)
 MAX_BUDGETS = 2 * CARD_OPTIONS  # movements one search answers: each card's, with and without LOOKAHEAD
-MARKS = S_SCRATCH  # MAX_CELLS: hexes choose_tile's plans could enter (a bit per lemming)
-# A search's words in the scratch are stamped with its own number: base =
-# stamp * STAMPED, above any movement and any hex, so what an earlier search
-# left reads as nothing and no search clears anything
+# the bots' scratch (S_SCRATCH, 4 * MAX_CELLS), what a decision leaves behind
+# of no use to the next: a search's words are stamped with its own number
+# (base = stamp * STAMPED, above any movement and any hex), so what an earlier
+# search left reads as nothing and no search clears anything
 STAMPED = 1 << 16
+MARKS = S_SCRATCH  # MAX_CELLS: hexes choose_tile's plans could enter (a bit per lemming)
+FROM = S_SCRATCH  # MAX_CELLS, the same words (a search keeps either): hex * 8 + direction each hex was entered from
 COST = S_SCRATCH + MAX_CELLS  # MAX_CELLS: base + movement spent to reach each hex
 NEXT = S_SCRATCH + 2 * MAX_CELLS  # MAX_CELLS: base + 1 + the next hex in the bucket (base: none)
 HEAD = S_SCRATCH + 3 * MAX_CELLS  # RING: base + 1 + the first hex of each bucket (base: none)
 STAMP = HEAD + RING  # the last search's stamp (the scratch starts at 0: the first stamp is 1)
 BUDGETS = STAMP + 1  # MAX_BUDGETS: the movements a search answers
 BESTS = BUDGETS + MAX_BUDGETS  # MAX_BUDGETS: its answers
-NOW = BESTS + MAX_BUDGETS  # LEMMINGS * CARD_OPTIONS: choose_action's plan per lemming and option, the card's movement
+LOWS = BESTS + MAX_BUDGETS  # MAX_BUDGETS: lower bounds of its answers, known beforehand (a search may stop at them)
+WHERE = LOWS + MAX_BUDGETS  # MAX_BUDGETS: the hex each answer was found at (-1: the source's own)
+WITNESS = WHERE + MAX_BUDGETS  # MAX_BUDGETS: the first step (hex * 8 + direction) of a walk to it, -1 none
+NOW = WITNESS + MAX_BUDGETS  # LEMMINGS * CARD_OPTIONS: choose_action's plan per lemming and option, the card's movement
 LATER = NOW + LEMMINGS * CARD_OPTIONS  # the same with LOOKAHEAD more
 assert LATER + LEMMINGS * CARD_OPTIONS <= S_SCRATCH + 4 * MAX_CELLS
+# S_PLANS (2 * MAX_CELLS): plans kept between decisions (a lemming's next
+# decision mostly asks what its last one planned), made on the board the copy
+# of the terrain (PLANNED_TER) and of the lemmings' hexes (K_POS) describe,
+# kept while the board stays so (``sync_plans``). An entry per (lemming,
+# source, terrain) in a table of N_KEPT (a newer plan takes an older's place)
+PLANNED_TER = S_PLANS  # MAX_CELLS
+K_MAP = S_PLANS + MAX_CELLS  # the map's cells * 4096 + width + 1 of the copy (0: none)
+K_POS = K_MAP + 1  # MAX_LEMMINGS: where the lemmings stood
+KEPT = K_POS + MAX_LEMMINGS  # N_KEPT entries of K_WIDTH words
+N_KEPT = 32
+K_BUDGETS = 8  # movements an entry keeps
+K_LEMMING, K_SOURCE, K_TERRAIN, K_N, K_BUDGET = 0, 1, 2, 3, 4  # 1 + lemming (0: empty), source, terrain, movements
+K_ANSWER = K_BUDGET + K_BUDGETS  # the answers
+K_WITNESS = K_ANSWER + K_BUDGETS  # and their witnesses (WITNESS)
+K_WIDTH = K_WITNESS + K_BUDGETS
+assert KEPT + N_KEPT * K_WIDTH <= S_PLANS + 2 * MAX_CELLS
+MISS = -INF  # no plan kept
 
 
 @kernel(inline=True)
@@ -76,7 +98,7 @@ def push_hex(state, base, bucket, cell):
 
 
 @kernel
-def search(game, state, lemming, source, terrain, n_budgets, mark=0):
+def search(game, state, lemming, source, terrain, n_budgets, mark, bounded, witness):
     """Smallest finish distance ``lemming`` can reach from ``source`` (a cell,
     or AT_START: every start hex) over ``terrain``, the board as it stands (a
     push costs its line; where the pushed land is ignored), for each movement
@@ -93,10 +115,15 @@ def search(game, state, lemming, source, terrain, n_budgets, mark=0):
 
     With ``mark`` (a bit), every hex next to a hex it could still step out of
     gets that bit in ``state[MARKS + hex]``: only those hexes could be
-    entered, so a change of terrain elsewhere leaves the answers as they are."""
+    entered, so a change of terrain elsewhere leaves the answers as they are.
+    With ``bounded``, ``state[LOWS + j]`` bounds answer j from below; the
+    search stops as soon as every answer is down to its bound. With
+    ``witness`` (never with ``mark``), ``state[WITNESS + j]`` is the first step
+    of a walk that reaches answer j with its movement (-1: none)."""
     if source == HOME:
         for j in range(n_budgets):
             state[ix(BESTS + j)] = 0
+            state[ix(WITNESS + j)] = -1
         return
     stamp = state[STAMP] + 1
     state[STAMP] = stamp
@@ -116,6 +143,7 @@ def search(game, state, lemming, source, terrain, n_budgets, mark=0):
         last = max(last, game[ix(G_DIST + c)])
     for j in range(n_budgets):
         state[ix(BESTS + j)] = best
+        state[ix(WHERE + j)] = -1
     stop = best + top  # a key from here on beats no answer: max of answer + movement
     queued = 0
     entering = True  # sources may enter at this key
@@ -127,6 +155,8 @@ def search(game, state, lemming, source, terrain, n_budgets, mark=0):
                 c = game[ix(first + s)] if source == AT_START else source
                 if game[ix(G_DIST + c)] == key:
                     state[ix(COST + c)] = base
+                    if witness:
+                        state[ix(FROM + c)] = -1
                     push_hex(state, base, bucket, c)
                     queued += 1
         c = state[HEAD + bucket] - base - 1
@@ -176,34 +206,168 @@ def search(game, state, lemming, source, terrain, n_budgets, mark=0):
                     state[ix(NEXT + p)] = state[ix(NEXT + t)]
                 queued -= 1
             state[ix(COST + t)] = base + nc
+            if witness:
+                state[ix(FROM + t)] = c * 8 + d
             push_hex(state, base, (dist + nc) & (RING - 1), t)
             queued += 1
             changed = False
             for j in range(n_budgets):
                 if nc <= state[ix(BUDGETS + j)] and dist < state[ix(BESTS + j)]:
                     state[ix(BESTS + j)] = dist
+                    state[ix(WHERE + j)] = t
                     changed = True
             if changed:
                 stop = -INF
+                low = bounded
                 for j in range(n_budgets):
                     stop = max(stop, state[ix(BESTS + j)] + state[ix(BUDGETS + j)])
+                    low &= state[ix(BESTS + j)] <= state[ix(LOWS + j)]
+                if low:  # every answer at its bound: none can fall further
+                    stop = -INF
+                    break
+    if witness:
+        for j in range(n_budgets):
+            state[ix(WITNESS + j)] = first_step(state, state[ix(WHERE + j)])
+
+
+@kernel(inline=True)
+def first_step(state, cell):
+    """The first step (hex * 8 + direction) of the walk the last search (with
+    ``witness``) found to ``cell``: the hexes it was entered from, back to a
+    source; -1 for no cell."""
+    if cell < 0:
+        return -1
+    step = state[ix(FROM + cell)]
+    while state[ix(FROM + (step >> 3))] >= 0:
+        cell = step >> 3
+        step = state[ix(FROM + cell)]
+    return cell * 8 + (step & 7)
 
 
 @kernel
-def plan(game, state, lemming, source, terrain, movement, mark=0):
+def plan(game, state, lemming, source, terrain, movement, mark):
     """The smallest finish distance ``lemming`` can reach (``search``)."""
     state[BUDGETS] = movement
-    search(game, state, lemming, source, terrain, 1, mark)
+    search(game, state, lemming, source, terrain, 1, mark, False, False)
     return state[BESTS]
 
 
 @kernel
-def plan_pair(game, state, lemming, source, terrain, near, far):
-    """(plan with movement ``near``, plan with ``far``), one search."""
+def sync_plans(game, state):
+    """Drop the kept plans the board as it stands may answer otherwise. A plan
+    reads the terrain and where the lemmings stand, nothing else: all are
+    dropped when a terrain changed (a tile) or several lemmings moved (a push,
+    other players' turns), or the map is not the copy's; when one lemming alone
+    moved (a step without a push) with no other lemming next to the hex it left
+    or the one it entered, its own plans stay. They read its hexes only as the
+    hex stepped into (empty or its own, the same cost) or within a pushed line,
+    and a line through either hex needs a lemming next to it. Then the copy is
+    brought up to the board."""
+    n = game[G_N_CELLS]
+    lemmings = game[G_N_PLAYERS] * LEMMINGS
+    same = state[K_MAP] == n * 4096 + game[G_WIDTH] + 1
+    if same:
+        diff = 0
+        for c in range(n):
+            diff |= state[ix(PUB_TER + c)] ^ state[ix(PLANNED_TER + c)]
+        same = diff == 0
+    keep = -1  # the lemming whose plans stay while others' go
+    if same:
+        moved = 0
+        for lem in range(lemmings):
+            if state[ix(PUB_POS + lem)] != state[ix(K_POS + lem)]:
+                moved += 1
+                keep = lem
+        if moved == 0:
+            return
+        if moved > 1:
+            keep = -1
+        else:
+            for cell in (state[ix(K_POS + keep)], state[ix(PUB_POS + keep)]):
+                if cell >= 0:
+                    for d in range(N_DIRECTIONS):
+                        t = game[ix(G_NB + cell * N_DIRECTIONS + d)]
+                        if t >= 0 and state[ix(PUB_OCC + t)] >= 0 and state[ix(PUB_OCC + t)] != keep:
+                            keep = -1
+                            break
+                if keep < 0:
+                    break
+    else:
+        for c in range(n):
+            state[ix(PLANNED_TER + c)] = state[ix(PUB_TER + c)]
+        state[K_MAP] = n * 4096 + game[G_WIDTH] + 1
+    for e in range(N_KEPT):
+        if state[KEPT + e * K_WIDTH + K_LEMMING] != keep + 1:
+            state[KEPT + e * K_WIDTH + K_LEMMING] = 0
+    for lem in range(lemmings):
+        state[ix(K_POS + lem)] = state[ix(PUB_POS + lem)]
+
+
+@kernel(inline=True)
+def kept_entry(lemming, source, terrain):
+    """Where the plans of (lemming, source, terrain) are kept."""
+    return KEPT + ((source * 7 + terrain * 3 + lemming * 5) & (N_KEPT - 1)) * K_WIDTH
+
+
+@kernel
+def kept_plan(state, lemming, source, terrain, movement):
+    """(answer, witness) of a kept plan; (MISS, -1) if none."""
+    at = kept_entry(lemming, source, terrain)
+    if (state[at + K_LEMMING] == lemming + 1 and state[at + K_SOURCE] == source
+            and state[at + K_TERRAIN] == terrain):
+        for j in range(state[at + K_N]):
+            if state[ix(at + K_BUDGET + j)] == movement:
+                return state[ix(at + K_ANSWER + j)], state[ix(at + K_WITNESS + j)]
+    return MISS, -1
+
+
+@kernel
+def keep_plan(state, lemming, source, terrain, n_budgets, witness):
+    """Keep the answers of the search just made (its first K_BUDGETS), with
+    their witnesses if it kept them."""
+    at = kept_entry(lemming, source, terrain)
+    n = min(n_budgets, K_BUDGETS)
+    state[at + K_LEMMING] = lemming + 1
+    state[at + K_SOURCE] = source
+    state[at + K_TERRAIN] = terrain
+    state[at + K_N] = n
+    for j in range(n):
+        state[ix(at + K_BUDGET + j)] = state[ix(BUDGETS + j)]
+        state[ix(at + K_ANSWER + j)] = state[ix(BESTS + j)]
+        state[ix(at + K_WITNESS + j)] = state[ix(WITNESS + j)] if witness else -1
+
+
+@kernel
+def keep_pair(state, lemming, source, terrain, near, now, far, later):
+    """Keep two answers known without a search (no witnesses)."""
+    at = kept_entry(lemming, source, terrain)
+    state[at + K_LEMMING] = lemming + 1
+    state[at + K_SOURCE] = source
+    state[at + K_TERRAIN] = terrain
+    state[at + K_N] = 2
+    state[at + K_BUDGET] = near
+    state[at + K_ANSWER] = now
+    state[at + K_WITNESS] = -1
+    state[at + K_BUDGET + 1] = far
+    state[at + K_ANSWER + 1] = later
+    state[at + K_WITNESS + 1] = -1
+
+
+@kernel
+def planned(game, state, lemming, source, terrain, near, far, low_near, low_far):
+    """(plan with movement ``near``, plan with ``far``, and their witnesses)
+    from the kept plans, or searched (stopping at the lower bounds given), kept."""
+    now, w_now = kept_plan(state, lemming, source, terrain, near)
+    later, w_later = kept_plan(state, lemming, source, terrain, far)
+    if now != MISS and later != MISS:
+        return now, later, w_now, w_later
     state[BUDGETS] = near
     state[BUDGETS + 1] = far
-    search(game, state, lemming, source, terrain, 2)
-    return state[BESTS], state[BESTS + 1]
+    state[LOWS] = low_near
+    state[LOWS + 1] = low_far
+    search(game, state, lemming, source, terrain, 2, 0, True, True)
+    keep_plan(state, lemming, source, terrain, 2, True)
+    return state[BESTS], state[BESTS + 1], state[WITNESS], state[WITNESS + 1]
 
 
 @kernel(inline=True)
@@ -229,7 +393,7 @@ def move_gain(game, state, seat, lemming, terrain, movement, params):
     here = distance(game, state, lemming)
     pos = state[ix(PUB_POS + lemming)]
     w = lead_weight(game, state, seat, lemming, params)
-    now, later = plan_pair(game, state, lemming, pos, terrain, movement, movement + LOOKAHEAD)
+    now, later, _, _ = planned(game, state, lemming, pos, terrain, movement, movement + LOOKAHEAD, -INF, -INF)
     gain = here - now
     further = here - later
     return gain * w, further * w
@@ -270,7 +434,7 @@ def tile_opening(game, state, lemming, terrain, movement):
                 continue
             ter = state[ix(PUB_TER + c)]
             state[ix(PUB_TER + c)] = ground
-            best = min(best, plan(game, state, lemming, pos, terrain, movement))
+            best = min(best, plan(game, state, lemming, pos, terrain, movement, 0))
             state[ix(PUB_TER + c)] = ter
     return here - best
 
@@ -299,7 +463,8 @@ def choose_action(game, state, seat, params, n_options):
                     n += 2
             if n == 0:
                 continue
-            search(game, state, lemming, state[ix(PUB_POS + lemming)], t, n)
+            search(game, state, lemming, state[ix(PUB_POS + lemming)], t, n, 0, False, True)
+            keep_plan(state, lemming, state[ix(PUB_POS + lemming)], t, n, True)
             n = 0
             for i in range(n_options):
                 card = state[S_VIEW + OWN_HAND + state[S_OPTIONS + i]]
@@ -407,25 +572,47 @@ def step_value(here, now, later, pushes, cost):
 def choose_step(game, state, seat, params, n_options):
     """The step whose target plans best, or -1 (stop) unless a step beats stopping.
 
-    A plan from a target can reach no closer than its finish distance minus the
-    movement (a step costs at least 1 and changes the distance by at most 1), so
-    ``step_value`` of those bounds is an upper bound of the option's value: the
-    option of the highest bound is planned first, and every other option whose
-    bound cannot beat the best so far is not planned at all (most of them once a
-    straight path is found). The answer is the one the plain loop gives: the
-    first option of the highest value, if above the value of stopping."""
+    An option's plans are bounded from below twice: a plan from its target
+    reaches no closer than the target's finish distance less the movement left
+    (a step costs at least 1 and changes the distance by at most 1), nor closer
+    than the plan from where the lemming stands with the whole movement (the
+    step is the start of one of its walks). ``step_value`` of those bounds is
+    an upper bound of the option's value: the option of the highest bound is
+    planned first, and every other option whose bound cannot beat the best so
+    far is not planned at all; a plan stops as soon as it reaches the bounds.
+    The plan from where the lemming stands is mostly kept from the decision
+    before (the plan of the step it took, or of its lemming's move). The answer
+    is the one the plain loop gives: the first option of the highest value, if
+    above the value of stopping."""
     lemming = state[PUB_LEMMING]
     t = state[PUB_TERRAIN]
     m = state[PUB_MOVEMENT]
     here = distance(game, state, lemming)
     pos = state[PUB_POS + lemming]
+    low_now, w_now = kept_plan(state, lemming, pos, t, m)
+    low_later, w_later = kept_plan(state, lemming, pos, t, m + LOOKAHEAD)
+    if low_now == MISS or low_later == MISS:
+        state[BUDGETS] = m
+        state[BUDGETS + 1] = m + LOOKAHEAD
+        state[BUDGETS + 2] = LOOKAHEAD  # stopping's plan
+        search(game, state, lemming, pos, t, 3, 0, False, True)
+        keep_plan(state, lemming, pos, t, 3, True)
+        low_now, low_later = state[BESTS], state[BESTS + 1]
+        w_now, w_later = state[WITNESS], state[WITNESS + 1]
+    # the option both witnesses start with: its plans are the bounds themselves
+    # (its walk reaches them, and it can reach no closer)
+    known = w_now if w_now == w_later else -1
+    if low_later < 0:  # a hex no finish can be reached from is in reach: the bounds
+        low_now = -INF  # of distances (>= 0) do not hold there; planned as before them
+        low_later = -INF
+        known = -1
     first = -1
     top = 0.0
     for i in range(n_options):  # the option of the highest bound (the first on a tie)
         o = S_OPTIONS + i * OPT_WIDTH
         left = m - state[o + OPT_COST]
         reach = game[ix(G_DIST + state[o + OPT_TARGET])]
-        bound = step_value(here, max(0, reach - left), max(0, reach - left - LOOKAHEAD),
+        bound = step_value(here, max(0, reach - left, low_now), max(0, reach - left - LOOKAHEAD, low_later),
                            push_value(game, state, seat, o, params), state[o + OPT_COST])
         if first < 0 or bound > top:
             first = i
@@ -442,11 +629,15 @@ def choose_step(game, state, seat, params, n_options):
         pushes = push_value(game, state, seat, o, params)
         if pick >= 0:
             reach = game[ix(G_DIST + target)]
-            bound = step_value(here, max(0, reach - left), max(0, reach - left - LOOKAHEAD),
+            bound = step_value(here, max(0, reach - left, low_now), max(0, reach - left - LOOKAHEAD, low_later),
                                pushes, state[o + OPT_COST])
             if bound < best or (bound == best and pick < i):
                 continue  # cannot beat the best so far (nor come first among equals)
-        now, later = plan_pair(game, state, lemming, target, t, left, left + LOOKAHEAD)
+        if target * 8 + state[o + OPT_DIR] == known:
+            now, later = low_now, low_later
+            keep_pair(state, lemming, target, t, left, now, left + LOOKAHEAD, later)
+        else:
+            now, later, _, _ = planned(game, state, lemming, target, t, left, left + LOOKAHEAD, low_now, low_later)
         v = step_value(here, now, later, pushes, state[o + OPT_COST])
         if pick < 0 or v > best or (v == best and i < pick):
             best = v
@@ -456,7 +647,10 @@ def choose_step(game, state, seat, params, n_options):
     stop_bound = here - max(0, here - LOOKAHEAD) + 0.5 * (here - here)
     if pick >= 0 and best > stop_bound:
         return pick
-    now, later = plan_pair(game, state, lemming, pos, t, 0, LOOKAHEAD)
+    now = here  # a plan with no movement stays where it is
+    later, _ = kept_plan(state, lemming, pos, t, LOOKAHEAD)
+    if later == MISS:
+        _, later, _, _ = planned(game, state, lemming, pos, t, 0, LOOKAHEAD, -INF, -INF)
     stop = here - later + 0.5 * (here - now)
     if pick >= 0 and best > stop:
         return pick
@@ -523,7 +717,7 @@ def choose_tile(game, state, seat, params, n_options):
                 if state[PUB_POS + lem] != HOME:
                     if state[ix(MARKS + c)] >> k & 1:
                         gain = max(gain, float(distance(game, state, lem)
-                                               - plan(game, state, lem, state[PUB_POS + lem], t, m)))
+                                               - plan(game, state, lem, state[PUB_POS + lem], t, m, 0)))
                     else:  # the same plan as without the tile
                         gain = max(gain, plain0 if k == 0 else plain1)
             state[PUB_TER + c] = ter
@@ -546,6 +740,8 @@ def choose_tile(game, state, seat, params, n_options):
 @kernel
 def decide_heuristic(what, seat, kind, game, state, params, n_options):
     """A heuristic bot's answer (all families: they differ in ``params``)."""
+    if what != DECIDE_DISCARD and what != DECIDE_TILE:
+        sync_plans(game, state)
     if what == DECIDE_ACTION:
         return choose_action(game, state, seat, params, n_options)
     if what == DECIDE_DISCARD:
