@@ -220,13 +220,28 @@ def measure_throughput(quick: bool, only_game: str | None = None) -> list[Row]:
     for info in infos():
         if only_game is not None and info.name != only_game:
             continue
+        rates = {}
         for table in info.bench:
             count = table.counts[quick]
             extra = ("--players", str(table.players)) if table.players else ()
             r = timed_simulation(table.bots, count, *extra, game=info.name)
             rows.append(rate_row(f"{info.name} {table.label}", r, count, table.target, info.unit,
                                  table.model))
+            rates[table.label] = count / r.seconds
+            if table.share_of is not None:
+                rows.append(share_row(info.name, table.label, rates[table.label], table.share_of,
+                                      rates[table.share_of], table.share_target, info.unit))
     return rows
+
+
+def share_row(game: str, label: str, rate: float, of: str, of_rate: float, target: float | None,
+              unit: str) -> Row:
+    """A table's rate as a share of another table's (``BenchTable.share_of``), both
+    timed in this run, whole process."""
+    share = rate / of_rate
+    return Row(f"{game} {label} / {of}", f"{share:.1%}", f">= {target:.0%}" if target else "",
+               share >= target if target else None,
+               f"{rate:,.0f} against {of_rate:,.0f} {unit}/s, both timed in this run (the two rows above)")
 
 
 def cold_run(args: list[str], env: dict | None = None) -> Run:

@@ -34,6 +34,32 @@ def test_a_throughput_row_shows_the_cost_model_estimate():
     assert "cost model" not in bench.rate_row("t", run, 1000, None, "games").detail
 
 
+def test_a_share_row_compares_two_tables_of_one_run(monkeypatch):
+    """A table declared with ``share_of`` gets a row with its rate as a share of the
+    other table's, both from the same run, against its target (Lemminge's default
+    table against its random table). The subprocesses are stubbed: no game is played."""
+    seconds = {"random": 1.0}  # random bots 4x faster a game than the default table
+
+    def fake_simulation(bots, count, *extra, game=None, warm=bench.WARM_RACES):
+        return bench.Run(["analyzer"], seconds.get(bots, 4.0) * count / 1000, 0, 2.0, 0, "", "")
+
+    monkeypatch.setattr(bench, "timed_simulation", fake_simulation)
+    rows = bench.measure_throughput(quick=True, only_game="lemminge")
+    shares = [r for r in rows if " / " in r.name]
+    assert [r.name for r in shares] == ["lemminge default table / random bots"]
+    assert shares[0].figure == "25.0%" and shares[0].target == ">= 25%" and shares[0].ok
+    assert shares[0].detail.startswith("250 against 1,000 games/s")
+    seconds["random"] = 0.9
+    assert not [r for r in bench.measure_throughput(quick=True, only_game="lemminge") if " / " in r.name][0].ok
+
+
+def test_every_share_names_an_earlier_table_of_its_game():
+    for info in infos():
+        labels = [t.label for t in info.bench]
+        for i, table in enumerate(info.bench):
+            assert table.share_of is None or table.share_of in labels[:i], (info.name, table.label)
+
+
 COMPARE_OUT = """lookahead (A) against contractor (B); field: favourite,timer,random; 4 players
                      A         B   A - B (95% CI, paired)
 win rate        56.28%    41.23%   +15.05 pp (+13.73 to +16.37)

@@ -25,6 +25,11 @@ class BenchTable:
     target: float | None = None  # races or games per second, at least
     players: int | None = None  # None: the game's default
     model: float | None = None  # the cost model's estimate, per second on 2 threads (docs/performance.md)
+    # the label of a table of the same game listed before this one: make bench then adds a
+    # row with this table's rate as a share of that one's, both measured in the same run
+    # (what a heuristic table costs beside the rules alone, the random table)
+    share_of: str | None = None
+    share_target: float | None = None  # that share, at least (0.25: a quarter of its rate)
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,8 @@ GAME = GameInfo(
         # models: 2 / single-thread time a game (docs/performance.md, "Lemminge"):
         # 62 us with random bots, 1,027 us for the default table
         BenchTable("random bots", "random", (200_000, 20_000), 20_000, model=32_000),
-        BenchTable("default table", None, (20_000, 2_000), model=1_950),
+        BenchTable("default table", None, (20_000, 2_000), model=1_950, share_of="random bots",
+                   share_target=0.25),
     ),
     bench_cost_bot="lookahead",
     bench_cost_target=2000.0,  # us a decision at the default budget: one searched a turn

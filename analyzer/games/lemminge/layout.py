@@ -190,7 +190,10 @@ S_SCRATCH = S_OPTIONS + MAX_OPTIONS * OPT_WIDTH  # 4 * MAX_CELLS: bots' scratch
 # discard), the tile hexes (tile), the lemmings (lemming), the target hexes
 # (step; the rest of each step stays in S_OPTIONS). Written for user bots only.
 S_USER_OPTIONS = S_SCRATCH + 4 * MAX_CELLS
-S_LEN = S_USER_OPTIONS + MAX_CELLS
+# 2 * MAX_CELLS: what the heuristic bots keep between decisions, their plans and
+# a copy of the terrain they were made on (bots.py)
+S_PLANS = S_USER_OPTIONS + MAX_CELLS
+S_LEN = S_PLANS + 2 * MAX_CELLS
 
 # ------------------------------------------------------------------ hidden array
 H_OWN = 0  # MAX_PLAYERS * OWN_LEN
