@@ -231,6 +231,7 @@ def scorecard_of(res, result, min_effect: float = MIN_EFFECT):
     outscore an equal opponent minus 1/2 (pp), judged against ``min_effect``;
     warnings for a bot that never wins."""
     from analyzer.report.scorecard import MAX_ITEMS, ScoreWarning, verdict_item
+    from analyzer.stats.questions import FIRST_SEAT, Direction
 
     players = f"{result.players} players"
     items = []
@@ -242,7 +243,11 @@ def scorecard_of(res, result, min_effect: float = MIN_EFFECT):
                         min_effect, int(r["races"]), what=f"{r['bot']} against {r['versus']}, win rate:",
                         unit=result.unit)
             items.append((v, "Win rate against the field", "ratings",
-                          f"the {result.role} seat, paired on the deals"))
+                          f"the {result.role} seat, paired on the deals",
+                          Direction(f"{r['bot'].upper()} AGAINST {r['versus'].upper()}",
+                                    f"{r['bot'].upper()} WINS MORE", f"{r['versus'].upper()} WINS MORE",
+                                    f"{r['bot'].upper()} AND {r['versus'].upper()} EVEN within {{bound}}",
+                                    f"{r['bot']} wins more often than {r['versus']}")))
         f = None
     else:
         f = result.ratings
@@ -253,14 +258,20 @@ def scorecard_of(res, result, min_effect: float = MIN_EFFECT):
         v = _outscore_verdict(f.strength[a] - f.strength[b], float(np.sqrt(max(var, 0.0))), min_effect,
                               int(result.races), f"{result.labels[a]}'s chance to outscore {result.labels[b]}, above 50%:",
                               result.unit)
-        items.append((v, "Ratings", "ratings", f"{result.labels[a]} against {result.labels[b]}, seats rotated"))
+        A, B = result.labels[a].upper(), result.labels[b].upper()
+        items.append((v, "Ratings", "ratings", f"{result.labels[a]} against {result.labels[b]}, seats rotated",
+                      Direction(f"{A} AGAINST {B}", f"{A} STRONGER THAN {B}", f"{B} STRONGER THAN {A}",
+                                f"{A} AND {B} EVEN within {{bound}}",
+                                f"{result.labels[a]} outscores {result.labels[b]} more often than not")))
     if f is not None and len(f.seat) > 1:
         se = float(np.sqrt(max(f.cov[B, B], 0.0)))
         v = _outscore_verdict(f.seat[0], se, min_effect, int(result.races),
                               "an equal bot's chance to outscore from seat 1 rather than an average seat, above 50%:",
                               result.unit)
-        items.append((v, "Seat advantage", "seats", "every bot, all seats"))
-    card = [verdict_item(v, title, anchor, f"{who}; {players}") for v, title, anchor, who in items[:MAX_ITEMS]]
+        items.append((v, "Seat advantage", "seats", "every bot, all seats", FIRST_SEAT))
+    card = [verdict_item(v, title, anchor, f"{who}; {players}", direction, key=f"{anchor}-{i + 1}",
+                         unit_word=result.unit)
+            for i, (v, title, anchor, who, direction) in enumerate(items[:MAX_ITEMS])]
     rt = res["ratings"]
     warns = [ScoreWarning(f"{r['bot']} never wins (0 of {int(r['races']):,} seat-{result.unit}).",
                      "a bot too weak to matter, a rule that shuts its way of playing out, or a bot that cannot "
