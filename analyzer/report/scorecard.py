@@ -47,8 +47,9 @@ MIN_UNITS = 100  # below this many units "never wins" says little
 CSS = """
 #scorecard{border:1px solid #d6d6d6;border-radius:4px;padding:8px 14px;margin:.8em 0 1em;background:#fcfcfd}
 #scorecard h2{margin:.1em 0 .4em;font-size:1.15em;border:0;padding:0}
-#scorecard ul{margin:.2em 0;padding-left:0;list-style:none}#scorecard li{margin:.35em 0;font-size:.92em}
-#scorecard li b.answer{display:block;font-size:1.02em}
+#scorecard ul{margin:.2em 0;padding-left:0;list-style:none}#scorecard li{margin:.3em 0;font-size:.92em}
+#scorecard li b.answer{margin-right:.5em}#scorecard li .why{color:#555;font-size:.86em;line-height:1.3}
+#scorecard li.warn{font-size:.86em}
 .ev{display:inline-block;min-width:8.5em;text-align:center;border-radius:3px;padding:0 6px;font-weight:600;
 font-size:.85em;color:#fff;margin-right:6px}.ev-shown{background:#1f7a3f}.ev-ruled-out{background:#2c5aa0}
 .ev-not-enough{background:#a15c00}.ev-depends{background:#7b3f99}.warn{color:#7a3b00}#scorecard .warn b{color:#7a3b00}
@@ -103,7 +104,9 @@ def intervals(verdicts: list[Verdict]) -> str:
     """What the verdicts measured with their interval(s) and threshold: one table's
     ``v.number``; several tables' range of intervals."""
     v = verdicts[0]
-    if len(verdicts) == 1 or all(x.degenerate for x in verdicts):
+    if all(x.degenerate for x in verdicts):  # said in words by the answer itself
+        return f"{v.what}, threshold {v.bound}"
+    if len(verdicts) == 1:
         return f"{v.what} {v.number}, threshold {v.bound}"
     finite = [x for x in verdicts if math.isfinite(x.low) and math.isfinite(x.high)]
     if not finite:
@@ -123,7 +126,12 @@ def item(a: Answer, index: int, manifest: dict) -> Item | None:
     players = a.players or manifest.get("players", "?")
     labels = list(ac.verdicts)
     where = f" {a.where}" if a.where else ""
-    holds = f"{labels[0]}; {players} players" if len(labels) == 1 else f"each bot{where}; {players} players"
+    if len(labels) > 1:
+        holds = f"each bot{where}; {players} players"
+    elif a.where:  # one controlled table
+        holds = f"{labels[0]}{where}; {players} players"
+    else:  # the run's own table (its bots are the page's setup)
+        holds = f"the run's bots; {players} players"
     if a.quoted is not None:
         number = intervals([a.quoted])
     elif ac.word in (SHOWN, RULED_OUT):
@@ -132,7 +140,7 @@ def item(a: Answer, index: int, manifest: dict) -> Item | None:
     else:
         number = intervals(list(ac.verdicts.values()))
     if len(labels) > 1:
-        evidence = a.evidence_text()
+        evidence = a.evidence_text(short=True)
     else:
         v = ac.verdicts[labels[0]]
         evidence = word_text(v.word, a.unit) + ("" if v.decided else f"; {v.needed_text}")
@@ -277,7 +285,7 @@ def wins_almost_all(res: dict, manifest: dict) -> list[ScoreWarning]:
 def too_small(answers: list[Answer], manifest: dict, controlled) -> list[ScoreWarning]:
     """One warning when controlled tables leave answers open: every open table of each
     such answer, named, with the units that would settle it (or why none can be
-    promised: an effect sitting on its threshold)."""
+    promised: an estimate within one standard error of its threshold)."""
     if not controlled:
         return []
     open_ = [a for a in answers if a.evidence and a.where and a.across.open  # judged per controlled table
@@ -287,17 +295,17 @@ def too_small(answers: list[Answer], manifest: dict, controlled) -> list[ScoreWa
     units = sorted(set(controlled.units.values()))
     u = unit(manifest)
     size = f"{units[0]:,}" if len(units) == 1 else f"{units[0]:,}-{units[-1]:,}"
-    listed = "; ".join(f"{a.question} ({open_text(a.across.open, u)})" for a in open_)
+    listed = "; ".join(f"{a.question} ({', '.join(a.across.open)})" for a in open_)
     settle = [v.needed for a in open_ for v in a.across.open.values() if v.needed is not None]
     sits = any(v.on_threshold for a in open_ for v in a.across.open.values())
     meaning = "nothing about the game yet: the data are too few"
     if settle:
         meaning += f"; about {max(settle):,} {u} a table would settle every one that more {u} can settle"
     if sits:
-        meaning += (f"; an effect sitting on its threshold (within one standard error of it) is about as large as "
-                    f"the threshold itself, and more {u} will not settle it soon")
+        meaning += (f"; where an estimate lies within one standard error of its threshold the effect may be about "
+                    f"as large as the threshold itself, and more {u} may not settle it soon")
     return [ScoreWarning(
-        f"The controlled tables ({size} {u} each) leave {len(open_)} of the answers open: {listed}.",
+        f"The controlled tables ({size} {u} each) leave {len(open_)} of the answers open with some bots: {listed}.",
         meaning,
         f"rerun with more {u} (analyzer simulate {manifest.get('game', 'GAME')} --{u} N --out DIR, then "
         f"analyzer report DIR)")]
@@ -346,11 +354,14 @@ def warnings(res: dict, manifest: dict, answers: list[Answer], controlled=None,
 
 
 def _line_html(it: Item, name: str = "") -> str:
+    """A line: its evidence badge, the answer in the question's words and the question (a
+    link to its answer); under them, small, the evidence per table, the interval and the
+    players."""
     e = html.escape
     who = f"<b>{e(name)}:</b> " if name else ""
     return (f'<span class="ev ev-{it.css}">{e(it.badge)}</span>{who}<b class="answer">{e(it.answer)}</b>'
-            f'<a href="#{e(it.anchor)}">{e(it.question)}</a> {e(it.evidence)}: {e(it.number)}; '
-            f"<i>{e(it.holds_for)}</i>")
+            f'<a href="#{e(it.anchor)}">{e(it.question)}</a><br><span class="why">{e(it.evidence)}: '
+            f"{e(it.number)}; <i>{e(it.holds_for)}</i></span>")
 
 
 def render_html(card: list[Item], warns: list[ScoreWarning]) -> str:
@@ -369,11 +380,6 @@ def render_html(card: list[Item], warns: list[ScoreWarning]) -> str:
         parts += [f'<li class="warn"><b>{e(w.seen)}</b> It may mean {e(w.meaning)}. To look: '
                   f"<code>{e(w.check)}</code></li>" for w in warns]
         parts.append("</ul></details>")
-    u = card[0].unit if card else "races"
-    parts.append('<p class="small">Each line leads with the answer in the question\'s words, then the evidence: '
-                 "<b>shown</b>: the whole interval lies beyond the practical threshold; <b>ruled out</b>: the whole "
-                 f"interval lies inside it; <b>not enough {e(u)}</b>: neither yet; <b>depends on the bots</b>: the "
-                 "tables decide it differently, in word or direction.</p>")
     parts.append("</section>")
     return "".join(parts)
 

@@ -294,11 +294,12 @@ class Answer:
         rows = [(label, e) for label, (e, _, _) in (self.per_table or {}).items() if e is not None]
         return f"{direction.subject}: {estimate_range(rows)}" if rows and self.direction else ""
 
-    def evidence_text(self, deals: bool = False) -> str:
+    def evidence_text(self, deals: bool = False, short: bool = False) -> str:
         """How each table decides it, in words: "shown with each of the 4 bots in every
         seat"; "the bots decide it differently: ..."; the open tables named, each with the
         units that would settle it or why none can be promised (``deals``: the tables
-        played the same deals, and the text says so)."""
+        played the same deals, and the text says so; ``short``: in a few words, for the
+        scorecard)."""
         ac = self.across
         if ac is None:
             return ""
@@ -321,21 +322,23 @@ class Answer:
         if ac.open:
             head = (f"not enough {u} with any of the {len(labels)} bots{where}" if ac.word == NOT_ENOUGH
                     else f"not settled with {', '.join(ac.open)}")
-            parts.append(f"{head} ({open_text(ac.open, u)})")
+            parts.append(f"{head} ({open_text(ac.open, u, short)})")
         return "; ".join(parts)
 
 
-def open_text(opened: dict[str, Verdict], u: str) -> str:
+def open_text(opened: dict[str, Verdict], u: str, short: bool = False) -> str:
     """What would settle each open table: "tempo: about 83,000 games would settle it; switcher,
-    random: the effect sits on the threshold, more games will not settle it soon"."""
+    random: the effect may sit on the threshold, more games may not settle it soon" (``short``:
+    "tempo: about 83,000 games; switcher, random: may sit on the threshold")."""
     groups: dict[str, list[str]] = {}
     for label, v in opened.items():
         if not v.finite:
             said = "no interval yet"
         elif v.needed is None:
-            said = f"the effect sits on the threshold, more {u} will not settle it soon"
+            said = "may sit on the threshold" if short else (
+                f"the effect may sit on the threshold, more {u} may not settle it soon")
         else:
-            said = f"{v.needed_cell} would settle it"
+            said = v.needed_cell if short else f"{v.needed_cell} would settle it"
         groups.setdefault(said, []).append(label)
     return "; ".join(f"{', '.join(labels)}: {said}" for said, labels in groups.items())
 

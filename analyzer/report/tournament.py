@@ -258,10 +258,10 @@ def scorecard_of(res, result, min_effect: float = MIN_EFFECT):
         v = _outscore_verdict(f.strength[a] - f.strength[b], float(np.sqrt(max(var, 0.0))), min_effect,
                               int(result.races), f"{result.labels[a]}'s chance to outscore {result.labels[b]}, above 50%:",
                               result.unit)
-        A, B = result.labels[a].upper(), result.labels[b].upper()
+        first, second = result.labels[a].upper(), result.labels[b].upper()
         items.append((v, "Ratings", "ratings", f"{result.labels[a]} against {result.labels[b]}, seats rotated",
-                      Direction(f"{A} AGAINST {B}", f"{A} STRONGER THAN {B}", f"{B} STRONGER THAN {A}",
-                                f"{A} AND {B} EVEN within {{bound}}",
+                      Direction(f"{first} AGAINST {second}", f"{first} STRONGER THAN {second}",
+                                f"{second} STRONGER THAN {first}", f"{first} AND {second} EVEN within {{bound}}",
                                 f"{result.labels[a]} outscores {result.labels[b]} more often than not")))
     if f is not None and len(f.seat) > 1:
         se = float(np.sqrt(max(f.cov[B, B], 0.0)))

@@ -24,9 +24,9 @@ the estimate to the threshold is ``(z + 0.84)`` standard errors:
       n' = n · ((h + 0.84·se) / g)²          (both sides, towards ruled out)
 
 It is printed only where the gap is itself clear of the noise, at least one
-standard error: an estimate within one standard error of the threshold sits on
-it, and no number of units can be promised (``needed`` is None: "the effect
-sits on the threshold: more races will not settle it soon").
+standard error: an estimate within one standard error of the threshold may sit
+on it, and no number of units can be promised (``needed`` is None: "the effect
+may sit on the threshold: more races may not settle it soon").
 
 ``verdict`` judges one effect, ``any_of`` a family of them ("is any colour off
 by the threshold?": shown if one is, ruled out if all are); ``across`` the same
@@ -195,8 +195,8 @@ class Verdict:
 
     @property
     def bound(self) -> str:
-        """The threshold in words: ``±1.0 pp``."""
-        return "±" + self.scale.text(self.threshold).lstrip("+") + self.scale.suffix
+        """The threshold in words: ``±1.0 pp`` (a share judged against a level: ``10.0%``)."""
+        return ("±" if self.scale.signed else "") + self.scale.text(self.threshold).lstrip("+") + self.scale.suffix
 
     @property
     def on_threshold(self) -> bool:
@@ -218,9 +218,9 @@ class Verdict:
             return "no interval yet" if short else (
                 f"no interval at {self.n:,} {self.unit}: more {self.unit} are needed to judge it")
         if self.needed is None:
-            return "sits on the threshold" if short else (
-                f"the effect sits on the threshold (within one standard error of it): more {self.unit} will not "
-                "settle it soon")
+            return "may sit on the threshold" if short else (
+                f"the effect may sit on the threshold (the estimate is within one standard error of it): more "
+                f"{self.unit} may not settle it soon")
         if self.needed >= NEEDED_CAP:
             return f"more than {NEEDED_CAP:,} {self.unit}" + ("" if short else " would be needed to settle it")
         tail = "" if short else " would settle it (4 times in 5, if the effect and its spread stay as observed)"

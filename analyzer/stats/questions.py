@@ -89,7 +89,7 @@ class Direction:
             rows = [(label, v) for label, v in verdicts.items() if v.finite]
             if not rows:
                 return f"{self.subject} NOT MEASURED"
-            return f"{self.subject} NOT SETTLED: {range_text(rows)}"
+            return f"{self.subject} NOT SETTLED: {range_text(rows, named=False)}"
         labels = next(iter(ac.groups.values()))
         rows = [(label, verdicts[label]) for label in labels]
         first = rows[0][1]
@@ -102,20 +102,30 @@ class Direction:
         return text + (f" with {len(rows)} of {len(verdicts)} {noun}" if ac.open else "")
 
 
-def range_text(rows: Sequence[tuple[str, Verdict]]) -> str:
+def range_text(rows: Sequence[tuple[str, Verdict]], named: bool = True) -> str:
     """Estimates of several tables: "+6.9 to +8.0 pp" (one item named once: "grey
-    -4.5 to -4.7 pp"), or each table's item and number when they quote different
-    items ("grey -4.7 pp (contractor), pink +1.5 pp (timer)")."""
-    items = {v.item for _, v in rows}
-    first = rows[0][1]
+    -4.5 to -4.7 pp"), or each item with its range and tables when they quote
+    different items ("seat 1 +8.3 to +9.2 pp (racer, convoy), seat 4 -9.5 pp
+    (random)"; without ``named``, the range of the quoted gaps: "largest gaps -0.5
+    to +1.2 pp")."""
+    items = list(dict.fromkeys(v.item for _, v in rows))
+    if len(items) > 1 and named:
+        return ", ".join(f"{_span([v for _, v in rows if v.item == item])} ({', '.join(label for label, v in rows if v.item == item)})"
+                         for item in items)
+    body = _span([v for _, v in rows], with_item=False)
     if len(items) > 1:
-        return ", ".join(f"{v.item} {v.value_text} ({label})" for label, v in rows)
-    d = max(v.digits for _, v in rows)
-    values = [v.estimate for _, v in rows]
+        return f"largest gaps {body}"
+    return f"{items[0]} {body}" if items[0] else body
+
+
+def _span(verdicts: Sequence[Verdict], with_item: bool = True) -> str:
+    """The range of some verdicts' estimates at the digits their intervals need: "+6.9 to +8.0 pp"."""
+    first = verdicts[0]
+    d = max(v.digits for v in verdicts)
+    values = [v.estimate for v in verdicts]
     lo, hi = first.scale.text(min(values), d), first.scale.text(max(values), d)
     body = f"{lo}{first.scale.suffix}" if lo == hi else f"{lo} to {hi}{first.scale.suffix}"
-    item = next(iter(items))
-    return f"{item} {body}" if item else body
+    return f"{first.item} {body}" if with_item and first.item else body
 
 
 # ---------------------------------------------------------------------- estimates and questions
@@ -358,8 +368,8 @@ def skill_gradient(text: str = "How much does skill matter against luck?") -> Qu
         who = "heuristic bots" if row["bot"] == "all heuristic bots" else str(row["bot"])
         degenerate = ""
         if float(row["random_win_rate"]) == 0.0:
-            degenerate = (f"random never wins ({n:,} {u}): every win is a heuristic bot's, so the gap "
-                          f"({100 * float(row['difference']):+.1f} pp per seat) measures the table, not skill")
+            degenerate = (f"random never wins in {n:,} {u}: the {100 * float(row['difference']):+.1f} pp gap per "
+                          "seat is arithmetic, not a measure of skill")
         elif float(row["bot_win_rate"]) == 0.0:
             degenerate = f"the {who} never win ({n:,} {u}): every win is random's"
         return Estimate(float(row["difference"]), float(row["difference_low"]), float(row["difference_high"]), n,

@@ -139,8 +139,8 @@ def test_lm_answers_on_controlled_tables_hold_or_depend(lm_res):
     colours = {a.question: a for a in lm_answers(lm_res, LM_MANIFEST, differ)}["Are the lemming colours balanced?"]
     # the tables decide it differently: the answer says so and names each table's answer, never "shown"
     assert colours.word == "depends on the bots" and colours.answer == "DEPENDS ON THE BOTS"
-    assert colours.text.startswith("DEPENDS ON THE BOTS. The bots decide it differently (each in every seat): with "
-                                   "contractor UNBALANCED: ")
+    assert colours.text.startswith("DEPENDS ON THE BOTS. The bots decide it differently (each in every seat, on the "
+                                   "same deals): with contractor UNBALANCED: ")
     assert "(shown); with random BALANCED within ±1.0 pp (ruled out)" in colours.text
     # the findings are rows of the table, not sentences of the text
     assert "6 of 6 colours" not in colours.text
@@ -167,7 +167,7 @@ def test_smm_answers_name_scope_and_method(smm):
     # 200 games: too few to decide the pigs' 1 pp; the starter's edge is inside ±0.5 race points
     pigs = answers["Are the pigs balanced?"]
     assert pigs.word == "not enough" and pigs.text.startswith(f"{pigs.answer}. Not enough games with any of the 2 "
-                                                                "bots in every seat (")
+                                                                "bots in every seat, on the same deals (")
     assert answers["Does starting a race help?"].text.startswith(
         "STARTING MAKES NO DIFFERENCE within ±0.50 race points. Ruled out with each of the 2 bots in every seat")
     for q in ("Which queue position earned most? (hindsight: bets the bots laid)", "Are the pigs balanced?", "Does starting a race help?"):
@@ -177,7 +177,7 @@ def test_smm_answers_name_scope_and_method(smm):
     for label, row in table_rows(pigs).items():
         v = pigs.evidence[label]
         assert row["evidence"] == "not enough games" and row["measured on"] == "200 games"
-        assert row["needed to settle it"] == (f"about {v.needed:,} games" if v.needed else "sits on the threshold")
+        assert row["needed to settle it"] == (f"about {v.needed:,} games" if v.needed else "may sit on the threshold")
     assert queue.table[0] == ["bot (in every seat)", "value (95% CI)", "games", "finding"] and len(queue.table[1]) == 2
 
 

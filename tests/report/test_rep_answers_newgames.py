@@ -141,7 +141,7 @@ def test_lmg_structural_answers_on_controlled_tables_hold_or_depend(lmg):
     greedy = table_rows(hands)["greedy"]
     v = hands.evidence["greedy"]
     assert greedy["evidence"] == "not enough games" and greedy["needed to settle it"] == (
-        f"about {v.needed:,} games" if v.needed else "sits on the threshold")
+        f"about {v.needed:,} games" if v.needed else "may sit on the threshold")
     # answered as the evidence decides: not "Yes" (balanced) while a 1 pp gap is not ruled out
     assert "Yes:" not in hands.text + greedy["finding"]
     assert greedy["finding"].startswith("Cannot tell yet: all 4 seats are within sampling error of a fair 25.0%")

@@ -61,8 +61,8 @@ def test_the_seat_question_at_3000_and_a_million_races(base):
     _, a = _seat_answer(base, 3000, 0.003, 0.016)
     assert a.word == "not enough" and a.answer == "SEAT 1 EDGE NOT SETTLED: +0.3 pp"
     assert a.text.startswith("SEAT 1 EDGE NOT SETTLED: +0.3 pp. Not enough races with any of the 4 bots in every "
-                             "seat, on the same deals (favourite, timer, contractor, random: the effect sits on the "
-                             "threshold, more races will not settle it soon).")
+                             "seat, on the same deals (favourite, timer, contractor, random: the effect may sit on the "
+                             "threshold, more races may not settle it soon).")
     # a million races: ± 2.498 × sqrt(0.253 × 0.747 / 1,000,000) = ± 0.109 pp
     half = 0.016 * (3000 / 1e6) ** 0.5
     _, a = _seat_answer(base, 1_000_000, 0.003, half)
@@ -86,7 +86,7 @@ def test_scorecard_items_link_and_name_the_bots(base):
                            "+2.3 pp), threshold ±1.0 pp")
     assert seat.holds_for == "each bot in every seat; 4 players"
     assert seat.evidence == ("not enough races with any of the 4 bots in every seat (favourite, timer, contractor, "
-                             "random: the effect sits on the threshold, more races will not settle it soon)")
+                             "random: may sit on the threshold)")
     assert 1 <= len(card) <= scorecard.MAX_ITEMS
     page = scorecard.render_html(card, [])
     assert page.startswith('<section id="scorecard">')
@@ -124,9 +124,8 @@ def test_small_controlled_tables_are_a_warning(base):
     warns = scorecard.too_small(answers, MANIFEST, ctl)
     assert len(warns) == 1 and warns[0].seen.startswith("The controlled tables (3,000 races each) leave ")
     seat = warns[0].seen[warns[0].seen.index(SEAT):]
-    assert seat.startswith(f"{SEAT} (favourite: the effect sits on the threshold, more races will not settle it "
-                           "soon; timer: about ")
-    assert "more races will not settle it soon" in warns[0].meaning
+    assert seat.startswith(f"{SEAT} (favourite, timer)")
+    assert "more races may not settle it soon" in warns[0].meaning
 
 
 def test_game_warnings_for_degenerate_outcomes():
@@ -169,8 +168,7 @@ def test_a_split_verdict_names_how_each_bot_decides(base):
     seat = next(it for it in scorecard.items(answers, MANIFEST) if it.key == "first_seat_edge")
     assert seat.word == "shown" and seat.badge == "shown, 1 of 2"
     assert seat.answer == "SEAT 1 FAVOURED: +5.0 pp against the average seat with 1 of 2 bots"
-    assert seat.evidence == ("shown with timer in every seat; not settled with favourite (favourite: the effect sits "
-                             "on the threshold, more races will not settle it soon)")
+    assert seat.evidence == "shown with timer in every seat; not settled with favourite (favourite: may sit on the threshold)"
 
 
 def test_every_judged_answer_leads_with_its_answer_once(base):
@@ -232,7 +230,7 @@ def test_every_report_has_five_verdicts_linked_to_their_answers(game):
     for it in card:
         assert it.word in (scorecard.SHOWN, scorecard.RULED_OUT, scorecard.NOT_ENOUGH, scorecard.DEPENDS)
         assert it.answer and it.answer[:4].isupper(), it.answer  # the answer in the question's words first
-        assert ", threshold ±" in it.number and "(" in it.number, it.number  # a number with its interval
+        assert ", threshold " in it.number and "(" in it.number, it.number  # a number with its interval
         assert it.holds_for.endswith(f"{manifest['players']} players"), it.holds_for
         assert "not enough races" not in it.badge + it.evidence  # these games count games
         assert it.anchor == f"answer-{it.key}" and it.anchor in ids and f'href="#{it.anchor}"' in top
@@ -287,7 +285,7 @@ def test_mafia_games_nobody_wins_against_ten_percent():
                       "games": [985, 15, 600, 397, 3]})
     text, v = _nobody_measure({"outcomes": o})
     assert text.startswith("at 4 players nobody wins 98.5% (97.5%–99.1%) of games (everyone loses in 98.5%")
-    assert v.word == "shown" and "games nobody wins at 4 players" in v.what and v.bound == "±10.0%"
+    assert v.word == "shown" and "games nobody wins at 4 players" in v.what and v.bound == "10.0%"
     assert NOBODY.of(v) == "NOBODY WINS OFTEN: 98.5% of games"
     _, v = _nobody_measure({"outcomes": o[o.players == 5]})
     assert v.word == "ruled out" and v.high < 0.01

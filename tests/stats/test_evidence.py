@@ -68,12 +68,12 @@ def test_not_enough_towards_shown():
 def test_an_effect_within_one_standard_error_of_the_threshold_gets_no_number():
     """The issue's seat 1 at +1.037 pp against 1.0 pp (interval +0.8 to +1.3 pp): the gap of
     0.037 pp is a fraction of the standard error (0.13 pp), so no run size can be promised: the
-    line says the effect sits on the threshold (it used to promise 9,000,000 races)."""
+    line says the effect may sit on the threshold (it used to promise 9,000,000 races)."""
     v = verdict(0.01037, 0.0078, 0.0128, 0.01, 1_000_000, z=2.498)
     assert v.word == NOT_ENOUGH and v.needed is None and v.on_threshold
-    assert v.needed_text == ("the effect sits on the threshold (within one standard error of it): more races will "
-                             "not settle it soon")
-    assert v.needed_cell == "sits on the threshold"
+    assert v.needed_text == ("the effect may sit on the threshold (the estimate is within one standard error of it): "
+                             "more races may not settle it soon")
+    assert v.needed_cell == "may sit on the threshold"
     # towards ruled out: +0.2 pp with a side of 1.6 pp (se 0.82 pp) to clear a gap of 0.8 pp
     assert verdict(0.002, -0.014, 0.018, 0.01, 3000).needed is None
 
@@ -90,7 +90,7 @@ def test_from_a_standard_error_and_asymmetric_intervals():
 def test_on_the_threshold_or_without_an_interval_no_number_settles_it():
     v = verdict(0.01, 0.0, 0.02, 0.01, 1000)
     assert v.word == NOT_ENOUGH and v.needed is None
-    assert "will not settle it" in v.sentence
+    assert "may not settle it" in v.sentence
     v = verdict(float("nan"), float("nan"), float("nan"), 0.01, 0)
     assert v.word == NOT_ENOUGH and v.needed is None and not v.on_threshold
     assert v.needed_text == "no interval at 0 races: more races are needed to judge it"
@@ -102,7 +102,7 @@ def test_the_races_needed_in_a_table_cell():
     """The short form under a structural answer: the same number as the sentence, no sentence."""
     assert verdict(0.0, -0.012, 0.012, 0.01, 3000).needed_cell == "about 8,900 races"
     assert verdict(0.02, 0.012, 0.028, 0.01, 5000).needed_cell == ""  # decided: nothing to settle
-    assert verdict(0.01, 0.0, 0.02, 0.01, 1000).needed_cell == "sits on the threshold"
+    assert verdict(0.01, 0.0, 0.02, 0.01, 1000).needed_cell == "may sit on the threshold"
     assert verdict(float("nan"), float("nan"), float("nan"), 0.01, 0).needed_cell == "no interval yet"
     assert verdict(0.0, -0.012, 0.012, 0.01, 4_000_000_000, unit="games").needed_cell == (
         "more than 10,000,000,000 games")

@@ -124,7 +124,8 @@ DISCARDING = "discarding a card at a boss round rather than holding it to the en
 
 
 def _card_estimates(cards: pd.DataFrame, races: int) -> list[Estimate]:
-    return [points_estimate(r, str(r["contract"]), races, r["contract"]) for _, r in card_rows(cards).iterrows()]
+    return [points_estimate(r, f"discarding {r['contract']}", races, r["contract"])
+            for _, r in card_rows(cards).iterrows()]
 
 
 def _discards_measure(tables: dict, manifest: dict) -> Estimate | None:
@@ -217,8 +218,7 @@ def contract_answer(res: dict, manifest: dict, hindsight: str, hindsight_method:
                table=tables[0] if tables else None, extra_tables=tables[1:], key=DISCARDS_QUESTION.key,
                direction=DISCARDS, headline=headline, quoted=quoted, unit="races")
     if whole is not None:
-        a.text = (f"{headline}. {E.word_text(whole.word).capitalize()}: {quoted.reason[0].upper()}"
-                  f"{quoted.reason[1:]}. " + a.text)
+        a.text = f"{headline}. {E.word_text(whole.word).capitalize()}: {quoted.reason}. " + a.text
     return a
 
 
@@ -444,7 +444,7 @@ def bet_answer(res: dict, manifest: dict, hindsight: str, hindsight_method: str)
               "win chance"],
              [[_stage_name(r), f"{int(r['n']):,}", _gain(r), verdict(r["low"], r["high"]),
                pp_ci(r["win_gain"], r["win_low"], r["win_high"])] for _, r in rows.iterrows()])
-    text = f"{headline}. {E.word_text(v.word).capitalize()}: {v.reason[0].upper()}{v.reason[1:]}. " + text
+    text = f"{headline}. {E.word_text(v.word).capitalize()}: {v.reason}. " + text
     return Answer(q, text, method, intervention_scope(manifest), BET_FIGURE, evidence={"the run's bots": v},
                   table=table, key=BET_QUESTION.key, direction=BET, headline=headline, unit="races")
 

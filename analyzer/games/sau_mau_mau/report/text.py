@@ -346,8 +346,10 @@ RACE_ENDS = Q.Question("race_ends", "How do races end?", ("overview",), _crown_s
 FIRST_SEAT = Q.first_seat_edge("Is the first seat favoured over the whole game?")
 SEAT_SPREAD = Q.seat_spread("Do all the seats win alike over the whole game?")
 SKILL = Q.skill_gradient()
-# every question the report answers, by key (a balance search targets these)
-QUESTIONS = (QUEUE_VALUE, CHANGED_BETS, RACE_ENDS, START_EDGE, FIRST_SEAT, SEAT_SPREAD, SKILL, PIG_BALANCE,
+LENGTH = Q.length("race_length_mean", "turns", "race", "How long is a race?", "race_length")
+# every question the report measures, by key (a balance search targets these); the length has no answer of its
+# own on the page (the race ends answer and the flow give it)
+QUESTIONS = (QUEUE_VALUE, CHANGED_BETS, RACE_ENDS, START_EDGE, FIRST_SEAT, SEAT_SPREAD, SKILL, PIG_BALANCE, LENGTH,
              *flow_questions("race", "turns", 4))
 
 
