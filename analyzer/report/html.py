@@ -162,12 +162,12 @@ def _answers(sections, res: dict, manifest: dict, controlled) -> list[T.Answer]:
     return out
 
 
-def answer_dt(a: T.Answer, link: str = "", name: str = "") -> str:
+def answer_dt(a: T.Answer) -> str:
     """An answer's heading on the page: its evidence badge, its question and its answer in the
     question's words; id and class by its key."""
     from analyzer.report.scorecard import item
 
-    it = item(a, 0, {})
+    it = item(a, {})
     badge = f'<span class="ev ev-{it.css}">{_e(it.badge)}</span>' if it is not None else ""
     answer = f'<br><b class="answer">{_e(a.answer)}</b>' if a.answer else ""
     return f'<dt id="{_e(a.anchor)}" class="q q-{_e(a.key)}">{badge}{_e(a.question)}{answer}</dt>'

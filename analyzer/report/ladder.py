@@ -19,7 +19,7 @@ from __future__ import annotations
 import html
 import re
 
-from analyzer.report.text import GENERIC, Answer, estimate_range
+from analyzer.report.text import GENERIC, Answer, estimate_range, group_answer
 from analyzer.stats.evidence import DEPENDS, NOT_ENOUGH, across, word_text
 
 
@@ -61,8 +61,7 @@ def keeps(answer: Answer) -> str:
         ac = across(verdicts, signed=not direction.symmetric)
         if ac.word == DEPENDS:
             return "changes with strength: " + "; ".join(
-                f"{direction.of(verdicts[labels[0]])} with {', '.join(labels)}"
-                for labels in ac.groups.values())
+                f"{group_answer(direction, ac, labels)} with {', '.join(labels)}" for labels in ac.groups.values())
         if ac.open:
             unit = next(iter(ac.open.values())).unit
             tail = f"; {direction.over(ac, 'strengths')}" if ac.partial else ""

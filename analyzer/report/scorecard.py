@@ -82,11 +82,6 @@ class Item:
         return {SHOWN: "shown", RULED_OUT: "ruled-out", NOT_ENOUGH: "not-enough", DEPENDS: "depends"}.get(
             self.word, "not-enough")
 
-    # the old name of the note: how the tables split and what would settle the open ones
-    @property
-    def note(self) -> str:
-        return self.evidence
-
 
 @dataclass
 class ScoreWarning:
@@ -118,7 +113,7 @@ def intervals(verdicts: list[Verdict]) -> str:
             f"{v.scale.text(hi, d)}{v.suffix}), threshold {v.bound}")
 
 
-def item(a: Answer, index: int, manifest: dict) -> Item | None:
+def item(a: Answer, manifest: dict) -> Item | None:
     """An answer's scorecard line (None: it judges nothing)."""
     ac = a.across
     if ac is None:
@@ -151,8 +146,8 @@ def item(a: Answer, index: int, manifest: dict) -> Item | None:
 def items(answers: list[Answer], manifest: dict) -> list[Item]:
     """The scorecard's lines: the answers with evidence, in page order, at most ``MAX_ITEMS``."""
     out = []
-    for i, a in enumerate(answers):
-        it = item(a, i, manifest)
+    for a in answers:
+        it = item(a, manifest)
         if it is not None:
             out.append(it)
         if len(out) == MAX_ITEMS:
@@ -320,8 +315,8 @@ def gradient(res: dict, manifest: dict) -> list[ScoreWarning]:
     sa = res["seat_advantage"].sort_values("seat")
     rates = ", ".join(pct(r) for r in sa["win_rate"])
     return [ScoreWarning(
-        f"The seats' win rates are {way} in seat order: {rates} (seats 1 to {len(sa)}; seat 1's and seat "
-        f"{len(sa)}'s intervals apart).",
+        f"The seats' win rates are {way} in seat order: {rates} (seats 1 to {len(sa)}; two steps or more beyond "
+        "the noise, none back).",
         "a turn order that favours the " + ("earlier" if way == "falling" else "later") + " seats step by step "
         "(a rule: who moves, draws or scores first), not seat 1 alone; the all-seats answer judges each seat",
         replay_command(manifest))]

@@ -312,7 +312,7 @@ class Answer:
         if ac.word == DEPENDS:
             direction = self.direction or GENERIC
             parts.append(f"the bots decide it differently (each{where}): " + "; ".join(
-                f"with {', '.join(group)} {_group_answer(direction, ac, group)} ({word_text(w, u)})"
+                f"with {', '.join(group)} {group_answer(direction, ac, group)} ({word_text(w, u)})"
                 for (w, _), group in ac.groups.items()))
         elif ac.holds:
             parts.append(f"{ac.word} with each of the {len(labels)} bots{where}")
@@ -343,7 +343,7 @@ def open_text(opened: dict[str, Verdict], u: str, short: bool = False) -> str:
     return "; ".join(f"{', '.join(labels)}: {said}" for said, labels in groups.items())
 
 
-def _group_answer(direction: Direction, ac: Across, group: list[str]) -> str:
+def group_answer(direction: Direction, ac: Across, group: list[str]) -> str:
     """The answer of a group of tables that decide alike: its range over them."""
     return direction.over(across({label: ac.verdicts[label] for label in group}, ac.signed))
 

@@ -284,19 +284,26 @@ def seat_flags(res: dict, manifest: dict | None) -> Flags | None:
 
 def seat_gradient(res: dict) -> str:
     """"falling" or "rising" where the seats' win rates (one bot in every seat, three
-    seats or more) run one way in seat order, not all equal, the first and last
-    seats' intervals against the average apart; "" otherwise."""
+    seats or more) run one way in seat order: at least two steps that way beyond the
+    noise (the two seats' 95% intervals against the average apart), none the other way
+    beyond it, and the first and last seats apart; "" otherwise (seat 1 alone ahead is
+    not a gradient)."""
     sa = res.get("seat_advantage")
     if sa is None or len(sa) < 3 or confounded(res):
         return ""
     sa = sa.sort_values("seat")
     rates = sa["win_rate"].to_numpy(float)
-    steps = np.diff(rates)
-    first, last = sa.iloc[0], sa.iloc[-1]
-    if (steps <= 0).all() and steps.any() and first["advantage_low"] > last["advantage_high"]:
-        return "falling"
-    if (steps >= 0).all() and steps.any() and first["advantage_high"] < last["advantage_low"]:
-        return "rising"
+    low, high = sa["advantage_low"].to_numpy(float), sa["advantage_high"].to_numpy(float)
+
+    def apart(i: int, j: int) -> bool:
+        return bool(low[i] > high[j] or low[j] > high[i])
+
+    for sign, way in ((-1, "falling"), (1, "rising")):
+        steps = [(sign * (rates[i + 1] - rates[i]), apart(i, i + 1)) for i in range(len(rates) - 1)]
+        against = any(step < 0 and clear for step, clear in steps)
+        along = sum(step > 0 and clear for step, clear in steps)
+        if not against and along >= 2 and apart(0, len(rates) - 1):
+            return way
     return ""
 
 

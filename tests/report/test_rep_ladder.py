@@ -56,7 +56,7 @@ def test_the_ladder_says_whether_an_answer_keeps_from_random_to_search():
                         Direction("LENGTH", "", "", "", "longer"))
     assert ladder.keeps(keeps) == "keeps its answer: NO SEAT 1 EDGE within ±1.0 pp at every strength"
     assert ladder.keeps(changes) == ("changes with strength: NO SEAT 1 EDGE within ±1.0 pp with random; SEAT 1 "
-                                     "FAVOURED: +5.0 pp against the average seat with heuristic, search")
+                                     "FAVOURED: +5.0 to +6.0 pp against the average seat with heuristic, search")
     flips = _ladder_of({"random": (None, "s", _v(0.05, 0.03, 0.07)), "heuristic": (None, "s", _v(-0.05, -0.07, -0.03)),
                         "search": (None, "s", _v(0.05, 0.03, 0.07))})
     assert ladder.keeps(flips) == ("changes with strength: SEAT 1 FAVOURED: +5.0 pp against the average seat with "

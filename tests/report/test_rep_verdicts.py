@@ -317,7 +317,20 @@ def test_a_monotone_seat_gradient_is_named():
     warns = scorecard.gradient(res, MANIFEST)
     assert warns[0].seen.startswith("The seats' win rates are falling in seat order: 30.0%, 29.2%, 28.3%, 28.3% "
                                     "(seats 1 to 4")
-    assert Q.seat_gradient({**res, "seat_advantage": sa.assign(win_rate=[0.3, 0.28, 0.29, 0.283])}) == ""
+    # a last step back up within the noise (28.3, then 28.4%, as with contractor at 200,000 races) keeps it
+    noisy = sa.assign(win_rate=[0.300, 0.290, 0.283, 0.284])
+    noisy = noisy.assign(advantage=noisy["win_rate"] - noisy["win_rate"].mean())
+    noisy = noisy.assign(advantage_low=noisy["advantage"] - 0.002, advantage_high=noisy["advantage"] + 0.002)
+    assert Q.seat_gradient({**res, "seat_advantage": noisy}) == "falling"
+    # a step back beyond the noise, or seat 1 alone ahead, is no gradient
+    back = noisy.assign(win_rate=[0.300, 0.280, 0.290, 0.283])
+    back = back.assign(advantage=back["win_rate"] - back["win_rate"].mean())
+    back = back.assign(advantage_low=back["advantage"] - 0.002, advantage_high=back["advantage"] + 0.002)
+    assert Q.seat_gradient({**res, "seat_advantage": back}) == ""
+    alone = back.assign(win_rate=[0.31, 0.28, 0.28, 0.28])
+    alone = alone.assign(advantage=alone["win_rate"] - alone["win_rate"].mean())
+    alone = alone.assign(advantage_low=alone["advantage"] - 0.002, advantage_high=alone["advantage"] + 0.002)
+    assert Q.seat_gradient({**res, "seat_advantage": alone}) == ""
 
 
 # ---------------------------------------------------------------------- the rule at the exact threshold
