@@ -243,20 +243,40 @@ class Run:
                 raise AnalyzerError("this run kept no tables (simulate(..., tables=False) without out=)")
         return self._tables
 
-    def report(self, path, strong: bool = False) -> Path:
-        """Write the balance report (HTML, figures, CSV) to ``path`` (``strong``: under
-        strong play, see ``report_runs``); returns the HTML file."""
-        from analyzer.report import check_report_path, write_report
+    def _aggregate(self):
+        """The run's report aggregator (built from the kept chunks once); None without them."""
         from analyzer.games import new_stats
 
-        path = Path(path)
-        check_report_path(path)
-        stats = self._stats
-        if stats is None and self._chunks is not None:
+        if self._stats is None and self._chunks is not None:
             stats = new_stats(self.game)
             for tables in self._chunks:
                 stats.add(tables)
             self._stats = stats
+        return self._stats
+
+    @property
+    def results(self) -> dict[str, pd.DataFrame]:
+        """The aggregated result tables the report reads, by name: what each of the game's
+        questions measures (``analyzer.stats.questions.questions_for(game)[key].estimate(
+        run.results, run.manifest)``)."""
+        stats = self._aggregate()
+        if stats is None:
+            if self.out is None:
+                raise AnalyzerError("this run kept no tables; run it with tables=True or out=")
+            from analyzer.report import aggregate_run
+
+            stats, _ = aggregate_run(self.out)
+            self._stats = stats
+        return stats.result()
+
+    def report(self, path, strong: bool = False) -> Path:
+        """Write the balance report (HTML, figures, CSV) to ``path`` (``strong``: under
+        strong play, see ``report_runs``); returns the HTML file."""
+        from analyzer.report import check_report_path, write_report
+
+        path = Path(path)
+        check_report_path(path)
+        stats = self._aggregate()
         if stats is None:
             if self.out is None:
                 raise AnalyzerError("this run kept no tables to report on; run it with tables=True or out=")

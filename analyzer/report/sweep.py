@@ -50,13 +50,12 @@ def metric_scale(df, metric: str):
         return PERCENT
     if "turns" in metric and "mean" in metric:
         from analyzer.errors import AnalyzerError
-        from analyzer.games import game_info
+        from analyzer.stats.questions import questions_for
 
         try:
-            questions = getattr(game_info(str(df["game"].iloc[0])).load("report"), "QUESTIONS", ())
+            q = questions_for(str(df["game"].iloc[0])).get("length")
         except (AnalyzerError, KeyError):
-            questions = ()
-        q = next((q for q in questions if q.key == "length"), None)
+            q = None
         return q.scale if q is not None else None
     return None
 

@@ -16,6 +16,26 @@ The questions every game shares are written here once (the first seat's edge,
 the spread of all seats, skill against luck, length, how late a game is decided,
 the leader at the half, how often nobody wins); a game registers its own in its
 report package (``QUESTIONS``). The verdict itself is ``stats/evidence.py``'s.
+
+Use (a balance search, a notebook)::
+
+    qs = questions_for("lemminge")    # key -> Question: the shared ones as the game
+                                      # words them, and the game's own
+    run = analyzer.api.simulate("lemminge", games=20_000, bots="racer")
+    tables = run.results              # the aggregated result tables (of a run folder:
+                                      # analyzer.report.aggregate_run(dir)[0].result())
+    e = qs["first_seat_edge"].estimate(tables, run.manifest)  # Estimate, or None
+    v = qs["first_seat_edge"].verdict(tables, run.manifest)   # evidence.Verdict, or None
+    v.word, v.estimate, v.low, v.high    # SHOWN / RULED_OUT / NOT_ENOUGH, value, interval
+    qs["first_seat_edge"].direction.of(v)  # the answer in words: "SEAT 1 FAVOURED: +7.4 pp ..."
+
+``estimate`` returns None where the tables cannot answer the question: a seat
+question on a table of mixed bots (seats and bots confounded: give it a table
+with one bot in every seat), an intervention the run did not replay
+(``intervention_*`` tables come from the report's replays, not from a run). The
+manifest supplies the unit (``"unit"``: races or games, which column counts
+them), the practical threshold (``"min_effect"``, a share; default 1 pp) and the
+player count where a question needs it: pass the run's own.
 """
 from __future__ import annotations
 
@@ -156,6 +176,11 @@ class Estimate:
     degenerate: str = ""
     parts: tuple["Estimate", ...] = ()
     backed: bool = True
+
+    def __post_init__(self):  # numbers as plain floats and ints, whatever table cell they came from
+        for name in ("value", "low", "high", "z"):
+            object.__setattr__(self, name, float(getattr(self, name)))
+        object.__setattr__(self, "n", int(self.n))
 
     def judge(self, threshold: float) -> Verdict:
         """The verdict against ``threshold`` (``evidence.verdict``; ``any_of`` over a family)."""
@@ -486,3 +511,23 @@ def nobody_wins(counts: Callable[[dict], list[tuple[str, int, int]]], text: str,
         return family(parts, "games nobody wins")
     return Question("nobody_wins", text, (), measure, NOBODY, lambda manifest: threshold, "outcomes",
                     "the share of games with no winner, 95% Wilson interval", PERCENT)
+
+
+# ---------------------------------------------------------------------- a game's questions by key
+
+
+def questions_for(game) -> dict[str, Question]:
+    """A game's questions by key, in its report's order: the shared questions as the
+    game words them and its own (its report package's ``QUESTIONS``). ``game``: a
+    game's name (as typed on the command line) or its ``GameInfo``. Two questions
+    of one game never share a key (a key names one answer everywhere: page, CSV,
+    targets); a game that repeats one is an error."""
+    from analyzer.games import game_info  # the registry imports the games: at run time only
+
+    info = game_info(game) if isinstance(game, str) else game
+    out: dict[str, Question] = {}
+    for q in info.load("report").QUESTIONS:
+        if q.key in out:
+            raise ValueError(f"{info.name} registers two questions with the key {q.key!r}")
+        out[q.key] = q
+    return out

@@ -293,22 +293,28 @@ def test_mafia_games_nobody_wins_against_ten_percent():
 
 
 def test_mafia_card_and_base_associations():
-    """A card with 60 wins in 100 games against 180 in 900 without: +40 pp, shown beyond 1 pp
-    on a simultaneous interval over the two cards; a base played in every game is no comparison."""
+    """A card with 60 wins in 100 family-games against 180 in 900 without: +40 pp, shown beyond
+    1 pp on a simultaneous interval over the two cards, resting on the 250 games played (four
+    families' 1,000 seat-games); a base played in every game is no comparison."""
     from analyzer.games.mafia.report import bases_verdict, cards_verdict
 
+    outcomes = pd.DataFrame({"players": [5, 5], "outcome": ["state", "red"], "games": [150, 100]})
     cards = pd.DataFrame({"players": [5, 5], "card": ["ati_strike", "usa"], "side_role": ["family", "family"],
                           "games_with": [100, 0], "win_with": [0.6, np.nan], "games_without": [900, 1000],
                           "win_without": [0.2, 0.2]})
-    v = cards_verdict({"cards": cards}, {})
+    v = cards_verdict({"cards": cards, "outcomes": outcomes}, {})
     assert v.word == "shown" and v.level == "simultaneous 95% CI" and "ATI strike" in v.what
     assert round(v.estimate, 2) == 0.4 and 0.28 < v.low < 0.35  # one card with games both ways: plain 95%
+    assert v.n == 250 and v.unit == "games"
+    assert cards_verdict({"cards": cards}, {}) is None  # no games counted: nothing to rest on
     bases = pd.DataFrame({"players": [5, 5, 5, 5], "side": ["red", "red", "black", "black"],
                           "base": ["Palermo", "Enna", "Catania", "Enna"], "n": [500, 500, 1000, 0],
                           "wins": [100, 100, 200, 0], "win_rate": [0.2, 0.2, 0.2, np.nan]})
-    v = bases_verdict({"bases": bases}, {})
+    outcomes = outcomes.assign(games=[600, 400])
+    v = bases_verdict({"bases": bases, "outcomes": outcomes}, {})
     assert v.word == "not enough" and v.estimate == 0.0 and v.what == "red at 5 players, Palermo minus Enna"
-    assert bases_verdict({"bases": bases[bases.side == "black"]}, {}) is None
+    assert v.n == 1000
+    assert bases_verdict({"bases": bases[bases.side == "black"], "outcomes": outcomes}, {}) is None
 
 
 def test_lemminge_new_columns_on_a_simultaneous_interval():

@@ -279,34 +279,48 @@ def _cards_table(res) -> tuple[list[str], list[list]] | None:
 
 def _differences(pairs: list[tuple], what: str) -> Q.Estimate | None:
     """A family of win-rate differences of independent groups of games: ``pairs`` of
-    ``(label, item, wins_a, games_a, wins_b, games_b)``, each on Newcombe's interval at a
-    simultaneous 95% (Bonferroni over the pairs)."""
+    ``(label, item, wins_a, games_a, wins_b, games_b, games)``, each on Newcombe's interval
+    at a simultaneous 95% (Bonferroni over the pairs), resting on the ``games`` played at
+    its player count (a family's seat-games with and without a card add up to four times
+    the games: the games are what more of would settle it)."""
     if not pairs:
         return None
     z = simultaneous_z(len(pairs))
     out = []
-    for label, item, ka, na, kb, nb in pairs:
+    for label, item, ka, na, kb, nb, games in pairs:
         d, low, high = rate_difference(ka, na, kb, nb, z)
-        out.append(Q.Estimate(float(d), float(low), float(high), int(na + nb), "games", PP, "simultaneous 95% CI",
+        out.append(Q.Estimate(float(d), float(low), float(high), int(games), "games", PP, "simultaneous 95% CI",
                               label, item=item, z=z))
     return Q.family(out, what)
 
 
+def _games_at(res) -> dict[int, int]:
+    """Games played at each player count (the outcomes table)."""
+    o = res.get("outcomes")
+    if o is None or not len(o):
+        return {}
+    return {int(k): int(v) for k, v in o.groupby("players")["games"].sum().items()}
+
+
 def _bases_measure(res, manifest) -> Q.Estimate | None:
     b = res["bases"]
+    games = _games_at(res)
     pairs = []
     for (n, side), g in b[b["n"] > 0].groupby(["players", "side"], sort=False):
         rows = g.sort_values("win_rate", ascending=False).to_dict("records")
         pairs += [(f"{side} at {n} players, {x['base']} minus {y['base']}", f"{side} {x['base']} over {y['base']}",
-                   x["wins"], x["n"], y["wins"], y["n"]) for i, x in enumerate(rows) for y in rows[i + 1:]]
+                   x["wins"], x["n"], y["wins"], y["n"], games.get(int(n), x["n"] + y["n"]))
+                  for i, x in enumerate(rows) for y in rows[i + 1:]]
     return _differences(pairs, "a family's win rate with one base minus another")
 
 
 def _cards_measure(res, manifest) -> Q.Estimate | None:
     c = res["cards"]
     c = c[(c["games_with"] > 0) & (c["games_without"] > 0)]
+    games = _games_at(res)
     pairs = [(f"{card_title(r.card)} at {r.players} players ({r.side_role})", card_title(r.card),
-              round(r.win_with * r.games_with), r.games_with, round(r.win_without * r.games_without), r.games_without)
+              round(r.win_with * r.games_with), r.games_with, round(r.win_without * r.games_without), r.games_without,
+              games.get(int(r.players), r.games_with + r.games_without))
              for r in c.itertuples()]
     return _differences(pairs, "a card's win rate with minus without")
 
@@ -484,13 +498,13 @@ SEAT_SPREAD = Q.Question("seat_spread", "Do the four families win alike?", ("out
                          lambda t, m: _family_spread(t, m), FAMILIES, Q.min_effect, "outcomes", FIRST_METHOD)
 NOBODY_WINS = Q.nobody_wins(_nobody_counts, "How often does nobody win (everyone loses, or a draw at the safety cap)?")
 BASE_CHOICE = Q.Question("base_choice", "How did families fare with each base city? (association: the bots chose the "
-                         "base)", ("bases",), _bases_measure,
+                         "base)", ("bases", "outcomes"), _bases_measure,
                          Q.Direction("BASE CHOICE", "A BASE GOES WITH WINNING", "A BASE GOES WITH WINNING",
                                      "BASES ALIKE within {bound}",
                                      "a family wins more often with one base than another (association)"),
                          Q.min_effect, "bases", BASE_METHOD)
 CARD_ASSOCIATION = Q.Question("card_association", "Which cards go with winning? (association: win rates with and "
-                              "without a card)", ("cards",), _cards_measure,
+                              "without a card)", ("cards", "outcomes"), _cards_measure,
                               Q.Direction("CARDS", "A CARD GOES WITH WINNING", "A CARD GOES WITH LOSING",
                                           "NO CARD GOES WITH WINNING within {bound}",
                                           "a side wins more often in the games where it played the card "
