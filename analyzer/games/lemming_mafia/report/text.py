@@ -220,8 +220,9 @@ def _contract_hindsight(res: dict) -> str:
     if not len(ct):
         return "no contracts in this run."
     t = causal.PRACTICAL_POINTS
-    throw = ct[ct["hold_value_high"] < -t].sort_values("hold_value")
-    keep = ct[ct["hold_value_low"] > t].sort_values("hold_value", ascending=False)
+    said = ct.apply(lambda r: causal.verdict(r["hold_value_low"], r["hold_value_high"], t), axis=1)
+    throw = ct[said == causal.SHOWN_LOSS].sort_values("hold_value")
+    keep = ct[said == causal.SHOWN_GAIN].sort_values("hold_value", ascending=False)
 
     def names(df):
         return ", ".join(f"{r['contract']} ({num(r['hold_value'], sign=True)})" for _, r in df.iterrows())
