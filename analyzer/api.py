@@ -87,6 +87,16 @@ def _whole(value, option: str, required: bool = False):
     raise AnalyzerError(f"{option} must be a whole number, got {value!r}")
 
 
+def _real(value, option: str) -> float:
+    """A finite number of any numeric type (not a bool, not a string): one line
+    naming the option otherwise."""
+    import numbers
+
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+        raise AnalyzerError(f"{option} must be a number, got {value!r}")
+    return float(value)
+
+
 def game_setup(game: str, players: int | None, threads: int | None):
     """The game's match class, the player count and threads, bounded before any list is built."""
     from analyzer.engine.simulate import check_players, default_threads
@@ -105,12 +115,39 @@ def game_setup(game: str, players: int | None, threads: int | None):
     return info, info.load("match"), players, threads
 
 
-def _path(value, option: str) -> Path | None:
-    if value is None:
+def _path(value, option: str, required: bool = False) -> Path | None:
+    if value is None and not required:
         return None
     if not isinstance(value, (str, os.PathLike)):
         raise AnalyzerError(f"{option} must be a path, got {value!r}")
     return Path(value)
+
+
+def rules_for(game: str, rules=None, rule: Sequence[str] = ()):
+    """The rules a run of ``game`` plays (``analyzer.engine.ruleset.Rules``):
+    ``rules`` a rules file (a path to a TOML file holding a ``[rules]``
+    table), a dict of ``KEY: VALUE``, or a ``Rules`` of the game; ``rule``:
+    ``"KEY=VALUE"`` texts after it (``--rule``). None and none: the box's.
+    Bad rules raise ``AnalyzerError`` (one line naming the key, the value and
+    what is allowed) before any game is played."""
+    from analyzer.engine.ruleset import Rules
+    from analyzer.games import game_info, rules_of
+
+    ruleset = rules_of(game_info(game).name)
+    if isinstance(rule, str):
+        rule = [rule]
+    if not isinstance(rule, (list, tuple)) or not all(isinstance(r, str) for r in rule):
+        raise AnalyzerError(f"rule must be a list of KEY=VALUE texts, got {rule!r}")
+    if isinstance(rules, Rules):
+        if rules.ruleset != ruleset:
+            raise AnalyzerError(f"the rules given are {rules.ruleset.title}'s, not {ruleset.title}'s")
+        return ruleset.read(None, rule, base=rules.changed()) if rule else rules
+    if isinstance(rules, dict):
+        ruleset.rules(rules, where="rules")  # a bad key or value named as the API's argument
+        return ruleset.read(None, rule, base=rules)
+    if rules is None or isinstance(rules, (str, os.PathLike)):
+        return ruleset.read(rules, rule)
+    raise AnalyzerError(f"rules must be a rules file's path, a dict of KEY: VALUE or a Rules, got {rules!r}")
 
 
 def cluster_session(cluster):
@@ -125,8 +162,40 @@ def cluster_session(cluster):
 
     if isinstance(cluster, Session):
         return contextlib.nullcontext(cluster)
+    address = check_address(cluster)
+    return _local_session(address) if address.startswith("local:") else connect(address)
 
-    return connect(check_address(cluster))
+
+def _local_session(address: str):
+    """``connect`` to a local cluster, quietly: its scheduler serves HTTP on
+    Dask's default port and, when another program holds that port, takes
+    another one after a four-line warning that tells the user nothing; and its
+    processes' multiprocessing objects (semaphores) are collected once it is
+    closed, before the command exits without finalisers (``cli.console``),
+    so that multiprocessing's resource tracker has no leaked ones to report
+    (two lines on stderr, after the end or a SIGTERM)."""
+    import contextlib
+    import gc
+    import warnings
+
+    from analyzer.engine.cluster import connect
+
+    warnings.filterwarnings("ignore", message=r"Port \d+ is already in use", category=UserWarning)
+
+    @contextlib.contextmanager
+    def session():
+        try:
+            with connect(address) as s:
+                yield s
+        except (KeyboardInterrupt, AnalyzerError) as e:
+            # a stop or a one-line error: its traceback would keep the closed
+            # cluster's objects alive past the collection (neither is shown)
+            e.with_traceback(None)
+            gc.collect()
+            raise
+        gc.collect()
+
+    return session()
 
 
 # ------------------------------------------------------------------ reports
@@ -173,8 +242,12 @@ def report_runs(run_dirs, out=None, *, by: str | None = None, min_effect: float 
     dirs = [Path(d) for d in run_dirs]
     if not dirs:
         raise AnalyzerError("no run directory given")
+    if by is not None and by not in ("players", "board"):
+        raise AnalyzerError(f"--by must be one of players, board, got {by!r}")
     if strong and by is not None:
         raise AnalyzerError("--strong does not go with --by (a side-by-side report plays no controlled tables)")
+    if min_effect is not None:
+        min_effect = _real(min_effect, "--min-effect")
     seen: dict[str, Path] = {}
     for d in dirs:
         key = os.path.realpath(d)
@@ -238,7 +311,9 @@ class Run:
                           for n in names}
                 self._tables = {**tables, **(self._final or {})}
             elif self.out is not None:
-                self._tables = {p.stem: pd.read_parquet(p) for p in sorted(self.out.glob("*.parquet"))}
+                from analyzer.engine.output import utf8_text
+
+                self._tables = {p.stem: pd.read_parquet(utf8_text(p)) for p in sorted(self.out.glob("*.parquet"))}
             else:
                 raise AnalyzerError("this run kept no tables (simulate(..., tables=False) without out=)")
         return self._tables
@@ -274,7 +349,7 @@ class Run:
         strong play, see ``report_runs``); returns the HTML file."""
         from analyzer.report import check_report_path, write_report
 
-        path = Path(path)
+        path = _path(path, "the report path", required=True)
         check_report_path(path)
         stats = self._aggregate()
         if stats is None:
@@ -293,7 +368,7 @@ class Run:
 def simulate(game: str, races: int | None = None, *, games: int | None = None, bots: BotList | None = None,
              players: int | None = None, board=None, seed: int = 1, threads: int | None = None,
              out=None, report=None, tables: bool = True, progress: bool | None = None,
-             chunk: int | None = None, cluster=None, strong: bool = False) -> Run:
+             chunk: int | None = None, cluster=None, strong: bool = False, rules=None) -> Run:
     """Play ``races`` races or ``games`` games (the game's unit; either name
     works) between ``bots`` (one for every seat, or one per
     seat: a comma string or a list) and return the ``Run``. ``out``: also write
@@ -301,7 +376,8 @@ def simulate(game: str, races: int | None = None, *, games: int | None = None, b
     ``tables``: keep the tables in memory (``run.tables``; for long runs write
     them with ``out`` instead); ``cluster``: play on a Dask cluster,
     ``"tcp://HOST:PORT"`` or ``"local:N"`` (or a session of ``cluster_session``),
-    with the same results; ``strong``: the report under strong play (``report_runs``)."""
+    with the same results; ``strong``: the report under strong play (``report_runs``);
+    ``rules``: the rules variant (``rules_for``: a rules file, a dict, a ``Rules``; None: the box)."""
     from analyzer.engine.simulate import DEFAULT_CHUNK, simulate as run_simulation
 
     info, cls, players, threads = game_setup(game, players, threads)
@@ -311,7 +387,7 @@ def simulate(game: str, races: int | None = None, *, games: int | None = None, b
     from analyzer.engine.simulate import check_run_options
 
     check_run_options(count, seed, threads, chunk, info.unit)
-    match = match_for(info, cls, players, bots, board)
+    match = match_for(info, cls, players, bots, board, rules)
     out, report_path = _path(out, "--out"), _path(report, "--report")
     stats = None
     if report_path is not None:
@@ -350,15 +426,15 @@ def simulate(game: str, races: int | None = None, *, games: int | None = None, b
     return run
 
 
-def match_for(info, cls, players: int, bots, board):
-    """The match a simulation of these bots on this board plays."""
+def match_for(info, cls, players: int, bots, board, rules=None):
+    """The match a simulation of these bots on this board plays, under these rules."""
     from analyzer.engine.botspec import parse_bot_list, seat_bots
 
     bot_text = _bot_text(bots, "bots")
     specs = seat_bots(parse_bot_list(bot_text if bot_text is not None else info.default_bot_list(players)),
                       players)
     board = _path(board, "--board")
-    return cls(str(board) if board is not None else None, players, specs)
+    return cls(str(board) if board is not None else None, players, specs, rules=rules_for(info.name, rules))
 
 
 def compile_jobs(match, detail: bool, report: bool, strong: bool = False) -> list:
@@ -387,12 +463,12 @@ def compile_ahead(runs: list[dict], progress: bool | None = None, wait: bool = F
     simulations needs that the numba cache lacks (a scenario's runs: ``analyzer
     run``), in the order of the runs; each ``simulate`` then waits only for its
     own (``wait=True``: wait for all here). Each run a dict of ``simulate``'s
-    arguments (``game``, ``bots``, ``players``, ``board``, ``out``, ``report``).
+    arguments (``game``, ``bots``, ``players``, ``board``, ``rules``, ``out``, ``report``).
     Returns how many compile jobs are cold (0 when every kernel is cached)."""
     matches = []
     for run in runs:
         info, cls, players, _ = game_setup(run["game"], run.get("players"), None)
-        match = match_for(info, cls, players, run.get("bots"), run.get("board"))
+        match = match_for(info, cls, players, run.get("bots"), run.get("board"), run.get("rules"))
         report = run.get("report") is not None
         matches.append((match, report or run.get("out") is not None, report, bool(run.get("strong"))))
     from analyzer.engine.warm import compile_ahead as compile_
@@ -405,6 +481,12 @@ def render_header(match, result) -> str:
     lines = [f"{match.title}: {m[match.unit]:,} {match.unit}, {match.players} players, seed {m['seed']}"]
     lines += match.setup_lines()
     return "\n".join(lines) + "\n"
+
+
+def with_rules(text: str, rules) -> str:
+    """A result's text with its rules named when they are not the box's (a
+    run's summary names them always, among its setup lines)."""
+    return text if rules.is_box else f"{rules.line()}\n{text}"
 
 
 # ------------------------------------------------------------------ compare
@@ -484,11 +566,12 @@ def compare(game: str, bot: str, vs: str, *, field: BotList = "random", players:
             board=None, races: int | None = None, games: int | None = None, seed: int = 1,
             threads: int | None = None, sprt: tuple[float, float] | str | None = None, alpha: float = 0.05,
             beta: float = 0.05, progress: bool | None = None, role: str | None = None,
-            cluster=None) -> Comparison:
+            cluster=None, rules=None) -> Comparison:
     """Bot A (``bot``) against bot B (``vs``) on the same deals and dice, seats
     rotated (among the seats of ``role``, in a game of roles), the other seats
     taken by ``field``; ``sprt=(d0, d1)`` (or ``"D0,D1"``) stops as soon as a sequential test
-    decides between those win-rate differences A - B, in percentage points."""
+    decides between those win-rate differences A - B, in percentage points; ``rules``: the
+    rules variant both arms play (``rules_for``)."""
     from analyzer.engine.botspec import parse_bot_list
     from analyzer.engine.compare import Sprt, compare as run, render
     from analyzer.engine.seating import seat_tables
@@ -499,7 +582,8 @@ def compare(game: str, bot: str, vs: str, *, field: BotList = "random", players:
     count = _count(races, games, 200_000, f"--{info.unit}")
     check_run_options(count, _whole(seed, "--seed", required=True), threads, 1, info.unit)
     a, b = one_bot(bot, "--bot"), one_bot(vs, "--vs")
-    fill = parse_bot_list(_bot_text(field, "--field"))
+    fill = parse_bot_list(_bot_list(field, "--field"))
+    alpha, beta = _real(alpha, "--alpha"), _real(beta, "--beta")
     test = None
     if sprt is not None:
         try:
@@ -508,18 +592,20 @@ def compare(game: str, bot: str, vs: str, *, field: BotList = "random", players:
             raise AnalyzerError(f"--sprt takes two numbers D0,D1, got {sprt!r}") from None
         test = Sprt.from_pp(d0, d1, alpha=alpha, beta=beta)
     board_path = str(_path(board, "--board")) if board is not None else None
+    rules = rules_for(info.name, rules)
     roles, role = seat_role(game, players, [a, b], role)
     for spec in dict.fromkeys([a, b]):  # every bad bot fails before any race
         check_bot(game, spec, role)
-        cls(board_path, players, seat_tables(spec, fill, roles, role)[0][1])
+        cls(board_path, players, seat_tables(spec, fill, roles, role)[0][1], rules=rules)
     places = roles.count(role)
     total = -(-count // places) * places * 2
     with Progress(total, f"{info.title} compare ({info.unit} per arm x 2)", enabled=progress) as bar:
         counter = _ArmCounter(bar)
         with cluster_session(cluster) as session:
-            result = run(lambda table: cls(board_path, players, table), a, b, fill, players, count, seed,
-                         threads=threads, sprt=test, progress=counter, roles=roles, role=role, cluster=session)
-    return Comparison(result, render(result))
+            result = run(lambda table: cls(board_path, players, table, rules=rules), a, b, fill, players, count,
+                         seed, threads=threads, sprt=test, progress=counter, roles=roles, role=role,
+                         cluster=session)
+    return Comparison(result, with_rules(render(result), rules))
 
 
 class _ArmCounter:
@@ -558,7 +644,7 @@ class Tournament:
         from analyzer.report import check_report_path
         from analyzer.report.tournament import write_tournament_report
 
-        path = Path(path)
+        path = _path(path, "the report path", required=True)
         check_report_path(path, "tournament.html")
         return write_tournament_report(self.result, path)
 
@@ -572,11 +658,12 @@ class Tournament:
 def tournament(game: str, bots: BotList, *, players: int | None = None, board=None, races: int | None = None,
                games: int | None = None, seed: int = 1, threads: int | None = None,
                gauntlet: str | None = None, report=None, progress: bool | None = None,
-               role: str | None = None, field: BotList | None = None, cluster=None) -> Tournament:
+               role: str | None = None, field: BotList | None = None, cluster=None, rules=None) -> Tournament:
     """Every table of distinct bots from ``bots``, each in every seat rotation on
     the same deals; Bradley-Terry ratings with intervals. ``gauntlet``: one bot
     at every table against a field of the others. In a game of roles the bots
-    play the seats of ``role`` and ``field`` fills the others."""
+    play the seats of ``role`` and ``field`` fills the others. ``rules``: the rules
+    variant every table plays (``rules_for``)."""
     from analyzer.engine.botspec import parse_bot_list
     from analyzer.engine.progress import Progress
     from analyzer.engine.simulate import check_run_options
@@ -596,20 +683,21 @@ def tournament(game: str, bots: BotList, *, players: int | None = None, board=No
 
         check_report_path(report_path, "tournament.html")
     board_path = str(_path(board, "--board")) if board is not None else None
+    rules = rules_for(info.name, rules)
     roles, role = seat_role(game, players, specs, role)
     field_specs = parse_bot_list(_bot_text(field, "--field")) if field is not None else None
     others = [s for s in range(players) if roles[s] != role]
     fill = dict(zip(others, other_roles_field(field_specs, len(others))))
     for spec in dict.fromkeys(specs):  # every bad bot fails before any race
         check_bot(game, spec, role)
-        cls(board_path, players, [fill.get(s, spec) for s in range(players)])
+        cls(board_path, players, [fill.get(s, spec) for s in range(players)], rules=rules)
     with Progress(planned_races(len(specs), roles.count(role), count, hero),
                   f"{info.title} tournament ({info.unit})", enabled=progress) as bar:
         with cluster_session(cluster) as session:
-            result = run(lambda table: cls(board_path, players, table), specs, players, count, seed,
+            result = run(lambda table: cls(board_path, players, table, rules=rules), specs, players, count, seed,
                          threads=threads, gauntlet=hero, progress=bar, roles=roles, role=role, field=field_specs,
                          cluster=session)
-    cup = Tournament(result, render(result))
+    cup = Tournament(result, with_rules(render(result), rules))
     if report_path is not None:
         cup.text += f"\nreport: {cup.report(report_path)}"
     return cup
@@ -618,9 +706,9 @@ def tournament(game: str, bots: BotList, *, players: int | None = None, board=No
 # ------------------------------------------------------------------ replay
 
 def replay(game: str, index: int, *, board=None, players: int | None = None, bots: BotList | None = None,
-           seed: int = 1):
+           seed: int = 1, rules=None):
     """Item ``index`` (race or game) of the run ``simulate`` plays with these
-    options, step by step (``analyzer.games.protocol.Replay``: ``steps`` in the
+    options (``rules``: its rules variant, ``rules_for``), step by step (``analyzer.games.protocol.Replay``: ``steps`` in the
     rulebook's words, ``tables``: its rows, as ``simulate --out`` writes them)."""
     from analyzer.engine.botspec import parse_bot_list, seat_bots
     from analyzer.engine.simulate import MAX_COUNT, MAX_SEED
@@ -636,4 +724,4 @@ def replay(game: str, index: int, *, board=None, players: int | None = None, bot
     specs = seat_bots(parse_bot_list(bot_text if bot_text is not None else info.default_bot_list(players)),
                       players)
     board_path = str(_path(board, "--board")) if board is not None else None
-    return cls(board_path, players, specs).replay(seed, index)
+    return cls(board_path, players, specs, rules=rules_for(info.name, rules)).replay(seed, index)

@@ -105,6 +105,27 @@ def _either(new, old, name: str, old_name: str):
     return new if new is not None else old
 
 
+RULES_HELP = ("a rules file: TOML holding a [rules] table of the game's rule numbers to change (each game's "
+              "page in docs/ lists its keys, ranges and box values; default: the box's rules)")
+RULE_HELP = ("one rule as KEY=VALUE, repeatable, over --rules' values (a list as 6,4,3,2,1; a table by player "
+             "count as 3=5,4=4)")
+
+
+def _rules_file_option():
+    return typer.Option(None, "--rules", metavar="FILE", help=RULES_HELP)
+
+
+def _rule_option():
+    return typer.Option(None, "--rule", metavar="KEY=VALUE", help=RULE_HELP)
+
+
+def _rules(game: str, file, pairs):
+    """The rules of ``--rules FILE`` and ``--rule KEY=VALUE``, checked before any work."""
+    from analyzer.api import rules_for
+
+    return rules_for(game, file, list(pairs or ()))
+
+
 STRONG_HELP = ("the report under strong play: its controlled tables a strength ladder, the random bot, the "
                "heuristic bots and the game's search bot each in every seat, and whether each answer keeps "
                "from one to the next")
@@ -128,22 +149,25 @@ def simulate(
     progress: Optional[bool] = _progress_option(),
     cluster: Optional[str] = _cluster_option(),
     strong: bool = typer.Option(False, "--strong", help=STRONG_HELP),
+    rules: Optional[Path] = _rules_file_option(),
+    rule: Optional[list[str]] = _rule_option(),
 ):
     """Play many races (or games) between bots and print a summary."""
     from analyzer.api import cluster_session
 
+    variant = _rules(game, rules, rule)
     with cluster_session(cluster) as session:
         run_simulation(game, board, players, bots, races, seed, threads, out, report, chunk, progress, session,
-                       strong)
+                       strong, variant)
 
 
 def run_simulation(game, board, players, bots, races, seed, threads, out, report, chunk=1 << 16,
-                   progress=None, cluster=None, strong=False) -> None:
+                   progress=None, cluster=None, strong=False, rules=None) -> None:
     from analyzer import api
 
     run = api.simulate(game, races, bots=bots, players=players, board=board, seed=seed, threads=threads,
                        out=out, report=report, tables=False, progress=progress, chunk=chunk, cluster=cluster,
-                       strong=strong)
+                       strong=strong, rules=rules)
     typer.echo(run.text)
 
 
@@ -156,8 +180,8 @@ def report_command(
                                                                   "beside the first)"),
     out: Optional[Path] = typer.Option(None, "--out", hidden=True, help="old name of --report"),
     by: Optional[str] = typer.Option(
-        None, "--by", help="players or board: runs that differ in it, reported side by side (without it, "
-                           "several runs must share board, players and bots and are merged)"),
+        None, "--by", help="players, board or rules: runs that differ in it, reported side by side (without it, "
+                           "several runs must share board, players, bots and rules and are merged)"),
     min_effect: float = typer.Option(
         1.0, "--min-effect", help="percentage points: a colour, pig or seat is flagged only if it differs "
                                   "from fair by at least this much (and beyond chance)"),
@@ -187,15 +211,15 @@ def run_scenario(scenario: Path = typer.Argument(..., help="a scenario file, e.g
                  progress: Optional[bool] = _progress_option(), cluster: Optional[str] = _cluster_option()):
     """Run a scenario file (TOML: game, board, players, bots, races or games, seed, report, out; paths relative to the file)."""
     from analyzer.api import cluster_session
-    from analyzer.scenario import load_scenarios
+    from analyzer.scenario import load_scenarios, run_outputs
 
     from analyzer.api import check_outputs, compile_ahead
 
     items = load_scenarios(scenario)
-    check_outputs([(i.out, i.report) for i in items])  # every run's, before the first run
+    check_outputs([pair for i in items for pair in run_outputs(i)])  # every run's, before the first run
     # every run's kernels that the cache lacks, compiled first on every core
     compile_ahead([dict(game=i.game, bots=i.bots, players=n, board=i.board, out=i.out, report=i.report,
-                        strong=i.strong)
+                        strong=i.strong, rules=i.rules)
                    for i in items for n in (i.player_counts or (i.players,))], progress)
     with cluster_session(cluster) as session:  # one connection for every simulation of the file
         for item in items:
@@ -206,7 +230,7 @@ def run_scenario(scenario: Path = typer.Argument(..., help="a scenario file, e.g
                 continue
             run_simulation(item.game, item.board, item.players, item.bots, item.races, item.seed,
                            item.threads, item.out, item.report, progress=progress, cluster=session,
-                           strong=item.strong)
+                           strong=item.strong, rules=item.rules)
 
 
 def run_player_counts(item, progress, session) -> None:
@@ -216,6 +240,7 @@ def run_player_counts(item, progress, session) -> None:
     import tempfile
 
     from analyzer import api
+    from analyzer.scenario import COUNT_FOLDER
 
     if item.report is not None:
         from analyzer.report import check_report_path
@@ -225,9 +250,9 @@ def run_player_counts(item, progress, session) -> None:
         base = item.out if item.out is not None else Path(tmp)
         dirs = []
         for n in item.player_counts:
-            dirs.append(base / f"players-{n}")
+            dirs.append(base / COUNT_FOLDER.format(n))
             run_simulation(item.game, item.board, n, item.bots, item.races, item.seed, item.threads, dirs[-1],
-                           None, progress=progress, cluster=session)
+                           None, progress=progress, cluster=session, rules=item.rules)
         if item.report is not None:
             typer.echo(f"report: {api.report_runs(dirs, item.report, by='players')}")
 
@@ -238,7 +263,7 @@ def sweep_command(sweep_file: Path = typer.Argument(..., help="a sweep file, e.g
                                                                        "output directory"),
                   threads: Optional[int] = typer.Option(None, help=THREADS_HELP),
                   progress: Optional[bool] = _progress_option(), cluster: Optional[str] = _cluster_option()):
-    """Run a grid of simulations of one game (players, bots, bot parameters, boards, seeds): sweep.parquet,
+    """Run a grid of simulations of one game (players, bots, bot parameters, boards, seeds, rules): sweep.parquet,
     one row per cell, checkpointed cell by cell; and the sweep report."""
     from analyzer.sweep import SWEEP_TABLE, load_sweep, run_sweep
 
@@ -246,7 +271,8 @@ def sweep_command(sweep_file: Path = typer.Argument(..., help="a sweep file, e.g
 
     def on_cell(cell, row):
         typer.echo(f"cell {cell.index + 1}/{len(sweep.cells)}: players {cell.players}, board {cell.board}, "
-                   f"bots {cell.bots}, seed {cell.seed}" + "".join(f", {k} {v:g}" for k, v in cell.params))
+                   f"bots {cell.bots}, seed {cell.seed}" + "".join(f", {k} {v:g}" for k, v in cell.params)
+                   + cell.rules_text())
 
     run_sweep(sweep, resume=resume, threads=threads, cluster=cluster, progress=progress, on_cell=on_cell)
     typer.echo(f"sweep: {sweep.out / SWEEP_TABLE} ({len(sweep.cells)} cells)")
@@ -263,6 +289,8 @@ def replay(
     seed: int = typer.Option(1, help="the run's seed"),
     index: int = typer.Option(0, "--race", "--game", help="which race (or game) of the run, 0-based"),
     html: Optional[Path] = typer.Option(None, "--html", help="also write it as a timeline page (HTML)"),
+    rules: Optional[Path] = _rules_file_option(),
+    rule: Optional[list[str]] = _rule_option(),
 ):
     """Replay one race (or game) of a run move by move: every roll or card, decision and
     its options, field action, bet and contract, and the scoring, ending with its table rows."""
@@ -271,7 +299,8 @@ def replay(
 
     if html is not None:
         html_path(html)  # before the replay
-    result = api.replay(game, index, board=board, players=players, bots=bots, seed=seed)
+    result = api.replay(game, index, board=board, players=players, bots=bots, seed=seed,
+                        rules=_rules(game, rules, rule))
     typer.echo(render_text(result))
     if html is not None:
         typer.echo(f"timeline: {write_html(result, html)}")
@@ -297,13 +326,15 @@ def compare(
     progress: Optional[bool] = _progress_option(),
     role: Optional[str] = typer.Option(None, help=ROLE_HELP),
     cluster: Optional[str] = _cluster_option(),
+    rules: Optional[Path] = _rules_file_option(),
+    rule: Optional[list[str]] = _rule_option(),
 ):
     """Paired comparison of bot A against bot B: same deals and dice, seats rotated."""
     from analyzer import api
 
     result = api.compare(game, bot, vs, field=field, players=players, board=board, races=races, seed=seed,
                          threads=threads, sprt=sprt, alpha=alpha, beta=beta, progress=progress,
-                         role=role, cluster=cluster)
+                         role=role, cluster=cluster, rules=_rules(game, rules, rule))
     typer.echo(result.text)
 
 
@@ -324,13 +355,15 @@ def tournament(
     field: Optional[str] = typer.Option(
         None, help="games with roles: the bots of the seats of other roles (one, or one per such seat)"),
     cluster: Optional[str] = _cluster_option(),
+    rules: Optional[Path] = _rules_file_option(),
+    rule: Optional[list[str]] = _rule_option(),
 ):
     """Round robin (or gauntlet) between bots on every table and seat rotation: ratings with intervals."""
     from analyzer import api
 
     result = api.tournament(game, bots, players=players, board=board, races=races, seed=seed, threads=threads,
                             gauntlet=gauntlet, report=report, progress=progress, role=role,
-                            field=field, cluster=cluster)
+                            field=field, cluster=cluster, rules=_rules(game, rules, rule))
     typer.echo(result.text)
 
 
@@ -362,6 +395,8 @@ def tune(
     progress: Optional[bool] = _progress_option(),
     role: Optional[str] = typer.Option(None, help=ROLE_HELP),
     cluster: Optional[str] = _cluster_option(),
+    rules: Optional[Path] = _rules_file_option(),
+    rule: Optional[list[str]] = _rule_option(),
 ):
     """Tune a bot's parameters against a field (cross-entropy search on common races), then re-measure."""
     from analyzer import api
@@ -375,6 +410,7 @@ def tune(
 
     info, cls, players, threads = game_setup(game, players, threads)
     check_run_options(budget, seed, threads, 1, cls.unit)
+    variant = _rules(game, rules, rule)
     if not (math.isfinite(min_gain) and min_gain >= 0):
         raise AnalyzerError(f"--min-gain must be 0 or more, got {min_gain:g}")
     start = one_bot(bot, "--bot")
@@ -390,7 +426,8 @@ def tune(
     roles, role = seat_role(game, players, [start], role)
     check_bot(game, start, role)
     field_option = "--against" if against is not None else "--field"
-    cls(board_path, players, seat_tables(start, field_specs, roles, role, field_option)[0][1])  # bad bots fail first
+    cls(board_path, players, seat_tables(start, field_specs, roles, role, field_option)[0][1],
+        rules=variant)  # bad bots fail first
     family, base, defaults = _tunable(game, start)
     tuned = registry(game).resolve(start)  # the family with its parameter ranges (a user bot's own)
     ranges = parse_ranges(params)
@@ -405,13 +442,13 @@ def tune(
             typer.echo(f"generation {g.index}: best candidate {g.best_win.diff * 100:+.2f} pp win rate, "
                        f"{g.best_score.diff:+.3f} mean score against the start", err=True)
         with bar.phase("searching"), api.cluster_session(cluster) as session:
-            result = run(lambda table: cls(board_path, players, table), family, start,
+            result = run(lambda table: cls(board_path, players, table, rules=variant), family, start,
                          {**base, **dict(start.params)}, space, field_specs, players, budget, seed,
                          threads=threads, objective=objective, on_generation=on_generation,
                          roles=roles, role=role, cluster=session,
                          min_gain=min_gain / 100 if objective == "win" else min_gain)
         bar.advance(budget)
-    typer.echo(render(result))
+    typer.echo(api.with_rules(render(result), variant))
     if save is not None:
         write_file(save, toml_text(result, save.stem), "the tuned bot")
         if result.adopted:
@@ -598,7 +635,16 @@ def main(argv: list[str] | None = None) -> None:
         where = e.filename if e.filename else "the output"
         _fail(f"error: cannot write {where}: {e.strerror or e}", EXIT_OUTPUT)
     finally:
+        _end_workers()
         _restore_signal_handlers(previous)
+
+
+def _end_workers() -> None:
+    """No process of a command outlives it: its compile-ahead workers are ended
+    (engine/warm.py), whether it finished, failed or was stopped."""
+    warm = sys.modules.get("analyzer.engine.warm")
+    if warm is not None:
+        warm.end_workers()
 
 
 def console() -> None:

@@ -1,7 +1,9 @@
 """Documentation derived from the games' declarations, so it cannot drift: the
 tables of columns in ``docs/tables.md`` (names) and in ``docs/<game>.md`` (names, dtypes,
 meanings, units) come from each game's record specs, between the markers
-``<!-- tables:GAME -->`` and ``<!-- /tables:GAME -->``.
+``<!-- tables:GAME -->`` and ``<!-- /tables:GAME -->``; each game's table of rule
+numbers (``--rule``, ``[rules]``: key, box value, range, meaning) in ``docs/<game>.md``
+from its rule set, between ``<!-- rules:GAME -->`` and ``<!-- /rules:GAME -->``.
 
 The bot API pages ``docs/bots-<game>.md`` come from each game's view spec
 (``engine/botpage.py``).
@@ -35,10 +37,23 @@ def _block(game: str) -> re.Pattern:
     return re.compile(rf"(<!-- tables:{re.escape(game)} -->\n)(.*?)(<!-- /tables:{re.escape(game)} -->)", re.S)
 
 
+def _rules_block(game: str) -> re.Pattern:
+    return re.compile(rf"(<!-- rules:{re.escape(game)} -->\n)(.*?)(<!-- /rules:{re.escape(game)} -->)", re.S)
+
+
+def rules_markdown(game: str) -> str:
+    from analyzer.games import rules_of
+
+    return rules_of(game).markdown()
+
+
 def render(text: str, games: list[str], full: bool) -> str:
     for game in games:
         text = _block(game).sub(lambda m: m.group(1) + "\n" + tables_markdown(game, full) + "\n" + m.group(3),
                                 text)
+        if full:
+            text = _rules_block(game).sub(lambda m: m.group(1) + "\n" + rules_markdown(game) + "\n" + m.group(3),
+                                          text)
     return text
 
 

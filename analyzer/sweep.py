@@ -14,13 +14,17 @@
     seeds = [1, 2]
     [grid.params]                 # a bot parameter, set on every seat running that bot
     "BOT.param" = [0.5, 1.0]
+    [grid.rules]                  # a rule number of the game (its docs page lists them)
+    "KEY" = [6, 7]                # e.g. hand_size; a list rule's values are lists: [[6, 4, 3], [5, 3, 2]]
 
-Each cell is a run (``simulate``); its row in ``sweep.parquet``: the cell's
-settings, every number of the run's summary (win rate per seat with its
+Each cell is a run (``simulate``) under the file's ``rules`` (a rules file or a
+``[rules]`` table; the box's without) with the cell's ``[grid.rules]`` values
+over them; its row in ``sweep.parquet``: the cell's settings (a rule's value in
+``rule.KEY``, a list as ``5,3,2,1``, and the variant in words in ``rules``), every number of the run's summary (win rate per seat with its
 interval, mean scores, length, the game's headline balance numbers), and win
 rate per bot (seats pooled) with its interval. A finished cell is
 checkpointed in ``OUT/cells/`` at once, keyed by what it plays: its settings,
-the content of its board (and deck) and bot files, the version; ``--resume``
+its rules, the content of its board (and deck) and bot files, the version; ``--resume``
 skips the cells found there with the same key, so an interrupted sweep loses
 no finished cell and an edited board or bot file is played again. An out
 directory holds one sweep file's cells: another sweep's is refused. Paths
@@ -45,7 +49,9 @@ from pydantic import Field, StrictFloat, StrictInt, StrictStr, field_validator, 
 
 from analyzer.version import __version__
 from analyzer.engine.datafile import FileModel, read_toml, validate
+from analyzer.engine.inputs import read_input
 from analyzer.engine.output import check_page, check_parent, check_target, write_file
+from analyzer.engine.ruleset import show_value
 from analyzer.engine.simulate import MAX_PLAYERS, MAX_SEED
 from analyzer.errors import AnalyzerError, InputFileError
 from analyzer.scenario import RunSettings
@@ -63,6 +69,7 @@ class _Grid(FileModel):
     bots: list[StrictStr] | None = Field(default=None, min_length=1)
     seeds: list[StrictInt] | None = Field(default=None, min_length=1)
     params: dict[StrictStr, list[StrictInt | StrictFloat]] | None = None
+    rules: dict[StrictStr, list] | None = None  # each value checked with the game's rule keys
 
     @field_validator("players")
     @classmethod
@@ -89,10 +96,18 @@ class _Grid(FileModel):
                 raise ValueError(f"{key}: the list of values is empty")
         return v
 
+    @field_validator("rules")
+    @classmethod
+    def _rules(cls, v):
+        for key, values in (v or {}).items():
+            if not values:
+                raise ValueError(f"{key}: the list of values is empty")
+        return v
+
     @model_validator(mode="after")
     def _not_empty(self):
-        if not any(getattr(self, k) for k in ("players", "boards", "bots", "seeds", "params")):
-            raise ValueError("the grid is empty: give at least one of players, boards, bots, seeds, params")
+        if not any(getattr(self, k) for k in ("players", "boards", "bots", "seeds", "params", "rules")):
+            raise ValueError("the grid is empty: give at least one of players, boards, bots, seeds, params, rules")
         return self
 
 
@@ -110,6 +125,11 @@ class Cell:
     seed: int
     params: tuple[tuple[str, float], ...]  # the grid's parameter values of this cell
     key: str = ""  # what the cell plays, by content: a checkpoint with another key is played again
+    rules: tuple[tuple[str, object], ...] = ()  # the grid's rule values of this cell
+    variant: object = None  # the rules it plays (``engine.ruleset.Rules``): the file's, then the grid's
+
+    def rules_text(self) -> str:
+        return "".join(f", {k} {show_value(self.variant[k])}" for k, _ in self.rules)
 
 
 def cell_key(game: str, count: int, cell: Cell, data: list[dict], bot_files: dict[str, str]) -> str:
@@ -118,7 +138,9 @@ def cell_key(game: str, count: int, cell: Cell, data: list[dict], bot_files: dic
     bot file's hash. An edit of a board or bot file changes the key, so
     ``--resume`` plays that cell again."""
     text = json.dumps([game, count, cell.players, cell.board, cell.bots, cell.seed, list(cell.params),
-                       sorted((d["part"], d["sha256"]) for d in data), sorted(bot_files.items()), __version__])
+                       sorted((d["part"], d["sha256"]) for d in data), sorted(bot_files.items()), __version__]
+                      + ([cell.variant.describe()["changed"]] if cell.variant is not None
+                         and not cell.variant.is_box else []))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -132,6 +154,7 @@ class Sweep:
     out: Path
     report: Path | None
     param_names: list[str]
+    rule_names: list[str] = dataclasses.field(default_factory=list)
 
     def board_path(self, cell: Cell) -> Path | None:
         return None if cell.board == DEFAULT_BOARD else self.path.parent / cell.board
@@ -173,10 +196,10 @@ def _bot_digests(specs, path: Path) -> dict[str, str]:
     for spec in specs:
         if is_bot_file(spec.name) and spec.name not in digests:
             try:
-                digests[spec.name] = hashlib.sha256(Path(spec.name).read_bytes()).hexdigest()
-            except OSError as e:
-                raise InputFileError(f"sweep file {path}: cannot read bot file {spec.name}: "
-                                     f"{e.strerror or e}") from None
+                # as the run's manifest records it (botfamily.file_digest), read within the input bound
+                digests[spec.name] = hashlib.sha256(read_input(spec.name, "bot file")).hexdigest()
+            except InputFileError as e:
+                raise InputFileError(f"sweep file {path}: {e}") from None
     return digests
 
 
@@ -187,11 +210,19 @@ def load_sweep(path) -> Sweep:
     import math
 
     from analyzer.engine.botspec import BotSpec, bot_list_text, parse_bot_list, relative_to, seat_bots
-    from analyzer.games import game_info
+    from analyzer.games import game_info, rules_of
+    from analyzer.scenario import rules_relative_to
 
     path = Path(path)
     f = validate(_SweepFile, read_toml(path, "sweep file"), path, "sweep file")
     info = game_info(f.game)
+    ruleset = rules_of(f.game)
+    base = rules_relative_to(f.game, f.rules, path) or ruleset.box()
+    rule_axes = {}
+    for key, values in (f.grid.rules or {}).items():  # each value checked alone: an error names it
+        for value in values:
+            ruleset.rules({key: value}, where=f"sweep file {path}: [grid.rules]")
+        rule_axes[key] = values
     g = f.grid
     players = g.players or [f.players or info.default_players]
     boards = g.boards or [f.board or DEFAULT_BOARD]
@@ -202,11 +233,13 @@ def load_sweep(path) -> Sweep:
         bot, name = _param_key(key)
         params[f"{relative_to([BotSpec(bot)], path.parent)[0].name}.{name}"] = values
     names = list(g.params or {})
-    total = math.prod(len(axis) for axis in (players, boards, bot_lists, seeds, *params.values()))
+    total = math.prod(len(axis) for axis in (players, boards, bot_lists, seeds, *params.values(),
+                                             *rule_axes.values()))
     if total > MAX_CELLS:  # before any cell is made
         raise InputFileError(f"sweep file {path}: {total:,} cells; at most {MAX_CELLS:,}")
     combos = itertools.product(players, boards, bot_lists, seeds,
-                               itertools.product(*params.values()) if params else [()])
+                               itertools.product(*params.values()) if params else [()],
+                               itertools.product(*rule_axes.values()) if rule_axes else [()])
     count = f.games if f.games is not None else f.races if f.races is not None else 10_000
 
     def relative(value: str) -> Path:
@@ -214,18 +247,23 @@ def load_sweep(path) -> Sweep:
 
     out = relative(f.out) if f.out else relative(f"runs/{path.stem}")
     sweep = Sweep(path, f.title or path.stem, f.game, count, [], out,
-                  relative(f.report) if f.report else None, names)
+                  relative(f.report) if f.report else None, names, list(rule_axes))
     cls = info.load("match")
-    for i, (n, board, bots, seed, values) in enumerate(combos):  # every board and bot built before any runs
-        where = f"sweep file {path}, cell {i + 1} (players {n}, board {board}, bots {bots}, seed {seed})"
+    for i, (n, board, bots, seed, values, rule_values) in enumerate(combos):  # every cell built before any runs
+        cell_rules = tuple(zip(rule_axes, rule_values))
+        variant = ruleset.rules({**base.changed(), **dict(cell_rules)}, base.source) if cell_rules else base
+        shown = bots if bots is not None else f"{info.default_bot_list(n)} (the default table)"
+        where = (f"sweep file {path}, cell {i + 1} (players {n}, board {board}, bots {shown}, seed {seed}"
+                 + "".join(f", {k} {show_value(v)}" for k, v in variant.changed().items()) + ")")
         cell_params = tuple(zip(names, (float(v) for v in values)))
         try:
             specs = relative_to(parse_bot_list(bots if bots is not None else info.default_bot_list(n)),
                                 path.parent)
             specs = _with_params(specs, dict(zip(params, (float(v) for v in values))))
-            cell = Cell(i, n, board, bot_list_text(specs), seed, cell_params)
+            cell = Cell(i, n, board, bot_list_text(specs), seed, cell_params, rules=cell_rules, variant=variant)
             board_path = sweep.board_path(cell)
-            match = cls(str(board_path) if board_path is not None else None, n, seat_bots(specs, n))
+            match = cls(str(board_path) if board_path is not None else None, n, seat_bots(specs, n),
+                        rules=variant)
         except AnalyzerError as e:
             raise type(e)(f"{where}: {e}") from None
         key = cell_key(f.game, count, cell, match.describe().get("data", []), _bot_digests(specs, path))
@@ -260,6 +298,10 @@ def cell_row(sweep: Sweep, cell: Cell, run) -> dict:
         row[f"{part}_sha256"] = d["sha256"]
     for name, value in cell.params:
         row[f"param.{name}"] = value
+    for name, _ in cell.rules:  # a list's or a table's values as text: one category of the axis
+        value = cell.variant[name]
+        row[f"rule.{name}"] = value if isinstance(value, int) else show_value(value)
+    row["rules"] = cell.variant.text() if cell.variant is not None else "box"
     summary = run.summary.as_dict()
     seats = summary.pop("seats", [])
     n = m[m["unit"]]
@@ -298,8 +340,8 @@ def _check_out(sweep: Sweep) -> None:
         raise AnalyzerError(f"{out} is a directory with other files in it and no sweep manifest; "
                             "choose an empty or new directory")
     try:
-        owner = json.loads(manifest.read_text(encoding="utf-8")).get("sweep")
-    except (OSError, ValueError, AttributeError):
+        owner = json.loads(read_input(manifest, "sweep manifest")).get("sweep")
+    except (AnalyzerError, ValueError, AttributeError):
         owner = None
     if not isinstance(owner, str) or os.path.realpath(owner) != os.path.realpath(sweep.path):
         raise AnalyzerError(f"{out} holds the cells of another sweep ({owner if isinstance(owner, str) else 'unknown'}"
@@ -313,10 +355,57 @@ def write_table(out: Path, rows: list[dict]) -> Path:
     return write_file(out / SWEEP_TABLE, df.to_parquet(index=False), "the sweep table")
 
 
+def checkpoint_name(cell: Cell) -> str:
+    return f"cell-{cell.index:05d}.json"
+
+
+def read_checkpoint(path: Path, sweep: Sweep, cell: Cell) -> tuple[dict | None, bool]:
+    """A cell's checkpoint: ``(row, True)`` when it holds this cell's row under its
+    key; ``(None, True)`` when there is none or it is of another key (an edited
+    board or bot file: the cell is played again, as it should); ``(None, False)``
+    when it is damaged (not JSON, not a key and a row of numbers and text, or a
+    row of another cell's settings)."""
+    from pydantic import ValidationError
+
+    if not path.exists():
+        return None, True
+    try:
+        saved = _checkpoint_model().model_validate(json.loads(read_input(path, "sweep checkpoint").decode("utf-8")))
+    except (AnalyzerError, ValueError, RecursionError, ValidationError):  # ValueError: not JSON or not UTF-8
+        return None, False
+    if saved.key != cell.key:
+        return None, True
+    row = saved.row
+    settings = {"cell": cell.index, "game": sweep.game, "players": cell.players, "board": cell.board,
+                "bots": cell.bots, "seed": cell.seed, "count": sweep.count}
+    if any(type(row.get(k)) is not type(v) or row.get(k) != v for k, v in settings.items()):
+        return None, False
+    return row, True
+
+
+def _checkpoint_model():
+    from pydantic import StrictBool
+
+    class Checkpoint(FileModel):
+        key: StrictStr
+        row: dict[StrictStr, StrictBool | StrictInt | StrictFloat | StrictStr | None]
+
+    return Checkpoint
+
+
+def _stderr(text: str) -> None:
+    import sys
+
+    if sys.stderr is not None:
+        print(f"analyzer: {text}", file=sys.stderr)
+
+
 def run_sweep(sweep: Sweep, *, resume: bool = False, threads: int | None = None, cluster=None,
-              progress: bool | None = None, on_cell=None) -> list[dict]:
+              progress: bool | None = None, on_cell=None, on_note=None) -> list[dict]:
     """Run every cell not yet checkpointed; returns the rows, in cell order.
-    ``on_cell(cell, row)`` follows each finished cell."""
+    ``on_cell(cell, row)`` follows each finished cell. With ``resume``, a
+    checkpoint that does not validate (``read_checkpoint``) is played again and
+    ``on_note(line)`` says so once, for all of them (default: a line on stderr)."""
     from analyzer import api
 
     out = sweep.out
@@ -336,22 +425,33 @@ def run_sweep(sweep: Sweep, *, resume: bool = False, threads: int | None = None,
              "cells": len(sweep.cells), "version": __version__}, indent=2) + "\n", "the sweep manifest")
     except OSError as e:
         raise AnalyzerError(f"cannot write to {out}: {e.strerror or e}") from None
+    finished: dict[int, dict] = {}
+    if resume:
+        damaged = []
+        for cell in sweep.cells:
+            row, ok = read_checkpoint(cells_dir / checkpoint_name(cell), sweep, cell)
+            if row is not None:
+                finished[cell.index] = row
+            elif not ok:
+                damaged.append(checkpoint_name(cell))
+        if damaged:  # once, before the cells run
+            say = on_note if on_note is not None else _stderr
+            say(f"{len(damaged)} checkpoint{'s' if len(damaged) > 1 else ''} in {cells_dir} "
+                f"{'do' if len(damaged) > 1 else 'does'} not validate ({', '.join(damaged[:3])}"
+                f"{', ...' if len(damaged) > 3 else ''}): {'their cells are' if len(damaged) > 1 else 'its cell is'} "
+                "played again")
     rows = []
     with api.cluster_session(cluster) as session:
         for cell in sweep.cells:
-            checkpoint = cells_dir / f"cell-{cell.index:05d}.json"
+            checkpoint = cells_dir / checkpoint_name(cell)
             key = cell.key
-            if resume and checkpoint.is_file():
-                try:
-                    saved = json.loads(checkpoint.read_text(encoding="utf-8"))
-                except (OSError, ValueError):
-                    saved = {}
-                if saved.get("key") == key:
-                    rows.append(saved["row"])
-                    continue
+            if cell.index in finished:
+                rows.append(finished[cell.index])
+                continue
             board = sweep.board_path(cell)
             run = api.simulate(sweep.game, sweep.count, bots=cell.bots, players=cell.players, board=board,
-                               seed=cell.seed, threads=threads, tables=False, progress=progress, cluster=session)
+                               seed=cell.seed, threads=threads, tables=False, progress=progress, cluster=session,
+                               rules=cell.variant)
             row = json.loads(json.dumps(cell_row(sweep, cell, run)))  # as a resumed sweep reads it back
             write_file(checkpoint, json.dumps({"key": key, "row": row}) + "\n", "a sweep checkpoint")
             rows.append(row)

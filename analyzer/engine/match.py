@@ -12,7 +12,7 @@ import numpy as np
 
 from analyzer.engine.bots import PLAYER, BotFamily
 from analyzer.engine.botspec import BotSpec
-from analyzer.errors import BotError
+from analyzer.errors import AnalyzerError, BotError
 
 if TYPE_CHECKING:  # pandas loads when tables are built, not for a plain run
     import pandas as pd
@@ -26,7 +26,10 @@ class PooledMatch:
     # "module.function": the estimate a first run shows (``engine/warm.py``)
     compile_seconds: dict[str, float] = {}
 
-    def __init__(self, registry, players: int, bots: list[BotSpec]):
+    def __init__(self, registry, players: int, bots: list[BotSpec], rules=None):
+        if len(bots) != players:  # the kernels size every seat's arrays by the player count
+            raise BotError(f"{len(bots)} bots given for {players} players; give one bot a seat")
+        self.rules = self.rules_for(rules)
         self.players = players
         self.specs = list(bots)
         self.families = [registry.resolve(spec) for spec in self.specs]
@@ -69,6 +72,27 @@ class PooledMatch:
         self.__dict__.update({k: resolved(v) if k != "families" else v for k, v in state.items()})
         self._pool = queue.SimpleQueue()
 
+    @classmethod
+    def rules_for(cls, rules):
+        """The rules a match of this game plays: ``rules`` (a ``Rules`` of this
+        game, from ``analyzer.engine.ruleset``) or, for None, the box's. A game
+        that packs rule values before this class's ``__init__`` runs calls it first."""
+        from analyzer.games import rules_of
+
+        try:
+            ruleset = rules_of(cls.game)
+        except AnalyzerError:  # a match outside the registry (a test's toy game) has no rule numbers
+            from analyzer.engine.ruleset import RuleSet
+
+            ruleset = RuleSet(cls.game, getattr(cls, "title", cls.game), (1, 8))
+        if rules is None:
+            return ruleset.box()
+        if getattr(rules, "ruleset", None) != ruleset:  # by value: a cluster worker unpickles its own
+            owner = getattr(getattr(rules, "ruleset", None), "title", None)
+            raise AnalyzerError(f"the rules given are {owner}'s, not {cls.title}'s" if owner else
+                                f"the rules given are not {cls.title}'s rules: {type(rules).__name__}")
+        return rules
+
     @staticmethod
     def _label(spec: BotSpec, family) -> str:
         if family.decide is None:
@@ -86,7 +110,7 @@ class PooledMatch:
         two bot files with one name) would be merged into one."""
         seen: dict[str, tuple] = {}
         for label, family, row in zip(self.labels, self.families, self.params):
-            bot = (family.source, family.kind, tuple(row))
+            bot = (family.source, family.kind, family.sha256, tuple(row))
             other = seen.setdefault(label, bot)
             if other != bot:
                 where = sorted({other[0], bot[0]})
@@ -175,8 +199,12 @@ class PooledMatch:
         return pd.Categorical.from_codes(codes[seats], categories)
 
     def bots_described(self) -> list[dict]:
+        """Each seat's bot as the manifest records it; a bot file's (a user .py,
+        a bot .toml) with the sha256 of its content: the file is the bot, not its
+        name, and an edited file is another bot."""
         return [{"seat": i + 1, "bot": label, "family": f.name, "source": f.source,
-                 "params": {k: float(self.params[i, slot]) for k, (slot, _, _) in f.params.items()}}
+                 "params": {k: float(self.params[i, slot]) for k, (slot, _, _) in f.params.items()},
+                 **({"sha256": f.sha256} if f.sha256 else {})}
                 for i, (label, f) in enumerate(zip(self.labels, self.families))]
 
     def chunk_extras(self, chunk) -> dict[str, pd.DataFrame]:

@@ -72,6 +72,7 @@ class GameInfo:
     bench_cost_target: float | None = None  # its cost per decision, us, at most
     bench_strength: "BenchStrength | None" = None  # the slow bot's strength, beside a recorded reference
     search: SearchBot | None = None  # its search bot, if it has one (strength ladder, strong reports)
+    rules: str = ""  # "module:RULES", its rule numbers a designer may change (analyzer.engine.ruleset.RuleSet)
 
     def load(self, what: str):
         """The module (or ``module:attribute``) named by a field."""
@@ -132,6 +133,18 @@ def search_budget(info: GameInfo) -> int:
     if info.search is None:
         return 0
     return int(registry(info.name).builtin[info.search.bot].defaults()[info.search.budget])
+
+
+@cache
+def rules_of(game: str):
+    """The rule numbers ``game`` lets a designer change (a ``RuleSet``; one with
+    no keys for a game that declares none)."""
+    info = game_info(game)
+    if info.rules:
+        return info.load("rules")
+    from analyzer.engine.ruleset import RuleSet
+
+    return RuleSet(info.name, info.title, info.player_counts)
 
 
 def bot_families(game: str) -> dict:

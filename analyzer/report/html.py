@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from analyzer.engine.output import check_page, files_dir, write_page
+from analyzer.engine.output import check_page, files_dir, utf8_text, write_page
 from analyzer.version import __version__
+from analyzer.engine.ruleset import rules_text
 from analyzer.report import answer_charts, glossary, ladder
 from analyzer.report import text as T
 
@@ -132,6 +133,7 @@ def _setup_block(manifest: dict) -> str:
         *(_data_row(d) for d in data),
         ("Players", _e(manifest.get("players", "?")) + (f" — variant: {_e(manifest['variant'])}"
                                                           if manifest.get("variant") else "")),
+        ("Rules", _e(rules_text(manifest.get("rules")))),
         ("Bots", _e(bot_text)),
         (unit.capitalize(), f"{int(manifest.get(unit, 0)):,}"),
         ("Seed", _e(manifest.get("seed", "?"))),
@@ -315,7 +317,7 @@ def write_report(stats_result: dict[str, pd.DataFrame], manifest: dict, out_path
         figures = answer_charts.with_answer_charts(getattr(sections, "ANSWER_CHARTS", []), controlled, manifest,
                                                    figures)
     answers = _answers(sections, res, manifest, controlled)
-    page = render_html(res, manifest, sections, figures, folder.name, controlled, answers)
+    page = render_html(res, manifest, sections, figures, utf8_text(folder.name), controlled, answers)
     card = scorecard_of(res, manifest, sections, controlled, answers)
     card_text = "\n".join(filter(None, [render_text(*card), ladder.render_text(answers, controlled, T.unit(manifest))]))
     tables = dict(res)
@@ -350,6 +352,8 @@ def write_side_by_side(runs: list[tuple[Path, dict, dict]], by: str, differ: lis
     def label(d: Path, m: dict) -> str:
         if by == "players":
             return f"{m.get('players')} players ({d.name})"
+        if by == "rules":
+            return f"rules {rules_text(m.get('rules'))} ({d.name})"
         return f"{T.data_scope(m)} ({d.name})"
 
     from analyzer.report import scorecard

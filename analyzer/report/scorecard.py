@@ -207,10 +207,11 @@ def _row(a: Answer, label: str, v: Verdict | None, e, u: str) -> dict:
 
 def replay_command(manifest: dict, seats: list[str] | None = None) -> str:
     """The ``analyzer replay`` command of race (or game) 0 of the run, or of the
-    run's setup with ``seats`` (one bot label per seat)."""
-    from analyzer.report.controlled import seat_bots
+    run's setup with ``seats`` (one bot label per seat); a user bot by its file."""
+    from analyzer.report.controlled import seat_bots, seat_specs
 
-    bots = seats if seats is not None else seat_bots(manifest)
+    spec = dict(zip(seat_bots(manifest), seat_specs(manifest)))
+    bots = [spec.get(b, b) for b in seats] if seats is not None else seat_specs(manifest)
     flag = "--game" if unit(manifest) == "games" else "--race"
     board = next((d.get("source") for d in manifest.get("data") or [] if not d.get("assumed", True)), None)
     return (f"analyzer replay {manifest.get('game', 'GAME')} --players {manifest.get('players', '?')} "

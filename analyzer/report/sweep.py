@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from analyzer.report.figures import _figure, png
-from analyzer.engine.output import check_page, files_dir, write_page
+from analyzer.engine.output import check_page, files_dir, utf8_text, write_page
 from analyzer.stats.flags import MIN_EFFECT
 
 SETTINGS = ("players", "board", "bots", "seed")
@@ -17,7 +17,7 @@ SETTINGS = ("players", "board", "bots", "seed")
 
 def swept(df) -> list[str]:
     """The settings that take more than one value in the sweep."""
-    names = list(SETTINGS) + [c for c in df.columns if c.startswith("param.")]
+    names = list(SETTINGS) + [c for c in df.columns if c.startswith(("param.", "rule."))]
     axes = [c for c in names if c in df.columns and df[c].nunique() > 1]
     if "bots" in axes and "players" in axes and df.groupby("players")["bots"].nunique().max() == 1:
         axes.remove("bots")  # the bots follow the player count (a default table per count): not an axis
@@ -263,7 +263,8 @@ def write_sweep_report(df, title: str, out: Path) -> Path:
             files[f"{name}.png"] = png(fig)
             parts.append(figure_html({"key": name, "title": title, "takeaway": "", "png": files[f"{name}.png"]}))
     files["sweep.csv"] = df.to_csv(index=False)
-    parts.append(f'<p>Every cell and column: <a href="{html.escape(folder.name)}/sweep.csv">sweep.csv</a></p>')
+    link = html.escape(utf8_text(folder.name))  # the page is UTF-8: its link too
+    parts.append(f'<p>Every cell and column: <a href="{link}/sweep.csv">sweep.csv</a></p>')
     page = ("<!doctype html><html lang=en><head><meta charset=utf-8>"
             '<meta name="viewport" content="width=device-width, initial-scale=1"><title>'
             + html.escape(title) + f"</title><style>{CSS}{scorecard.CSS}</style></head><body>\n" + "\n".join(parts)

@@ -12,11 +12,13 @@ import numpy as np
 import pandas as pd
 
 from analyzer.version import __version__
+from analyzer.engine.ruleset import rules_text
 from analyzer.report import text as T
 from analyzer.stats.distributions import chi2_sf, normal_sf
 from analyzer.stats.evidence import NOT_ENOUGH, RULED_OUT, SHOWN, decide
 from analyzer.stats.flags import ALPHA, MIN_EFFECT, holm
 from analyzer.report.figures import NEUTRAL, _err, _figure, _pct_axis, bot_color, png
+from analyzer.engine.output import utf8_text
 from analyzer.report.html import CSS, _data_row, _e, assumed_note, figure_html, output_paths, save_report, table
 from analyzer.stats.ratings import ELO
 
@@ -334,6 +336,7 @@ def _setup_block(result) -> str:
         ("Game", _e(setup.get("title") or setup.get("game", "?"))),
         *(_data_row(d) for d in data),
         ("Players", _e(result.players) + (f" — variant: {_e(setup['variant'])}" if setup.get("variant") else "")),
+        ("Rules", _e(rules_text(setup.get("rules")))),
         ("Format", _e(fmt)),
         (unit.capitalize(), f"{result.races:,}"),
         ("Seed", _e(result.seed)),
@@ -426,5 +429,5 @@ def write_tournament_report(result, out_path) -> Path:
     from analyzer.report.scorecard import render_text
 
     card = scorecard_of(res, result)
-    return save_report(out_path, folder, figures, res, render_html(res, result, figures, folder.name, card),
-                       {SCORECARD_TEXT: render_text(*card)})
+    page = render_html(res, result, figures, utf8_text(folder.name), card)  # its links: UTF-8 text
+    return save_report(out_path, folder, figures, res, page, {SCORECARD_TEXT: render_text(*card)})

@@ -26,6 +26,7 @@ GAME = GameInfo(
     stats="analyzer.games.mafia.stats",
     report="analyzer.games.mafia.report",
     records="analyzer.games.mafia.records",
+    rules="analyzer.games.mafia.ruleset:RULES",
     default_players=5,
     default_bots=("random",),
     unit="games",

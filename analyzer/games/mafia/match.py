@@ -59,11 +59,12 @@ class MafiaMatch(PooledMatch):
     compile_seconds = {"analyzer.games.mafia.kernel.play_games": 17}
     variant = None
 
-    def __init__(self, board: str | None, players: int, bots: list[BotSpec], check: bool = False):
+    def __init__(self, board: str | None, players: int, bots: list[BotSpec], check: bool = False,
+                 rules=None):
         if not L.MIN_PLAYERS <= players <= L.MAX_PLAYERS:
             raise AnalyzerError(f"--players must be {L.MIN_PLAYERS}-{L.MAX_PLAYERS} for Mafia, got {players}")
         self.map = load_map(board)
-        super().__init__(REGISTRY, players, bots)
+        super().__init__(REGISTRY, players, bots, rules)
         self.seat_sides = L.seat_sides(players)
         kinds = [0] * L.N_SIDES
         side_params = np.zeros((L.N_SIDES, L.PARAMS_WIDTH))
@@ -86,7 +87,7 @@ class MafiaMatch(PooledMatch):
                 self.side_seat[side] = seat
         self.sides_in_game = [side for side in range(L.N_SIDES) if self.side_seat[side] >= 0]
         self.game_array = pack_game(self.map, players, kinds, check=check, side_params=side_params,
-                                    playout=playout)
+                                    playout=playout, rules=self.rules)
         self.path_table = self.map.path_table()
         self._play = kernel.play_games  # user bots too: by their code's address (engine/bot_table.py)
 
@@ -164,6 +165,7 @@ class MafiaMatch(PooledMatch):
                           f"{box} {'-'.join(map(str, (f[0], f[-1]))) if len(f) > 1 else f[0]}"
                           for box, f in zip(("Continent", "Prison", "Barracks"), m.returns))}],
             "bots": self.bots_described(),
+            "rules": self.rules.describe(),
         }
 
     def setup_lines(self) -> list[str]:
@@ -171,7 +173,8 @@ class MafiaMatch(PooledMatch):
         tag = "ASSUMED reconstruction" if m.assumed else "user-supplied"
         return [f"map: {m.name} ({tag}; {m.detail()}, sha {m.digest()})",
                 f"tables: returns (RENTRÉES) and encounters as the rules page reads them "
-                f"({'ASSUMED' if m.assumed else 'from the map file'}; the published tables are not public)"]
+                f"({'ASSUMED' if m.assumed else 'from the map file'}; the published tables are not public)",
+                self.rules.line()]
 
     def new_summary(self) -> Summary:
         return Summary(self.players, self.labels, self.roles, self.seat_sides, self.map)
@@ -283,13 +286,20 @@ class MafiaMatch(PooledMatch):
 
     def trace(self, seed: int, index: int) -> tuple[np.ndarray, Chunk]:
         """Game ``index`` of a run with ``seed``: its trace events [n, 4] (``T_*``: code,
-        a, b, c) and its records."""
-        tr = np.zeros(1 + 4 * TRACE_EVENTS, np.int64)
-        games = np.zeros((1, L.GM_LEN), np.int64)
-        sides = np.zeros((1, L.N_SIDES, L.SD_LEN), np.int64)
-        cards = np.zeros((4096, L.CR_LEN), np.int64)
-        spaces = np.zeros((self.map.n_spaces, L.SP_LEN), np.int64)
-        status = kernel.replay_game(self.game_array, self.path_table, seed, index, games, sides, cards, spaces, tr)
+        a, b, c) and its records. A game whose events fill the buffer (a long variant:
+        the safety cap allows 1,000 calendar turns) is played again with a larger one."""
+        capacity = TRACE_EVENTS
+        while True:
+            tr = np.zeros(1 + 4 * capacity, np.int64)
+            games = np.zeros((1, L.GM_LEN), np.int64)
+            sides = np.zeros((1, L.N_SIDES, L.SD_LEN), np.int64)
+            cards = np.zeros((4096, L.CR_LEN), np.int64)
+            spaces = np.zeros((self.map.n_spaces, L.SP_LEN), np.int64)
+            status = kernel.replay_game(self.game_array, self.path_table, seed, index, games, sides, cards, spaces,
+                                        tr)
+            if int(tr[0]) < capacity:  # every event kept
+                break
+            capacity *= 2
         if status != 0:
             self._bot_failed(status + (index << 32), index)
         events = tr[1:1 + 4 * int(tr[0])].reshape(-1, 4)

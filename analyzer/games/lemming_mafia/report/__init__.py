@@ -32,14 +32,14 @@ def interventions(manifest: dict, max_races: int | None = None) -> tuple[dict, d
     every experiment (default: ``INTERVENTION_MAX``, ``POLICY_MAX`` for the bots'
     own discards)."""
     from analyzer.games.lemming_mafia.intervene import INTERVENTION_MAX, POLICY_MAX, intervention_tables
-    from analyzer.report.controlled import match_of
+    from analyzer.report.controlled import match_of, seat_specs
 
     run = int(manifest.get("races", 0) or 0)
     races = int(min(run, INTERVENTION_MAX if max_races is None else max_races))
     policy = int(min(run, POLICY_MAX if max_races is None else max_races))
     if races <= 0:
         return {}, {"races": 0, "note": "the run is empty"}
-    match, why = match_of(manifest, [str(b.get("bot")) for b in manifest.get("bots") or []])
+    match, why = match_of(manifest, seat_specs(manifest))  # the run's bots, a user bot from its file
     if match is None:
         return {}, {"races": 0, "note": why}
     return (intervention_tables(match, int(manifest.get("seed", 1)), races, policy),

@@ -229,8 +229,10 @@ def game_length(res: dict) -> str:
 
 
 def hands_finding(manifest: dict):
-    """The sentence of "do the starting hands balance the seats?" on one table, answered
-    as the evidence decides it: yes only when a gap is ruled out, not for want of games."""
+    """The sentence of "do the starting hands balance the seats?" (the box's 2-6 cards,
+    the smallest in the first seat; a variant's, ``hands_question``) on one table,
+    answered as the evidence decides it: yes only when a gap is ruled out, not for want
+    of games."""
     question = HANDS
 
     def finding(res: dict) -> str:
@@ -256,6 +258,15 @@ HANDS = Q.seat_spread("Do the starting hands of 2-6 cards balance the seats?")
 FIRST_SEAT = Q.first_seat_edge()
 SKILL = Q.skill_gradient("How much does skill matter?")
 LENGTH = Q.length("game_length_mean", "turns", "game", "How long is a game?", "game_length")
+
+
+def hands_question(manifest: dict) -> str:
+    """The question of the starting hands, naming the box's 2-6 cards only where the
+    run played the box's deal (a variant's hands are in the table of seats beside it)."""
+    changed = (manifest.get("rules") or {}).get("changed") or {}
+    if {"hand_limit", "start_hands"} & set(changed):
+        return "Do the starting hands of these rules balance the seats?"
+    return "Do the starting hands of 2-6 cards balance the seats?"
 
 
 def _with_seats(answer: Answer, seats) -> Answer:
@@ -340,7 +351,8 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
     questions about the game on the controlled tables (``structural``), those about
     the bots' choices as such (``bots_answer``)."""
     return [
-        _with_seats(structural(HANDS, hands_finding(manifest), res, manifest, controlled, method=HANDS_METHOD),
+        _with_seats(structural(HANDS.with_text(hands_question(manifest)), hands_finding(manifest), res, manifest,
+                               controlled, method=HANDS_METHOD),
                     hands_table(res, controlled)),
         structural(FIRST_SEAT, first_seat_finding(manifest), res, manifest, controlled),
         bots_answer("What did a card on a column of each sum gain? (association: cards the bots played)",
