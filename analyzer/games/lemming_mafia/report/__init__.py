@@ -10,11 +10,11 @@ from analyzer.report.html import seat_tables, table
 from analyzer.games.lemming_mafia.report import figures as F
 from analyzer.games.lemming_mafia.report import causal
 from analyzer.games.lemming_mafia.report import text as T
-from analyzer.games.lemming_mafia.report.text import answers
+from analyzer.games.lemming_mafia.report.text import QUESTIONS, answers
 from analyzer.report.text import num, num_ci, overview_value, pct, pct_ci
 from analyzer.games.lemming_mafia.stats import TABLE_DOCS
 
-__all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE",
+__all__ = ["FIGURES", "answers", "QUESTIONS", "overview", "key_tables", "FOOTNOTE",
            "TABLE_DOCS", "interventions", "ANSWER_CHARTS"]
 
 
