@@ -13,9 +13,9 @@ from numba import njit
 
 from analyzer.engine.bots import UserBot
 from analyzer.games.lemminge.view import (
-    DECIDE_ACTION, allows_step, DECIDE_DISCARD, DECIDE_LEMMING, DECIDE_TILE, HAND_SIZE, LEMMINGS, decision, distance,
-    finish_distance, hand_size, movement, moving, n_options, neighbour, occupant, options, param, position,
-    seat, step_cost, step_direction, terrain, tile_kind,
+    DECIDE_ACTION, allows_step, DECIDE_DISCARD, DECIDE_LEMMING, DECIDE_TILE, LEMMINGS, decision, distance,
+    finish_distance, hand_limit, hand_size, movement, moving, n_options, neighbour, occupant, options, param, position,
+    seat, step_direction, step_pushes, terrain, tile_kind,
 )
 
 
@@ -25,7 +25,7 @@ def push_gain(view, i):
     gain = 0
     cell = options(view, i)
     d = step_direction(view, i)
-    for k in range(step_cost(view, i) - 1):  # the line in front, one lemming per extra movement
+    for k in range(step_pushes(view, i)):  # the line in front
         ahead = neighbour(view, cell, d)
         change = finish_distance(view, ahead) - finish_distance(view, cell)
         if occupant(view, cell) // LEMMINGS == seat(view):
@@ -58,7 +58,7 @@ def decide(view):
             m = movement(view, options(view, i))
             if allows_step(view, i) and m > best_move:  # a card that lets a lemming step
                 best, best_move = i, m
-        if best_move < 3 and hand_size(view) < HAND_SIZE:
+        if best_move < 3 and hand_size(view) < hand_limit(view):
             return -1
         return best if best >= 0 else 0  # no card lets one step: play one all the same
     if what == DECIDE_DISCARD:

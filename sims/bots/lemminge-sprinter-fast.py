@@ -12,8 +12,8 @@ from numba import njit
 
 from analyzer.engine.bots import UserBot
 from analyzer.games.lemminge.view import (
-    DECIDE_ACTION, allows_step, DECIDE_DISCARD, DECIDE_LEMMING, DECIDE_TILE, HAND_SIZE, LEMMINGS, MEADOW, can_enter,
-    decision, distance, finish_distance, hand_size, movement, moving, n_options, neighbour, options, param,
+    DECIDE_ACTION, allows_step, DECIDE_DISCARD, DECIDE_LEMMING, DECIDE_TILE, LEMMINGS, MEADOW, can_enter,
+    decision, distance, finish_distance, hand_limit, hand_size, movement, moving, n_options, neighbour, options, param,
     played_terrain, position, seat, step_cost, terrain, tile_kind,
 )
 
@@ -38,7 +38,7 @@ def decide(view):
             m = movement(view, options(view, i))
             if allows_step(view, i) and m > best_move:  # a card that lets a lemming step
                 best, best_move = i, m
-        if best_move < param(view, 0) and hand_size(view) < HAND_SIZE:
+        if best_move < param(view, 0) and hand_size(view) < hand_limit(view):
             return -1  # refill: hope for bigger cards
         return best if best >= 0 else 0  # no card lets one step: play one all the same
     if what == DECIDE_DISCARD:  # keep the cards that move far now

@@ -11,8 +11,11 @@ Standard library only.  Public API:
         deck:     list[tuple[str, tuple[int, ...], int]]
                   (kind, colour indices, points)
 
-    play_race(sections, deck, n_players, rng) -> dict   (keys documented there)
-    simulate(path, n_players, n_races, seed) -> list[dict]
+    play_race(sections, deck, n_players, rng, rules=None) -> dict   (keys documented there)
+    simulate(path, n_players, n_races, seed, rules=None) -> list[dict]
+
+``rules``: a dict of the rule numbers a designer may change (the analyzer's
+``--rule`` keys, listed in ``rules_of``); a key left out keeps the rulebook's value.
 
 Colour indices follow the rules' fixed order:
     0 blue, 1 grey, 2 green, 3 purple, 4 pink, 5 red
@@ -45,6 +48,39 @@ KIND_N_COLORS = {
 CONTRACTS_PER_PLAYER = 3   # Rules, "Components": 3 dealt to each player.
 UNFULFILLED_PENALTY = -2   # Rules, "Scoring": an unfulfilled held card costs 2.
 BLOCKS_TO_ELIMINATE = 3    # Rules, "Actions/concrete": the third block eliminates.
+GETAWAY_DIE = 6            # Rules, "Components": one number die, 1-6.
+
+
+def rules_of(rules=None):
+    """The rule numbers a race plays: the rulebook's (the constants above, read
+    when called), with the designer's changes in ``rules`` on top.
+
+      contracts_dealt       contracts dealt to each player
+      unfulfilled_contract  points of each contract still held and not fulfilled
+      blocks_to_eliminate   the block that eliminates a lemming
+      bet_points            points of the winner's card by its placing order,
+                            first placed first; a card past the list scores the
+                            list's last entry
+      getaway_die           sides of the number die (1 .. sides)
+      bets_per_bookmaker    bet cards a player may place at one bookmaker
+      discards_per_boss     contracts a player may discard at one boss
+      jackhammer_removes    blocks a jackhammer removes (at most those carried)
+    """
+    out = {
+        "contracts_dealt": CONTRACTS_PER_PLAYER,
+        "unfulfilled_contract": UNFULFILLED_PENALTY,
+        "blocks_to_eliminate": BLOCKS_TO_ELIMINATE,
+        "bet_points": list(range(1, N_LEMMINGS + 1)),  # Rules, "Scoring": 1st placed = 1 ... 6th = 6
+        "getaway_die": GETAWAY_DIE,
+        "bets_per_bookmaker": 1,   # Rules, "Actions/bookmaker": one bet card
+        "discards_per_boss": 1,    # Rules, "Actions/boss": one contract
+        "jackhammer_removes": 1,   # Rules, "Actions/jackhammer": one block
+    }
+    for key, value in (rules or {}).items():
+        if key not in out:
+            raise ValueError(f"unknown rule {key!r}")
+        out[key] = list(value) if isinstance(value, (list, tuple)) else int(value)
+    return out
 
 START = -1                 # position of a lemming still in the start area
 OUT = None                 # position of an eliminated lemming (off the track)
@@ -94,9 +130,10 @@ class _RaceOver(Exception):
 
 
 class _Race:
-    def __init__(self, sections, deck, n_players, rng):
+    def __init__(self, sections, deck, n_players, rng, rules=None):
         self.rng = rng
         self.n_players = n_players
+        self.rules = rules_of(rules)
 
         # Rules, "The board": fields read section by section form one linear
         # order, the field index.  Remember each field's section and action.
@@ -121,16 +158,17 @@ class _Race:
 
         # Player state.  Rules, "Components": six bet cards per player, one per
         # colour.  Rules, "Components"/"Setup": 18 contracts shuffled, 3 dealt
-        # to each player, the rest unused.
+        # to each player (the rule contracts_dealt), the rest unused.
         self.hand = [list(range(N_LEMMINGS)) for _ in range(n_players)]
         self.stack = [[] for _ in range(n_players)]   # in placing order
         cards = list(deck)
-        if len(cards) < CONTRACTS_PER_PLAYER * n_players:
+        each = self.rules["contracts_dealt"]
+        if len(cards) < each * n_players:
             raise ValueError("deck too small for this many players")
         rng.shuffle(cards)
         self.contracts = []   # per seat: list of [card, held]
         for p in range(n_players):
-            dealt = cards[p * CONTRACTS_PER_PLAYER:(p + 1) * CONTRACTS_PER_PLAYER]
+            dealt = cards[p * each:(p + 1) * each]
             self.contracts.append([[c, True] for c in dealt])
 
         self.winner = None
@@ -152,9 +190,10 @@ class _Race:
 
     def add_block(self, lemming):
         # Rules, "Actions/concrete": a lemming with 2 blocks that gets a third is
-        # eliminated and leaves the track at once (its field becomes free).
+        # eliminated and leaves the track at once (its field becomes free);
+        # the rule blocks_to_eliminate says which block does it.
         self.blocks[lemming] += 1
-        if self.blocks[lemming] >= BLOCKS_TO_ELIMINATE:
+        if self.blocks[lemming] >= self.rules["blocks_to_eliminate"]:
             self.pos[lemming] = OUT
             self.elim_order.append(lemming)
             # Rules, "End of the race": the race ends at once when only one
@@ -212,12 +251,13 @@ class _Race:
         elif action == "concrete":
             self.add_block(lemming)
         elif action == "jackhammer":
-            # one block removed, if it has any
-            if self.blocks[lemming] > 0:
-                self.blocks[lemming] -= 1
+            # one block removed, if it has any (the rule jackhammer_removes:
+            # that many, as many as it has at most)
+            self.blocks[lemming] -= min(self.blocks[lemming], self.rules["jackhammer_removes"])
         elif action == "getaway":
-            # roll 1-6, move that many FIELDS (field index + roll)
-            roll = self.rng.randint(1, 6)
+            # roll 1-6 (the rule getaway_die: 1 .. its sides), move that many
+            # FIELDS (field index + roll)
+            roll = self.rng.randint(1, self.rules["getaway_die"])
             target = field + roll
             if target >= self.n_fields:
                 self.win(lemming, "water")        # past the last field: water
@@ -228,16 +268,23 @@ class _Race:
         elif action == "bookmaker":
             # Random bot: each player independently, prob 1/2, places one card
             # chosen uniformly among the cards in hand on top of their stack.
+            # Where the rule bets_per_bookmaker allows more cards, it decides
+            # so again after each card placed (a pass ends its turn there).
             for p in range(self.n_players):
-                if self.rng.random() < 0.5 and self.hand[p]:
+                for _ in range(self.rules["bets_per_bookmaker"]):
+                    if not (self.rng.random() < 0.5 and self.hand[p]):
+                        break
                     card = self.hand[p].pop(self.rng.randrange(len(self.hand[p])))
                     self.stack[p].append(card)
         elif action == "boss":
             # Random bot: each player independently, prob 1/2, discards one
-            # contract chosen uniformly among those held.
+            # contract chosen uniformly among those held (again after each
+            # discard, up to the rule discards_per_boss).
             for p in range(self.n_players):
-                held = [e for e in self.contracts[p] if e[1]]
-                if self.rng.random() < 0.5 and held:
+                for _ in range(self.rules["discards_per_boss"]):
+                    held = [e for e in self.contracts[p] if e[1]]
+                    if not (self.rng.random() < 0.5 and held):
+                        break
                     self.rng.choice(held)[1] = False
         else:  # pragma: no cover - load() validates actions
             raise ValueError(action)
@@ -302,19 +349,23 @@ class _Race:
         places = self.places()
 
         # Bet points (rules, "Scoring"): 1-based position of the winner's card in
-        # placing order; 0 if never placed.  Cards still in hand are lost.
+        # placing order; 0 if never placed.  Cards still in hand are lost.  The
+        # rule bet_points: the points of each position, the last for any later.
+        table = self.rules["bet_points"]
         bet_points = []
         for p in range(n):
             st = self.stack[p]
-            bet_points.append(st.index(self.winner) + 1 if self.winner in st else 0)
+            position = st.index(self.winner) if self.winner in st else None
+            bet_points.append(0 if position is None else table[min(position, len(table) - 1)])
 
-        # Contract points: held -> points if fulfilled else -2; discarded -> 0.
+        # Contract points: held -> points if fulfilled else -2 (the rule
+        # unfulfilled_contract); discarded -> 0.
         contract_points, contracts_out, discarded = [], [], []
         for p in range(n):
             total, rows = 0, []
             for (kind, colors, pts), held in self.contracts[p]:
                 ok = self.fulfilled(kind, colors, places)
-                pay = (pts if ok else UNFULFILLED_PENALTY) if held else 0
+                pay = (pts if ok else self.rules["unfulfilled_contract"]) if held else 0
                 total += pay
                 rows.append((kind, colors, pts, held, ok, pay))
             contract_points.append(total)
@@ -347,7 +398,7 @@ class _Race:
     def check_invariants(self):
         on = [self.pos[c] for c in self.alive() if self.pos[c] != START]
         assert len(on) == len(set(on)), "two lemmings share a field"
-        assert all(0 <= b <= 2 for c, b in enumerate(self.blocks)
+        assert all(0 <= b < self.rules["blocks_to_eliminate"] for c, b in enumerate(self.blocks)
                    if self.pos[c] is not OUT)
         assert self.winner is not None and self.pos[self.winner] is not OUT
         assert len(self.elim_order) <= N_LEMMINGS - 1
@@ -357,8 +408,9 @@ class _Race:
             assert sorted(self.hand[p] + self.stack[p]) == list(range(N_LEMMINGS))
 
 
-def play_race(sections, deck, n_players, rng):
-    """Play ONE race, every seat using the reference random bot.
+def play_race(sections, deck, n_players, rng, rules=None):
+    """Play ONE race, every seat using the reference random bot, under ``rules``
+    (``rules_of``: None, the rulebook's).
 
     Returns a dict:
       winner          colour index 0-5 of the winning lemming
@@ -376,18 +428,18 @@ def play_race(sections, deck, n_players, rng):
       contracts       list per seat of (kind, colours tuple, points, held,
                       fulfilled, payoff) tuples, in dealing order
     """
-    race = _Race(sections, deck, n_players, rng)
+    race = _Race(sections, deck, n_players, rng, rules)
     race.run()
     race.check_invariants()
     return race.result()
 
 
-def simulate(path, n_players, n_races, seed):
+def simulate(path, n_players, n_races, seed, rules=None):
     """Play n_races independent races on the board file at `path` with one
-    random.Random(seed) stream; return the list of play_race dicts."""
+    random.Random(seed) stream, under ``rules``; return the list of play_race dicts."""
     sections, deck = load(path)
     rng = random.Random(seed)
-    return [play_race(sections, deck, n_players, rng) for _ in range(n_races)]
+    return [play_race(sections, deck, n_players, rng, rules) for _ in range(n_races)]
 
 
 # ------------------------------------------------------------------ __main__

@@ -4,9 +4,11 @@ reference random bot in every seat. Written from those pages only, for the
 statistical cross-check of the engine (tests/games/lemminge/test_lm_crosscheck.py):
 slow, obvious, no shared code with the analyzer.
 
-``play_game(map_rows, values, per_terrain, meadow_tiles, players, rng)`` plays one
-game and returns a dict of what the engine's tables hold. ``BROKEN`` names a rule
-to get wrong on purpose (the check must notice).
+``play_game(map_rows, values, per_terrain, meadow_tiles, players, rng, rules)`` plays
+one game and returns a dict of what the engine's tables hold. ``rules`` is a
+``[rules]`` table as a designer writes it (docs/lemminge.md, "Rules a designer can
+change"): the keys it leaves out keep the box's values (``BOX``). ``BROKEN`` names a
+rule to get wrong on purpose (the check must notice).
 """
 from __future__ import annotations
 
@@ -14,10 +16,34 @@ import random
 from collections import deque
 
 TERRAIN_LETTERS = "FDRWS"  # forest, desert, mountain, water, swamp: the card terrains
-HAND = 6
 TURN_CAP = 3000
+# the box's rules (the rules page): hand refilled to 6; starting hands by seat, first player first;
+# a push costs 1 per pushed lemming; no push backwards; the double-zero cut at a reshuffle
+BOX = {"hand_limit": 6, "start_hands": {2: [5, 6], 3: [4, 5, 6], 4: [3, 4, 5, 6], 5: [2, 3, 4, 5, 6]},
+       "push_cost": 1, "backward_push": False, "double_zero": True}
 BROKEN: set[str] = set()  # e.g. {"push_cost"}: pushes cost 1 whatever the line; {"backward_push"}:
-#                           pushes that set a lemming back are allowed; see the cross-check
+#                           pushes that set a lemming back are allowed; {"push_cost_rule"}, {"hand_limit_rule"},
+#                           {"start_hands_rule"}, {"backward_push_rule"}: that key is ignored (the box's value
+#                           played); see the cross-check
+
+
+def rule(rules, key):
+    """The value of a rule key: the table's, else the box's (unless BROKEN ignores the key)."""
+    if key in rules and f"{key}_rule" not in BROKEN:
+        return rules[key]
+    return BOX[key]
+
+
+def starting_hands(rules, players):
+    """Cards dealt to each seat. A player count the table does not give keeps the box's deal, which
+    gives the last seat a full hand and each seat before it one card fewer: with another hand limit,
+    the box's deal follows it (never below 0 cards)."""
+    limit = rule(rules, "hand_limit")
+    given = rule(rules, "start_hands") if "start_hands" in rules else {}
+    given = {int(k): v for k, v in given.items()}
+    if players in given and list(given[players]) != BOX["start_hands"][players]:
+        return list(given[players])
+    return [max(0, limit - (players - 1 - s)) for s in range(players)]
 
 
 def neighbours(x, y):
@@ -56,7 +82,12 @@ class Board:
 
 
 class Game:
-    def __init__(self, board, values, per_terrain, meadow_tiles, players, rng):
+    def __init__(self, board, values, per_terrain, meadow_tiles, players, rng, rules=None):
+        rules = rules or {}
+        self.hand_limit = rule(rules, "hand_limit")
+        self.push_cost = rule(rules, "push_cost")
+        self.backward_push = rule(rules, "backward_push")
+        self.double_zero = rule(rules, "double_zero")
         self.b = board
         self.values = values
         self.rng = rng
@@ -77,8 +108,7 @@ class Game:
         rng.shuffle(self.pile)
         self.discards = []
         self.hands = []
-        for s in range(players):
-            n = HAND - players + 1 + s  # 2-6 cards, the first player fewest
+        for n in starting_hands(rules, players):  # the box's: 2-6 cards, the first player fewest
             self.hands.append([self.pile.pop() for _ in range(n)])
         self.hand_start = [len(h) for h in self.hands]
         z = sum(1 for v in values if v == 0)
@@ -95,7 +125,7 @@ class Game:
         if not self.pile:
             new = list(self.discards)
             self.discards = []
-            if self.zeros >= 2:
+            if self.zeros >= 2 and self.double_zero:
                 for t, col in self.columns.items():
                     zeros = [c for c in col if c[1] == 0]
                     if len(zeros) == self.zeros:
@@ -159,10 +189,12 @@ class Game:
                     continue
                 # « Il n'est pas permis de pousser un lemming vers l'arrière »: no lemming of the
                 # line may land farther from the finish than the hex it leaves (sideways is fine)
-                if "backward_push" not in BROKEN and any(self.b.dist[self.b.next_hex(x, d)] > self.b.dist[x]
-                                                         for x in line):
+                # (unless the rules allow backward pushes)
+                if not self.backward_push and "backward_push" not in BROKEN and any(
+                        self.b.dist[self.b.next_hex(x, d)] > self.b.dist[x] for x in line):
                     continue
-                cost = 1 + (0 if "push_cost" in BROKEN else len(line))
+                # the mover's step costs 1, and each lemming of the pushed line push_cost more
+                cost = 1 + (0 if "push_cost" in BROKEN else self.push_cost * len(line))
                 if cost <= movement:
                     out.append((target, d, cost))
         return out
@@ -217,7 +249,7 @@ class Game:
                     self.discards.append(card)
                 else:
                     kept.append(card)
-            while len(kept) < HAND:
+            while len(kept) < self.hand_limit:
                 c = self.draw()
                 if c is None:
                     break
@@ -275,8 +307,8 @@ class Game:
                                    steps=steps, pushes=pushes, setback=self.setback))
 
 
-def play_game(rows, values, per_terrain, meadow_tiles, players, rng: random.Random):
-    g = Game(Board(rows), list(values), per_terrain, meadow_tiles, players, rng)
+def play_game(rows, values, per_terrain, meadow_tiles, players, rng: random.Random, rules=None):
+    g = Game(Board(rows), list(values), per_terrain, meadow_tiles, players, rng, rules)
     turns = 0
     seat = 0
     while g.winner is None and turns < TURN_CAP:

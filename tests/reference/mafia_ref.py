@@ -4,8 +4,11 @@ played by the page's reference random bot in every seat. Written from the page
 for the statistical cross-check of the engine; it shares no code with
 ``analyzer/games/mafia`` (it reads the map file itself).
 
-``simulate(players, map_path, games, seed)`` returns one dict per game.
-Module-level constants are the rules' numbers, so a test can break one on purpose.
+``simulate(players, map_path, games, seed, rules=None)`` returns one dict per
+game. Module-level constants are the rules' numbers in the box, so a test can
+break one on purpose; ``rules`` plays a variant: a dict of the rule keys the
+engine takes (``--rule``), as the rules page's numbers read them (a table by
+player count may name some counts only; a key left out keeps the box's number).
 """
 from __future__ import annotations
 
@@ -19,6 +22,10 @@ MARKERS_PER_FAMILY = 8
 PURGE_TO_WIN = 4.0
 WIN_SPACES = {3: 5, 4: 4, 5: 4}
 CAP = 600
+# purge points of a piece in a box: a Boss in Prison, a Boss in the Barracks, a Picciotto in Prison
+PURGE_BOSS_PRISON, PURGE_BOSS_BARRACKS, PURGE_PICCIOTTO_PRISON = 2.0, 1.0, 0.5
+MARKER_FACES = (2, 4, 6)  # a Picciotto places a marker on an even die
+REMOVAL_FACES = (2, 4, 6)  # a CC removes a marker on an even die
 P_OPTIONAL = 0.5  # the random bot's optional activities and State actions
 P_CARD = 0.25  # the random bot plays a held card when its window opens
 SHOT_HITS = (1, 3, 5)  # an odd die hits
@@ -46,13 +53,36 @@ class Piece:
         return f"{self.name}@{self.where}"
 
 
+class Rules:
+    """The numbers a game plays: the box's (the module's constants, read when a game
+    starts) and the variant's keys over them."""
+
+    def __init__(self, players, variant=None):
+        v = dict(variant or {})
+        wins = dict(WIN_SPACES)
+        wins.update({int(n): k for n, k in v.pop("spaces_to_win", {}).items()})
+        self.win_spaces = wins[players]
+        self.purge_to_win = float(v.pop("purge_points_to_end", PURGE_TO_WIN))
+        self.markers = v.pop("markers_per_family", MARKERS_PER_FAMILY)
+        self.cap = v.pop("safety_cap", CAP)
+        halves = v.pop("purge_half_points", None)
+        self.purge = ((PURGE_BOSS_PRISON, PURGE_BOSS_BARRACKS, PURGE_PICCIOTTO_PRISON) if halves is None
+                      else tuple(h / 2 for h in halves))
+        self.shot_hits = tuple(v.pop("shootout_hit_faces", SHOT_HITS))
+        self.weapon_hits = tuple(v.pop("weapons_hit_faces", WEAPON_HITS))
+        self.marker_faces = tuple(v.pop("picciotto_marker_faces", MARKER_FACES))
+        self.removal_faces = tuple(v.pop("cc_removal_faces", REMOVAL_FACES))
+        assert not v, f"unknown rules {sorted(v)}"
+
+
 class Game:
-    def __init__(self, players, board, rng, walk_cache=None):
+    def __init__(self, players, board, rng, walk_cache=None, variant=None):
         self.walk_cache = {} if walk_cache is None else walk_cache
         self.players = players
         self.rng = rng
         self.m = board
-        self.win_spaces = WIN_SPACES[players]
+        self.rules = Rules(players, variant)
+        self.win_spaces = self.rules.win_spaces
         self.type = {s["id"]: s["type"] for s in board["spaces"]}
         self.trigger = {s["id"]: tuple(s.get("trigger", ())) for s in board["spaces"]}
         self.airport = {s["id"] for s in board["spaces"] if s.get("airport")}
@@ -62,7 +92,7 @@ class Game:
                         "prison": tuple(board["returns"]["prison"]),
                         "barracks": tuple(board["returns"]["barracks"])}
         self.markers = {x: {} for x in self.type}  # space -> {family: count}
-        self.supply = {f: MARKERS_PER_FAMILY for f in FAMILIES}
+        self.supply = {f: self.rules.markers for f in FAMILIES}
         self.decks = {"usa": list(USA_CARDS), "rome": list(ROME_CARDS), "sisde": list(SISDE_CARDS)}
         self.hands = {side: [] for side in FAMILIES + [STATE]}
         self.frozen = set()
@@ -111,11 +141,12 @@ class Game:
         return sum(1 for x in self.markers if self.markers[x].get(f, 0) > 0)
 
     def purge(self):
+        boss_prison, boss_barracks, picciotto_prison = self.rules.purge
         pts = 0.0
         for f in FAMILIES:
             b = self.boss(f)
-            pts += 2 if b.where == "prison" else (1 if b.where == "barracks" else 0)
-            pts += sum(0.5 for q in self.picciotti(f) if q.where == "prison")
+            pts += boss_prison if b.where == "prison" else (boss_barracks if b.where == "barracks" else 0)
+            pts += sum(picciotto_prison for q in self.picciotti(f) if q.where == "prison")
         return pts
 
     def state_player(self):
@@ -243,7 +274,7 @@ class Game:
             if mods[p.name] == "sure":
                 return True
             roll = self.d6()
-            return roll in (WEAPON_HITS if mods[p.name] == "weapons" else SHOT_HITS)
+            return roll in (self.rules.weapon_hits if mods[p.name] == "weapons" else self.rules.shot_hits)
 
         a_hits, b_hits = hits(a), hits(b)
         if a_hits:
@@ -400,7 +431,7 @@ class Game:
                     return
                 if self.boss(f).where == x:
                     self.state_holds(p, self.boss(f))
-            if any(n > 0 for n in self.markers[x].values()) and self.d6() % 2 == 0:
+            if any(n > 0 for n in self.markers[x].values()) and self.d6() in self.rules.removal_faces:
                 self.state_removes_marker(x)
                 self.state_did(p)
         elif p.kind == "sisde":
@@ -428,7 +459,7 @@ class Game:
                         self.shootout(p, q)
                         if p.where != x:
                             return
-            if self.d6() % 2 == 0:
+            if self.d6() in self.rules.marker_faces:
                 self.place_marker(p.side, x)
 
     def activities(self, p):
@@ -639,19 +670,19 @@ class Game:
         for cc, x in zip(self.ccs(), roadblocks):
             cc.where = x
         outcome, winner_spaces = "draw", None
-        passes = CAP
-        for k in range(CAP):
+        passes = self.rules.cap
+        for k in range(self.rules.cap):
             for side in CALENDAR:
                 if side == STATE:
                     if self.players == 4:
                         continue
-                    if self.purge() >= PURGE_TO_WIN:
+                    if self.purge() >= self.rules.purge_to_win:
                         outcome = STATE
                 else:
                     n = self.controls(side)
                     if n >= self.win_spaces:
                         outcome, winner_spaces = side, n
-                    elif self.players == 4 and self.purge() >= PURGE_TO_WIN:
+                    elif self.players == 4 and self.purge() >= self.rules.purge_to_win:
                         outcome = "all_lose"
                 if outcome != "draw":
                     break
@@ -665,12 +696,12 @@ class Game:
             "calendar_turns": passes,
             "winner_spaces": winner_spaces,
             "purge_points": self.purge(),
-            "markers_on_map": sum(MARKERS_PER_FAMILY - self.supply[f] for f in FAMILIES),
+            "markers_on_map": sum(self.rules.markers - self.supply[f] for f in FAMILIES),
             **self.stats,
             "sides": {side: {**self.side_stats[side],
                              "won": outcome == side,
                              "base": self.base.get(side),
-                             "markers_end": MARKERS_PER_FAMILY - self.supply[side] if side != STATE else 0,
+                             "markers_end": self.rules.markers - self.supply[side] if side != STATE else 0,
                              "spaces_end": self.controls(side) if side != STATE else 0}
                       for side in FAMILIES + [STATE]},
             "card_plays": dict(self.card_plays),
@@ -678,7 +709,7 @@ class Game:
 
     def check(self):
         for f in FAMILIES:
-            assert self.supply[f] + sum(self.markers[x].get(f, 0) for x in self.markers) == MARKERS_PER_FAMILY
+            assert self.supply[f] + sum(self.markers[x].get(f, 0) for x in self.markers) == self.rules.markers
         for x in self.markers:
             assert sum(1 for n in self.markers[x].values() if n > 0) <= 1
         assert sum(len(h) for h in self.hands.values()) + sum(len(d) for d in self.decks.values()) == 24
@@ -689,8 +720,8 @@ def load_board(path):
         return tomllib.load(f)
 
 
-def simulate(players, map_path, games, seed):
+def simulate(players, map_path, games, seed, rules=None):
     rng = random.Random(seed)
     board = load_board(map_path)
     cache = {}
-    return [Game(players, board, rng, cache).play_game() for _ in range(games)]
+    return [Game(players, board, rng, cache, rules).play_game() for _ in range(games)]

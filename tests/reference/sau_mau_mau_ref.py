@@ -10,8 +10,23 @@ simulator statistically: only distributions are meant to agree, not random strea
 
 Standard library only.  Public API:
 
-    play_game(n_players, crown, rng, debug=False) -> dict
-    simulate(n_players, crown, n_games, seed, debug=False) -> list[dict]
+    play_game(n_players, crown, rng, debug=False, rules=None) -> dict
+    simulate(n_players, crown, n_games, seed, debug=False, rules=None) -> list[dict]
+
+``rules``: a dict of the rule numbers a designer may change (docs/sau-mau-mau.md,
+"Rules a designer can change"; the keys of the project's --rule), each read here
+from the rules page's own words; a key left out keeps the box value (RULE_KEYS):
+    hand_size            cards dealt to each player at a race's start (5)
+    bet_payouts          points of the bets on winning pigs in queue order; a winning
+                         bet past the list scores 0 ((6, 4, 3, 2, 1))
+    crown_points         points for the player whose card moved a pig onto the crown (3)
+    last_card_points     points for playing the last card of one's hand (5)
+    races_per_game       races in a game, the first player passing left each race (4)
+    plus_two_step        cards a +2 adds to the penalty (2)
+    steps_back_per_card  for each card drawn as a penalty, that many steps back, each
+                         one space for any pig off the start (1)
+    flapi_move           spaces a Flapi moves the last pig (3)
+    x_skips              turns an X skips: the next players', one each in turn order (1)
 
 Pig indices follow the rules' fixed order: 0 pink, 1 brown, 2 black, 3 beige.
 Seats are 0-based; the first player of race r (1-4) is seat (r - 1) mod n_players and
@@ -43,9 +58,11 @@ Interpretations (points where the spec needed reading; everything else is litera
     the card's colour equals the "asked" colour (top card's colour for numbered/X/+2,
     the printed colour for a Flapi, the named colour after a played Farmer), or the
     card has the same symbol as the top card (same number for numbered cards, X on X,
-    +2 on +2).  A first-discard Farmer makes every card valid (rules page); a
-    first-discard Flapi asks its printed colour; a first-discard X / +2 still matches
-    X / +2 by symbol but skips no one / imposes no penalty (decision 1).  After a +2
+    +2 on +2).  A first-discard Farmer makes every card valid (rules page); on a
+    first-discard Flapi, X or +2 only its colour counts (rules page, quoting the
+    rulebook): the next card must have that colour or be green, no symbol matches
+    it, and it skips no one / imposes no penalty (decision 1).  A first-discard
+    number card matches by colour and number as any number card does.  After a +2
     penalty has been drawn, the +2 stays on top and is matched normally (same colour
     or another +2, which then starts a new penalty of 2).
  3. Penalty pending: only +2s (any colour) are valid (decision 2).  The random bot
@@ -87,7 +104,11 @@ Interpretations (points where the spec needed reading; everything else is litera
     the queue (at most one per player, <= 5 players), so the list never runs out.
 12. Uniform choices are drawn as int(rng.random() * k) (bias ~2**-53, irrelevant for
     statistics) and the 3/4, 1/2, 1/10 probabilities as rng.random() < p.
-13. Game winners: every seat with the top total over the four races.
+13. Game winners: every seat with the top total over the game's races (four in the box).
+14. Variants (``rules``): the numbers above are the box's; a variant changes only the
+    number (a deal of ``hand_size`` cards, a penalty growing by ``plus_two_step``, ...),
+    never the procedure.  A penalty of n cards actually drawn gives n *
+    ``steps_back_per_card`` steps, one space each.
 """
 
 from __future__ import annotations
@@ -106,6 +127,10 @@ MAX_TURNS = 100_000
 CROWN_POINTS = 3
 HAND_POINTS = 5
 BET_POINTS = (6, 4, 3, 2, 1)
+PLUS2_STEP = 2     # cards a +2 adds to the penalty
+STEPS_BACK = 1     # steps back per penalty card drawn
+FLAPI_MOVE = 3     # spaces a Flapi moves the last pig
+X_SKIPS = 1        # turns an X skips
 
 P_PLAY = 0.75      # random bot: play a valid card with this probability
 P_BET = 0.5        # random bot: place a first bet
@@ -156,10 +181,12 @@ def _symbol(card):
 
 
 # Top-of-discard "states": 0..38 = that card on top (a Farmer never uses this),
-# 39..42 = a played Farmer that named colour 0..3, 43 = first-discard Farmer (wild).
+# 39..42 = a played Farmer that named colour 0..3, 43 = first-discard Farmer (wild),
+# 44..47 = a first-discard X or +2 of colour 0..3 (its colour alone counts).
 STATE_FARMER = N_CARDS
 STATE_WILD = N_CARDS + 4
-N_STATES = N_CARDS + 5
+STATE_COLOUR_ONLY = N_CARDS + 5
+N_STATES = N_CARDS + 9
 
 
 def _build_valid():
@@ -170,6 +197,8 @@ def _build_valid():
             k = KIND[card]
             if k in (FLAPI, FARMER) or s == STATE_WILD:
                 ok = True
+            elif s >= STATE_COLOUR_ONLY:
+                ok = COLOUR[card] == s - STATE_COLOUR_ONLY
             elif s >= STATE_FARMER:
                 ok = COLOUR[card] == s - STATE_FARMER
             else:
@@ -195,20 +224,47 @@ def _check_cards(draw, discard, hands):
     assert discard, "discard pile must never be empty"
 
 
-def _play_race(n_players, crown, first_seat, rng, debug=False):
+RULE_KEYS = ("hand_size", "bet_payouts", "crown_points", "last_card_points", "races_per_game",
+             "plus_two_step", "steps_back_per_card", "flapi_move", "x_skips")
+
+
+def box_rules():
+    """The box's rule numbers (read from the module's constants at call time)."""
+    return {"hand_size": HAND_SIZE, "bet_payouts": tuple(BET_POINTS), "crown_points": CROWN_POINTS,
+            "last_card_points": HAND_POINTS, "races_per_game": N_RACES, "plus_two_step": PLUS2_STEP,
+            "steps_back_per_card": STEPS_BACK, "flapi_move": FLAPI_MOVE, "x_skips": X_SKIPS}
+
+
+def _rules(rules):
+    out = box_rules()
+    for key, value in (rules or {}).items():
+        if key not in out:
+            raise ValueError(f"unknown rule {key!r}")
+        out[key] = tuple(value) if key == "bet_payouts" else int(value)
+    return out
+
+
+def _play_race(n_players, crown, first_seat, rng, debug=False, rules=None):
+    rules = _rules(rules)
     rnd = rng.random
     shuffle = rng.shuffle
+    payouts = rules["bet_payouts"]
 
-    # Setup: shuffle, deal 5 one at a time from the first player, turn up next card.
+    # Setup: shuffle, deal hand_size one at a time from the first player, turn up next card.
     draw = list(range(N_CARDS))
     shuffle(draw)
     hands = [[] for _ in range(n_players)]
-    for _ in range(HAND_SIZE):
+    for _ in range(rules["hand_size"]):
         for i in range(n_players):
             hands[(first_seat + i) % n_players].append(draw.pop())
     top = draw.pop()
     discard = [top]
-    state = STATE_WILD if KIND[top] == FARMER else top    # decision 1
+    if KIND[top] == FARMER:                               # decision 1
+        state = STATE_WILD
+    elif KIND[top] in (XCARD, PLUS2):                     # its colour alone counts
+        state = STATE_COLOUR_ONLY + COLOUR[top]
+    else:
+        state = top
 
     pos = [0, 0, 0, 0]
     queue = []                        # entries: [seat, pig, turn_placed, changed]
@@ -220,7 +276,7 @@ def _play_race(n_players, crown, first_seat, rng, debug=False):
     hand_pts = [0] * n_players
 
     penalty = 0
-    skip = False
+    skip = 0                                      # turns still to skip
     reshuffles = 0
     turns = 0
     seat = first_seat
@@ -235,7 +291,7 @@ def _play_race(n_players, crown, first_seat, rng, debug=False):
     while turns < MAX_TURNS:
         turns += 1
         if skip:                                  # decision 9: counted, nothing asked
-            skip = False
+            skip -= 1
             seat = (seat + 1) % n_players
             continue
 
@@ -262,18 +318,18 @@ def _play_race(n_players, crown, first_seat, rng, debug=False):
                 m = min(pos)
                 tied = [i for i in range(N_PIGS) if pos[i] == m]
                 moved = tied[int(rnd() * len(tied))] if len(tied) > 1 else tied[0]
-                pos[moved] += 3
+                pos[moved] += rules["flapi_move"]
                 state = card
             elif k == FARMER:
                 state = STATE_FARMER + int(rnd() * 4)
             elif k == XCARD:
                 state = card
                 if not last:
-                    skip = True
+                    skip = rules["x_skips"]
             else:  # PLUS2
                 state = card
                 if not last:
-                    penalty += 2
+                    penalty += rules["plus_two_step"]
                 else:
                     penalty = 0                   # decision 8: the penalty lapses
             if debug:
@@ -283,15 +339,15 @@ def _play_race(n_players, crown, first_seat, rng, debug=False):
                 end = "crown"
                 crown_pig = moved
                 ender = seat
-                crown_pts[seat] += CROWN_POINTS
+                crown_pts[seat] += rules["crown_points"]
                 if last:
                     both = True
-                    hand_pts[seat] += HAND_POINTS
+                    hand_pts[seat] += rules["last_card_points"]
                 break
             if last:
                 end = "hand"
                 ender = seat
-                hand_pts[seat] += HAND_POINTS
+                hand_pts[seat] += rules["last_card_points"]
                 break
         else:
             was_penalty = penalty > 0
@@ -311,7 +367,7 @@ def _play_race(n_players, crown, first_seat, rng, debug=False):
                 got += 1
             drawn_cnt[seat] += got
             if was_penalty:
-                for _ in range(got):              # decision 5
+                for _ in range(got * rules["steps_back_per_card"]):  # decision 5
                     cand = [i for i in range(N_PIGS) if pos[i] > 0]
                     if not cand:
                         break
@@ -356,7 +412,7 @@ def _play_race(n_players, crown, first_seat, rng, debug=False):
     for qi, (s, pig, tp, ch) in enumerate(queue):
         pts = 0
         if pig in winning:
-            pts = BET_POINTS[k]
+            pts = payouts[k] if k < len(payouts) else 0
             k += 1
             bet_pts[s] += pts
         bets.append({"seat": s, "pig": pig, "queue_position": qi + 1,
@@ -403,16 +459,20 @@ def _play_race(n_players, crown, first_seat, rng, debug=False):
 
 
 # -------------------------------------------------------------------- a game
-def play_game(n_players: int, crown: int, rng: random.Random, debug: bool = False) -> dict:
-    """Play one game (four races) with reference random bots in every seat."""
+def play_game(n_players: int, crown: int, rng: random.Random, debug: bool = False, rules=None) -> dict:
+    """Play one game (``races_per_game`` races, four in the box) with reference
+    random bots in every seat."""
     if not 2 <= n_players <= 5:
         raise ValueError("Sau Mau Mau is for 2-5 players")
     if crown < 1:
         raise ValueError("crown must be a positive whole number")
+    rules = _rules(rules)
+    if n_players * rules["hand_size"] + 1 > N_CARDS:
+        raise ValueError("the deck cannot deal that many cards")
     races = []
     totals = [0] * n_players
-    for r in range(1, N_RACES + 1):
-        race = _play_race(n_players, crown, (r - 1) % n_players, rng, debug)
+    for r in range(1, rules["races_per_game"] + 1):
+        race = _play_race(n_players, crown, (r - 1) % n_players, rng, debug, rules)
         for s in range(n_players):
             totals[s] += race["players"][s]["race_points"]
         races.append(race)
@@ -421,9 +481,9 @@ def play_game(n_players: int, crown: int, rng: random.Random, debug: bool = Fals
 
 
 def simulate(n_players: int, crown: int, n_games: int, seed: int,
-             debug: bool = False) -> list[dict]:
+             debug: bool = False, rules=None) -> list[dict]:
     rng = random.Random(seed)
-    return [play_game(n_players, crown, rng, debug) for _ in range(n_games)]
+    return [play_game(n_players, crown, rng, debug, rules) for _ in range(n_games)]
 
 
 # ------------------------------------------------------------------ __main__
@@ -452,9 +512,11 @@ def _summary(games, n_players, crown):
     print(f"win rate per seat:   {fmt([sum(g['won'][s] for g in games) / n for s in range(n_players)])}")
 
 
-def _check_invariants(games, n_players, crown):
+def _check_invariants(games, n_players, crown, rules=None):
+    rules = _rules(rules)
+    payouts = rules["bet_payouts"]
     for g in games:
-        assert len(g["races"]) == N_RACES
+        assert len(g["races"]) == rules["races_per_game"]
         for ri, r in enumerate(g["races"]):
             assert r["first_seat"] == ri % n_players
             assert min(r["positions"]) >= 0
@@ -465,23 +527,23 @@ def _check_invariants(games, n_players, crown):
             held = sum(pl["cards_left"] for pl in r["players"])
             assert held <= N_CARDS - 1
             for s, pl in enumerate(r["players"]):
-                assert pl["cards_left"] == HAND_SIZE + pl["cards_drawn"] - pl["cards_played"]
+                assert pl["cards_left"] == rules["hand_size"] + pl["cards_drawn"] - pl["cards_played"]
                 assert pl["race_points"] == pl["bet_points"] + pl["crown_points"] + pl["hand_points"]
                 assert pl["bet_points"] == sum(b["points"] for b in r["bets"] if b["seat"] == s)
                 assert pl["bets_changed"] <= pl["bets_placed"]
             if r["end"] == "crown":
                 assert r["crown_pig"] is not None and r["winning_pigs"] == {r["crown_pig"]}
                 assert r["positions"][r["crown_pig"]] >= crown
-                assert r["players"][r["ender"]]["crown_points"] == CROWN_POINTS
+                assert r["players"][r["ender"]]["crown_points"] == rules["crown_points"]
                 if r["both_ends"]:
                     assert r["players"][r["ender"]]["cards_left"] == 0
-                    assert r["players"][r["ender"]]["hand_points"] == HAND_POINTS
+                    assert r["players"][r["ender"]]["hand_points"] == rules["last_card_points"]
             elif r["end"] == "hand":
                 assert not r["both_ends"] and r["crown_pig"] is None
                 assert r["players"][r["ender"]]["cards_left"] == 0
-                assert r["players"][r["ender"]]["hand_points"] == HAND_POINTS
+                assert r["players"][r["ender"]]["hand_points"] == rules["last_card_points"]
             ws = [b["points"] for b in r["bets"] if b["pig"] in r["winning_pigs"]]
-            assert ws == list(BET_POINTS[:len(ws)])
+            assert ws == [payouts[k] if k < len(payouts) else 0 for k in range(len(ws))]
         assert g["totals"] == [sum(r["players"][s]["race_points"] for r in g["races"])
                                for s in range(n_players)]
         assert any(g["won"])

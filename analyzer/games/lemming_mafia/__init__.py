@@ -11,6 +11,7 @@ GAME = GameInfo(
     stats="analyzer.games.lemming_mafia.stats",
     report="analyzer.games.lemming_mafia.report",
     records="analyzer.games.lemming_mafia.records",
+    rules="analyzer.games.lemming_mafia.ruleset:RULES",
     default_players=4,
     default_bots=("favourite", "timer", "contractor", "random", "random", "random"),
     unit="races",

@@ -19,9 +19,10 @@ from pydantic import Field, field_validator, model_validator
 from analyzer.engine.datafile import FileModel, Name, content_digest, counts_as_assumed, read_toml, validate
 from analyzer.errors import InputFileError
 from analyzer.games.lemming_mafia.layout import (
-    ACTIONS, COLORS, CONTRACT_KINDS, DECK_LEN, KIND_COLOR_COUNT, KIND_POINTS, MAX_SECTION_FIELDS,
-    N_CONTRACTS_EACH,
+    ACTIONS, COLORS, CONTRACT_KINDS, DECK_LEN, KIND_COLOR_COUNT, KIND_POINTS, MAX_CONTRACTS_EACH,
+    MAX_SECTION_FIELDS,
 )
+from analyzer.games.lemming_mafia.ruleset import MAX_POINTS
 
 # The records are 16-bit (match.RECORD): a race has at most 6 x sections moves,
 # and each player at most moves + 6 x fields decisions; with these bounds every
@@ -29,7 +30,6 @@ from analyzer.games.lemming_mafia.layout import (
 # below 32,767. The box has 13 sections and 18 cards.
 MAX_SECTIONS = 500
 MAX_CARDS = 1000
-MAX_POINTS = 100
 
 
 def default_board_path() -> Path:
@@ -210,18 +210,54 @@ def load_setup(path: str | Path | None = None) -> tuple[Board, Deck]:
     return board, deck
 
 
-def check_players(deck: Deck, players: int) -> None:
-    need = players * N_CONTRACTS_EACH
-    if len(deck.cards) < need:
+def _box_rules():
+    from analyzer.games.lemming_mafia.ruleset import RULES
+
+    return RULES.box()
+
+
+def check_players(deck: Deck, players: int, rules=None) -> None:
+    """The deck deals ``contracts_dealt`` cards to each of ``players``: one line
+    naming the rule where a variant asks for more than the deck holds."""
+    rules = rules or _box_rules()
+    dealt = rules["contracts_dealt"]
+    need = players * dealt
+    if len(deck.cards) >= need:
+        return
+    most = min(len(deck.cards) // players, MAX_CONTRACTS_EACH)
+    if rules.changed().get("contracts_dealt") is not None:
         raise InputFileError(
-            f"contract deck {deck.name!r} has {len(deck.cards)} cards, {players} players need {need}")
+            f"rule contracts_dealt {dealt}: contract deck {deck.name!r} has {len(deck.cards)} cards, "
+            f"{players} players need {need} (allowed: 1 to the deck size / players, here "
+            + (f"1 to {most})" if most >= 1 else "none: the deck is too small for this many players)"))
+    raise InputFileError(
+        f"contract deck {deck.name!r} has {len(deck.cards)} cards, {players} players need {need}")
 
 
-def pack_game(board: Board, deck: Deck, kinds: list[int]) -> np.ndarray:
-    """The ``game`` array of layout.py: header, bot kinds, board and deck, with the
-    sizes of the ``state`` and ``hidden`` arrays the kernel allocates."""
+def rule_values(rules) -> dict[int, int]:
+    """The game header's rule slots (``layout.RULE_SLOTS``) from ``rules``
+    (``ruleset.RULES``' values): slot -> value."""
     from analyzer.games.lemming_mafia import layout as L
 
+    slots = {}
+    for name, slot in L.RULE_SLOTS.items():
+        value = rules[name]
+        if isinstance(value, tuple):  # bet_points
+            # a stack holds one card per colour: a shorter list pays its last entry on the later positions
+            value = list(value) + [value[-1]] * (L.N_LEMMINGS - len(value))
+            slots.update({slot + k: v for k, v in enumerate(value)})
+        else:
+            slots[slot] = value
+    return slots
+
+
+def pack_game(board: Board, deck: Deck, kinds: list[int], rules=None) -> np.ndarray:
+    """The ``game`` array of layout.py: header, bot kinds, the rules (``rules``:
+    ``ruleset.RULES``' values; None: the box's), board and deck, with the sizes of
+    the ``state`` and ``hidden`` arrays the kernel allocates."""
+    from analyzer.games.lemming_mafia import layout as L
+
+    rules = rules or _box_rules()
     players = len(kinds)
     n_fields, n_sections, n_cards = board.n_fields, len(board.sections), len(deck.cards)
     # progress by position + 2: eliminated and start area 0, a field its section + 1,
@@ -241,6 +277,8 @@ def pack_game(board: Board, deck: Deck, kinds: list[int]) -> np.ndarray:
     header[L.G_N_CARDS] = n_cards
     header[L.G_N_PLAYERS] = players
     header[L.G_KINDS:L.G_KINDS + players] = kinds
+    for slot, value in rule_values(rules).items():
+        header[slot] = value
     at = L.G_HEADER
     slots = (L.G_ACTION_AT, L.G_SECTION_AT, L.G_START_AT, L.G_DECK_AT, L.G_PROGRESS_AT,
              L.G_FIELD_BIT_AT, L.G_SECTION_FULL_AT)
@@ -248,7 +286,7 @@ def pack_game(board: Board, deck: Deck, kinds: list[int]) -> np.ndarray:
         header[slot] = at
         at += len(part)
     hidden_at = players * L.OWN_LEN
-    for slot, size in ((L.G_H_DISCARD_AT, players * L.N_CONTRACTS_EACH),
+    for slot, size in ((L.G_H_DISCARD_AT, players * L.MAX_CONTRACTS_EACH),
                        (L.G_H_ANSWERS_AT, players), (L.G_H_ORDER_AT, n_cards),
                        (L.G_H_COUNT_AT, n_fields * L.FIELD_LEN)):
         header[slot] = hidden_at
@@ -256,7 +294,7 @@ def pack_game(board: Board, deck: Deck, kinds: list[int]) -> np.ndarray:
     header[L.G_H_LEN] = hidden_at
     header[L.G_S_SECTIONS_AT] = L.S_OCCUPANT + n_fields
     race_len = L.S_OCCUPANT + n_fields + n_sections + 2
-    records = (L.RACE_LEN + players * L.PL_LEN + players * L.N_CONTRACTS_EACH * L.CT_LEN
+    records = (L.RACE_LEN + players * L.PL_LEN + players * L.MAX_CONTRACTS_EACH * L.CT_LEN
                + players * L.N_LEMMINGS * L.BET_LEN)
     # the look-ahead bot's shared playouts log the bet and discard rounds of one
     # playout: at most one a move, and a race has at most 6 x (sections + 1) moves

@@ -29,6 +29,11 @@ wins is a softmax of ``sharpness`` times its value. A bot differs from another i
 its *stakes*: how much it gains per unit of value each lemming gains. A move is
 scored as the sum over lemmings of stake times value change, so the same code
 pushes a favourite, buries a rival in concrete or steers a contract.
+
+The bots play the rules of the run (``layout.py``'s ``G_*`` rule slots of
+``game``): the block that eliminates, the getaway die, what a jackhammer takes
+off, what each stack position pays, the contracts dealt and what an unfulfilled
+one costs.
 """
 import numpy as np
 
@@ -38,22 +43,23 @@ from analyzer.engine.jit import ix, kernel
 from analyzer.games.lemming_mafia.layout import (
     AT_LEAST_THREE_ELIMINATED, AT_MOST_ONE_ELIMINATED, BEFORE, BOOKMAKER, BOSS,
     CONCRETE, DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, DECK_C1, DECK_C2, DECK_KIND,
-    DECK_POINTS, ELIMINATED, GETAWAY, JACKHAMMER, N_CONTRACTS_EACH, N_LEMMINGS,
+    DECK_POINTS, ELIMINATED, G_GETAWAY_DIE, G_JACKHAMMER_REMOVES, G_UNFULFILLED, GETAWAY, JACKHAMMER, N_LEMMINGS,
     OWN_CONTRACT, OWN_HAND, OWN_HELD, OWN_RNG, OWN_STACK, OWN_STACK_N, PUB_BLOCKS, PUB_MOVING,
     PUB_N_ELIM, PUB_N_FIELDS, PUB_N_SECTIONS, PUB_OUT, PUB_POS, PUB_TURN, S_OCCUPANT, S_OPTIONS,
-    S_SCRATCH, S_VIEW, TOP3, UNFULFILLED_PENALTY, WINNER_CLEAN,
+    S_SCRATCH, S_VIEW, TOP3, WINNER_CLEAN,
 )
 from analyzer.games.lemming_mafia.layout import (  # noqa: F401  (re-exported)
     CONTRACTOR, FAVOURITE, LOOKAHEAD, P_BET_STAKE, P_BLOCK_WEIGHT, P_DISCARD_MARGIN, P_ELIM_COST,
     P_HARM, P_LATE_BETS, P_LOYALTY, P_PUSH, P_SHARPNESS, P_URGENCY, RANDOM, TIMER,
     N_PARAMS, PARAMS_WIDTH, SC_CONTRACT_STAKE, SC_EXPECTED, SC_FAV_SCORE, SC_FAVOURITE, SC_FIELD_VALUE,
-    SC_GAIN, SC_MOVE_FIELD, SC_OPTION_COUNT, SC_OPTION_FIELD, SC_OPTION_VALUE, SC_SIZED_TURN, SC_TOTAL,
-    SC_VALUE, SC_WEIGHT, TABLE_SECTIONS, WEIGHT_TABLE, WEIGHT_TABLE_PROGRESS,
+    SC_GAIN, SC_MOVE_FIELD, SC_OPTION_COUNT, SC_OPTION_FIELD, SC_OPTION_VALUE, SC_RANK, SC_SIZED_TURN, SC_TOTAL,
+    SC_VALUE, SC_WEIGHT, TABLE_SECTIONS, WEIGHT_TABLE, WEIGHT_TABLE_BLOCKS, WEIGHT_TABLE_PROGRESS,
 )
 from analyzer.games.lemming_mafia.lookahead import lookahead_decide
 from analyzer.games.lemming_mafia.random_bot import decide_random
 from analyzer.games.lemming_mafia.rules import (
-    card_entry, field_action, field_section, sections_passed, target_fields,
+    blocks_to_eliminate, card_entry, contracts_dealt, field_action, field_section, sections_passed, stack_points,
+    target_fields,
 )
 from analyzer.games.lemming_mafia.rules import pick as pick_int
 
@@ -117,10 +123,11 @@ def weight_of(params, progress, blocks):
 
 @kernel
 def build_weight_table(params, n_sections):
-    """``weight_of`` every progress (0 .. sections + 1) and block count (0-2)."""
+    """``weight_of`` every progress (0 .. sections + 1) and block count (0 ..
+    ``WEIGHT_TABLE_BLOCKS`` - 1: what a lemming still racing may carry)."""
     for step in range(n_sections + 2):
-        for blocks in range(3):
-            params[ix(WEIGHT_TABLE + 3 * step + blocks)] = weight_of(params, float(step), blocks)
+        for blocks in range(WEIGHT_TABLE_BLOCKS):
+            params[ix(WEIGHT_TABLE + WEIGHT_TABLE_BLOCKS * step + blocks)] = weight_of(params, float(step), blocks)
     params[TABLE_SECTIONS] = n_sections
 
 
@@ -160,7 +167,8 @@ def weight_from_table(game, state, params, lemming):
 @kernel(inline=True)
 def table_weight(params, step, blocks, out):
     """``weight_from_table`` from the race's slots (as ``value_at``)."""
-    weight = params[ix(WEIGHT_TABLE + 3 * step + min(blocks, 2))]  # 3 blocks once eliminated
+    # (an eliminated lemming may carry more blocks than the table covers: weight 0)
+    weight = params[ix(WEIGHT_TABLE + WEIGHT_TABLE_BLOCKS * step + min(blocks, WEIGHT_TABLE_BLOCKS - 1))]
     return weight if out == 0 else 0.0
 
 
@@ -174,7 +182,7 @@ def weight_computed(game, state, params, lemming):
 @kernel(inline=True)
 def computed_weight(params, step, blocks, out):
     """``weight_computed`` from the race's slots (as ``value_at``)."""
-    weight = weight_of(params, float(step), min(blocks, 2))
+    weight = weight_of(params, float(step), min(blocks, WEIGHT_TABLE_BLOCKS - 1))
     return weight if out == 0 else 0.0
 
 
@@ -206,15 +214,18 @@ def gain_from(game, state, params, lemming, field, before, lemming_progress, blo
     elim = params[P_ELIM_COST]
     moved = float(field_section(game, field) + 1) - lemming_progress
     action = field_action(game, field)
+    last = blocks_to_eliminate(game) - 1  # the blocks a lemming carries when one more eliminates it
     # selects, not branches: which field an option lands on is a coin flip to the
     # branch predictor
     if action == GETAWAY:
-        # average over the six rolls of the getaway car, one step deep
-        crash = (-elim - before - moved) if blocks >= 2 else -block
-        concrete = -block if blocks < 2 else -elim
-        jackhammer = block if blocks > 0 else 0.0
+        # average over the rolls of the getaway car's die, one step deep
+        die = game[G_GETAWAY_DIE]
+        drilled = min(blocks, game[G_JACKHAMMER_REMOVES])
+        crash = (-elim - before - moved) if blocks >= last else -block
+        concrete = -block if blocks < last else -elim
+        jackhammer = block * drilled if drilled > 0 else 0.0
         extra = 0.0
-        for roll in range(1, 7):
+        for roll in range(1, die + 1):
             target = field + roll
             if target >= n_fields:
                 extra += _WIN
@@ -226,62 +237,73 @@ def gain_from(game, state, params, lemming, field, before, lemming_progress, blo
             there = concrete if then == CONCRETE else (jackhammer if then == JACKHAMMER else 0.0)
             extra += crash if blocked else step
             extra += 0.0 if blocked else there
-        return moved + extra / 6.0
-    on_concrete, on_jackhammer = block_gains(params, moved, before, blocks)
+        return moved + extra / float(die)
+    on_concrete, on_jackhammer = block_gains(game, params, moved, before, blocks)
     gain = on_concrete if action == CONCRETE else moved
     return on_jackhammer if action == JACKHAMMER else gain
 
 
 @kernel(inline=True)
-def block_gains(params, moved, before, blocks):
+def block_gains(game, params, moved, before, blocks):
     """``gain_from`` on a concrete and on a jackhammer field ``moved`` sections
-    on: a block more (the third eliminates), or one fewer."""
+    on: a block more (the ``blocks_to_eliminate``-th eliminates), or the
+    jackhammer's fewer."""
     block = params[P_BLOCK_WEIGHT]
-    on_concrete = (-params[P_ELIM_COST] - before) if blocks >= 2 else moved - block
-    on_jackhammer = moved + block if blocks > 0 else moved
+    on_concrete = (-params[P_ELIM_COST] - before) if blocks >= blocks_to_eliminate(game) - 1 else moved - block
+    drilled = min(blocks, game[G_JACKHAMMER_REMOVES])
+    on_jackhammer = moved + block * drilled if drilled > 0 else moved
     return on_concrete, on_jackhammer
 
 
 @kernel(inline=True)
-def bet_gain(state, lemming):
+def bet_gain(game, state, lemming):
     """Bet points this player scores if ``lemming`` wins, counting a card still in
-    hand as if it were placed next."""
+    hand as if it were placed next (``rules.stack_points``)."""
     n = state[ix(_OWN + OWN_STACK_N)]
     for k in range(n):
         if state[ix(_OWN + OWN_STACK + k)] == lemming:
-            return float(k + 1)
+            return float(stack_points(game, k))
     if state[ix(_OWN + OWN_HAND + lemming)] == 1:
-        return float(n + 1)
+        return float(stack_points(game, n))
     return 0.0
 
 
 @kernel(inline=True)
-def bet_gains(state, params):
-    """``bet_gain`` of every lemming at once, into ``params[SC_GAIN:]``."""
-    bet_gains_of(state, _OWN, params)
+def bet_gains(game, state, params):
+    """``bet_gain`` of every lemming at once, into ``params[SC_GAIN:]`` (and
+    their stack positions into ``SC_RANK``)."""
+    bet_gains_of(game, state, _OWN, params)
 
 
 @kernel(inline=True)
-def bet_gains_of(row, at, params):
+def bet_gains_of(game, row, at, params):
     """``bet_gains`` of the player whose row is ``row[at:]`` (its view, or its
-    hidden row itself: ``table_race`` keeps the gains as its bets change them)."""
+    hidden row itself: ``table_race`` keeps the gains as its bets change them):
+    each colour's stack position (``SC_RANK``: placed, or next if in hand, 0
+    neither) and what the winner's card pays there (``SC_GAIN``)."""
     n = row[ix(at + OWN_STACK_N)]
+    next_points = float(stack_points(game, min(n, N_LEMMINGS - 1)))  # n is 6 only with no card in hand
     for lem in range(N_LEMMINGS):
-        params[ix(SC_GAIN + lem)] = (n + 1.0) * row[ix(at + OWN_HAND + lem)]
+        in_hand = row[ix(at + OWN_HAND + lem)]
+        params[ix(SC_RANK + lem)] = (n + 1.0) * in_hand
+        params[ix(SC_GAIN + lem)] = next_points * in_hand
     for k in range(n):
-        params[ix(SC_GAIN + row[ix(at + OWN_STACK + k)])] = k + 1.0
+        color = row[ix(at + OWN_STACK + k)]
+        params[ix(SC_RANK + color)] = k + 1.0
+        params[ix(SC_GAIN + color)] = float(stack_points(game, k))
 
 
-# how likely a lemming carrying 0, 1, 2 blocks is to be eliminated, before the
-# share of the race left (``_elim_chance``); read from a table, as a branch on
-# the blocks of a lemming is mispredicted often
-_ELIM_BASE = np.array([0.1, 0.25, 0.5])
+# how likely a lemming is to be eliminated, by the blocks it can still take
+# before the one that eliminates it (0, 1, 2, ...; the box's lemming carrying 2,
+# 1, 0 blocks), before the share of the race left (``_elim_chance``); read from
+# a table, as a branch on the blocks of a lemming is mispredicted often
+_ELIM_BY_BLOCKS_LEFT = np.array([0.5, 0.25, 0.1, 0.04, 0.016, 0.0064])
 
 
 @kernel(inline=True)
-def _elim_chance(state, lemming, left):
-    blocks = min(state[ix(PUB_BLOCKS + lemming)], 2)
-    return _ELIM_BASE[ix(blocks)] * (0.3 + left)
+def _elim_chance(game, state, lemming, left):
+    spare = blocks_to_eliminate(game) - 1 - state[ix(PUB_BLOCKS + lemming)]
+    return _ELIM_BY_BLOCKS_LEFT[ix(min(max(spare, 0), 5))] * (0.3 + left)
 
 
 @kernel(inline=True)
@@ -302,8 +324,8 @@ def contract_chance(game, state, params, card, left, kept):
     if kind == ELIMINATED:
         if state[ix(PUB_OUT + c1)] > 0 or state[ix(PUB_OUT + c2)] > 0:
             return 1.0
-        q1 = _elim_chance(state, c1, left)
-        q2 = _elim_chance(state, c2, left)
+        q1 = _elim_chance(game, state, c1, left)
+        q2 = _elim_chance(game, state, c2, left)
         return 1.0 - (1.0 - q1) * (1.0 - q2)
     if kind == BEFORE:
         d = (value_of(game, state, params, c1, kept)
@@ -329,7 +351,7 @@ def contract_chance(game, state, params, card, left, kept):
     expected_more = 0.0
     for lem in range(N_LEMMINGS):
         if state[ix(PUB_OUT + lem)] == 0:
-            expected_more += _elim_chance(state, lem, left)
+            expected_more += _elim_chance(game, state, lem, left)
     if kind == AT_MOST_ONE_ELIMINATED:
         if n_elim >= 2:
             return 0.0
@@ -353,12 +375,12 @@ def contract_chance(game, state, params, card, left, kept):
 @kernel(inline=True)
 def held_contract(game, state, slot):
     """This player's contract in ``slot``: its kind, its swing (printed points
-    less the penalty) and its colours; kind -1 once discarded."""
+    less what an unfulfilled one scores) and its colours; kind -1 once discarded."""
     if state[ix(_OWN + OWN_HELD + slot)] == 0:
         return -1, 0, 0, 0
     card = state[ix(_OWN + OWN_CONTRACT + slot)]
     return (card_entry(game, card, DECK_KIND),
-            card_entry(game, card, DECK_POINTS) - UNFULFILLED_PENALTY,
+            card_entry(game, card, DECK_POINTS) - game[G_UNFULFILLED],
             card_entry(game, card, DECK_C1), card_entry(game, card, DECK_C2))
 
 
@@ -366,7 +388,7 @@ def held_contract(game, state, slot):
 def contract_stake(game, state, lemming):
     """How much this player's held contracts gain per unit of value of a lemming."""
     stake = 0.0
-    for slot in range(N_CONTRACTS_EACH):
+    for slot in range(contracts_dealt(game)):
         kind, swing, c1, c2 = held_contract(game, state, slot)
         if kind < 0:
             continue
@@ -396,7 +418,7 @@ def contract_stakes(game, state, params):
     added in the same order)."""
     for lem in range(N_LEMMINGS):
         params[ix(SC_CONTRACT_STAKE + lem)] = 0.0
-    for slot in range(N_CONTRACTS_EACH):
+    for slot in range(contracts_dealt(game)):
         kind, swing, c1, c2 = held_contract(game, state, slot)
         if kind < 0:
             continue
@@ -449,7 +471,7 @@ def favourite_score(state, params, lemming, value, stack_n):
     # the bonus selected as bit patterns (``rules.pick``; +0.0 without it):
     # LLVM turns the float select into a branch, and whether a colour's card is
     # still to bet is a coin flip to the branch predictor
-    loyal = params[ix(SC_GAIN + lemming)] >= stack_n
+    loyal = params[ix(SC_RANK + lemming)] >= stack_n
     score = value + float_of_bits(pick_int(loyal, bits_of_float(params[P_LOYALTY]), 0))
     return score if state[ix(PUB_OUT + lemming)] == 0 else -1e300
 
@@ -508,7 +530,7 @@ def size_up(kind, game, state, params, kept):
     total = weights_total(game, state, params, kept)
     params[SC_TOTAL] = total
     if not kept:
-        bet_gains(state, params)
+        bet_gains(game, state, params)
     if kind == FAVOURITE:
         params[SC_FAVOURITE] = favourite(game, state, params, kept)
         return
@@ -556,7 +578,7 @@ def utility_of(game, state, params, lemming, field, gain, lemming_stake, kept):
 def win_utility(game, state, params, lemming, kept):
     """A win ends the race: it is worth what it pays this player. ``kept``: the
     bet gains are kept current (``size_up``)."""
-    gain = params[ix(SC_GAIN + lemming)] if kept else bet_gain(state, lemming)
+    gain = params[ix(SC_GAIN + lemming)] if kept else bet_gain(game, state, lemming)
     return _WIN * (gain + contract_stake(game, state, lemming))
 
 
@@ -577,7 +599,7 @@ def best_field(kind, game, state, params, lemming, options_at, n_options, kept):
     # its own: no branch a field on its action or the lemming's blocks, which
     # are as good as random to the branch predictor.
     moved = float(field_section(game, state[ix(options_at)]) + 1) - lemming_progress
-    on_concrete, on_jackhammer = block_gains(params, moved, before, blocks)
+    on_concrete, on_jackhammer = block_gains(game, params, moved, before, blocks)
     u_plain = lemming_stake * moved
     u_round = u_plain + _ROUND_BONUS
     u_concrete = lemming_stake * on_concrete
@@ -658,10 +680,10 @@ def timing_of(n_hand, remaining, params):
 @kernel(inline=True)
 def in_hand(state, params, color, kept):
     """Whether this player holds the bet card of ``color``; ``kept``: read from
-    its kept bet gains (``size_up``), which are the stack's count + 1 for a card
-    in hand and at most that count otherwise, not from its row."""
+    its kept stack positions (``bet_gains_of``), which are the stack's count + 1
+    for a card in hand and at most that count otherwise, not from its row."""
     if kept:
-        return params[ix(SC_GAIN + color)] > state[ix(_OWN + OWN_STACK_N)]
+        return params[ix(SC_RANK + color)] > state[ix(_OWN + OWN_STACK_N)]
     return state[ix(_OWN + OWN_HAND + color)] == 1
 
 
@@ -679,7 +701,7 @@ def choose_bet(kind, game, state, params, urgent, kept):
         # each weight once, into SC_WEIGHT, and their sum
         all_weights = weights_total(game, state, params, kept)
         if not kept:
-            bet_gains(state, params)
+            bet_gains(game, state, params)
         fav = favourite(game, state, params, kept)
         if fav >= 0 and in_hand(state, params, fav, kept):
             total = all_weights
@@ -712,12 +734,13 @@ def choose_discard(game, state, own, at, params, margin, left, kept):
     of it than its contracts)."""
     worst = -1
     worst_value = -margin
-    for slot in range(N_CONTRACTS_EACH):
+    unfulfilled = game[G_UNFULFILLED]
+    for slot in range(contracts_dealt(game)):
         if own[ix(at + OWN_HELD + slot)] == 0:
             continue
         card = own[ix(at + OWN_CONTRACT + slot)]
         p = contract_chance(game, state, params, card, left, kept)
-        value = p * card_entry(game, card, DECK_POINTS) + (1.0 - p) * UNFULFILLED_PENALTY
+        value = p * card_entry(game, card, DECK_POINTS) + (1.0 - p) * unfulfilled
         if value < worst_value:
             worst_value = value
             worst = slot

@@ -29,6 +29,11 @@ most of the luck cancels in the difference: the interval is the paired t
 interval of the per-race differences (the unpaired one, from the two arms'
 spreads, is given beside it to show what the pairing buys).
 
+Where the rules let a player put down (throw away) more than one card a round
+(``bets_per_bookmaker``, ``discards_per_boss``), the forcing is of the seat's
+first answer of the round; its later ones there are its bot's (a card held
+stays held, discards undone stay undone).
+
 Which seat and round (contracts and bets): race i forces seat ``i mod players`` at one round drawn
 uniformly from the rounds of that kind the race had (a stream keyed by
 (seed, race index)); races without such a round add nothing. The race stage of a
@@ -129,6 +134,7 @@ def discard_samples(match, seed: int, races: int, first: int = 0) -> pd.DataFram
     card discarded at the round against held to the end (see the module)."""
     f = Forcer(match)
     deck = match.deck.array
+    unfulfilled = match.rules["unfulfilled_contract"]
     rows = []
     for index in range(first, first + races):
         seat = index % match.players
@@ -136,7 +142,7 @@ def discard_samples(match, seed: int, races: int, first: int = 0) -> pd.DataFram
         if rounds == 0:
             continue
         n = _round_of(seed, index, L.DECIDE_DISCARD, rounds)
-        for slot in range(L.N_CONTRACTS_EACH):
+        for slot in range(match.rules["contracts_dealt"]):
             region = f.play(seed, index, L.DECIDE_DISCARD, seat, n, L.FORCE_DISCARD, slot)
             if region[L.F_REACHED] != 1:
                 continue
@@ -145,7 +151,7 @@ def discard_samples(match, seed: int, races: int, first: int = 0) -> pd.DataFram
             card = int(ct[L.CT_CARD])
             points = int(deck[card, L.DECK_POINTS])
             # hindsight: what the card would have paid, held, in the race where it went
-            hindsight = -(points if ct[L.CT_FULFILLED] else L.UNFULFILLED_PENALTY)
+            hindsight = -(points if ct[L.CT_FULFILLED] else unfulfilled)
             f.play(seed, index, L.DECIDE_DISCARD, seat, n, L.FORCE_HOLD, slot)
             score_h, won_h = f.outcome(seat)
             rows.append((index, seat + 1, match.labels[seat], card, f.stage(region),
@@ -184,6 +190,7 @@ def policy_samples(match, seed: int, races: int, first: int = 0) -> pd.DataFrame
     the sign of a gain); see the module."""
     f = Forcer(match)
     deck = match.deck.array
+    unfulfilled = match.rules["unfulfilled_contract"]
     rows = []
     for index in range(first, first + races):
         f.play(seed, index, L.DECIDE_DISCARD, 0, 0)  # round 0: nothing forced, the race as played
@@ -197,7 +204,7 @@ def policy_samples(match, seed: int, races: int, first: int = 0) -> pd.DataFrame
                 for ct in contracts[seat]:
                     if ct[L.CT_DISCARDED]:
                         hindsight -= int(deck[int(ct[L.CT_CARD]), L.DECK_POINTS]) if ct[L.CT_FULFILLED] \
-                            else L.UNFULFILLED_PENALTY
+                            else unfulfilled
                 f.play(seed, index, L.DECIDE_DISCARD, seat, 1, L.FORCE_KEEP_ALL)
                 score_k, won_k = f.outcome(seat)
             rows.append((index, seat + 1, match.labels[seat], discards, score, score_k, won, won_k, hindsight))

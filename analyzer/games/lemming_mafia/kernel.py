@@ -17,10 +17,10 @@ from analyzer.games.lemming_mafia.layout import (
     ERROR_DISCARD, ERROR_FIELD, ERROR_MOVE, EV_END, EV_FIELD, EV_LAND, EV_ROLL, EV_ROUND,
     EV_WATER, F_BOT_ANSWER, F_COUNT, F_LEADER, F_LEADER_STEP, F_MODE, F_REACHED, F_ROUND, F_SEAT,
     F_SLOT, F_TURN, F_WHAT, FORCE_BET_LEADER, FORCE_DISCARD, FORCE_HOLD, FORCE_KEEP_ALL,
-    G_FORCE_AT, G_H_ANSWERS_AT, G_TRACE_AT,
-    G_H_LEN, G_N_PLAYERS, G_S_LEN, N_LEMMINGS, N_PARAMS, OWN_DECISIONS, OWN_RNG,
-    OWN_HAND, OWN_HELD, OWN_VIEW_LEN, PUB_ERROR, PUB_MOVER, PUB_OUT, PUB_MOVING, PUB_POS, PUB_RNG, PUB_TURN,
-    S_OPTIONS, S_VIEW,
+    G_BETS_PER_BOOKMAKER, G_DISCARDS_PER_BOSS, G_FORCE_AT, G_H_ANSWERS_AT, G_TRACE_AT,
+    G_H_LEN, G_N_PLAYERS, G_S_LEN, N_LEMMINGS, N_PARAMS, NOT_ASKED, OWN_DECISIONS, OWN_RNG,
+    OWN_HAND, OWN_HELD, OWN_VIEW_LEN, PUB_ERROR, PUB_HAND_COUNT, PUB_HELD_COUNT, PUB_MOVER, PUB_OUT, PUB_MOVING,
+    PUB_POS, PUB_RNG, PUB_ROUND_CARD, PUB_TURN, S_OPTIONS, S_VIEW,
 )
 from analyzer.games.lemming_mafia.rules import (
     NEEDS_BETS, NEEDS_DISCARDS, NO_WINNER, add_field_counts, note_standing, apply_bets, apply_discards, bot_kind,
@@ -79,14 +79,43 @@ def ask(what, seat, game, state, hidden, params, n_options):
 def decision_round(what, game, state, hidden, params):
     """A bookmaker (DECIDE_BET) or boss (DECIDE_DISCARD) round: every player may
     answer; hidden and simultaneous, so every answer is taken before any is
-    applied. Returns False if a bot answered outside its options."""
+    applied. Returns False if a bot answered outside its options.
+
+    Where a player may put down (throw away) more than one card (the rules
+    ``bets_per_bookmaker``, ``discards_per_boss``: ``per``), the round goes on
+    in sub-rounds: every player whose last answer put a card down (threw one
+    away) and who still holds one is asked again, hidden and at once; the
+    others answer ``NOT_ASKED``. A pass ends a player's part of the round."""
     answers = game[G_H_ANSWERS_AT]
-    for seat in range(game[G_N_PLAYERS]):
-        hidden[ix(answers + seat)] = ask(what, seat, game, state, hidden, params, 0)
+    per = game[G_BETS_PER_BOOKMAKER] if what == DECIDE_BET else game[G_DISCARDS_PER_BOSS]
+    counts = PUB_HAND_COUNT if what == DECIDE_BET else PUB_HELD_COUNT
+    for sub in range(per):
+        state[PUB_ROUND_CARD] = sub
+        asked = 0
+        for seat in range(game[G_N_PLAYERS]):
+            if sub == 0 or (hidden[ix(answers + seat)] >= 0 and state[ix(counts + seat)] > 0):
+                hidden[ix(answers + seat)] = ask(what, seat, game, state, hidden, params, 0)
+                asked += 1
+            else:
+                hidden[ix(answers + seat)] = NOT_ASKED
+        if asked == 0:
+            break
+        if not settle_round(what, sub, game, state, hidden):
+            return False
+    state[PUB_ROUND_CARD] = 0
+    return True
+
+
+@kernel(inline=True)
+def settle_round(what, sub, game, state, hidden):
+    """Sub-round ``sub`` of a round, every answer taken: forced (an intervention),
+    traced (a replay) and applied. Returns False if a bot answered outside its
+    options."""
+    answers = game[G_H_ANSWERS_AT]
     if game[G_FORCE_AT] != 0:
-        force_round(what, game, state, hidden)
+        force_round(what, sub, game, state, hidden)
     if game[G_TRACE_AT] != 0:
-        payload(hidden, emit(hidden, game[G_TRACE_AT], EV_ROUND, -1, what, 0, 0), hidden, answers,
+        payload(hidden, emit(hidden, game[G_TRACE_AT], EV_ROUND, -1, what, sub, 0), hidden, answers,
                 game[G_N_PLAYERS])
     if what == DECIDE_BET:
         bad = apply_bets(game, state, hidden)
@@ -101,16 +130,18 @@ def decision_round(what, game, state, hidden, params):
 
 
 @kernel
-def force_round(what, game, state, hidden):
+def force_round(what, sub, game, state, hidden):
     """An intervention (``intervene.py``): at the chosen round of kind ``what``,
     replace the chosen seat's answer, after every bot was asked (so each bot's own
     stream advances as in the unforced race: the two arms of an intervention stay
     on common random numbers), and note what the bot had answered and where the
-    race stood. Not called in ordinary runs (no forcing region)."""
+    race stood. ``sub``: the sub-round (``decision_round``): rounds are counted and
+    forced at their first; a card held stays held and discards stay undone in
+    the later ones too. Not called in ordinary runs (no forcing region)."""
     at = game[G_FORCE_AT]
     if hidden[ix(at + F_WHAT)] != what:
         return
-    count = hidden[ix(at + F_COUNT)] + 1
+    count = hidden[ix(at + F_COUNT)] + (sub == 0)
     hidden[ix(at + F_COUNT)] = count
     target = hidden[ix(at + F_ROUND)]
     mode = hidden[ix(at + F_MODE)]
@@ -120,9 +151,9 @@ def force_round(what, game, state, hidden):
         return
     if mode == FORCE_KEEP_ALL:  # the seat's discards undone, this round and every later one
         hidden[ix(at + F_REACHED)] = 1
-        hidden[ix(answer)] = -1
+        hidden[ix(answer)] = min(hidden[ix(answer)], -1)  # a pass (or not asked)
         return
-    if count > target:  # a held card stays held to the end
+    if count > target or sub > 0:  # a held card stays held to the end
         if (mode == FORCE_HOLD) & (hidden[ix(at + F_REACHED)] == 1) & (hidden[ix(answer)] == hidden[ix(at + F_SLOT)]):
             hidden[ix(answer)] = -1
         return

@@ -15,7 +15,12 @@ arguments (each array argument costs a call several scalar arguments):
 
 COLORS = ("blue", "grey", "green", "purple", "pink", "red")
 N_LEMMINGS = 6
-N_CONTRACTS_EACH = 3
+# contract cards dealt to each player: the box deals 3 (rule ``contracts_dealt``, in
+# the game header at G_CONTRACTS_DEALT); a player's row has room for MAX_CONTRACTS_EACH,
+# the slots past the dealt count stay empty (never held). One 8-bit mask holds a
+# player's contracts (random_race.py), as one holds a section's fields.
+MAX_CONTRACTS_EACH = 8
+MAX_BLOCKS_TO_ELIMINATE = 6  # rule ``blocks_to_eliminate``: the box's third block eliminates
 MAX_SECTION_FIELDS = 8  # the box has 2 or 3; a section's fields are one 8-bit mask in state (S_OCCUPANT)
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
 VARIANT_MIN_PLAYERS = 2  # two players: a variant the rules page allows if flagged
@@ -36,7 +41,6 @@ CONTRACT_KINDS = (
 )
 KIND_COLOR_COUNT = (2, 2, 1, 0, 0, 0)
 KIND_POINTS = (1, 2, 3, 4, 4, 5)
-UNFULFILLED_PENALTY = -2
 
 # deck array columns ([cards, DECK_LEN] int64)
 DECK_KIND, DECK_C1, DECK_C2, DECK_POINTS = range(4)
@@ -52,7 +56,7 @@ G_ACTION_AT = 10  # fields: action of each field
 G_SECTION_AT = 11  # fields: section of each field
 G_START_AT = 12  # sections + 1: first field of each section
 G_DECK_AT = 13  # cards x DECK_LEN
-G_H_DISCARD_AT = 14  # hidden: players x 3 turn of each discard (0 = kept)
+G_H_DISCARD_AT = 14  # hidden: players x MAX_CONTRACTS_EACH turn of each discard (0 = kept)
 G_H_ANSWERS_AT = 15  # hidden: players, simultaneous answers
 G_H_ORDER_AT = 16  # hidden: cards, the shuffled deck
 G_H_COUNT_AT = 17  # hidden: fields x FIELD_LEN counters
@@ -67,7 +71,23 @@ G_FIELD_BIT_AT = 24  # fields + 3: a position's bit in its section's occupancy m
 G_SECTION_FULL_AT = 25  # sections + 1: the mask of every field of each section (the water: 0)
 G_S_SECTIONS_AT = 26  # state: sections + 2 occupancy masks, after S_OCCUPANT's fields (see S_OCCUPANT)
 G_S_FLOW_AT = 27  # state: the race's leader after each move (engine/flow.py), past the work area
-G_HEADER = 28
+# the rules a run plays (ruleset.py's keys, packed by board.pack_game): data, so that a
+# variant compiles no kernel again
+G_CONTRACTS_DEALT = 28  # contracts_dealt: contract cards dealt to each player (1 .. MAX_CONTRACTS_EACH)
+G_UNFULFILLED = 29  # unfulfilled_contract: what a contract still held and not fulfilled scores
+G_BLOCKS_OUT = 30  # blocks_to_eliminate: the block that eliminates a lemming (2 .. MAX_BLOCKS_TO_ELIMINATE)
+G_GETAWAY_DIE = 31  # getaway_die: sides of the number die of a getaway car
+G_BETS_PER_BOOKMAKER = 32  # bets_per_bookmaker: bet cards each player may place at one bookmaker
+G_DISCARDS_PER_BOSS = 33  # discards_per_boss: contracts each player may throw away at one boss
+G_JACKHAMMER_REMOVES = 34  # jackhammer_removes: blocks a jackhammer takes off (at most those carried)
+G_BET_POINTS = 35  # N_LEMMINGS: bet_points: what the winner's card pays on each stack position
+# (first placed first), the list padded with its last entry to the six a stack can hold
+G_HEADER = G_BET_POINTS + 6
+# the slot of each rule (ruleset.py's key names); bet_points takes N_LEMMINGS slots from its own
+RULE_SLOTS = {"contracts_dealt": G_CONTRACTS_DEALT, "unfulfilled_contract": G_UNFULFILLED,
+              "blocks_to_eliminate": G_BLOCKS_OUT, "bet_points": G_BET_POINTS, "getaway_die": G_GETAWAY_DIE,
+              "bets_per_bookmaker": G_BETS_PER_BOOKMAKER, "discards_per_boss": G_DISCARDS_PER_BOSS,
+              "jackhammer_removes": G_JACKHAMMER_REMOVES}
 
 # lemming positions: a field index, or one of these
 START = -1
@@ -90,24 +110,26 @@ PUB_N_FIELDS = 41
 PUB_N_SECTIONS = 42
 PUB_WATER_FROM = 43  # field the winner jumped into the water from (-1: start)
 PUB_ERROR = 44  # a bot's invalid answer: ERROR_* * 8 + seat, 0 if none
-PUB_RNG = 45  # the race's stream for dice, deal and getaway rolls (uint64 bits)
-PUB_LEN = 46
+PUB_ROUND_CARD = 45  # in a bookmaker or boss round, the card asked for: 0 the first, k the (k+1)-th where the
+# rules let a player put down (throw away) more (kernel.decision_round); 0 outside rounds
+PUB_RNG = 46  # the race's stream for dice, deal and getaway rolls (uint64 bits)
+PUB_LEN = 47
 
 # own layout (one row per seat); a deciding bot sees the first OWN_VIEW_LEN slots
 # of its own row, the rest is the kernel's bookkeeping for the records
 OWN_HAND = 0  # 6: 1 if the bet card of that colour is in hand
 OWN_STACK = 6  # 6: colours in placing order
 OWN_STACK_N = 12
-OWN_CONTRACT = 13  # 3: deck index of each dealt contract
-OWN_HELD = 16  # 3: 1 while held, 0 once discarded
-OWN_RNG = 19  # the player's own random stream for its bot's choices (uint64 bits):
+OWN_CONTRACT = 13  # MAX_CONTRACTS_EACH: deck index of each dealt contract (the first G_CONTRACTS_DEALT)
+OWN_HELD = OWN_CONTRACT + MAX_CONTRACTS_EACH  # MAX_CONTRACTS_EACH: 1 while held, 0 once discarded (or never dealt)
+OWN_RNG = OWN_HELD + MAX_CONTRACTS_EACH  # the player's own random stream for its bot's choices (uint64 bits):
 # private like its cards, so no bot can replay another's draws, and apart from the
 # dice, so two bots compared in one seat see the same dice (common random numbers)
-OWN_VIEW_LEN = 20
-OWN_STACK_TURN = 20  # 6: turn each stack card was placed
-OWN_STACK_PLACE = 26  # 6: track place of the bet colour when placed
-OWN_DECISIONS = 32  # decisions the player's bot was asked this race
-OWN_LEN = 33
+OWN_VIEW_LEN = OWN_RNG + 1
+OWN_STACK_TURN = OWN_VIEW_LEN  # 6: turn each stack card was placed
+OWN_STACK_PLACE = OWN_STACK_TURN + 6  # 6: track place of the bet colour when placed
+OWN_DECISIONS = OWN_STACK_PLACE + 6  # decisions the player's bot was asked this race
+OWN_LEN = OWN_DECISIONS + 1
 
 # the rest of state
 S_VIEW = PUB_LEN  # OWN_LEN: the deciding player's own row (a copy)
@@ -169,19 +191,27 @@ SC_FIELD_VALUE = N_PARAMS + 41  # 8: ... and the value of each of that option's 
 SC_OPTION_COUNT = N_PARAMS + 49  # 8: ... and how many fields each move option had (0: the water)
 SC_VALUE = N_PARAMS + 57  # 6: each lemming's value, where the caller keeps it current (table_race)
 SC_FAV_SCORE = N_PARAMS + 63  # 6: the favourite bot's score of each lemming, where kept as SC_VALUE
+SC_RANK = N_PARAMS + 69  # 6: the stack position (1-6) of each colour's card, were it placed next if in hand
+# (0: neither), kept with SC_GAIN, which is what that position pays (the rule bet_points)
 # then what a built-in bot derives from its parameters and the board alone: kept
 # across races (it cannot depend on them), rebuilt in every block of races
-DERIVED_AT = N_PARAMS + 69
+DERIVED_AT = N_PARAMS + 75
 TABLE_SECTIONS = DERIVED_AT  # the board's section count the tables below are for
-WEIGHT_TABLE = DERIVED_AT + 1  # win weight by progress * 3 + blocks (heuristic bots)
+WEIGHT_TABLE = DERIVED_AT + 1  # win weight by progress * WEIGHT_TABLE_BLOCKS + blocks (heuristic bots)
 WEIGHT_TABLE_PROGRESS = 32  # progress values it covers: boards of up to 30 sections
-PARAMS_WIDTH = WEIGHT_TABLE + 3 * WEIGHT_TABLE_PROGRESS
+WEIGHT_TABLE_BLOCKS = MAX_BLOCKS_TO_ELIMINATE  # blocks it covers: 0 .. the most a lemming still racing carries
+PARAMS_WIDTH = WEIGHT_TABLE + WEIGHT_TABLE_BLOCKS * WEIGHT_TABLE_PROGRESS
 
 # decisions a bot is asked for
 DECIDE_MOVE = 0  # options: candidate lemmings; answer: index into options
 DECIDE_FIELD = 1  # options: free fields of the target section; answer: index
 DECIDE_BET = 2  # answer: colour to put on the stack, or -1 to pass
-DECIDE_DISCARD = 3  # answer: contract slot 0-2 to discard, or -1 to keep all
+DECIDE_DISCARD = 3  # answer: contract slot to discard, or -1 to keep all
+# With bets_per_bookmaker (discards_per_boss) above 1, a bookmaker (boss) round is played
+# as that many sub-rounds: in each, every player whose last answer placed a card (threw
+# one away) and who still holds one is asked again, hidden and at once; a pass ends a
+# player's part of the round. A seat not asked answers NOT_ASKED.
+NOT_ASKED = -2
 
 # invalid bot answers (the kernel cannot raise; it stops and reports one of these)
 ERROR_MOVE, ERROR_FIELD, ERROR_BET, ERROR_DISCARD = 1, 2, 3, 4
@@ -250,7 +280,7 @@ PL_WON = 5
 PL_DECISIONS = 6  # decisions its bot was asked (forced moves are not asked)
 PL_LEN = 7
 
-# per-contract record columns ([races, players, 3, CT_LEN] int64)
+# per-contract record columns ([races, players, contracts dealt, CT_LEN] int64)
 CT_CARD = 0
 CT_DISCARDED = 1
 CT_FULFILLED = 2

@@ -21,12 +21,12 @@ import numpy as np
 from analyzer.engine.jit import kernel
 from analyzer.engine.rng import below, heads, next_u64, seed_stream
 from analyzer.games.lemming_mafia.layout import (
-    DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, G_H_ANSWERS_AT, G_H_LEN,
-    G_S_FLOW_AT, G_S_WORK_AT, RACING_ROLLOUTS,
-    G_N_CARDS, G_N_PLAYERS, MAX_SECTION_FIELDS, N_CONTRACTS_EACH, N_LEMMINGS, OWN_CONTRACT, OWN_HAND, OWN_LEN,
-    OWN_HELD, OWN_RNG, OWN_STACK, OWN_STACK_N, OWN_VIEW_LEN, P_DROP, P_MOVE_ROLLOUTS, P_ROLLOUTS,
+    DECIDE_BET, DECIDE_DISCARD, DECIDE_FIELD, DECIDE_MOVE, G_BETS_PER_BOOKMAKER, G_DISCARDS_PER_BOSS,
+    G_H_ANSWERS_AT, G_H_LEN, G_S_FLOW_AT, G_S_WORK_AT, RACING_ROLLOUTS,
+    G_N_CARDS, G_N_PLAYERS, MAX_CONTRACTS_EACH, MAX_SECTION_FIELDS, N_LEMMINGS, NOT_ASKED, OWN_CONTRACT, OWN_HAND,
+    OWN_LEN, OWN_HELD, OWN_RNG, OWN_STACK, OWN_STACK_N, OWN_VIEW_LEN, P_DROP, P_MOVE_ROLLOUTS, P_ROLLOUTS,
     P_SHARED, P_WIN_POINTS, PL_LEN, PL_SCORE, PUB_HAND_COUNT,
-    PUB_HELD_COUNT, PUB_MOVER, PUB_MOVING, PUB_N_FIELDS, PUB_RNG, PUB_STACK_COUNT,
+    PUB_HELD_COUNT, PUB_MOVER, PUB_MOVING, PUB_N_FIELDS, PUB_RNG, PUB_ROUND_CARD, PUB_STACK_COUNT,
     PUB_TURN, RACE_LEN, BET_LEN, CT_LEN, S_OPTIONS, S_SCRATCH, S_VIEW, SC_PLAN_FIELD,
     SC_PLAN_TURN, WORK_OPTIONS,
 )
@@ -35,7 +35,7 @@ from analyzer.games.lemming_mafia.random_race import (
     card_masks, init_hands, put_back_held, random_landing, random_playout,
 )
 from analyzer.games.lemming_mafia.rules import (
-    POPCOUNT, SELECT, apply_bets, apply_discards, bet_paid, contract_worth, own_at, reach_water,
+    POPCOUNT, SELECT, apply_bets, apply_discards, bet_paid, contract_worth, contracts_dealt, own_at, reach_water,
     score_race, target_fields, track_place,
 )
 
@@ -88,11 +88,40 @@ def copy_race(state, sim, dice):
 # per option.
 
 @kernel(inline=True)
-def random_points(game, sim, row, at, bets, boss, places, winner):
+def cards_put_down(row, at, rounds, per, lead):
+    """How many cards the reference random bot whose row is ``row[at:]`` would
+    put down (throw away) in ``rounds`` rounds of at most ``per`` cards each (the
+    rules ``bets_per_bookmaker``, ``discards_per_boss``), after a part of a
+    round of at most ``lead`` more (0: none), had it cards enough: in each, the
+    heads of its coins before the first tail (a pass ends its part of a round),
+    at most ``per``. With one card a round and no lead: the heads of ``rounds``
+    coins (``rng.heads``, the box's draws)."""
+    if per == 1 and lead == 0:
+        return heads(row, at + OWN_RNG, rounds)
+    return runs_of_heads(row, at, rounds, per, lead)
+
+
+@kernel
+def runs_of_heads(row, at, rounds, per, lead):
+    """``cards_put_down`` under a rule of more than one card a round."""
+    n = 0
+    for r in range(rounds + (lead > 0)):
+        most = lead if (r == 0) & (lead > 0) else per
+        for _ in range(most):
+            if below(row, at + OWN_RNG, 2) == 0:
+                break
+            n += 1
+    return n
+
+
+@kernel(inline=True)
+def random_points(game, sim, row, at, bets, boss, places, winner, lead_bets, lead_boss):
     """The bet and contract points, at the end of the race ``sim`` (``places``,
     ``winner``), of the seat whose hidden row is ``row[at:]`` when it answers
     ``bets`` bookmaker and ``boss`` boss rounds more as the reference random bot
-    does, from its own stream (continued).
+    does, from its own stream (continued), after ``lead_bets`` (``lead_boss``)
+    more cards it may still put down (throw away) in the round it is in (the
+    rules ``bets_per_bookmaker``, ``discards_per_boss``: 0 under the box's).
 
     In a round the random bot holding cards bets on a fair coin (its draw below
     twice the cards held falls below their count), then a uniform card among
@@ -105,26 +134,31 @@ def random_points(game, sim, row, at, bets, boss, places, winner):
     depends on the order of the rounds or on anything of the race: two coin
     counts and two or three uniform draws give the law of every answer in
     turn (test: ``test_lm_lookahead.py``), and only what the scores read is
-    drawn (``score_race``'s bet and contract points)."""
-    hand, held = card_masks(row, at)
+    drawn (``score_race``'s bet and contract points). More than one card a
+    round (the rules above) keeps that law: a pass ends the bot's part of a
+    round, so it puts down the heads before its first tail in each, at most
+    the rule's count (``cards_put_down``), the cards still uniform in order."""
+    dealt = contracts_dealt(game)
+    hand, held = card_masks(row, at, dealt)
     n_stack = row[at + OWN_STACK_N]
     points = 0
     for k in range(N_LEMMINGS):
-        points += bet_paid(k, row[at + OWN_STACK + k], winner) * (k < n_stack)
+        points += bet_paid(game, k, row[at + OWN_STACK + k], winner) * (k < n_stack)
     # the coins and the winner's place are drawn whatever the cards: the options
     # of a decision, which differ only in the bot's cards, then share them
     # (common random numbers: a bet option's contracts are those of a pass)
-    if bets > 0:
+    if bets > 0 or lead_bets > 0:
         n_hand = POPCOUNT[hand]
-        placed = min(n_hand, heads(row, at + OWN_RNG, bets))
+        placed = min(n_hand, cards_put_down(row, at, bets, game[G_BETS_PER_BOOKMAKER], lead_bets))
         order = below(row, at + OWN_RNG, max(n_hand, 1))
-        points += bet_paid(n_stack + order, winner, winner) * ((order < placed) & (((hand >> winner) & 1) == 1))
-    if boss > 0:
+        points += bet_paid(game, min(n_stack + order, N_LEMMINGS - 1), winner, winner) * (
+            (order < placed) & (((hand >> winner) & 1) == 1))
+    if boss > 0 or lead_boss > 0:
         n_held = POPCOUNT[held]
-        for _ in range(min(n_held, heads(row, at + OWN_RNG, boss))):
+        for _ in range(min(n_held, cards_put_down(row, at, boss, game[G_DISCARDS_PER_BOSS], lead_boss))):
             held &= ~(np.int64(1) << SELECT[held * MAX_SECTION_FIELDS + below(row, at + OWN_RNG, n_held)])
             n_held -= 1
-    for slot in range(N_CONTRACTS_EACH):
+    for slot in range(dealt):
         card = row[at + OWN_CONTRACT + slot]
         points += ((held >> slot) & 1) * contract_worth(game, sim, card, places, winner)[1]
     return points
@@ -173,19 +207,21 @@ def worth(mine, best_other, win_half_points):
 def sample_world(game, state, seat, simh, buf):
     """Hidden rows for every player: this player's own as it knows it, the others'
     drawn at random among the hands, stacks and contracts consistent with what is
-    public (cards in hand, on the stack, contracts held). ``buf[0]`` is the stream."""
+    public (cards in hand, on the stack, contracts held; each was dealt
+    ``contracts_dealt``). ``buf[0]`` is the stream."""
     n_players = game[G_N_PLAYERS]
     n_cards = game[G_N_CARDS]
+    dealt = contracts_dealt(game)
     simh[:] = 0
     mine = own_at(game, seat)
     for i in range(OWN_VIEW_LEN):  # the bookkeeping after it stays 0
         simh[mine + i] = state[S_VIEW + i]
-    # contracts the others may hold: every card but this player's three
+    # contracts the others may hold: every card but this player's own
     pool = simh[game[G_H_ANSWERS_AT]:]  # scratch beyond the rows: answers, order, counters
     n_pool = 0
     for card in range(n_cards):
         own_card = False
-        for slot in range(N_CONTRACTS_EACH):
+        for slot in range(dealt):
             if state[S_VIEW + OWN_CONTRACT + slot] == card:
                 own_card = True
         if not own_card:
@@ -213,7 +249,7 @@ def sample_world(game, state, seat, simh, buf):
             colors[k] = 0
         simh[at + OWN_STACK_N] = n_stack
         held = state[PUB_HELD_COUNT + other]
-        for slot in range(N_CONTRACTS_EACH):
+        for slot in range(dealt):
             j = below(buf, 0, n_pool)
             simh[at + OWN_CONTRACT + slot] = pool[j]
             n_pool -= 1
@@ -247,9 +283,9 @@ def lookahead_decide(what, seat, game, state, params, n_options):
     at += RACE_LEN
     player_rows = state[at:at + n_players * PL_LEN].reshape((n_players, PL_LEN))
     at += n_players * PL_LEN
-    contract_rows = state[at:at + n_players * N_CONTRACTS_EACH * CT_LEN].reshape(
-        (n_players, N_CONTRACTS_EACH, CT_LEN))
-    at += n_players * N_CONTRACTS_EACH * CT_LEN
+    contract_rows = state[at:at + n_players * MAX_CONTRACTS_EACH * CT_LEN].reshape(
+        (n_players, MAX_CONTRACTS_EACH, CT_LEN))
+    at += n_players * MAX_CONTRACTS_EACH * CT_LEN
     bet_rows = state[at:at + n_players * N_LEMMINGS * BET_LEN].reshape((n_players, N_LEMMINGS, BET_LEN))
     at += n_players * N_LEMMINGS * BET_LEN
     lemmings = state[at:at + WORK_OPTIONS]
@@ -328,7 +364,7 @@ def _options(what, game, state, n_options, lemmings, fields):
     else:
         lemmings[n] = -1
         n += 1
-        for slot in range(N_CONTRACTS_EACH):
+        for slot in range(contracts_dealt(game)):
             if state[S_VIEW + OWN_HELD + slot] == 1:
                 lemmings[n] = slot
                 n += 1
@@ -366,6 +402,9 @@ def _weigh_shared(what, seat, game, state, n, rollouts, drop, win, sim, simh, wo
     alive[:n] = 1
     racing = drop > 0 and not shared
     mine = own_at(game, seat)
+    per_bets = game[G_BETS_PER_BOOKMAKER]
+    per_boss = game[G_DISCARDS_PER_BOSS]
+    round_card = state[PUB_ROUND_CARD]  # the cards of this round the bot was asked for before this one
     values[:n] = 0
     base = np.int64(next_u64(state, S_VIEW + OWN_RNG))
     mover = state[PUB_MOVER]
@@ -413,14 +452,20 @@ def _weigh_shared(what, seat, game, state, n, rollouts, drop, win, sim, simh, wo
             for p in range(n_players):
                 if p != seat:
                     best_other = max(best_other, random_points(game, sim, simh, own_at(game, p), others_bets,
-                                                               others_boss, places, winner))
+                                                               others_boss, places, winner, 0, 0))
             first = 0 if shared else k
             for j in range(first, first + (n if shared else 1)):
                 for i in range(OWN_VIEW_LEN):
                     row[i] = simh[mine + i]
                 row[OWN_RNG] = seeds[1]
-                answer_own(what, lemmings[j] if shared else -1, row)
-                value = worth(random_points(game, sim, row, 0, bets, boss, places, winner), best_other, win)
+                option = lemmings[j] if shared else -1
+                answer_own(what, option, row)
+                # a card put down (thrown away) now, where the rules allow more this round: the
+                # bot goes on in it as the random bot does (asked again while it holds one)
+                lead_bets = (per_bets - 1 - round_card) * ((what == DECIDE_BET) & (option >= 0))
+                lead_boss = (per_boss - 1 - round_card) * ((what == DECIDE_DISCARD) & (option >= 0))
+                value = worth(random_points(game, sim, row, 0, bets, boss, places, winner, lead_bets, lead_boss),
+                              best_other, win)
                 values[j] += value
                 if r < RACING_ROLLOUTS:
                     per_rollout[j, r] = value
@@ -460,6 +505,31 @@ def _drop_behind(n, done, drop, alive, values, per_rollout):
 
 
 @kernel
+def rest_of_round(what, game, sim, simh):
+    """The sub-rounds of a round after its first (``kernel.decision_round``),
+    every seat the random bot: where the rules let a player put down (throw
+    away) more than one card, each whose last answer did and who still holds
+    one is asked again. Nothing under the box's rules."""
+    per = game[G_BETS_PER_BOOKMAKER] if what == DECIDE_BET else game[G_DISCARDS_PER_BOSS]
+    counts = PUB_HAND_COUNT if what == DECIDE_BET else PUB_HELD_COUNT
+    answers = game[G_H_ANSWERS_AT]
+    for _ in range(sim[PUB_ROUND_CARD] + 1, per):  # the sub-rounds after the one of the decision
+        asked = 0
+        for p in range(game[G_N_PLAYERS]):
+            if simh[answers + p] >= 0 and sim[counts + p] > 0:
+                simh[answers + p] = decide_random(what, simh, own_at(game, p), sim, 0)
+                asked += 1
+            else:
+                simh[answers + p] = NOT_ASKED
+        if asked == 0:
+            return
+        if what == DECIDE_BET:
+            apply_bets(game, sim, simh)
+        else:
+            apply_discards(game, sim, simh)
+
+
+@kernel
 def _weigh(what, seat, game, state, n, rollouts, win, sim, simh, world, race_row,
            player_rows, contract_rows, bet_rows, lemmings, fields, values, hands):
     """One playout per option and rollout (``shared=0``: the bot before 0.2.0)."""
@@ -490,6 +560,7 @@ def _weigh(what, seat, game, state, n, rollouts, win, sim, simh, world, race_row
                     apply_bets(game, sim, simh)
                 else:
                     apply_discards(game, sim, simh)
+                rest_of_round(what, game, sim, simh)
                 init_hands(game, simh, hands)
                 result = -1
             if result < 0:

@@ -37,7 +37,7 @@ class Chunk:
     count: int
     races: np.ndarray  # [n, RACE_LEN]
     players: np.ndarray  # [n, players, PL_LEN]
-    contracts: np.ndarray  # [n, players, 3, CT_LEN]
+    contracts: np.ndarray  # [n, players, contracts dealt, CT_LEN]
     bets: np.ndarray  # [n, players, 6, BET_LEN]
     fields: np.ndarray  # [fields, FIELD_LEN], summed over the chunk
     # False: played for a summary's figures and outcomes only (match.play(detail=False)):
@@ -45,11 +45,17 @@ class Chunk:
     detail: bool = True
 
     @classmethod
-    def empty(cls, capacity: int, players: int, n_fields: int) -> "Chunk":
+    def empty(cls, capacity: int, players: int, n_fields: int, contracts: int | None = None) -> "Chunk":
+        """Room for ``capacity`` races of ``players`` dealt ``contracts`` contracts
+        each (None: as many as the box deals)."""
+        if contracts is None:
+            from analyzer.games.lemming_mafia.ruleset import RULES
+
+            contracts = RULES.box()["contracts_dealt"]
         return cls(0, 0,
                    np.zeros((capacity, L.RACE_LEN), RECORD),
                    np.zeros((capacity, players, L.PL_LEN), RECORD),
-                   np.zeros((capacity, players, L.N_CONTRACTS_EACH, L.CT_LEN), RECORD),
+                   np.zeros((capacity, players, contracts, L.CT_LEN), RECORD),
                    np.zeros((capacity, players, L.N_LEMMINGS, L.BET_LEN), RECORD),
                    np.zeros((n_fields, L.FIELD_LEN), np.int64))
 
@@ -83,10 +89,10 @@ class LemmingMafiaMatch(PooledMatch):
                 f"--players must be {L.MIN_PLAYERS}-{L.MAX_PLAYERS} "
                 f"({L.VARIANT_MIN_PLAYERS} as a variant), got {players}")
         self.board, self.deck = load_setup(board)
-        check_players(self.deck, players)
+        check_players(self.deck, players, self.rules_for(rules))
         super().__init__(REGISTRY, players, bots, rules)
         kinds = [f.kind for f in self.families]
-        self.game_array = pack_game(self.board, self.deck, kinds)
+        self.game_array = pack_game(self.board, self.deck, kinds, self.rules)
         user = any(f.decide is not None for f in self.families)
         self._play_summaries = None  # a kernel writing only the races and players rows, if any
         if not user and all(kind == RANDOM for kind in kinds):
@@ -127,7 +133,7 @@ class LemmingMafiaMatch(PooledMatch):
         super()._bot_failed(status, first)
 
     def _new_chunk(self, capacity: int) -> Chunk:
-        return Chunk.empty(capacity, self.players, self.board.n_fields)
+        return Chunk.empty(capacity, self.players, self.board.n_fields, self.rules["contracts_dealt"])
 
     def _play_into(self, chunk: Chunk, seed: int, first: int, count: int) -> int:
         return self._fill(self._play, True, chunk, seed, first, count)
@@ -244,7 +250,7 @@ class LemmingMafiaMatch(PooledMatch):
             "decisions": pl[:, L.PL_DECISIONS],
         })
 
-        k = L.N_CONTRACTS_EACH
+        k = self.rules["contracts_dealt"]
         ct = c.contracts.reshape(n * p * k, L.CT_LEN)
         cards = ct[:, L.CT_CARD]
         deck = self.deck.array

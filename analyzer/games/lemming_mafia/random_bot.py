@@ -3,7 +3,7 @@ rules ships it exactly as written: statistical cross-checks rely on it."""
 from analyzer.engine.jit import ix, kernel
 from analyzer.engine.rng import below
 from analyzer.games.lemming_mafia.layout import (
-    DECIDE_BET, DECIDE_FIELD, DECIDE_MOVE, N_CONTRACTS_EACH, N_LEMMINGS, OWN_HELD,
+    DECIDE_BET, DECIDE_FIELD, DECIDE_MOVE, MAX_CONTRACTS_EACH, N_LEMMINGS, OWN_HELD,
     OWN_HAND, OWN_RNG, PUB_HAND_COUNT, PUB_HELD_COUNT,
 )
 
@@ -12,14 +12,18 @@ from analyzer.games.lemming_mafia.layout import (
 def decide_random(what, cards, at, state, n_options):
     """The reference random bot, exactly as the rules page defines it. Its own row,
     its random stream included, is ``cards[at:]`` (the kernel passes the hidden
-    array itself: no copy)."""
+    array itself: no copy). Its contract slots past the dealt ones are never
+    held, so all ``MAX_CONTRACTS_EACH`` are counted. With more than one card
+    allowed at a bookmaker (boss), it is asked again after each card it puts
+    down (throws away): each answer is the rules page's, and a pass ends its
+    part of the round (``layout.NOT_ASKED``)."""
     if what == DECIDE_MOVE or what == DECIDE_FIELD:
         return below(cards, at + OWN_RNG, n_options)
     n_hand = 0
     for color in range(N_LEMMINGS):
         n_hand += cards[ix(at + OWN_HAND + color)]
     n_held = 0
-    for slot in range(N_CONTRACTS_EACH):
+    for slot in range(MAX_CONTRACTS_EACH):
         n_held += cards[ix(at + OWN_HELD + slot)]
     return _answer(what, cards, at, n_options, n_hand, n_held)
 
@@ -44,7 +48,7 @@ def _answer(what, cards, at, n_options, n_hand, n_held):
                         below(cards, at + OWN_RNG, 2 * n_hand))
     if n_held == 0:
         return -1
-    return nth_held(cards, at + OWN_HELD, N_CONTRACTS_EACH,
+    return nth_held(cards, at + OWN_HELD, MAX_CONTRACTS_EACH,
                     below(cards, at + OWN_RNG, 2 * n_held))
 
 

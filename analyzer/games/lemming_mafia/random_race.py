@@ -17,7 +17,11 @@ as often as right:
   the bot does, but without a branch (``rng.below_if_choice``);
 - the cards of each seat are bit masks (``hands``), so a bet or a discard is a
   draw and a lookup; the hidden rows get what the records read: the stacks as
-  they grow and, at the end, which contracts are held (``put_back_held``).
+  they grow and, at the end, which contracts are held (``put_back_held``);
+- a round is played seat by seat, each seat's further cards of it (the rules
+  ``bets_per_bookmaker``, ``discards_per_boss`` above 1) right after its first:
+  a random answer depends on nothing another seat places, so this is the
+  general kernel's sub-rounds, each seat's draws in the same order.
 A run that reads no tables (``match.play(detail=False)``: a summary, compare,
 tournament, tune) plays on ``play_race_summaries``: the same races and the same
 races and players rows, without the contracts and bets rows and field counts.
@@ -27,13 +31,13 @@ import numpy as np
 from analyzer.engine.jit import ix, kernel
 from analyzer.engine.rng import below, below_if_choice
 from analyzer.games.lemming_mafia.layout import (
-    DECIDE_BET, DECIDE_DISCARD, G_H_ANSWERS_AT, G_H_DISCARD_AT, G_H_LEN,
-    G_N_PLAYERS, G_S_LEN, MAX_SECTION_FIELDS, N_CONTRACTS_EACH, N_LEMMINGS, OWN_DECISIONS,
+    DECIDE_BET, DECIDE_DISCARD, G_BETS_PER_BOOKMAKER, G_DISCARDS_PER_BOSS, G_H_ANSWERS_AT, G_H_DISCARD_AT,
+    G_H_LEN, G_N_PLAYERS, G_S_LEN, MAX_CONTRACTS_EACH, MAX_SECTION_FIELDS, N_LEMMINGS, OWN_DECISIONS,
     ELIMINATED_POS, OWN_HAND, OWN_HELD, OWN_RNG, OWN_STACK, OWN_STACK_N, OWN_STACK_PLACE, OWN_STACK_TURN,
     PUB_N_ELIM, PUB_OUT, PUB_POS, PUB_TURN, START,
 )
 from analyzer.games.lemming_mafia.rules import (
-    NEEDS_BETS, NEEDS_DISCARDS, NO_WINNER, POPCOUNT, SELECT, add_field_counts, lane_keys,
+    NEEDS_BETS, NEEDS_DISCARDS, NO_WINNER, POPCOUNT, SELECT, add_field_counts, contracts_dealt, lane_keys,
     next_free_section, note_standing, own_at, pick, reach_water, record_race, resolve_landing, roll_faces, section_first,
     start_race_keyed, track_place,
 )
@@ -50,22 +54,22 @@ def random_pick(hidden, at, n):
 # ------------------------------------------------------------------ the cards
 
 @kernel(inline=True)
-def card_masks(hidden, at):
-    """The bet cards in hand and the contracts held of the hidden row at ``at``,
-    as masks (bit c: colour c; bit s: slot s) from its flags."""
+def card_masks(hidden, at, dealt):
+    """The bet cards in hand and the ``dealt`` contracts held of the hidden row
+    at ``at``, as masks (bit c: colour c; bit s: slot s) from its flags."""
     hand = 0
     for color in range(N_LEMMINGS):
         hand |= hidden[ix(at + OWN_HAND + color)] << color
     held = 0
-    for slot in range(N_CONTRACTS_EACH):
+    for slot in range(dealt):
         held |= hidden[ix(at + OWN_HELD + slot)] << slot
     return hand, held
 
 
 @kernel(inline=True)
-def put_held(hidden, at, held):
-    """The held-contract flags of the hidden row at ``at``, from the mask."""
-    for slot in range(N_CONTRACTS_EACH):
+def put_held(hidden, at, held, dealt):
+    """The held-contract flags of the hidden row at ``at`` (its ``dealt`` slots), from the mask."""
+    for slot in range(dealt):
         hidden[ix(at + OWN_HELD + slot)] = (held >> slot) & 1
 
 
@@ -74,8 +78,9 @@ def init_hands(game, hidden, hands):
     """Each seat's bet cards (``hands[seat]``) and held contracts (``hands[players
     + seat]``) as masks, from the flags of its hidden row."""
     n_players = game[G_N_PLAYERS]
+    dealt = contracts_dealt(game)
     for seat in range(n_players):
-        hand, held = card_masks(hidden, own_at(game, seat))
+        hand, held = card_masks(hidden, own_at(game, seat), dealt)
         hands[ix(seat)] = hand
         hands[ix(n_players + seat)] = held
 
@@ -85,8 +90,9 @@ def put_back_held(game, hidden, hands):
     """The held-contract flags of every seat, from the masks (what the scores
     read; the hand flags are left as dealt)."""
     n_players = game[G_N_PLAYERS]
+    dealt = contracts_dealt(game)
     for seat in range(n_players):
-        put_held(hidden, own_at(game, seat), hands[ix(n_players + seat)])
+        put_held(hidden, own_at(game, seat), hands[ix(n_players + seat)], dealt)
 
 
 @kernel(inline=True)
@@ -107,11 +113,12 @@ def random_bet(game, state, hidden, hands, seat, turn, detail):
     one draw below twice the cards held; below their count, the k-th card). The
     stack's slot above its height is written whether or not the seat bets: the
     records read a stack up to its height only. Without ``detail`` (a constant:
-    no bets table is read) a bet's turn and track place are not kept."""
+    no bets table is read) a bet's turn and track place are not kept. Returns
+    whether it put a card down."""
     at = own_at(game, seat)
     hand = hands[ix(seat)]
     if hand == 0:
-        return
+        return False
     yes, color = random_card(hidden, at, hand)
     hands[ix(seat)] = hand & ~(np.int64(yes) << color)
     n_stack = hidden[ix(at + OWN_STACK_N)]  # below 6: a card is in hand
@@ -120,6 +127,7 @@ def random_bet(game, state, hidden, hands, seat, turn, detail):
         hidden[ix(at + OWN_STACK_TURN + n_stack)] = turn
         hidden[ix(at + OWN_STACK_PLACE + n_stack)] = track_place(state, color)
     hidden[ix(at + OWN_STACK_N)] = n_stack + yes
+    return yes
 
 
 @kernel(inline=True)
@@ -128,8 +136,20 @@ def random_bets(game, state, hidden, hands, detail):
     seat by seat, not all answers first: a random answer depends on nothing
     another seat places."""
     turn = state[PUB_TURN]
-    for seat in range(game[G_N_PLAYERS]):
-        random_bet(game, state, hidden, hands, seat, turn, detail)
+    per = game[G_BETS_PER_BOOKMAKER]
+    n_players = game[G_N_PLAYERS]
+    # one answer an iteration, ``card`` of ``seat``'s part of the round: a seat that put
+    # a card down and holds another is asked again, up to ``per`` (the box: never)
+    seat = 0
+    card = 1
+    while seat < n_players:
+        yes = random_bet(game, state, hidden, hands, seat, turn, detail)
+        if card < per and yes and hands[ix(seat)] != 0:
+            hidden[ix(own_at(game, seat) + OWN_DECISIONS)] += 1  # each further ask is a decision
+            card += 1
+            continue
+        seat += 1
+        card = 1
 
 
 @kernel(inline=True)
@@ -141,15 +161,17 @@ def random_discard(hidden, hands, at, held_at, discard_at, answer_at, turn, deta
     answer slot (``answer_at``) instead, which nothing here reads. Without
     ``detail`` (a constant: no contracts table is read) the turn is not kept.
     The slots come from the caller: read from ``game`` once a round, not
-    again after each store (for all the compiler knows the arrays overlap)."""
+    again after each store (for all the compiler knows the arrays overlap).
+    Returns whether it threw one away."""
     held = hands[ix(held_at)]
     if held == 0:
-        return
+        return False
     yes, slot = random_card(hidden, at, held)
     hands[ix(held_at)] = held & ~(np.int64(yes) << slot)
     if detail:
         # which slot, without a branch on the coin flip (a select was compiled to one)
         hidden[ix(pick(yes, discard_at + slot, answer_at))] = turn
+    return yes
 
 
 @kernel(inline=True)
@@ -159,9 +181,19 @@ def random_discards(game, state, hidden, hands, detail):
     n_players = game[G_N_PLAYERS]
     discard_at = game[G_H_DISCARD_AT]
     answers = game[G_H_ANSWERS_AT]
-    for seat in range(n_players):
-        random_discard(hidden, hands, own_at(game, seat), n_players + seat,
-                       discard_at + seat * N_CONTRACTS_EACH, answers + seat, turn, detail)
+    per = game[G_DISCARDS_PER_BOSS]
+    seat = 0
+    card = 1
+    while seat < n_players:  # as random_bets
+        at = own_at(game, seat)
+        yes = random_discard(hidden, hands, at, n_players + seat, discard_at + seat * MAX_CONTRACTS_EACH,
+                             answers + seat, turn, detail)
+        if card < per and yes and hands[ix(n_players + seat)] != 0:
+            hidden[ix(at + OWN_DECISIONS)] += 1
+            card += 1
+            continue
+        seat += 1
+        card = 1
 
 
 # ------------------------------------------------------------------ the moves
@@ -277,9 +309,10 @@ def random_table_race(game, state, hidden, hands, keys, index, races, players, c
     the fields counted; the races and players rows are the same either way."""
     start_race_keyed(game, state, hidden, keys, index)
     n_players = game[G_N_PLAYERS]
+    dealt_mask = (1 << contracts_dealt(game)) - 1
     for seat in range(n_players):  # init_hands of a dealt race: every card in hand, every contract held
         hands[ix(seat)] = (1 << N_LEMMINGS) - 1
-        hands[ix(n_players + seat)] = (1 << N_CONTRACTS_EACH) - 1
+        hands[ix(n_players + seat)] = dealt_mask
     seat = 0
     n_rounds = 0  # every seat is asked in every round
     while True:

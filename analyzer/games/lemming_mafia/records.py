@@ -44,8 +44,8 @@ TABLES = {
         C("points", "int8", "printed points", "points"),
         C("discarded", "bool", "thrown away at the boss"),
         C("fulfilled", "bool", "its condition held at the end (for every card)"),
-        C("payoff", "int8", "points it paid: printed points, -2 if held and unfulfilled, 0 if discarded",
-          "points"),
+        C("payoff", "int8", "points it paid: printed points, unfulfilled_contract (the rule; -2 in the box) if "
+          "held and unfulfilled, 0 if discarded", "points"),
         C("discard_turn", "int16", "move it was discarded at (0: kept)", "moves"),
         C("card", "int16", "index of the card in the deck"),
     )),
@@ -56,7 +56,8 @@ TABLES = {
         C("turn", "int16", "move it was placed at", "moves"),
         C("race_turns", "int16", "moves of the whole race", "moves"),
         C("track_place", "int8", "place of that colour on the track when it was bet"),
-        C("paid", "int8", "points it paid", "points"),
+        C("paid", "int8", "points it paid: bet_points (the rule) of its order if the winner's card, else 0",
+          "points"),
     )),
     "fields": TableSpec("fields", "board field", (
         C("field", "int16", "field index, 0-based from the start"),

@@ -135,14 +135,16 @@ def _steps(match, events: np.ndarray) -> list[ReplayStep]:
         elif kind == L.EV_WATER:
             steps.append(ReplayStep("field", f"no free field ahead: {_color(a)} jumps into the water", seat + 1))
         elif kind == L.EV_ROUND:
-            answers = [int(x) for x in data[:match.players]]
+            # b: the sub-round, where the rules let a player put down (throw away) more than one card
+            asked = [(s, int(x)) for s, x in enumerate(data[:match.players]) if int(x) != L.NOT_ASKED]
+            again = f", card {b + 1} (those who went on)" if b > 0 else ""
             if a == L.DECIDE_BET:
-                said = [f"seat {s + 1} {'bets ' + _color(x) if x >= 0 else 'passes'}" for s, x in enumerate(answers)]
-                steps.append(ReplayStep("bet", "bookmaker (hidden, all at once): " + ", ".join(said)))
+                said = [f"seat {s + 1} {'bets ' + _color(x) if x >= 0 else 'passes'}" for s, x in asked]
+                steps.append(ReplayStep("bet", f"bookmaker{again} (hidden, all at once): " + ", ".join(said)))
             else:
-                said = [f"seat {s + 1} {'discards contract ' + str(x + 1) if x >= 0 else 'keeps all'}"
-                        for s, x in enumerate(answers)]
-                steps.append(ReplayStep("contract", "boss (hidden, all at once): " + ", ".join(said)))
+                keeps = "keeps the rest" if b > 0 else "keeps all"
+                said = [f"seat {s + 1} {'discards contract ' + str(x + 1) if x >= 0 else keeps}" for s, x in asked]
+                steps.append(ReplayStep("contract", f"boss{again} (hidden, all at once): " + ", ".join(said)))
         elif kind == L.EV_END:
             how = "reaches the water first" if b == L.FINISH_WATER else "is the last lemming standing"
             steps.append(ReplayStep("end", f"{_color(a)} {how}: the race ends"))

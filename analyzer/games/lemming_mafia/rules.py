@@ -14,19 +14,19 @@ from analyzer.games.lemming_mafia.layout import (
     BET_PLACE, BET_TURN, BOOKMAKER, BOSS, CONCRETE, CT_CARD, CT_DISCARD_TURN,
     CT_DISCARDED, CT_FULFILLED, CT_PAYOFF, DECK_C1, DECK_C2, DECK_KIND, DECK_LEN,
     DECK_POINTS, ELIMINATED, ELIMINATED_POS, FIELD_LANDINGS, FIELD_LEN, FIELD_TRIGGERS,
-    FINISH_LAST_STANDING, FINISH_WATER, G_ACTION_AT, G_DECK_AT, G_H_ANSWERS_AT,
+    FINISH_LAST_STANDING, FINISH_WATER, G_ACTION_AT, G_BET_POINTS, G_BLOCKS_OUT, G_CONTRACTS_DEALT, G_DECK_AT,
+    G_GETAWAY_DIE, G_H_ANSWERS_AT, G_JACKHAMMER_REMOVES, G_UNFULFILLED,
     G_FIELD_BIT_AT, G_H_COUNT_AT, G_H_DISCARD_AT, G_H_ORDER_AT, G_KINDS, G_N_CARDS, G_N_FIELDS,
     G_N_PLAYERS, G_N_SECTIONS, G_PROGRESS_AT, G_S_SECTIONS_AT, G_SECTION_AT, G_SECTION_FULL_AT,
     G_S_FLOW_AT, G_START_AT, GETAWAY, JACKHAMMER, MAX_SECTION_FIELDS,
-    N_CONTRACTS_EACH, N_LEMMINGS, OWN_CONTRACT, OWN_DECISIONS, OWN_HAND, OWN_HELD, OWN_LEN, OWN_RNG,
+    MAX_CONTRACTS_EACH, N_LEMMINGS, OWN_CONTRACT, OWN_DECISIONS, OWN_HAND, OWN_HELD, OWN_LEN, OWN_RNG,
     OWN_STACK, OWN_STACK_N, OWN_STACK_PLACE, OWN_STACK_TURN, PL_BET_POINTS,
     PL_BETS_PLACED, PL_CONTRACT_POINTS, PL_DECISIONS, PL_DISCARDED, PL_SCORE, PL_WON, PUB_BLOCKS,
     PUB_HAND_COUNT, PUB_HELD_COUNT, PUB_MOVING, PUB_N_ELIM, PUB_N_FIELDS,
     PUB_N_PLAYERS, PUB_N_SECTIONS, PUB_OUT, PUB_POS, PUB_RNG, PUB_STACK_COUNT, PUB_TURN,
     PUB_WATER_FROM, RACE_BLOCKS, RACE_COMEBACK, RACE_DECIDED_AFTER, RACE_LEAD_CHANGES, RACE_N_ELIM, RACE_N_WINNERS, RACE_PLACE, RACE_TIEBREAK,
     RACE_FINISH, RACE_TURNS, RACE_WINNER, RACE_WINNER_BLOCKS, RACE_WINNER_FIELD, S_OCCUPANT, S_VIEW,
-    START, TOP3,
-    UNFULFILLED_PENALTY, WINNER_CLEAN,
+    START, TOP3, WINNER_CLEAN,
 )
 
 NO_WINNER = -1
@@ -83,6 +83,18 @@ def section_first(game, section):
 @kernel(inline=True)
 def card_entry(game, card, column):
     return game[ix(game[G_DECK_AT] + card * DECK_LEN + column)]
+
+
+@kernel(inline=True)
+def contracts_dealt(game):
+    """Contract cards each player was dealt (the rule ``contracts_dealt``)."""
+    return game[G_CONTRACTS_DEALT]
+
+
+@kernel(inline=True)
+def blocks_to_eliminate(game):
+    """The concrete block that eliminates a lemming (the rule ``blocks_to_eliminate``)."""
+    return game[G_BLOCKS_OUT]
 
 
 @kernel(inline=True)
@@ -285,19 +297,20 @@ def land(game, state, hidden, lemming, field, count):
 
 @kernel(inline=True)
 def give_block(game, state, lemming):
-    """One concrete block; a third eliminates. Returns the last lemming standing,
-    if this elimination leaves only one, else NO_WINNER."""
+    """One concrete block; the ``blocks_to_eliminate``-th (the box: the third)
+    eliminates. Returns the last lemming standing, if this elimination leaves
+    only one, else NO_WINNER."""
     blocks = state[ix(PUB_BLOCKS + lemming)] + 1
     state[ix(PUB_BLOCKS + lemming)] = blocks
-    if blocks < 3:
+    if blocks < blocks_to_eliminate(game):
         return NO_WINNER
     return eliminate(game, state, lemming)
 
 
 @kernel(inline=True)
 def eliminate(game, state, lemming):
-    """Take the lemming off the board: its third block. Returns the last lemming
-    standing, if this elimination leaves only one, else NO_WINNER."""
+    """Take the lemming off the board: its last block. Returns the last lemming
+    standing, if this elimination (the fifth) leaves only one, else NO_WINNER."""
     leave_field(game, state, lemming)
     state[ix(PUB_POS + lemming)] = ELIMINATED_POS
     n_elim = state[PUB_N_ELIM] + 1
@@ -331,16 +344,19 @@ def resolve_landing(game, state, hidden, lemming, field, count):
     predictor: a switch over it (a jump table) was mispredicted on most landings.
     ``count`` (a constant): whether each field's landings and triggers are
     counted (the fields table); a summary-only run does without."""
-    # the board read before land's stores (see land)
+    # the board and the rules read before land's stores (see land)
     counters = game[G_H_COUNT_AT]
     action = field_action(game, field)
+    die = game[G_GETAWAY_DIE]
+    out_at = blocks_to_eliminate(game)
+    removes = game[G_JACKHAMMER_REMOVES]
     land(game, state, hidden, lemming, field, count)
     while True:
         trigger = counters + field * FIELD_LEN + FIELD_TRIGGERS
         if action == GETAWAY:
             if count:
                 hidden[ix(trigger)] += 1
-            target = field + draw(state, 6) + 1
+            target = field + draw(state, die) + 1
             if target >= game[G_N_FIELDS]:
                 return reach_water(game, state, lemming)
             if state[ix(S_OCCUPANT + target)] < 0:
@@ -355,14 +371,14 @@ def resolve_landing(game, state, hidden, lemming, field, count):
         # empty, concrete, jackhammer, bookmaker or boss
         blocks = state[ix(PUB_BLOCKS + lemming)]
         concrete = action == CONCRETE
-        drill = (action == JACKHAMMER) & (blocks > 0)
+        drilled = min(blocks, removes) * (action == JACKHAMMER)  # the blocks a jackhammer takes off
         rounds = action >= BOOKMAKER  # BOOKMAKER or BOSS
         if count:
-            hidden[ix(trigger)] += concrete | drill | rounds
+            hidden[ix(trigger)] += concrete | (drilled > 0) | rounds
         blocks += concrete
-        blocks -= drill
+        blocks -= drilled
         state[ix(PUB_BLOCKS + lemming)] = blocks
-        if blocks >= 3:  # only just after a concrete block: the third eliminates
+        if blocks >= out_at:  # only just after a concrete block: the last one eliminates
             last = eliminate(game, state, lemming)
             if last >= 0:
                 return last * 2 + FINISH_LAST_STANDING
@@ -372,8 +388,9 @@ def resolve_landing(game, state, hidden, lemming, field, count):
 
 @kernel(inline=True)
 def apply_bets(game, state, hidden):
-    """Place the bets answered at ``G_H_ANSWERS_AT`` (a colour or -1 per seat).
-    Returns the first seat whose answer is not a card it holds, else -1."""
+    """Place the bets answered at ``G_H_ANSWERS_AT`` (a colour, or -1 a pass, or
+    NOT_ASKED, per seat). Returns the first seat whose answer is not a card it
+    holds, else -1."""
     answers = game[G_H_ANSWERS_AT]
     for seat in range(game[G_N_PLAYERS]):
         color = hidden[ix(answers + seat)]
@@ -386,13 +403,15 @@ def apply_bets(game, state, hidden):
 
 @kernel(inline=True)
 def apply_discards(game, state, hidden):
-    """Discard the contracts answered at ``G_H_ANSWERS_AT`` (a slot or -1 per
-    seat). Returns the first seat whose answer is not a contract it holds, else -1."""
+    """Discard the contracts answered at ``G_H_ANSWERS_AT`` (a slot, or -1 keep
+    all, or NOT_ASKED, per seat). Returns the first seat whose answer is not a
+    contract it holds, else -1."""
     answers = game[G_H_ANSWERS_AT]
+    dealt = contracts_dealt(game)
     for seat in range(game[G_N_PLAYERS]):
         slot = hidden[ix(answers + seat)]
-        held = hidden[ix(own_at(game, seat) + OWN_HELD + min(max(slot, 0), N_CONTRACTS_EACH - 1))]
-        if (slot >= N_CONTRACTS_EACH) | ((slot >= 0) & (held == 0)):
+        held = hidden[ix(own_at(game, seat) + OWN_HELD + min(max(slot, 0), MAX_CONTRACTS_EACH - 1))]
+        if (slot >= dealt) | ((slot >= 0) & (held == 0)):
             return seat
         discard(game, state, hidden, seat, slot)
     return -1
@@ -404,7 +423,7 @@ def apply_discards(game, state, hidden):
 
 @kernel(inline=True)
 def place_bet(game, state, hidden, seat, color):
-    """Put the card ``color`` from the hand on the stack; nothing if ``color`` is -1."""
+    """Put the card ``color`` from the hand on the stack; nothing if ``color`` is negative."""
     at = own_at(game, seat)
     yes = color >= 0
     card = max(color, 0)
@@ -422,12 +441,12 @@ def place_bet(game, state, hidden, seat, color):
 
 @kernel(inline=True)
 def discard(game, state, hidden, seat, slot):
-    """Discard the contract in ``slot``; nothing if ``slot`` is -1."""
+    """Discard the contract in ``slot``; nothing if ``slot`` is negative."""
     yes = slot >= 0
     s = max(slot, 0)
     held = own_at(game, seat) + OWN_HELD + s
     hidden[held] = 0 if yes else hidden[held]
-    turn = game[G_H_DISCARD_AT] + seat * N_CONTRACTS_EACH + s
+    turn = game[G_H_DISCARD_AT] + seat * MAX_CONTRACTS_EACH + s
     hidden[turn] = state[PUB_TURN] if yes else hidden[turn]
     state[ix(PUB_HELD_COUNT + seat)] -= yes
 
@@ -475,7 +494,8 @@ def add_field_counts(game, hidden, field_count):
 def deal(game, state, hidden):
     """Set up a race (the dice stream at ``PUB_RNG`` already seeded; the players'
     own streams are seeded after this): lemmings at the start, six bet cards and
-    three contracts each. Field counters are kept."""
+    ``contracts_dealt`` contracts each (the slots after them stay empty). Field
+    counters are kept."""
     state[:PUB_RNG] = 0
     n_fields = game[G_N_FIELDS]
     state[S_OCCUPANT:S_OCCUPANT + n_fields] = -1
@@ -493,7 +513,8 @@ def deal(game, state, hidden):
     n_cards = game[G_N_CARDS]
     for i in range(n_cards):
         hidden[ix(order + i)] = i
-    for i in range(n_players * N_CONTRACTS_EACH):  # the first steps of a Fisher-Yates shuffle
+    dealt = contracts_dealt(game)
+    for i in range(n_players * dealt):  # the first steps of a Fisher-Yates shuffle
         j = i + draw(state, n_cards - i)
         card = hidden[ix(order + j)]
         hidden[ix(order + j)] = hidden[ix(order + i)]
@@ -502,11 +523,11 @@ def deal(game, state, hidden):
         at = own_at(game, seat)
         for color in range(N_LEMMINGS):
             hidden[ix(at + OWN_HAND + color)] = 1
-        for slot in range(N_CONTRACTS_EACH):
-            hidden[ix(at + OWN_CONTRACT + slot)] = hidden[ix(order + seat * N_CONTRACTS_EACH + slot)]
+        for slot in range(dealt):
+            hidden[ix(at + OWN_CONTRACT + slot)] = hidden[ix(order + seat * dealt + slot)]
             hidden[ix(at + OWN_HELD + slot)] = 1
         state[ix(PUB_HAND_COUNT + seat)] = N_LEMMINGS
-        state[ix(PUB_HELD_COUNT + seat)] = N_CONTRACTS_EACH
+        state[ix(PUB_HELD_COUNT + seat)] = dealt
 
 
 @kernel(inline=True)
@@ -531,16 +552,24 @@ def contract_fulfilled(game, state, card, places, winner):
 def contract_worth(game, state, card, places, winner):
     """Whether the contract ``card`` is fulfilled at the end of the race, and
     what it is worth to a player still holding it: its points if fulfilled,
-    else the penalty (a discarded contract is worth nothing)."""
+    else the rule ``unfulfilled_contract`` (the box: -2; a discarded contract is
+    worth nothing)."""
     fulfilled = contract_fulfilled(game, state, card, places, winner)
-    return fulfilled, pick(fulfilled, card_entry(game, card, DECK_POINTS), UNFULFILLED_PENALTY)
+    return fulfilled, pick(fulfilled, card_entry(game, card, DECK_POINTS), game[G_UNFULFILLED])
 
 
 @kernel(inline=True)
-def bet_paid(slot, color, winner):
+def stack_points(game, slot):
+    """What the winner's card pays on stack position ``slot`` (0: the first
+    placed), the rule ``bet_points`` (the box: slot + 1, the later the more)."""
+    return game[ix(G_BET_POINTS + slot)]
+
+
+@kernel(inline=True)
+def bet_paid(game, slot, color, winner):
     """The points of the bet card on ``slot`` (0: the first placed) of a stack:
-    the later a bet on the winner is placed, the more it pays (slot + 1)."""
-    return (slot + 1) * (color == winner)
+    ``stack_points`` if it is the winner's card, else 0."""
+    return stack_points(game, slot) * (color == winner)
 
 
 @kernel(inline=True)
@@ -596,7 +625,7 @@ def score_race(game, state, hidden, winner, race_row, player_rows, contract_rows
         for k in range(N_LEMMINGS):
             placed = k < n_stack
             color = pick(placed, hidden[ix(at + OWN_STACK + k)], -1)
-            paid = bet_paid(k, color, winner)
+            paid = bet_paid(game, k, color, winner)
             bet_points += paid
             if detail:
                 bet_rows[seat, k, BET_COLOR] = color
@@ -605,7 +634,7 @@ def score_race(game, state, hidden, winner, race_row, player_rows, contract_rows
                 bet_rows[seat, k, BET_PAID] = paid
         contract_points = 0
         n_discarded = 0
-        for slot in range(N_CONTRACTS_EACH):
+        for slot in range(contracts_dealt(game)):
             card = hidden[ix(at + OWN_CONTRACT + slot)]
             fulfilled, points = contract_worth(game, state, card, places, winner)
             held = hidden[ix(at + OWN_HELD + slot)]
@@ -618,7 +647,7 @@ def score_race(game, state, hidden, winner, race_row, player_rows, contract_rows
                 contract_rows[seat, slot, CT_FULFILLED] = fulfilled
                 contract_rows[seat, slot, CT_PAYOFF] = payoff
                 contract_rows[seat, slot, CT_DISCARD_TURN] = hidden[
-                    game[G_H_DISCARD_AT] + seat * N_CONTRACTS_EACH + slot]
+                    game[G_H_DISCARD_AT] + seat * MAX_CONTRACTS_EACH + slot]
         score = bet_points + contract_points
         player_rows[seat, PL_BET_POINTS] = bet_points
         player_rows[seat, PL_CONTRACT_POINTS] = contract_points

@@ -12,14 +12,18 @@ Notes on definitions:
 - A player's wins count shared wins (each tied player is a winner), so win rates
   of all seats may add up to a little more than 1.
 - "Never backed": the player has no card of the winning colour on the stack,
-  i.e. ``bet_points == 0`` (a placed winner's card always pays its stack
-  position, 1-6), which is the same as joining ``races.winner`` on the race.
+  i.e. ``bet_points == 0`` (a placed winner's card pays its stack position,
+  1-6, under the box's rules), which is the same as joining ``races.winner`` on
+  the race. Under a rule ``bet_points`` with a 0 entry, a winner's card placed
+  there counts as not backed (it scored nothing).
 - Race stage of a bet: the share of the race's moves made before the card went
   down, ``(turn - 1) / race_turns``, in ``stage_bins`` equal bins. It uses the
   race's final length, so it is hindsight a player does not have at the table.
 - A contract's counterfactual payoff is what it pays when held to the end:
-  its points if fulfilled, else -2 (``fulfilled`` is known for every card).
-  The gain of discarding a card is minus that.
+  its points if fulfilled, else what an unfulfilled card scores (-2 under the
+  box's rules, the rule ``unfulfilled_contract``: read from the rows, the
+  payoff of the cards held and not fulfilled; ``fulfilled`` is known for every
+  card). The gain of discarding a card is minus that.
 """
 from __future__ import annotations
 
@@ -28,7 +32,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from analyzer.games.lemming_mafia.layout import COLORS, UNFULFILLED_PENALTY
+from analyzer.games.lemming_mafia.layout import COLORS
 from analyzer.stats.aggregate import (
     GroupRows, Hist, Labels, add_tables, bools, frame, hist_mean, ints, rate,
 )
@@ -465,9 +469,10 @@ class LemmingMafiaStats:
                 sums = self._race_sums(name, seats)
                 fr = self._clustered_share(rate(fulfilled, dealt), sums, "f", "n")
                 dr = self._clustered_share(rate(discarded, dealt), sums, "d", "n")
-                kp = self._payoff_mean(sums, "k", "m", pts)  # a kept card pays its points, or -2
-                dw = self._payoff_mean(sums, "g", "d", pts)
-                hv = self._payoff_mean(sums, "f", "n", pts)
+                # a kept card pays its points, or what an unfulfilled one scores
+                kp = self._payoff_mean(sums, "k", "m", pts, self._unfulfilled)
+                dw = self._payoff_mean(sums, "g", "d", pts, self._unfulfilled)
+                hv = self._payoff_mean(sums, "f", "n", pts, self._unfulfilled)
                 out.append({
                     "contract": name, "kind": kind, "colors": colors, "points": pts, "cards": len(idx),
                     "dealt": dealt, "fulfil_rate": fr["rate"], "fulfil_low": fr["low"],
@@ -482,6 +487,7 @@ class LemmingMafiaStats:
             return [{k: (np.asarray(v).item() if isinstance(v, np.ndarray) else v) for k, v in r.items()}
                     for r in out]
 
+        self._unfulfilled = self.unfulfilled_payoff()
         seat_vals = h.values("seat")
         overall = pd.DataFrame(rows_for(counts.sum(axis=0), [int(s) for s in seat_vals]), columns=cols)
         by_bot = []
@@ -519,15 +525,32 @@ class LemmingMafiaStats:
         _, low, high = clustered_rate(sums["races"][n], sums[y], sums[n], sums[y + y], sums[n + n], sums[y + n])
         return {"rate": plain["rate"], "low": low, "high": high}
 
+    def unfulfilled_payoff(self) -> float:
+        """What a contract held to the end and not fulfilled scored in these races
+        (the rule ``unfulfilled_contract``), read from the rows: one value, as
+        runs under different rules are never merged; NaN if no such card was seen."""
+        h = self.h_contracts
+        if h.counts.size == 0:
+            return np.nan
+        cells = h.take(discarded=[0], fulfilled=[0]).sum(axis=(0, 1, 2, 3))  # by payoff
+        seen = h.values("payoff")[cells > 0]
+        if len(seen) > 1:
+            raise ValueError(f"the contracts rows hold unfulfilled cards scoring {sorted(set(seen.tolist()))}: "
+                             "runs under different rules cannot be added up")
+        return float(seen[0]) if len(seen) else np.nan
+
     @staticmethod
-    def _payoff_mean(sums: dict | None, y: str, n: str, points: int) -> dict:
+    def _payoff_mean(sums: dict | None, y: str, n: str, points: int, unfulfilled: float) -> dict:
         """The mean payoff of the ``n`` cards were they held to the end (``points`` if
-        fulfilled: the ``y`` of them, else -2), with its race-clustered t interval."""
+        fulfilled: the ``y`` of them, else ``unfulfilled``), with its race-clustered t
+        interval."""
         nan = {"mean": np.nan, "low": np.nan, "high": np.nan}
         if sums is None or not sums[n]:
             return nan
         p, low, high = clustered_ratio_ci(sums["races"][n], sums[y], sums[n], sums[y + y], sums[n + n], sums[y + n])
-        a, b = UNFULFILLED_PENALTY, points - UNFULFILLED_PENALTY
+        if np.isnan(unfulfilled):  # no card held and not fulfilled anywhere: known only if every card was
+            return {"mean": float(points), "low": float(points), "high": float(points)} if p == 1.0 else nan
+        a, b = unfulfilled, points - unfulfilled
         ends = sorted((a + b * low, a + b * high))
         return {"mean": a + b * p, "low": ends[0], "high": ends[1]}
 

@@ -16,7 +16,9 @@ compares every record), with
 - the rounds played seat by seat: an answer reads the public race and the
   seat's own row only, which no other seat's answer changes (so each is as if
   all answered first); the public card counts (``PUB_*_COUNT``), which no
-  heuristic or random bot reads, are not kept;
+  heuristic or random bot reads, are not kept; a seat's further cards of a
+  round (the rules ``bets_per_bookmaker``, ``discards_per_boss`` above 1) are
+  asked right after its first, as the general kernel's sub-rounds ask them;
 - a heuristic seat's dice read as ``random_race`` reads them (``roll_options``:
   once a colour is out, masks instead of loops and branches on each lemming);
 - each heuristic seat's win weights and lemming values kept current
@@ -44,7 +46,8 @@ from analyzer.games.lemming_mafia.bots import (
     remaining_sections, timing_of, track_left, win_weights,
 )
 from analyzer.games.lemming_mafia.layout import (
-    DERIVED_AT, FAVOURITE, G_H_ANSWERS_AT, G_H_DISCARD_AT, G_N_PLAYERS, MAX_SECTION_FIELDS, N_CONTRACTS_EACH,
+    DERIVED_AT, FAVOURITE, G_BETS_PER_BOOKMAKER, G_DISCARDS_PER_BOSS, G_H_ANSWERS_AT, G_H_DISCARD_AT, G_N_PLAYERS,
+    MAX_CONTRACTS_EACH, MAX_SECTION_FIELDS,
     N_LEMMINGS, N_PARAMS, OWN_DECISIONS, OWN_RNG, OWN_STACK_N, P_DISCARD_MARGIN, PUB_BLOCKS,
     PUB_MOVING, PUB_N_ELIM, PUB_OUT, PUB_TURN, RANDOM, S_OPTIONS, S_VIEW, SC_FAV_SCORE, SC_MOVE_FIELD,
     SC_OPTION_COUNT, SC_VALUE, SC_WEIGHT,
@@ -53,7 +56,7 @@ from analyzer.games.lemming_mafia.random_race import (
     candidate_masks, put_back_held, race_arrays, random_bet, random_discard, random_target,
 )
 from analyzer.games.lemming_mafia.rules import (
-    NEEDS_BETS, NO_WINNER, POPCOUNT, SELECT, add_field_counts, bot_kind, discard, own_at,
+    NEEDS_BETS, NO_WINNER, POPCOUNT, SELECT, add_field_counts, bot_kind, contracts_dealt, discard, own_at,
     note_standing, place_bet, reach_water, record_race, resolve_landing, roll_faces, start_race_keyed,
     target_fields,
 )
@@ -155,7 +158,10 @@ def table_round(game, state, hidden, params, hands, result, detail):
     held flags from them at the end): a seat with none passes without its view
     of its row, and so does one whose bet timing says to wait. What the bots
     compute from the public race alone (``remaining_sections``, ``track_left``)
-    is computed once a round."""
+    is computed once a round. A seat that put a card down (threw one away) is
+    asked again while it holds one, up to ``per`` cards (the rules
+    ``bets_per_bookmaker``, ``discards_per_boss``), each ask a decision; a pass
+    ends its part of the round."""
     turn = state[PUB_TURN]
     n_players = game[G_N_PLAYERS]
     discard_at = game[G_H_DISCARD_AT]
@@ -165,37 +171,51 @@ def table_round(game, state, hidden, params, hands, result, detail):
     bets = result == NEEDS_BETS
     remaining = remaining_sections(game, state) if bets else 0.0
     left = 0.0 if bets else track_left(game, state)
-    for seat in range(n_players):
+    per = game[G_BETS_PER_BOOKMAKER] if bets else game[G_DISCARDS_PER_BOSS]
+    # one ask an iteration: ``card`` of ``seat``'s part of the round (one loop and
+    # one copy of each decision, however many cards the rules allow)
+    seat = 0
+    card = 0
+    while seat < n_players:
         kind = bot_kind(game, seat)
         at = own_at(game, seat)
         hidden[ix(at + OWN_DECISIONS)] += 1
+        more = False  # it put a card down (threw one away)
         if kind == RANDOM:
             if bets:
-                random_bet(game, state, hidden, hands, seat, turn, detail)
+                more = random_bet(game, state, hidden, hands, seat, turn, detail)
             else:
-                random_discard(hidden, hands, at, n_players + seat,
-                               discard_at + seat * N_CONTRACTS_EACH, answers + seat, turn, detail)
-            continue
-        row = params[seat]
-        if bets:
+                more = random_discard(hidden, hands, at, n_players + seat, discard_at + seat * MAX_CONTRACTS_EACH,
+                                      answers + seat, turn, detail)
+        elif bets:
+            row = params[seat]
             hand = hands[ix(seat)]
             timing = 0 if hand == 0 else timing_of(POPCOUNT[ix(hand)], remaining, row)
-            if timing == 0:
-                continue  # bet_timing: a pass
-            show_kept_row(state, hidden, at)
-            color = choose_bet(kind, game, state, row, timing == 2, True)
-            take_stream(state, hidden, at)
-            place_bet(game, state, hidden, seat, color)
-            keep_gains(game, state, hidden, at, row, kind)  # only its own bets change them
-            hands[ix(seat)] = hand & ~(np.int64(1) << color)  # a card in hand: timing_of was not 0
+            if timing != 0:  # else bet_timing: a pass
+                show_kept_row(state, hidden, at)
+                color = choose_bet(kind, game, state, row, timing == 2, True)
+                take_stream(state, hidden, at)
+                place_bet(game, state, hidden, seat, color)
+                keep_gains(game, state, hidden, at, row, kind)  # only its own bets change them
+                hand = hand & ~(np.int64(1) << color)  # a card in hand: timing_of was not 0
+                hands[ix(seat)] = hand
+                more = True
         else:
+            row = params[seat]
             held = hands[ix(n_players + seat)]
-            if held == 0:
-                continue  # choose_discard keeps what it does not hold
-            slot = choose_discard(game, state, hidden, at, row, row[P_DISCARD_MARGIN], left, True)
-            discard(game, state, hidden, seat, slot)
-            yes = np.int64(slot >= 0)
-            hands[ix(n_players + seat)] = held & ~(yes << max(slot, 0))
+            if held != 0:  # choose_discard keeps what it does not hold
+                slot = choose_discard(game, state, hidden, at, row, row[P_DISCARD_MARGIN], left, True)
+                discard(game, state, hidden, seat, slot)
+                yes = np.int64(slot >= 0)
+                held = held & ~(yes << max(slot, 0))
+                hands[ix(n_players + seat)] = held
+                more = yes == 1
+        card += 1
+        # asked for its next card if it holds one (the box: never)
+        if card < per and more and hands[ix(seat if bets else n_players + seat)] != 0:
+            continue
+        seat += 1
+        card = 0
 
 
 @kernel(inline=True)
@@ -204,7 +224,7 @@ def keep_gains(game, state, hidden, at, row, kind):
     ``hidden`` at ``at``), and a favourite bot's scores of the lemmings, which
     read them and its stack's count (``SC_FAV_SCORE``): at the race's start
     and after each of its own bets, which alone change them."""
-    bet_gains_of(hidden, at, row)
+    bet_gains_of(game, hidden, at, row)
     if kind == FAVOURITE:
         favourite_scores(game, state, row, SC_FAV_SCORE, hidden[ix(at + OWN_STACK_N)], True)
 
@@ -243,9 +263,10 @@ def table_race(game, state, hidden, params, hands, keys, index, races, players, 
     and players rows are the same either way."""
     start_race_keyed(game, state, hidden, keys, index)
     n_players = game[G_N_PLAYERS]
+    dealt_mask = (1 << contracts_dealt(game)) - 1
     for seat in range(n_players):
         hands[ix(seat)] = (1 << N_LEMMINGS) - 1
-        hands[ix(n_players + seat)] = (1 << N_CONTRACTS_EACH) - 1
+        hands[ix(n_players + seat)] = dealt_mask
         kind = bot_kind(game, seat)
         if kind != RANDOM:
             # a heuristic bot's scratch starts empty in every race (kernel.play_race)

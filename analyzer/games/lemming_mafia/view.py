@@ -53,31 +53,49 @@ def occupant(view, field):
 
 @register_jitable
 def contract_kind(view, slot):
-    """the kind of the player's contract in slot 0-2: 0 eliminated, 1 before, 2 top3,
-    3 at most one eliminated, 4 at least three eliminated, 5 winner clean"""
-    if slot < 0 or slot >= L.N_CONTRACTS_EACH:
-        raise IndexError("contract_kind(view, slot): slot outside 0-2")
+    """the kind of the player's contract in a slot 0 .. contracts_dealt(view) - 1: 0 eliminated,
+    1 before, 2 top3, 3 at most one eliminated, 4 at least three eliminated, 5 winner clean"""
+    if slot < 0 or slot >= view.game[L.G_CONTRACTS_DEALT]:
+        raise IndexError("contract_kind(view, slot): slot outside 0 .. contracts_dealt(view) - 1")
     return _rules.card_entry(view.game, view.state[L.S_VIEW + L.OWN_CONTRACT + slot], L.DECK_KIND)
 
 
 @register_jitable
 def contract_color(view, slot, k):
-    """the k-th colour (k 0-1) named on the contract in slot 0-2 (-1: none)"""
-    if slot < 0 or slot >= L.N_CONTRACTS_EACH or k < 0 or k > 1:
-        raise IndexError("contract_color(view, slot, k): slot outside 0-2 or k outside 0-1")
+    """the k-th colour (k 0-1) named on the contract in a slot (-1: none)"""
+    if slot < 0 or slot >= view.game[L.G_CONTRACTS_DEALT] or k < 0 or k > 1:
+        raise IndexError("contract_color(view, slot, k): slot outside 0 .. contracts_dealt(view) - 1 "
+                         "or k outside 0-1")
     return _rules.card_entry(view.game, view.state[L.S_VIEW + L.OWN_CONTRACT + slot], L.DECK_C1 + k)
 
 
 @register_jitable
 def contract_points(view, slot):
-    """the points printed on the contract in slot 0-2 (paid if fulfilled; -2 if not)"""
-    if slot < 0 or slot >= L.N_CONTRACTS_EACH:
-        raise IndexError("contract_points(view, slot): slot outside 0-2")
+    """the points printed on the contract in a slot (paid if fulfilled; unfulfilled_contract(view)
+    if not: -2 in the box)"""
+    if slot < 0 or slot >= view.game[L.G_CONTRACTS_DEALT]:
+        raise IndexError("contract_points(view, slot): slot outside 0 .. contracts_dealt(view) - 1")
     return _rules.card_entry(view.game, view.state[L.S_VIEW + L.OWN_CONTRACT + slot], L.DECK_POINTS)
 
 
 def _f(name, at, length, meaning, index=""):
     return Field(name, "state", at, length, meaning, index)
+
+
+def _rules_of_the_run() -> tuple[Field, ...]:
+    """The rules a run plays (``ruleset.py``), read from the game header (``layout.RULE_SLOTS``)."""
+    from analyzer.games.lemming_mafia.ruleset import RULES
+
+    fields = []
+    for key in RULES.keys:
+        many = isinstance(key.box, tuple)
+        fields.append(Field(key.name, "game", L.RULE_SLOTS[key.name], L.N_LEMMINGS if many else 1,
+                            f"the rule {key.name}: {key.meaning} (box {key.default_text()})",
+                            "stack position 0-5, first placed first" if many else ""))
+    return tuple(fields)
+
+
+_SLOT = f"slot 0 .. contracts_dealt - 1 (the slots after it, up to {L.MAX_CONTRACTS_EACH - 1}, are never held)"
 
 
 VIEW = ViewSpec(
@@ -94,6 +112,8 @@ VIEW = ViewSpec(
         _f("n_players", L.PUB_N_PLAYERS, 1, "players at the table"),
         _f("mover", L.PUB_MOVER, 1, "seat whose move it is"),
         _f("moving", L.PUB_MOVING, 1, "the lemming being moved (field decision), else -1"),
+        _f("round_card", L.PUB_ROUND_CARD, 1, "in a bet or discard decision, the card of the round asked for: "
+           "0 the first, k the (k+1)-th where bets_per_bookmaker / discards_per_boss allow more"),
         _f("hand_count", L.PUB_HAND_COUNT, L.MAX_PLAYERS, "bet cards a player still holds", _SEAT),
         _f("stack_count", L.PUB_STACK_COUNT, L.MAX_PLAYERS, "bet cards a player has on its stack", _SEAT),
         _f("held_count", L.PUB_HELD_COUNT, L.MAX_PLAYERS, "contracts a player still holds", _SEAT),
@@ -105,11 +125,12 @@ VIEW = ViewSpec(
            "this player's bet stack, colours in placing order (the first stack_size are used)",
            "card 0-5, first placed first"),
         _f("stack_size", L.S_VIEW + L.OWN_STACK_N, 1, "bet cards on this player's stack"),
-        _f("contract", L.S_VIEW + L.OWN_CONTRACT, L.N_CONTRACTS_EACH,
+        _f("contract", L.S_VIEW + L.OWN_CONTRACT, L.MAX_CONTRACTS_EACH,
            "deck index of this player's contract in a slot (read it with contract_kind, contract_color, "
-           "contract_points)", "slot 0-2"),
-        _f("held", L.S_VIEW + L.OWN_HELD, L.N_CONTRACTS_EACH, "1 while the contract in a slot is held, "
-           "0 once discarded", "slot 0-2"),
+           "contract_points)", _SLOT),
+        _f("held", L.S_VIEW + L.OWN_HELD, L.MAX_CONTRACTS_EACH, "1 while the contract in a slot is held, "
+           "0 once discarded", _SLOT),
+        *_rules_of_the_run(),
     ),
     decisions=(
         Decision(L.DECIDE_MOVE, "move", "the die shows more than one lemming that can move",
@@ -121,8 +142,8 @@ VIEW = ViewSpec(
                  "none", VALUE, "a colour it holds (hand(view, c) == 1) to put on its stack, or -1 to pass",
                  lo=-1, hi=L.N_LEMMINGS - 1),
         Decision(L.DECIDE_DISCARD, "discard", "a lemming landed on a boss: every player, hidden and at once",
-                 "none", VALUE, "a contract slot 0-2 it holds to throw away, or -1 to keep all",
-                 lo=-1, hi=L.N_CONTRACTS_EACH - 1),
+                 "none", VALUE, "a contract slot it holds (held(view, s) == 1) to throw away, or -1 to keep all",
+                 lo=-1, hi=L.MAX_CONTRACTS_EACH - 1),
     ),
     options_at=L.S_OPTIONS,
     options_cap=L.OPTIONS_CAP,
@@ -139,7 +160,13 @@ VIEW = ViewSpec(
     ),
     functions=(action, section_of, first_field, occupant, contract_kind, contract_color, contract_points),
     notes=("A bet or discard decision is asked of every player at once, before any answer is "
-           "applied: the view shows the table as it was when the lemming landed."),
+           "applied: the view shows the table as it was when the lemming landed. Where the rules let "
+           "a player put down (throw away) more than one card at a bookmaker (boss): "
+           "bets_per_bookmaker(view), discards_per_boss(view) above 1, a player whose answer was a "
+           "card and who still holds one is asked again (all such players at once, the cards of the "
+           "answers before applied; round_card(view) counts them), up to that many cards; -1 ends its "
+           "part of the round. "
+           "The rules of the run (the fields starting with contracts_dealt) are read from the game."),
     constants=(
         *((f"DECIDE_{d}", getattr(L, f"DECIDE_{d}"), f"the {d.lower()} decision")
           for d in ("MOVE", "FIELD", "BET", "DISCARD")),

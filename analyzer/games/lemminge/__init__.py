@@ -20,6 +20,7 @@ GAME = GameInfo(
     stats="analyzer.games.lemminge.stats",
     report="analyzer.games.lemminge.report",
     records="analyzer.games.lemminge.records",
+    rules="analyzer.games.lemminge.ruleset:RULES",
     default_players=4,
     default_bots=("racer", "convoy", "blocker", "random", "random"),
     unit="games",

@@ -35,8 +35,9 @@ from analyzer.engine.datafile import FileModel, Name, content_digest, read_toml,
 from analyzer.errors import InputFileError
 from analyzer.games.lemminge.layout import (
     HEX_LETTERS, MAX_CARD_VALUE, MAX_CELLS, MAX_PLAYERS, MAX_START, MAX_TILES, MAX_VALUES, MIN_PLAYERS,
-    N_DIRECTIONS, N_TERRAINS, OFF, START, FINISH, START_HANDS, TERRAIN_OF_LETTER,
+    N_DIRECTIONS, N_TERRAINS, OFF, START, FINISH, TERRAIN_OF_LETTER,
 )
+from analyzer.games.lemminge.ruleset import BOX_START_HANDS
 
 def default_map_path() -> Path:
     return Path(str(resources.files("analyzer.games.lemminge") / "data" / "assumed-default.toml"))
@@ -196,7 +197,7 @@ def parse_map(data: dict, where: str) -> Map:
         _fail(where, "cards.values: no 2: one 2 of each terrain starts its column")
     if max(values) == 0:
         _fail(where, "cards.values: all 0: no card could move a lemming")
-    deal = sum(START_HANDS[MAX_PLAYERS])
+    deal = sum(BOX_START_HANDS[MAX_PLAYERS])  # the box's deal (a variant's is checked by the match)
     if N_TERRAINS * (len(values) - 1) < deal:
         _fail(where, f"cards.values: {len(values)} cards per terrain leave {N_TERRAINS * (len(values) - 1)} to "
                      f"draw, fewer than the {deal} dealt to {MAX_PLAYERS} players")

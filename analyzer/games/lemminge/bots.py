@@ -13,9 +13,10 @@ planned over the map:
   ``hand_reserve`` cards and the best gain is small;
 - a step is chosen by where the rest of the movement can then reach, minus
   ``push`` per hex a push brings a rival on and plus ``own_push`` per hex it
-  brings its own other lemming on (no push sets a lemming back: the rules
-  forbid it, and the steps offered leave such pushes out; a sideways push is
-  worth nothing either way);
+  brings its own other lemming on (the box's rules forbid a push that sets a
+  lemming back, and the steps offered then leave such pushes out; under the
+  rule ``backward_push`` the same weights count a hex a rival is set back as
+  gained, its own as lost; a sideways push is worth nothing either way);
 - a bonus tile goes where it gives its own lemming the most reach
   (``tile_gain``), or, for a blocker (``block``), onto the meadow in front of
   the rival lemming nearest to the finish; with neither, onto a hex it does
@@ -26,9 +27,9 @@ from analyzer.engine.jit import ix, kernel
 from analyzer.engine.rng import below
 from analyzer.games.lemminge.layout import (
     AT_START, DECIDE_ACTION, DECIDE_DISCARD, DECIDE_LEMMING, DECIDE_STEP, DECIDE_TILE, FINISH,
-    G_DIST, G_N_CELLS, G_N_PLAYERS, G_N_START, G_N_TILE_CELLS, G_NB, G_START_CELLS, G_START_DIST,
-    G_TERRAIN, G_TILE_CELLS, HAND_SIZE, HOME, LEMMINGS, MAX_CELLS, MEADOW, N_DIRECTIONS, N_TERRAINS, OPT_COST, OPT_DIR,
-    OPT_TARGET, OPT_WIDTH, OWN_HAND, OWN_HAND_N, OWN_RNG, P_BLOCK, P_HAND_RESERVE, P_KEEP, P_LEAD,
+    G_DIST, G_HAND_LIMIT, G_N_CELLS, G_N_PLAYERS, G_N_START, G_N_TILE_CELLS, G_NB, G_START_CELLS, G_START_DIST,
+    G_TERRAIN, G_TILE_CELLS, HOME, LEMMINGS, MAX_CELLS, MEADOW, N_DIRECTIONS, N_TERRAINS, OPT_COST, OPT_DIR,
+    OPT_PUSHED, OPT_TARGET, OPT_WIDTH, OWN_HAND, OWN_HAND_N, OWN_RNG, P_BLOCK, P_HAND_RESERVE, P_KEEP, P_LEAD,
     P_OWN_PUSH, P_PUSH, P_REFILL_BELOW, P_TILE_GAIN, PUB_LEMMING, PUB_MOVEMENT, PUB_MOVER, PUB_OCC,
     PUB_POS, PUB_SUPPLY, PUB_TER, PUB_TERRAIN, PUB_TILE_KIND, S_ALLOWS, S_OPTIONS, S_SCRATCH, S_VIEW,
     START,
@@ -276,7 +277,7 @@ def choose_action(game, state, seat, params, n_options):
                 best = v
                 pick = i
             best_gain = max(best_gain, gain)
-    full = state[S_VIEW + OWN_HAND_N] == HAND_SIZE  # refilling a full hand only swaps cards
+    full = state[S_VIEW + OWN_HAND_N] >= game[G_HAND_LIMIT]  # refilling a full hand only swaps cards
     if best_gain < params[P_REFILL_BELOW] and not full:
         return -1
     if state[S_VIEW + OWN_HAND_N] <= params[P_HAND_RESERVE] and best_gain <= 1.0:
@@ -310,20 +311,22 @@ def choose_lemming(game, state, seat, params, n_options):
 
 @kernel
 def push_value(game, state, seat, option, params):
-    """What the pushes of a step are worth. No push sets a lemming back (the
-    options leave those out), so ``change`` is 0 (sideways) or negative (pushed
-    on): a rival pushed on costs ``push`` per hex, its own lemming pushed on
-    gains ``own_push`` per hex."""
-    cost = state[option + OPT_COST]
-    if cost == 1:
+    """What the pushes of a step are worth, per lemming of the line by the
+    change of its finish distance: a rival pushed on costs ``push`` per hex,
+    its own lemming pushed on gains ``own_push`` per hex. Under the box's rules
+    no push sets a lemming back (the options leave those out), so ``change`` is
+    0 (sideways) or negative (pushed on); under ``backward_push`` a positive
+    change counts the other way round."""
+    pushed = state[option + OPT_PUSHED]
+    if pushed == 0:
         return 0.0
     d = state[option + OPT_DIR]
     c = state[option + OPT_TARGET]
     value = 0.0
-    for i in range(cost - 1):
+    for i in range(pushed):
         other = state[ix(PUB_OCC + c)]
         nxt = game[ix(G_NB + c * N_DIRECTIONS + d)]
-        change = game[ix(G_DIST + nxt)] - game[ix(G_DIST + c)]  # <= 0: never set back
+        change = game[ix(G_DIST + nxt)] - game[ix(G_DIST + c)]  # > 0 only under backward_push
         if other // LEMMINGS == seat:
             value -= params[P_OWN_PUSH] * change
         else:

@@ -42,8 +42,8 @@ from analyzer.games.lemminge.layout import (
     HOME, HX_LEN, HX_TILES, LAST_HEURISTIC, LEMMINGS, LOOKAHEAD, MAX_PLAYERS, MAX_TURNS, MIN_PLAYERS,
     MV_COLSUM, MV_DIST_AFTER, MV_DIST_BEFORE, MV_GAME, MV_LEMMING, MV_LEN, MV_MOVEMENT,
     MV_NEW_COLUMN, MV_PUSHES, MV_SEAT, MV_SETBACK, MV_STEPS, MV_TERRAIN, MV_TURN, MV_VALUE, OPT_COST,
-    OPT_TARGET, OPT_WIDTH, OWN_HAND, OWN_HAND_N, OWN_LEN, OWN_RNG, PARAMS_WIDTH, PL_FINISHED, PL_HAND_START,
-    PL_LEN, PL_MOVES, PL_NEW_COLUMNS, PL_PUSHES_MADE, PL_REFILLS, PL_STEPS, PL_TILES_PLACED,
+    OPT_PUSHED, OPT_TARGET, OPT_WIDTH, OWN_HAND, OWN_HAND_N, OWN_LEN, OWN_RNG, PARAMS_WIDTH, PL_FINISHED,
+    PL_HAND_START, PL_LEN, PL_MOVES, PL_NEW_COLUMNS, PL_PUSHES_MADE, PL_REFILLS, PL_STEPS, PL_TILES_PLACED,
     PL_WON, PUB_CUR_DIST, PUB_ERROR, PUB_HAND_N, PUB_LEMMING, PUB_MOVEMENT, PUB_MOVER,
     PUB_N_OPTIONS, PUB_N_PLAYERS, PUB_POS, PUB_RESHUFFLES, PUB_SETBACK, PUB_TERRAIN, PUB_TILE_KIND, PUB_TURN,
     PUB_WINNER, RANDOM, S_ALLOWS, S_LEN, SCRIPT_BY_VALUE, S_MINCOST, S_OPTIONS, S_USER_OPTIONS, S_VIEW,
@@ -170,7 +170,7 @@ def trace_options(game, state, hidden, seat, what, n, trace):
         elif what == DECIDE_STEP:
             o = S_OPTIONS + i * OPT_WIDTH
             value = state[o] * 8 + state[o + 1]  # target * 8 + direction
-            trace_event(trace, EV_OPTION, seat, what, value, state[o + OPT_COST], state[o + 3])
+            trace_event(trace, EV_OPTION, seat, what, value, state[o + OPT_COST], state[o + OPT_PUSHED])
             continue
         else:
             value = state[S_OPTIONS + i]
@@ -206,10 +206,10 @@ def walk(game, state, hidden, params, seat, lemming, terrain, movement, player_r
             return 0, 0, BOT_ERROR
         o = S_OPTIONS + pick * OPT_WIDTH
         cost = state[o + OPT_COST]
+        pushes += state[o + OPT_PUSHED]
         winner = take_step(game, state, seat, lemming, o, player_rows, hexes, trace)
         movement -= cost
         steps += 1
-        pushes += cost - 1
         if winner >= 0 or state[PUB_POS + lemming] == HOME:
             break
     trace_event(trace, EV_STOP, seat, lemming, movement, 0, 0)
@@ -432,14 +432,24 @@ def new_game(game, state, hidden, seed, index, trace):
 
 # ------------------------------------------------------------------ Python side
 
-def pack_game(board, kinds, check: bool = False) -> np.ndarray:
-    """The ``game`` array of a map (board.Map) and the seats' bot kinds."""
+def pack_game(board, kinds, check: bool = False, rules=None) -> np.ndarray:
+    """The ``game`` array of a map (board.Map), the seats' bot kinds and the
+    rules (``ruleset.RULES``' values, checked against the map and the player
+    count: AnalyzerError; None: the box's)."""
     from analyzer.games.lemminge import layout as L
+    from analyzer.games.lemminge.ruleset import RULES, deal
 
     players = len(kinds)
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"Lemminge takes {MIN_PLAYERS}-{MAX_PLAYERS} players, not {players}")
+    rules = RULES.box() if rules is None else rules
+    hands = deal(rules, players, L.N_TERRAINS * (len(board.values) - 1))
     g = np.zeros(G_LEN, np.int64)
+    g[L.G_HAND_LIMIT] = rules["hand_limit"]
+    g[L.G_PUSH_COST] = rules["push_cost"]
+    g[L.G_BACKWARD_PUSH] = int(rules["backward_push"])
+    g[L.G_DOUBLE_ZERO] = int(rules["double_zero"])
+    g[L.G_START_HANDS:L.G_START_HANDS + players] = hands
     g[G_N_PLAYERS] = players
     g[G_CHECK] = int(check)
     g[G_KINDS:G_KINDS + players] = kinds

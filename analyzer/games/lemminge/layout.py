@@ -13,15 +13,16 @@ A game lives in three flat int64 arrays (few array arguments per call):
   hand, random stream), the draw pile, the discards, the deck's random stream
   and a script for the scripted test bot (``H_*``).
 
-Sizes are fixed for the largest table (5 players) and map (``MAX_CELLS``), so no
-offset is variable. Cells are numbered ``y * width + x`` on the odd-r grid.
+Sizes are fixed for the largest table (5 players), map (``MAX_CELLS``) and hand
+(``MAX_HAND``), so no offset is variable. The rule numbers a run plays
+(``ruleset.py``) travel in ``game`` too (``G_HAND_LIMIT`` ..): a variant is data,
+never a kernel compiled again. Cells are numbered ``y * width + x`` on the odd-r grid.
 """
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 LEMMINGS = 2  # per player; lemming id = seat * 2 + k
 MAX_LEMMINGS = MAX_PLAYERS * LEMMINGS
-HAND_SIZE = 6  # a refill draws up to this many
-START_HANDS = {2: (5, 6), 3: (4, 5, 6), 4: (3, 4, 5, 6), 5: (2, 3, 4, 5, 6)}  # by seat, first player first
+MAX_HAND = 10  # the most cards a hand holds under any rules (the rule hand_limit, 6 in the box, is at most this)
 MAX_TURNS = 3000  # safety stop of a game no one can end (games.capped)
 
 # ------------------------------------------------------------------ terrains
@@ -68,7 +69,13 @@ G_TILES_MEADOW = 13
 G_START_DIST = 14  # finish distance of a lemming in the start area
 G_N_START = 15
 G_N_TILE_CELLS = 16
-G_VALUES = 17  # MAX_VALUES
+# the rules (ruleset.py; the box's values in brackets)
+G_HAND_LIMIT = 17  # hand_limit: cards a refill draws up to [6]
+G_PUSH_COST = 18  # push_cost: movement a push costs per lemming pushed, on top of the step's 1 [1]
+G_BACKWARD_PUSH = 19  # backward_push: 1 if a push may set a lemming farther from the finish [0]
+G_DOUBLE_ZERO = 20  # double_zero: 1 if a reshuffle cuts the columns showing all their 0 cards [1]
+G_START_HANDS = 21  # MAX_PLAYERS: start_hands at the player count: cards dealt to each seat [3, 4, 5, 6 at 4]
+G_VALUES = G_START_HANDS + MAX_PLAYERS  # MAX_VALUES
 G_START_CELLS = G_VALUES + MAX_VALUES  # MAX_START
 G_TERRAIN = G_START_CELLS + MAX_START  # MAX_CELLS: printed terrain per cell
 G_DIST = G_TERRAIN + MAX_CELLS  # MAX_CELLS: finish distance (-1: none)
@@ -115,7 +122,7 @@ DECIDE_ACTION = 0  # options: hand positions of the cards it may play, PUB_N_OPT
 #                    the card allows a step (judged before any bonus tile); the reference random
 #                    bot is offered only those. Answer: option index, or -1 to refill
 DECIDE_DISCARD = 1  # refilling: answer a bit mask over the own hand's positions (S_VIEW):
-#                     the cards to discard before drawing up to HAND_SIZE
+#                     the cards to discard before drawing up to game[G_HAND_LIMIT]
 DECIDE_TILE = 2  # a bonus tile of kind PUB_TILE_KIND to place: answer an index into the
 #                  map's tile cells (game[G_TILE_CELLS ...], G_N_TILE_CELLS of them)
 DECIDE_LEMMING = 3  # options: own lemming ids that can step with PUB_MOVEMENT over
@@ -128,10 +135,11 @@ N_DECISIONS = len(DECISIONS)
 # a step option (OPT_WIDTH words)
 OPT_TARGET = 0  # the hex the mover enters
 OPT_DIR = 1  # direction
-OPT_COST = 2  # movement it costs: 1 + lemmings pushed
+OPT_COST = 2  # movement it costs: 1 + push_cost (game[G_PUSH_COST]) per lemming pushed
 OPT_DIST = 3  # the target's finish distance
 OPT_FROM = 4  # the hex it leaves (a start hex for a lemming in the start area)
-OPT_WIDTH = 5
+OPT_PUSHED = 5  # lemmings of the line it pushes (0: none)
+OPT_WIDTH = 6
 MAX_OPTIONS = MAX_START * N_DIRECTIONS
 
 # error codes (state[PUB_ERROR] = error * 8 + seat)
@@ -139,6 +147,13 @@ ERROR_ACTION, ERROR_DISCARD, ERROR_TILE, ERROR_LEMMING, ERROR_STEP, ERROR_INVARI
 ERRORS = {ERROR_ACTION: "chose no valid card", ERROR_DISCARD: "discarded cards it does not hold",
           ERROR_TILE: "placed a tile on no valid hex", ERROR_LEMMING: "moved no valid lemming",
           ERROR_STEP: "took no valid step", ERROR_INVARIANT: "broke an invariant (engine bug)"}
+
+# ------------------------------------------------------------------ a player's own row
+# in hidden (H_OWN + seat * OWN_LEN), copied to S_VIEW in state for its decisions
+OWN_HAND = 0  # MAX_HAND cards (positions 0 .. OWN_HAND_N-1)
+OWN_HAND_N = MAX_HAND
+OWN_RNG = MAX_HAND + 1  # the player's own random stream (its choices)
+OWN_LEN = MAX_HAND + 2
 
 # ------------------------------------------------------------------ state array (public)
 PUB_N_PLAYERS = 0
@@ -166,10 +181,10 @@ PUB_OCC = PUB_COL + N_TERRAINS * MAX_VALUES  # MAX_CELLS: lemming on the cell, -
 PUB_TILE = PUB_OCC + MAX_CELLS  # MAX_CELLS: tile kind on the cell, -1 none
 PUB_TER = PUB_TILE + MAX_CELLS  # MAX_CELLS: terrain now (printed, or the tile's)
 PUB_LEN = PUB_TER + MAX_CELLS
-S_VIEW = PUB_LEN  # OWN_VIEW_LEN: the deciding player's hand (OWN_HAND, OWN_HAND_N, OWN_RNG)
-S_MINCOST = S_VIEW + 8  # N_TERRAINS: cheapest step of the mover's lemmings per card terrain
-S_ALLOWS = S_VIEW + 16  # HAND_SIZE: action decision, 1 where option i's card allows a step, else 0
-S_OPTIONS = S_ALLOWS + HAND_SIZE + 2  # MAX_OPTIONS * OPT_WIDTH
+S_VIEW = PUB_LEN  # OWN_LEN: the deciding player's hand (OWN_HAND, OWN_HAND_N, OWN_RNG)
+S_MINCOST = S_VIEW + OWN_LEN  # N_TERRAINS: cheapest step of the mover's lemmings per card terrain
+S_ALLOWS = S_MINCOST + N_TERRAINS  # MAX_HAND: action decision, 1 where option i's card allows a step, else 0
+S_OPTIONS = S_ALLOWS + MAX_HAND  # MAX_OPTIONS * OPT_WIDTH
 S_SCRATCH = S_OPTIONS + MAX_OPTIONS * OPT_WIDTH  # 4 * MAX_CELLS: bots' scratch
 # MAX_CELLS: a user bot's options, one word each (view.py): the cards (action,
 # discard), the tile hexes (tile), the lemmings (lemming), the target hexes
@@ -178,10 +193,6 @@ S_USER_OPTIONS = S_SCRATCH + 4 * MAX_CELLS
 S_LEN = S_USER_OPTIONS + MAX_CELLS
 
 # ------------------------------------------------------------------ hidden array
-OWN_HAND = 0  # HAND_SIZE cards (positions 0 .. OWN_HAND_N-1)
-OWN_HAND_N = HAND_SIZE
-OWN_RNG = HAND_SIZE + 1  # the player's own random stream (its choices)
-OWN_LEN = HAND_SIZE + 2
 H_OWN = 0  # MAX_PLAYERS * OWN_LEN
 H_RNG = MAX_PLAYERS * OWN_LEN  # the deck's random stream (shuffles)
 H_PILE = H_RNG + 1  # MAX_CARDS: draw pile, top last
@@ -249,7 +260,7 @@ EV_REFILL = 4  # seat, cards discarded, cards drawn
 EV_DRAW = 5  # seat, card
 EV_DISCARD = 6  # seat, card
 EV_OPTION = 7  # seat, decision, option value (before its EV_DECISION); action: then 1 if the card
-#               allows a step; step: then its cost and the target's finish distance
+#               allows a step; step: then its cost and the lemmings it pushes
 EV_DECISION = 8  # seat, decision, answer
 EV_PLAY = 9  # seat, card, column sum before, new column (0/1), movement
 EV_TILE = 10  # seat, tile kind, cell, old tile kind (-1 none)
@@ -266,7 +277,7 @@ EV_NO_LEMMING = 18  # seat: no lemming can step after the tile
 # at H_SEARCH in hidden (search.py): its playouts' copies of the game array, the
 # state and the hidden array up to H_SEARCH, a work row, and records its
 # playouts write and nobody reads (players' rows, hexes, the moves counter)
-SEARCH_WORK = 40
+SEARCH_WORK = 56
 SEARCH_LEN = G_LEN + S_LEN + H_SEARCH + SEARCH_WORK + MAX_PLAYERS * PL_LEN + MAX_CELLS * HX_LEN + 2
 # after the search's area (a playout copies the hidden array only up to H_SEARCH):
 H_STANDING = H_SEARCH + SEARCH_LEN  # MAX_PLAYERS: each seat's standing now (rules.note_standing)

@@ -24,6 +24,7 @@ from analyzer.games.lemminge import layout as L
 from analyzer.games.lemminge.board import load_map
 from analyzer.games.lemminge.records import TABLES as SPECS
 from analyzer.games.lemminge.registry import REGISTRY
+from analyzer.games.lemminge.ruleset import deal_line
 from analyzer.games.lemminge.summary import Summary
 from analyzer.games.protocol import Replay, ReplayStep
 
@@ -72,7 +73,8 @@ class LemmingeMatch(PooledMatch):
             raise AnalyzerError(f"--players must be {L.MIN_PLAYERS}-{L.MAX_PLAYERS} for Lemminge, got {players}")
         self.map = load_map(board)
         super().__init__(REGISTRY, players, bots, rules)
-        self.game_array = kernel.pack_game(self.map, [f.kind for f in self.families], check=check)
+        self.game_array = kernel.pack_game(self.map, [f.kind for f in self.families], check=check,
+                                           rules=self.rules)
         self.n_cells = self.map.n_cells
         self._play = kernel.play_games  # user bots too: by their code's address (engine/bot_table.py)
 
@@ -181,7 +183,9 @@ class LemmingeMatch(PooledMatch):
     def setup_lines(self) -> list[str]:
         m = self.map
         tag = "ASSUMED reconstruction" if m.assumed else "user-supplied"
-        return [f"map: {m.name} ({tag}; {self.map_detail()}, sha {m.digest()})", self.rules.line()]
+        deal = deal_line(self.rules, self.players)  # a changed hand_limit moves the box's deal: said
+        return [f"map: {m.name} ({tag}; {self.map_detail()}, sha {m.digest()})", self.rules.line(),
+                *([deal] if deal else [])]
 
     def new_summary(self) -> Summary:
         return Summary(self.players, self.labels, self.n_cells)
@@ -333,9 +337,9 @@ def describe_events(events: np.ndarray, board, labels) -> list[ReplayStep]:
         elif kind == L.EV_OPTION:
             if a == L.DECIDE_ACTION:
                 options.append(card_name(board, b) + ("" if c else " (no step)"))
-            elif a == L.DECIDE_STEP:
+            elif a == L.DECIDE_STEP:  # c: its cost, d: the lemmings it pushes
                 text = f"to {hex_name(board, b // 8, tiles)} ({L.DIRECTIONS[b % 8]})"
-                options.append(text + (f", pushing {c - 1}" if c > 1 else ""))
+                options.append(text + (f", pushing {d}" if d else "") + (f", cost {c}" if c != d + 1 else ""))
             elif a == L.DECIDE_LEMMING:
                 options.append(lemming_name(b))
             else:

@@ -32,8 +32,9 @@ TABLES = {
         C("new_columns", "int16", "cards it played that started a new column", "cards"),
         C("tiles_placed", "int16", "bonus tiles it placed", "tiles"),
         C("hand_start", "int8", "cards in its starting hand", "cards"),
-        C("pushed_distance", "int16", "change of its lemmings' finish distance by pushes: 0 or less, a push never "
-          "takes a lemming farther away (-3: pushed 3 hexes closer)",
+        C("pushed_distance", "int16", "change of its lemmings' finish distance by pushes: 0 or less under the box's "
+          "rules, where a push never takes a lemming farther away (-3: pushed 3 hexes closer; the rule "
+          "backward_push lets a push set one back)",
           "hexes"),
     )),
     "moves": TableSpec("moves", "card played", (
@@ -46,12 +47,13 @@ TABLES = {
         C("new_column", "bool", "the card started a new column (its value above the active card's)"),
         C("movement", "int16", "hexes of movement the card gave", "hexes"),
         C("steps", "int16", "hexes the lemming entered", "hexes"),
-        C("pushes", "int8", "lemmings pushed one hex", "pushes"),
+        C("pushes", "int8", "lemmings pushed one hex (each costs push_cost movement, 1 in the box)", "pushes"),
         C("lemming", "int8", "the lemming moved, 0-9 (seat * 2 + its own 0/1); -1 if none could step"),
         C("distance_before", "int16", "the lemming's distance to the finish before the move", "hexes"),
         C("distance_after", "int16", "its distance after the move", "hexes"),
-        C("pushed_setback", "int16", "change of the pushed lemmings' finish distance: 0 or less, a push never "
-          "takes a lemming farther away (-2: 2 hexes closer)", "hexes"),
+        C("pushed_setback", "int16", "change of the pushed lemmings' finish distance: 0 or less under the box's "
+          "rules, where a push never takes a lemming farther away (-2: 2 hexes closer; the rule backward_push "
+          "lets a push set one back)", "hexes"),
     )),
     "hexes": TableSpec("hexes", "hex of the map", (
         C("x", "int16", "column of the hex (odd-r offset coordinates)"),

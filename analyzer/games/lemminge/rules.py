@@ -11,11 +11,12 @@ from analyzer.engine.jit import ix, kernel
 from analyzer.engine.rng import shuffle as shuffle_with
 from analyzer.games.lemminge.layout import (
     AT_START, EV_DEAL, EV_DISCARD, EV_DRAW, EV_HOME, EV_PUSHED, EV_RESHUFFLE, EV_STEP, EV_TILE,
-    FINISH, G_DIST, G_N_CELLS, G_N_PLAYERS, G_N_START, G_N_VALUES, G_N_ZEROS, G_NB, G_OPENER,
-    G_START_CELLS, G_START_DIST, G_TERRAIN, G_TILES_MEADOW, G_TILES_TERRAIN, G_VALUES, H_DISCARD,
-    H_FLOW, H_OWN, H_PILE, H_RNG, H_STANDING, MAX_TURNS, HAND_SIZE, HOME, HX_ENTERED, HX_PUSHED_INTO, LEMMINGS, MAX_CELLS,
+    FINISH, G_BACKWARD_PUSH, G_DIST, G_DOUBLE_ZERO, G_HAND_LIMIT, G_N_CELLS, G_N_PLAYERS, G_N_START,
+    G_N_VALUES, G_N_ZEROS, G_NB, G_OPENER, G_PUSH_COST, G_START_CELLS, G_START_DIST, G_START_HANDS, G_TERRAIN,
+    G_TILES_MEADOW, G_TILES_TERRAIN, G_VALUES, H_DISCARD,
+    H_FLOW, H_OWN, H_PILE, H_RNG, H_STANDING, MAX_TURNS, HOME, HX_ENTERED, HX_PUSHED_INTO, LEMMINGS, MAX_CELLS,
     MAX_VALUES, MEADOW, N_DIRECTIONS, N_TERRAINS, N_TILE_KINDS, OPT_COST, OPT_DIR, OPT_DIST,
-    OPT_FROM, OPT_TARGET, OPT_WIDTH, OWN_HAND, OWN_HAND_N, OWN_LEN, PL_PUSHED, PL_PUSHED_DIST,
+    OPT_FROM, OPT_PUSHED, OPT_TARGET, OPT_WIDTH, OWN_HAND, OWN_HAND_N, OWN_LEN, PL_PUSHED, PL_PUSHED_DIST,
     PL_PUSHES_MADE, PUB_SETBACK,
     PUB_COL, PUB_COL_N, PUB_COL_SUM, PUB_DISCARD_N, PUB_ERROR, PUB_HAND_N, PUB_MOVER, PUB_N_PLAYERS, PUB_OCC,
     PUB_PILE_N, PUB_POS, PUB_RESHUFFLES, PUB_SUPPLY, PUB_TER, PUB_TILE, PUB_TURN, PUB_WINNER,
@@ -122,7 +123,8 @@ def shuffle(hidden, first, n):
 def reshuffle(game, state, hidden, trace):
     """The draw pile is empty and a card must be drawn: the discards become the
     new pile, with every column showing all of its terrain's 0 cards (at least
-    two) giving up all its cards but one 0, which starts the new column."""
+    two) giving up all its cards but one 0, which starts the new column (the
+    rule ``double_zero``; without it no column is cut)."""
     n = 0
     for i in range(state[PUB_DISCARD_N]):
         hidden[ix(H_PILE + n)] = hidden[ix(H_DISCARD + i)]
@@ -130,7 +132,7 @@ def reshuffle(game, state, hidden, trace):
     state[PUB_DISCARD_N] = 0
     n_zeros = game[G_N_ZEROS]
     mask = 0
-    if n_zeros >= 2:
+    if n_zeros >= 2 and game[G_DOUBLE_ZERO] != 0:
         for t in range(N_TERRAINS):
             col = PUB_COL + t * MAX_VALUES
             size = state[PUB_COL_N + t]
@@ -179,7 +181,7 @@ def discard(state, hidden, card):
 @kernel
 def refill(game, state, hidden, seat, mask, trace):
     """Discard the hand's cards in ``mask`` (bit i: position i), then draw up to
-    HAND_SIZE. Returns (cards discarded, cards drawn)."""
+    the hand limit (the rule ``hand_limit``). Returns (cards discarded, cards drawn)."""
     at = own_at(seat)
     n = hidden[at + OWN_HAND_N]
     kept = 0
@@ -194,7 +196,8 @@ def refill(game, state, hidden, seat, mask, trace):
             hidden[at + OWN_HAND + kept] = card
             kept += 1
     drawn = 0
-    while kept < HAND_SIZE:
+    limit = game[G_HAND_LIMIT]
+    while kept < limit:
         card = draw_card(game, state, hidden, trace)
         if card < 0:
             break
@@ -274,22 +277,41 @@ def enterable(state, cell, terrain):
 
 
 @kernel(inline=True)
-def step_cost(game, state, target, d):
-    """Movement a step into ``target`` in direction ``d`` costs: 1, plus 1 per
-    lemming of the line it pushes one hex on; 0 if the push is not allowed: the
-    last lemming would leave the board or land in the start area, or one of the
-    line would land farther from the finish than the hex it leaves (« Il n'est
-    pas permis de pousser un lemming vers l'arrière », rules page clarification
-    7: finish distances as the walk measures them; sideways is allowed)."""
-    cost = 1
+def push_line(game, state, target, d):
+    """The lemmings of the line a step into ``target`` in direction ``d``
+    pushes one hex on (0: the hex is free), or -1 if the push is not allowed:
+    the last lemming would leave the board or land in the start area, or, unless
+    the rule ``backward_push`` allows it, one of the line would land farther
+    from the finish than the hex it leaves (« Il n'est pas permis de pousser un
+    lemming vers l'arrière », rules page clarification 7: finish distances as
+    the walk measures them; sideways is allowed)."""
+    n = 0
     c = target
     while state[ix(PUB_OCC + c)] >= 0:
         nxt = game[ix(G_NB + c * N_DIRECTIONS + d)]
-        if nxt < 0 or game[ix(G_TERRAIN + nxt)] == START or game[ix(G_DIST + nxt)] > game[ix(G_DIST + c)]:
-            return 0
-        cost += 1
+        if nxt < 0 or game[ix(G_TERRAIN + nxt)] == START or (
+                game[ix(G_DIST + nxt)] > game[ix(G_DIST + c)] and game[G_BACKWARD_PUSH] == 0):
+            return -1
+        n += 1
         c = nxt
-    return cost
+    return n
+
+
+@kernel(inline=True)
+def push_cost(game, pushed):
+    """Movement a step costs that pushes ``pushed`` lemmings (``push_line``):
+    1, plus the rule ``push_cost`` per lemming pushed; 0 if the push is not
+    allowed (``pushed`` -1)."""
+    if pushed <= 0:
+        return pushed + 1
+    return 1 + game[G_PUSH_COST] * pushed
+
+
+@kernel(inline=True)
+def step_cost(game, state, target, d):
+    """Movement a step into ``target`` in direction ``d`` costs (``push_cost``
+    of its ``push_line``); 0 if the step's push is not allowed."""
+    return push_cost(game, push_line(game, state, target, d))
 
 
 @kernel(inline=True)
@@ -322,7 +344,8 @@ def list_steps(game, state, lemming, terrain, movement, out, closer_than=1 << 30
                 continue
             if game[ix(G_DIST + target)] >= closer_than:
                 continue
-            cost = step_cost(game, state, target, d)
+            pushed = push_line(game, state, target, d)
+            cost = push_cost(game, pushed)
             if cost == 0 or cost > movement:
                 continue
             o = ix(out + n * OPT_WIDTH)
@@ -331,6 +354,7 @@ def list_steps(game, state, lemming, terrain, movement, out, closer_than=1 << 30
             state[o + OPT_COST] = cost
             state[o + OPT_DIST] = game[ix(G_DIST + target)]
             state[o + OPT_FROM] = src
+            state[o + OPT_PUSHED] = pushed
             n += 1
     return n
 
@@ -397,7 +421,7 @@ def take_step(game, state, seat, lemming, option, player_rows, hexes, trace):
     their owners' PL_PUSHED_DIST and kept in state[PUB_SETBACK] for the move."""
     target = state[option + OPT_TARGET]
     d = state[option + OPT_DIR]
-    pushed = state[option + OPT_COST] - 1
+    pushed = state[option + OPT_PUSHED]
     back = d ^ 1  # the opposite direction: E/W, NE/SW, NW/SE are 0/1, 2/5, 3/4
     if d >= 2:
         back = 7 - d
@@ -454,8 +478,9 @@ def take_step(game, state, seat, lemming, option, player_rows, hexes, trace):
 @kernel
 def setup_game(game, state, hidden, trace):
     """The columns of one 2 each, the tiles in the supply, the lemmings in the
-    start area, the other cards shuffled and dealt: 2-6 cards by seat, the first
-    player fewest (HAND_SIZE - players + 1 + seat)."""
+    start area, the other cards shuffled and dealt: game[G_START_HANDS + seat]
+    cards by seat (the rule ``start_hands``: the box's 2-6, the first player
+    fewest)."""
     players = game[G_N_PLAYERS]
     state[PUB_N_PLAYERS] = players
     state[PUB_TURN] = 0
@@ -487,7 +512,7 @@ def setup_game(game, state, hidden, trace):
     state[PUB_DISCARD_N] = 0
     for seat in range(players):
         at = own_at(seat)
-        size = HAND_SIZE - players + 1 + seat
+        size = game[G_START_HANDS + seat]
         for i in range(size):
             n -= 1
             hidden[at + OWN_HAND + i] = hidden[H_PILE + n]
@@ -504,14 +529,14 @@ def check_invariants(game, state, hidden):
     """Every card exactly once in hands, columns, draw pile and discards; every
     tile in the supply or on the board; one lemming per hex and the occupancy
     agreeing with the positions."""
-    total = N_TERRAINS * game[G_N_VALUES]
+    n_cards = N_TERRAINS * game[G_N_VALUES]
     seen = S_SCRATCH
-    for c in range(total):
+    for c in range(n_cards):
         state[seen + c] = 0
     players = game[G_N_PLAYERS]
     for seat in range(players):
         at = own_at(seat)
-        if hidden[at + OWN_HAND_N] != state[PUB_HAND_N + seat] or hidden[at + OWN_HAND_N] > HAND_SIZE:
+        if hidden[at + OWN_HAND_N] != state[PUB_HAND_N + seat] or hidden[at + OWN_HAND_N] > game[G_HAND_LIMIT]:
             return False
         for i in range(hidden[at + OWN_HAND_N]):
             state[seen + hidden[at + OWN_HAND + i]] += 1
@@ -532,7 +557,7 @@ def check_invariants(game, state, hidden):
         state[seen + hidden[H_PILE + i]] += 1
     for i in range(state[PUB_DISCARD_N]):
         state[seen + hidden[H_DISCARD + i]] += 1
-    for c in range(total):
+    for c in range(n_cards):  # every card of the deck exactly once
         if state[seen + c] != 1:
             return False
     for kind in range(N_TILE_KINDS):

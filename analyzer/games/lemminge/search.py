@@ -25,7 +25,7 @@ from analyzer.games.lemminge.asking import ask_heuristic
 from analyzer.games.lemminge.bots import decide_heuristic
 from analyzer.games.lemminge.layout import (
     DECIDE_ACTION, DECIDE_LEMMING, FIRST_HEURISTIC, G_CHECK, G_KINDS, G_LEN, G_N_CELLS, G_N_PLAYERS,
-    H_PILE, H_RNG, H_SCRIPT, H_SEARCH, HAND_SIZE, HOME, HX_LEN, LEMMINGS, MAX_CELLS, MAX_PLAYERS,
+    H_PILE, H_RNG, H_SCRIPT, H_SEARCH, HOME, HX_LEN, LEMMINGS, MAX_CELLS, MAX_HAND, MAX_PLAYERS,
     MAX_TURNS, MV_LEN, N_DECISIONS, OWN_HAND, OWN_HAND_N, OWN_RNG, P_DROP, P_HORIZON, P_PLAYOUT,
     P_ROLLOUTS, P_WIN_POINTS, PL_LEN, PUB_HAND_N, PUB_MOVER, PUB_N_OPTIONS, PUB_OCC, PUB_PILE_N, PUB_POS,
     PUB_TER, PUB_TILE, PUB_TURN, RANDOM, S_LEN, S_OPTIONS, S_VIEW, SEARCH_WORK,
@@ -34,15 +34,15 @@ from analyzer.games.lemminge.random_bot import decide_random
 from analyzer.games.lemminge.rules import card_terrain, card_value, distance, own_at
 
 KEPT = 32  # rollouts whose values the drop of hopeless options looks at
-MAX_SEARCHED = HAND_SIZE * LEMMINGS + 1  # options of a search: (card, lemming) pairs, refilling
+MAX_SEARCHED = MAX_HAND * LEMMINGS + 1  # options of a search: (card, lemming) pairs, refilling
 TABLE_LEN = MAX_SEARCHED * (T_PAIRED + KEPT)  # the search's table, in the kernel's working parameter row
 _WORLD_LANE = MAX_PLAYERS + 1  # the stream dealing the unseen cards (0: the deck, 1 + seat: the players)
 # the work row of a search in hidden's search area (int64)
 W_WINNER = 0  # the playout's winner, -1 while none (or BOT_ERROR)
 W_RNG = 1  # the world's stream
 W_CHOSEN = 2  # the lemming the search chose for this turn's move (-1: none)
-W_CARDS = 3  # HAND_SIZE: the distinct cards' action answers
-W_OPTIONS = W_CARDS + HAND_SIZE  # MAX_SEARCHED: each searched option's action answer (-1: refill)
+W_CARDS = 3  # MAX_HAND: the distinct cards' action answers
+W_OPTIONS = W_CARDS + MAX_HAND  # MAX_SEARCHED: each searched option's action answer (-1: refill)
 W_LEMMINGS = W_OPTIONS + MAX_SEARCHED  # MAX_SEARCHED: each option's lemming (-1: refill)
 assert W_LEMMINGS + MAX_SEARCHED <= SEARCH_WORK
 # in a playout's hidden array (the script's room, which playouts do not use): per

@@ -14,7 +14,7 @@ Definitions:
   (``distance_before - distance_after``); its *movement* what the card gave.
 - A push's *setback* is the finish distance the pushed lemmings lost
   (``pushed_setback``; negative when a push sends them on); its cost to the
-  pusher is one movement per lemming pushed.
+  pusher is ``push_cost`` movement per lemming pushed (the rules; 1 in the box).
 - The moves table has no bot column: its figures hold for the run's bots
   together, which the report says.
 - Means over moves (column sums, new columns, pushes) get intervals clustered
@@ -59,7 +59,7 @@ TABLE_DOCS = {
     "column_value": "cards played on a column, by the column's sum before: movement and progress (hexes gained)",
     "new_column": "by card value: progress of a card that starts a new column against one played on its column",
     "pushes": "moves by lemmings pushed: moves, setback (the pushed lemmings' change of finish distance: 0 or "
-              "less, no push goes backwards), progress",
+              "less under the box's rules, where no push goes backwards), progress",
     "tiles": "per terrain: new columns started and tiles placed on hexes of that printed terrain",
     "hexes": "per hex: entered by moving lemmings, landed on by pushed ones, tiles placed",
     "game_length": "game length in turns (refills included): games, share, cumulative share",

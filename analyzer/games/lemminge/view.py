@@ -144,8 +144,14 @@ def column_card(view, terrain, k):
 
 @register_jitable
 def step_cost(view, i):
-    """the movement step option i costs: 1, plus 1 per lemming its push moves (step decision)"""
+    """the movement step option i costs: 1, plus push_cost(view) per lemming its push moves (step decision)"""
     return int(view.state[_step(view, i, "step_cost(view, i)") + L.OPT_COST])
+
+
+@register_jitable
+def step_pushes(view, i):
+    """the lemmings step option i pushes one hex on, the line in front of it (0: none; step decision)"""
+    return int(view.state[_step(view, i, "step_pushes(view, i)") + L.OPT_PUSHED])
 
 
 @register_jitable
@@ -204,13 +210,13 @@ VIEW = ViewSpec(
         _f("setback", L.PUB_SETBACK, 1,
            "finish distance the lemmings pushed this turn have lost so far, summed (step decision; "
            "negative: pushed on)"),
-        _f("hand", L.S_VIEW + L.OWN_HAND, L.HAND_SIZE,
-           "the card ids in this player's hand (the first hand_size are used)", "position 0-5"),
+        _f("hand", L.S_VIEW + L.OWN_HAND, L.MAX_HAND,
+           "the card ids in this player's hand (the first hand_size are used)", f"position 0-{L.MAX_HAND - 1}"),
         _f("hand_size", L.S_VIEW + L.OWN_HAND_N, 1, "cards in this player's hand"),
-        _f("allows_step", L.S_ALLOWS, L.HAND_SIZE,
+        _f("allows_step", L.S_ALLOWS, L.MAX_HAND,
            "action decision: 1 if option i's card lets one of its lemmings take a step (judged before "
            "any bonus tile), 0 if not (it may still be played: a move of 0 steps, e.g. for its bonus tile)",
-           "option i 0-5"),
+           f"option i 0-{L.MAX_HAND - 1}"),
         _g("n_cells", L.G_N_CELLS, 1, "hexes of the map's grid (cells 0 .. n_cells-1, off-map ones included)"),
         _g("width", L.G_WIDTH, 1, "hexes per row of the grid (cell = y * width + x)"),
         _g("n_values", L.G_N_VALUES, 1, "cards per terrain"),
@@ -220,6 +226,18 @@ VIEW = ViewSpec(
         _g("n_start", L.G_N_START, 1, "start hexes"),
         _g("start_cell", L.G_START_CELLS, L.MAX_START, "the start hexes (the first n_start are used)",
            "k 0-63"),
+        # the rules the run plays (--rule, --rules; docs/lemminge.md "Rules a designer can change")
+        _g("hand_limit", L.G_HAND_LIMIT, 1, "rules: the cards a refill draws the hand up to (6 in the box)"),
+        _g("start_hands", L.G_START_HANDS, L.MAX_PLAYERS,
+           "rules: the cards a seat was dealt at the start (the box's 3, 4, 5, 6 at four players)", _SEAT),
+        _g("push_cost", L.G_PUSH_COST, 1,
+           "rules: movement a push costs per lemming pushed, on top of the step's own 1 (1 in the box)"),
+        _g("backward_push", L.G_BACKWARD_PUSH, 1,
+           "rules: 1 if a push may set a lemming farther from the finish, 0 if not (the box: 0); the steps "
+           "offered follow it"),
+        _g("double_zero", L.G_DOUBLE_ZERO, 1,
+           "rules: 1 if a reshuffle cuts every column showing all of its terrain's 0 cards down to one 0 "
+           "(the box: 1)"),
     ),
     decisions=(
         Decision(L.DECIDE_ACTION, "action", "at the start of every turn",
@@ -229,8 +247,8 @@ VIEW = ViewSpec(
                  "an option index to play that card, or -1 to refill (the only answer when the hand is empty)"),
         Decision(L.DECIDE_DISCARD, "discard", "it answered -1 (refill) to action",
                  "the cards in hand in position order (card ids)", VALUE,
-                 "a bit mask: bit i discards option i (hand position i); then it draws up to 6 cards. "
-                 "A bit past its hand_size ends the run", lo=0, hi=(1 << L.HAND_SIZE) - 1),
+                 "a bit mask: bit i discards option i (hand position i); then it draws up to hand_limit(view) "
+                 "cards. A bit past its hand_size ends the run", lo=0, hi=(1 << L.MAX_HAND) - 1),
         Decision(L.DECIDE_TILE, "tile", "its card started a new column and the supply has a tile "
                  "(its terrain's, else a meadow tile: tile_kind(view))",
                  "every hex a tile may go on (cells)", INDEX,
@@ -239,9 +257,10 @@ VIEW = ViewSpec(
                  "lemmings can step", "its lemmings that can step (lemming ids)", INDEX, "an option index"),
         Decision(L.DECIDE_STEP, "step", "before each step of the walking lemming (moving(view)), while "
                  "it has movement and a legal step",
-                 "the target hexes of its legal steps (cells; step_cost, step_direction, step_distance, "
-                 "step_from tell the rest). A push that would set a lemming of the line farther from the "
-                 "finish is not legal and not offered; a sideways push is", INDEX_OR_PASS,
+                 "the target hexes of its legal steps (cells; step_cost, step_pushes, step_direction, "
+                 "step_distance, step_from tell the rest). A push that would set a lemming of the line farther "
+                 "from the finish is not legal and not offered (unless backward_push(view)); a sideways push "
+                 "is", INDEX_OR_PASS,
                  "an option index to take that step (pushing the line in front), or -1 to stop walking"),
     ),
     options_at=L.S_USER_OPTIONS,
@@ -257,14 +276,15 @@ VIEW = ViewSpec(
     ),
     functions=(terrain, printed_terrain, tile, occupant, finish_distance, neighbour, can_enter, distance,
                card_terrain, card_value, movement, new_column, column_card,
-               step_cost, step_direction, step_distance, step_from),
+               step_cost, step_pushes, step_direction, step_distance, step_from),
     constants=(
         *((f"DECIDE_{d.upper()}", i, f"the {d} decision") for i, d in enumerate(L.DECISIONS)),
         *((t.upper(), i, f"terrain {t}") for i, t in enumerate(L.TERRAIN_NAMES)),
         ("AT_START", L.AT_START, "position of a lemming in the start area"),
         ("HOME", L.HOME, "position of a lemming that has finished"),
         ("LEMMINGS", L.LEMMINGS, "lemmings per player: seat s has lemmings 2s and 2s + 1"),
-        ("HAND_SIZE", L.HAND_SIZE, "cards a refill draws up to"),
+        ("MAX_HAND", L.MAX_HAND, "the most cards a hand holds under any rules (the slots of hand(view, i)); "
+                     "hand_limit(view) is what a refill draws up to in this run"),
     ),
     notes=("Every lemming, card and hex is a number: lemming `seat * 2 + k`, card "
            "`terrain * n_values + i`, hex `y * width + x`. A player wins when both its lemmings are "

@@ -12,7 +12,8 @@ from analyzer.games.mafia.core import (
 )
 from analyzer.games.mafia.layout import (
     AMBUSH, ANTI_GANG, BARRACKS, BOMB, CC1, COMMISSION, CONTINENT, D_ARREST, D_CARD, D_FORBID, D_GIVE_UP,
-    D_HOLD, D_RESIST, D_SHOOT, DECK_SIZE, FIRST_SISDE, G_PLAYERS, GM_COMMISSION_FREEZES, GM_GIVEN_UP,
+    D_HOLD, D_RESIST, D_SHOOT, DECK_SIZE, FIRST_SISDE, G_CC_REMOVAL, G_PICCIOTTO_MARKER, G_PLAYERS,
+    G_SHOT_HITS, G_WEAPON_HITS, GM_COMMISSION_FREEZES, GM_GIVEN_UP,
     GM_HOLDS_ROADBLOCK, GM_RESTAURANT_EXPLOSIONS, GM_SHOOTOUTS, HIDEOUT, LAS_VEGAS, LEAK, N_CARDS, N_CC,
     N_FAMILIES, N_PIECES, PLAY_SISDE_4P, PLAY_SISDE_PAIR, PREFECT, PRISON, RESTAURANT, ROADBLOCK, ROME,
     S_ASK_CARD, S_ASK_OTHER, S_ASK_PIECE, S_BASE, S_FORBIDDEN, S_FROZEN, S_GM, S_HOLDER, S_LOC, S_MOVED_STATE,
@@ -77,8 +78,9 @@ def sisde_pair(g, s, sp, cr, tr, b):
 @kernel
 def shootout(g, s, sp, cr, tr, a, b):
     """``a`` starts a shootout with ``b``: each side may first play its card (the
-    starter first), then both roll; an odd die hits (2-6 with Special weapons; a
-    State piece with Anti-gang brigade hits without rolling). Both may fall."""
+    starter first), then both roll; a die hits on the rules' faces (``shootout_hit_faces``:
+    odd in the box; ``weapons_hit_faces`` with Special weapons: 2-6; a State piece with
+    Anti-gang brigade hits without rolling). Both may fall."""
     s[S_GM + GM_SHOOTOUTS] += 1
     trace(tr, T_SHOOTOUT, a, b, 0)
     sure_a = False
@@ -106,8 +108,8 @@ def shootout(g, s, sp, cr, tr, a, b):
                 weapons_b = played
     da = 0 if sure_a else die(s)
     db = 0 if sure_b else die(s)
-    hit_a = sure_a or ((da >= 2) if weapons_a else (da % 2 == 1))  # with the card only a 1 misses
-    hit_b = sure_b or ((db >= 2) if weapons_b else (db % 2 == 1))
+    hit_a = sure_a or ((g[G_WEAPON_HITS if weapons_a else G_SHOT_HITS] >> da) & 1) == 1
+    hit_b = sure_b or ((g[G_WEAPON_HITS if weapons_b else G_SHOT_HITS] >> db) & 1) == 1
     trace(tr, T_SHOOT_DICE, da, db, (1 if hit_a else 0) + (2 if hit_b else 0) + (4 if weapons_a else 0)
           + (8 if weapons_b else 0) + (16 if sure_a else 0) + (32 if sure_b else 0))
     if hit_a:
@@ -334,8 +336,8 @@ def prefect_acts(g, s, sp, cr, tr, x):
 
 @kernel
 def cc_acts(g, s, sp, cr, tr, cc, x):
-    """(d) 3 for a CC: may arrest each Picciotto and hold each Boss, then on an
-    even die removes one marker."""
+    """(d) 3 for a CC: may arrest each Picciotto and hold each Boss, then on the
+    rules' faces (``cc_removal_faces``: an even die in the box) removes one marker."""
     for h in range(N_FAMILIES):
         for q in range(3 * h + 1, 3 * h + 3):
             if s[S_LOC + cc] != x:
@@ -347,7 +349,7 @@ def cc_acts(g, s, sp, cr, tr, cc, x):
             return
         if s[S_LOC + 3 * h] == x:
             state_holds_boss(g, s, sp, cr, tr, cc, 3 * h)
-    if s[S_LOC + cc] == x and has_markers(s, x) and marker_die(s, tr, cc, x) % 2 == 0:
+    if s[S_LOC + cc] == x and has_markers(s, x) and (g[G_CC_REMOVAL] >> marker_die(s, tr, cc, x)) & 1:
         remove_marker(s, sp, tr, x)
         state_event(g, s, tr, cc)
 
@@ -379,8 +381,8 @@ def boss_acts(g, s, sp, cr, tr, p, x):
 
 @kernel
 def picciotto_acts(g, s, sp, cr, tr, p, x):
-    """(d) 3 for a Picciotto: may shoot each Picciotto of another family, then on an
-    even die places a marker."""
+    """(d) 3 for a Picciotto: may shoot each Picciotto of another family, then on the
+    rules' faces (``picciotto_marker_faces``: an even die in the box) places a marker."""
     f = owner(p)
     for h in range(N_FAMILIES):
         if h == f:
@@ -393,7 +395,7 @@ def picciotto_acts(g, s, sp, cr, tr, p, x):
                     shootout(g, s, sp, cr, tr, p, q)
                     if s[S_LOC + p] != x:
                         return
-    if marker_die(s, tr, p, x) % 2 == 0:
+    if (g[G_PICCIOTTO_MARKER] >> marker_die(s, tr, p, x)) & 1:
         place_marker(s, sp, tr, f, x)
 
 

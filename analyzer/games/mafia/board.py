@@ -16,6 +16,8 @@ from analyzer.engine.datafile import content_digest, one_line_name, read_toml
 from analyzer.engine.jit import USER_KIND_BASE
 from analyzer.errors import InputFileError
 from analyzer.games.mafia import layout as L
+from analyzer.games.mafia import ruleset
+from analyzer.games.mafia.ruleset import faces_mask
 
 MAP_KEYS = {"name", "note", "assumed", "ring", "bar", "prefect_start", "sisde_start", "state_return"}
 SPACE_KEYS = {"id", "name", "type", "trigger", "airport", "open_to"}
@@ -61,6 +63,12 @@ class MafiaMap:
     @property
     def cities(self) -> list[int]:
         return [s.id for s in self.spaces if s.type == L.CITY]
+
+    @property
+    def markable_spaces(self) -> int:
+        """Spaces that can hold a control marker (the cities never do; an Anti-mafia
+        operation never turns a space into a city)."""
+        return self.n_spaces - len(self.cities)
 
     def bases_of(self, family: int) -> list[int]:
         return [s.id for s in self.spaces if s.type == L.CITY and family in s.open_to]
@@ -340,10 +348,17 @@ def pack_game(m: MafiaMap, players: int, side_kinds, check: bool = False, side_p
     g[L.G_PLAYERS] = players
     g[L.G_N_SPACES] = m.n_spaces
     if rules is None:
-        from analyzer.games.mafia.ruleset import RULES
-
-        rules = RULES.box()
+        rules = ruleset.RULES.box()
+    ruleset.check(rules, players, m.markable_spaces)
     g[L.G_WIN_SPACES] = rules.at("spaces_to_win", players)
+    g[L.G_PURGE_END] = 2 * rules["purge_points_to_end"]
+    g[L.G_MARKERS] = rules["markers_per_family"]
+    g[L.G_SAFETY_CAP] = rules["safety_cap"]
+    g[L.G_PURGE_WEIGHT:L.G_PURGE_WEIGHT + 3] = rules["purge_half_points"]
+    g[L.G_SHOT_HITS] = faces_mask(rules["shootout_hit_faces"])
+    g[L.G_WEAPON_HITS] = faces_mask(rules["weapons_hit_faces"])
+    g[L.G_PICCIOTTO_MARKER] = faces_mask(rules["picciotto_marker_faces"])
+    g[L.G_CC_REMOVAL] = faces_mask(rules["cc_removal_faces"])
     g[L.G_PREFECT_START] = m.prefect_start
     g[L.G_SISDE_START] = m.sisde_start
     g[L.G_STATE_RETURN] = m.state_return

@@ -25,8 +25,8 @@ from analyzer.engine.rng import pick_best
 from analyzer.games.mafia.layout import (
     AIRPORT_BOMB, AMERICAN_BOSS, AMBUSH, ANTI_GANG, ANTI_MAFIA, ATI_STRIKE, BARRACKS, BOMB, CC1, CITY,
     COMMISSION, D_ANTI_MAFIA_SPACE, D_ARREST, D_BASE, D_CARD, D_FORBID, D_GIVE_UP, D_HELI_DIE, D_HOLD,
-    D_MOVE, D_RESIST, D_SHOOT, D_STATE_MOVE, D_VISIT_SPACE, DECK_SIZE, EXPANDER, G_N_SPACES, G_OPEN,
-    G_PLAYERS, LOOKAHEAD, P_POLICY, PRISON, S_MOVED_STATE,
+    D_MOVE, D_RESIST, D_SHOOT, D_STATE_MOVE, D_VISIT_SPACE, DECK_SIZE, EXPANDER, G_CC_REMOVAL, G_N_SPACES,
+    G_OPEN, G_PICCIOTTO_MARKER, G_PLAYERS, LOOKAHEAD, P_POLICY, PRISON, S_MOVED_STATE,
     G_PARAMS, GOV_PROTECTION, GOVERNMENT_FALLS, HELIBORNE, HIDEOUT, HUNTER, JUDICIARY, LAS_VEGAS,
     MAX_OPTIONS, MAX_SPACES, N_CARDS, N_PIECES, N_FAMILIES, NOTABLE_PROTECTION, P_CLUE, P_ENNA, P_GAIN, P_GUARD, P_HOLD,
     P_LEADER, P_MARKER, P_PHONE, P_RISK, P_S_LEADER, P_S_PHONE, P_S_RISK, P_SHOOT, P_STACK, P_TAKE,
@@ -34,7 +34,9 @@ from analyzer.games.mafia.layout import (
     S_ASK_PIECE, S_BASE, S_CONTROLLED, S_HOLDER, S_LOC, S_MARK, S_MEMO, S_MEMO_AT, S_MEMO_N, S_OPT, S_OPT_N, S_SCORE, S_SIDE, S_TRIGGER, S_TYPE,
     SISDE, SPECIAL_WEAPONS, SPY, STATE, TELEPHONE, WARDEN, WIFE_CHEATS, WIRETAP,
 )
-from analyzer.games.mafia.purge import PURGE_END, purge_halves
+from analyzer.games.mafia.purge import (
+    boss_arrest_halves, boss_hold_halves, picciotto_arrest_halves, purge_end, purge_halves,
+)
 
 SCALE = 1000.0  # scores are compared as whole thousandths
 
@@ -74,9 +76,14 @@ def friendly(g, f, h):
     return h == f or h == partner(g, f)
 
 
-# the most purge points (doubled) a family taking the State's decisions lets its own arrest or
-# hold reach: one more Boss held at a roadblock (2) must not end the game
-FAMILY_PURGE_LIMIT = 5
+@kernel(whole=True, inline=True)
+def family_purge_limit(g):
+    """The most purge points (doubled) a family taking the State's decisions lets its
+    own arrest or hold reach: one more Boss held at a roadblock must not end the game
+    (5 in the box: 8 end it, a hold adds 2)."""
+    return purge_end(g) - boss_hold_halves(g) - 1
+
+
 ALL_LOSE = 10000.0  # what an option costs that makes everyone lose (a family: as bad as losing, for sure)
 OWN_ARREST = 100.0  # a family's State piece arresting or holding one of its own pieces
 
@@ -115,7 +122,7 @@ def family_value(g, s, side, p, x, lead, purge):
     a space to take. Four players: the CCs do not threaten it on its own turn (it takes
     their decisions, and never arrests or holds its own pieces); a piece the Prefect
     would arrest or hold, or a Boss a roadblock may hold, counts what it adds to the
-    purge points: reaching four makes everyone lose."""
+    purge points: reaching those that end the game makes everyone lose."""
     four = g[G_PLAYERS] == 4
     pal = partner(g, side)
     boss = p % 3 == 0
@@ -126,7 +133,7 @@ def family_value(g, s, side, p, x, lead, purge):
     doom = 0.0  # chance the move makes everyone lose (four players)
     if t == ROADBLOCK or t == AMBUSH or t == RESTAURANT:
         risk += c * worth
-        if four and boss and t == ROADBLOCK and purge + 2 >= PURGE_END:
+        if four and boss and t == ROADBLOCK and purge + boss_hold_halves(g) >= purge_end(g):
             doom += c
     elif boss and t == BOMB:
         risk += c * worth
@@ -135,7 +142,7 @@ def family_value(g, s, side, p, x, lead, purge):
     in_base = x == s[S_BASE + side]
     if s[S_LOC + PREFECT] == x and not (boss and in_base):
         risk += worth
-        if four and purge + (2 if boss else 1) >= PURGE_END:
+        if four and purge + (boss_hold_halves(g) if boss else picciotto_arrest_halves(g)) >= purge_end(g):
             doom = 1.0
     if not four:
         for cc in range(CC1, CC1 + 3):
@@ -161,8 +168,8 @@ def family_value(g, s, side, p, x, lead, purge):
             gain = param(g, side, P_TAKE) + (param(g, side, P_LEADER) if h == lead else 0.0)
             if s[S_MARK + 4 * x + h] == 1:
                 gain += param(g, side, P_GAIN)
-        if not boss:
-            gain *= 0.5
+        if not boss:  # a Picciotto places its marker on the rules' faces only (an even die)
+            gain *= chance(g[G_PICCIOTTO_MARKER])
     if boss and t == TELEPHONE:
         gain += param(g, side, P_PHONE)
     value = gain - param(g, side, P_RISK) * risk
@@ -209,7 +216,8 @@ def state_value(g, s, side, q, x, lead):
                 value += share * param(g, side, P_HOLD)
         h = owner_of(s, x)
         if h >= 0:
-            value += (1.0 if q == PREFECT else 0.5) * (
+            # the Prefect removes a marker for sure, a CC on the rules' faces (an even die)
+            value += (1.0 if q == PREFECT else chance(g[G_CC_REMOVAL])) * (
                 param(g, side, P_MARKER) + (param(g, side, P_S_LEADER) if h == lead else 0.0))
         if q == PREFECT and t == TELEPHONE:
             value += param(g, side, P_S_PHONE)
@@ -226,18 +234,21 @@ SISDE_MATCH = 0.25  # the chance the Prefect's SISDE draw is the held Boss's col
 
 
 @kernel(whole=True)
-def family_state_value(s, side, q, x, lead, purge):
+def family_state_value(g, s, side, q, x, lead, purge):
     """Four players: what family ``side`` expects from moving State piece ``q`` (the
     Prefect or a CC) to ``x``, taking its decisions there (``lead``: ``leader(g, s,
     side)``; ``purge``: the purge points doubled). The Prefect arrests and holds
     everyone there (its own pieces too: a heavy cost; a rival's counts only within
-    ``FAMILY_PURGE_LIMIT``); a CC arrests and holds only rivals, and only while the purge
+    ``family_purge_limit``); a CC arrests and holds only rivals, and only while the purge
     points stay within that limit. An
-    option that brings the purge points to four (everyone loses) costs ``ALL_LOSE``,
-    in proportion to its chance (the Prefect's SISDE draw)."""
+    option that brings the purge points to those that end the game (everyone loses)
+    costs ``ALL_LOSE``, in proportion to its chance (the Prefect's SISDE draw)."""
     w = FAMILY_STATE_WEIGHTS
     t = s[S_TYPE + x]
     risk = trap_risk(s, q, x)
+    limit = family_purge_limit(g)
+    arrest = picciotto_arrest_halves(g)
+    hold = boss_hold_halves(g)
     value = 0.0
     added = 0
     bosses = 0  # Bosses the Prefect holds (each may become an arrest by the SISDE draw)
@@ -246,35 +257,37 @@ def family_state_value(s, side, q, x, lead, purge):
         for p in range(3 * h + 1, 3 * h + 3):
             if s[S_LOC + p] == x:
                 if q == PREFECT:  # it must: beyond the purge limit a rival's arrest is worth nothing
-                    added += 1
+                    added += arrest
                     if own:
                         value -= OWN_ARREST
-                    elif purge + added <= FAMILY_PURGE_LIMIT:
+                    elif purge + added <= limit:
                         value += w[P_ARREST]
-                elif not own and purge + added + 1 <= FAMILY_PURGE_LIMIT:
-                    added += 1
+                elif not own and purge + added + arrest <= limit:
+                    added += arrest
                     value += 0.6 * w[P_ARREST]
         if s[S_LOC + 3 * h] == x and x != s[S_BASE + h]:
             if q == PREFECT:
-                added += 2
+                added += hold
                 bosses += 1
                 if own:
                     value -= OWN_ARREST
-                elif purge + added <= FAMILY_PURGE_LIMIT:
+                elif purge + added <= limit:
                     value += w[P_HOLD]
-            elif not own and purge + added + 2 <= FAMILY_PURGE_LIMIT:
-                added += 2
+            elif not own and purge + added + hold <= limit:
+                added += hold
                 value += 0.6 * w[P_HOLD]
     h = owner_of(s, x)
     if h >= 0:
         sign = -1.0 if h == side else 1.0
-        value += sign * (1.0 if q == PREFECT else 0.5) * (w[P_MARKER] + (w[P_S_LEADER] if h == lead else 0.0))
+        value += sign * (1.0 if q == PREFECT else chance(g[G_CC_REMOVAL])) * (
+            w[P_MARKER] + (w[P_S_LEADER] if h == lead else 0.0))
     if q == PREFECT and t == TELEPHONE:
         value += w[P_S_PHONE]
     doom = 0.0
-    if purge + added >= PURGE_END:
+    end = purge_end(g)
+    if purge + added >= end:
         doom = 1.0
-    elif bosses > 0 and purge + added + 2 >= PURGE_END:
+    elif bosses > 0 and purge + added + boss_arrest_halves(g) - hold >= end:  # a hold the SISDE draw makes an arrest
         doom = 1.0 - (1.0 - SISDE_MATCH) ** bosses
     return value - w[P_S_RISK] * risk - ALL_LOSE * doom
 
@@ -288,7 +301,7 @@ def best_move(g, s, side, n, rng, state_piece):
     # the leading family does not depend on the option: once per decision, not per
     # option (it scans every space for every family; a decision has up to hundreds of options)
     lead = leader(g, s, -1 if side == STATE and not state_piece else side)
-    purge = purge_halves(s) if g[G_PLAYERS] == 4 else 0
+    purge = purge_halves(g, s) if g[G_PLAYERS] == 4 else 0
     # a piece's value on a space does not depend on the option either (scoring changes
     # no state): each (piece, end) is valued once per decision, marked with the
     # decision's stamp, and a two-piece option adds two stored values (the same floats
@@ -309,7 +322,7 @@ def best_move(g, s, side, n, rng, state_piece):
                 v += memo[j]
                 continue
             if state_piece:
-                value = family_state_value(s, side, p, x, lead, purge)
+                value = family_state_value(g, s, side, p, x, lead, purge)
             elif side == STATE:
                 value = state_value(g, s, side, p, x, lead)
             else:
@@ -335,8 +348,10 @@ def family_card(g, s, side, kind, card):
         b = s[S_ASK_PIECE]
         if b < 0 or b >= 12 or friendly(g, side, b // 3):
             return 0
-        added = 4 if s[S_MOVED_STATE] == PREFECT else 2  # the Prefect's hold draws a SISDE card
-        return 1 if purge_halves(s) + added <= FAMILY_PURGE_LIMIT else 0
+        added = boss_hold_halves(g)
+        if s[S_MOVED_STATE] == PREFECT:  # the Prefect's hold draws a SISDE card: it may become an arrest
+            added = max(added, boss_arrest_halves(g))
+        return 1 if purge_halves(g, s) + added <= family_purge_limit(g) else 0
     if card == ANTI_GANG:
         other = s[S_ASK_OTHER]  # the State piece's adversary in the shootout
         return 0 if 0 <= other < 12 and friendly(g, side, other // 3) else 1
@@ -403,12 +418,13 @@ def decide_heuristic(kind, what, n, side, g, s, rng):
         if not family:
             return 1
         # four players: the family taking the State's decisions never arrests or holds its
-        # own pieces, nor a rival's beyond the purge limit (four purge points: everyone loses)
+        # own pieces, nor a rival's beyond the purge limit (the purge points that end the game:
+        # everyone loses)
         q = s[S_ASK_PIECE]
         if friendly(g, side, q // 3):
             return 0
-        added = 1 if what == D_ARREST else 2
-        return 1 if purge_halves(s) + added <= FAMILY_PURGE_LIMIT else 0
+        added = picciotto_arrest_halves(g) if what == D_ARREST else boss_hold_halves(g)
+        return 1 if purge_halves(g, s) + added <= family_purge_limit(g) else 0
     if what == D_GIVE_UP:
         # the least useful card of the hand: the ones without effect, Spy, then the lowest id
         k = 0

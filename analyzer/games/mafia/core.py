@@ -28,7 +28,6 @@ from analyzer.games.mafia.random_bot import decide_random
 
 
 CALENDAR = np.array([0, 1, STATE, 2, 3, STATE], np.int64)
-MARKERS = 8
 
 
 # ====================================================================== small helpers

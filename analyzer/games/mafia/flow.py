@@ -8,24 +8,26 @@ from analyzer.games.mafia.layout import (
     G_PLAYERS, G_WIN_SPACES, GM_COMEBACK, GM_DECIDED_AFTER, GM_LEAD_CHANGES, GM_SIDE_TURNS, MAX_PASSES,
     N_SIDES, OUT_STATE, OUT_GREEN, S_CONTROLLED, S_FLOW, S_GM, S_STANDING, STATE,
 )
-from analyzer.games.mafia.purge import PURGE_END, purge_halves
+from analyzer.games.mafia.purge import purge_end, purge_halves
 
-# progress toward a win in 1/PROGRESS_UNIT steps: 4 or 5 spaces for a family, 8 purge halves for the State
+# progress toward a win in 1/PROGRESS_UNIT steps: of the spaces a family needs, of the purge points (doubled)
+# that end the game for the State
 PROGRESS_UNIT = 40
-FLOW_CAP = MAX_PASSES * 6  # side turns of the longest game
+FLOW_CAP = MAX_PASSES * 6  # side turns of the longest game (the safety cap is at most MAX_PASSES)
 
 
 @kernel(inline=True)
 def standing(g, s, side):
     """The side's way to its win if the game ended now, in 1/PROGRESS_UNIT steps: a
-    family's controlled spaces of the 4 (5 with three players) it needs, the State's
-    purge points of the 4 (-1 with four players: the State is no side, its purge
-    points make everyone lose). A side at its goal has no further to go (its win is
-    checked at the start of its own turn): sides at their goals tie."""
+    family's controlled spaces of those it needs (``spaces_to_win``: 4, 5 with three
+    players in the box), the State's purge points of those that end the game
+    (``purge_points_to_end``: 4 in the box; -1 with four players: the State is no
+    side, its purge points make everyone lose). A side at its goal has no further to
+    go (its win is checked at the start of its own turn): sides at their goals tie."""
     if side == STATE:
         if g[G_PLAYERS] == 4:
             return -1
-        return min(purge_halves(s) * PROGRESS_UNIT // PURGE_END, PROGRESS_UNIT)
+        return min(purge_halves(g, s) * PROGRESS_UNIT // purge_end(g), PROGRESS_UNIT)
     return min(s[S_CONTROLLED + side] * PROGRESS_UNIT // g[G_WIN_SPACES], PROGRESS_UNIT)
 
 

@@ -31,12 +31,13 @@ import numpy as np
 from analyzer.engine.jit import USER_KIND_BASE, kernel
 from analyzer.engine.rng import seed_stream
 from analyzer.games.mafia import layout as L
-from analyzer.games.mafia.core import CALENDAR, MARKERS, ask, controlled, controlled_scan, trace
+from analyzer.games.mafia.core import CALENDAR, ask, controlled, controlled_scan, trace
 from analyzer.games.mafia.flow import note_standing, record_flow
 from analyzer.games.mafia.layout import (
-    CC1, CITY, D_BASE, DECK_SIZE, ERROR_INVARIANT, G_CC_START, G_CHECK, G_KINDS, G_N_SPACES, G_OPEN, G_PLAYERS,
+    CC1, CITY, D_BASE, DECK_SIZE, ERROR_INVARIANT, G_CC_START, G_CHECK, G_KINDS, G_MARKERS, G_N_SPACES, G_OPEN,
+    G_PLAYERS, G_SAFETY_CAP,
     G_PREFECT_START, G_SISDE_START, G_TRIGGER, G_TYPE, GM_CALENDAR_TURNS, GM_LEN, GM_MARKERS_ON_MAP,
-    GM_OUTCOME, GM_PURGE_HALVES, GM_WINNER_SPACES, MAX_PASSES, N_CARDS, N_CC, N_FAMILIES, N_PIECES, N_SIDES,
+    GM_OUTCOME, GM_PURGE_HALVES, GM_WINNER_SPACES, N_CARDS, N_CC, N_FAMILIES, N_PIECES, N_SIDES,
     OUT, OUT_ALL_LOSE, OUT_DRAW, OUT_STATE, PREFECT, S_ALL, S_BASE, S_ERROR, S_FROZEN, S_GAME_I, S_GM,
     S_HOLDER, S_LEN, S_LOC, S_MARK, S_MOVED_STATE, S_NO_AIR, S_PASS, S_RNG, S_RNG_SIDE, S_SD, S_SLOT,
     S_STATE_PIECE_FROZEN, S_SUPPLY, S_TRIGGER, S_TYPE, SD_BASE, SD_LEN, SD_MARKERS_END, SD_SPACES_END,
@@ -64,7 +65,7 @@ def play_turn(g, s, pt, sp, cr, tr, side):
 
 @kernel
 def check_invariants(g, s):
-    """Pieces on the map or in a box; 8 markers per family over map and supply, one
+    """Pieces on the map or in a box; the rules' markers per family over map and supply, one
     family per space; every card in its deck or in a hand that may hold it."""
     n = g[G_N_SPACES]
     for p in range(N_PIECES):
@@ -75,7 +76,7 @@ def check_invariants(g, s):
         total = s[S_SUPPLY + f]
         for x in range(n):
             total += s[S_MARK + 4 * x + f]
-        if total != MARKERS or s[S_SUPPLY + f] < 0:
+        if total != g[G_MARKERS] or s[S_SUPPLY + f] < 0:
             return False
         if controlled(g, s, f) != controlled_scan(g, s, f):
             return False
@@ -115,7 +116,7 @@ def setup(g, s, sp, tr):
     s[S_MOVED_STATE] = -1
     s[S_ERROR] = 0
     for f in range(N_FAMILIES):
-        s[S_SUPPLY + f] = MARKERS
+        s[S_SUPPLY + f] = g[G_MARKERS]
         s[L.S_CONTROLLED + f] = 0
         k = 0
         for x in range(n):
@@ -146,12 +147,13 @@ def play_game(g, s, pt, sp, cr, tr):
 @kernel
 def calendar(g, s, pt, sp, cr, tr):
     """The calendar until a side wins at the start of its turn, everyone loses
-    (four players) or MAX_PASSES passes end (a draw). The outcome and counters
-    are left in the state's games and sides rows. Returns the error code (0: fine)."""
+    (four players) or the rules' safety cap of passes ends (a draw). The outcome and
+    counters are left in the state's games and sides rows. Returns the error code (0: fine)."""
     players = g[G_PLAYERS]
     outcome = OUT_DRAW
-    passes = MAX_PASSES
-    for pas in range(MAX_PASSES):
+    cap = g[G_SAFETY_CAP]
+    passes = cap
+    for pas in range(cap):
         s[S_PASS] = pas
         for slot in range(6):
             side = CALENDAR[slot]
@@ -175,13 +177,13 @@ def calendar(g, s, pt, sp, cr, tr):
     s[S_GM + GM_CALENDAR_TURNS] = passes
     s[S_GM + GM_OUTCOME] = outcome
     record_flow(s, outcome)
-    s[S_GM + GM_PURGE_HALVES] = purge_halves(s)
+    s[S_GM + GM_PURGE_HALVES] = purge_halves(g, s)
     on_map = 0
     for f in range(N_FAMILIES):
-        on_map += MARKERS - s[S_SUPPLY + f]
+        on_map += g[G_MARKERS] - s[S_SUPPLY + f]
         at = S_SD + f * SD_LEN
         s[at + SD_BASE] = s[S_BASE + f]
-        s[at + SD_MARKERS_END] = MARKERS - s[S_SUPPLY + f]
+        s[at + SD_MARKERS_END] = g[G_MARKERS] - s[S_SUPPLY + f]
         s[at + SD_SPACES_END] = controlled(g, s, f)
         s[at + SD_WON] = 1 if outcome == 1 + f else 0
     s[S_GM + GM_MARKERS_ON_MAP] = on_map

@@ -26,7 +26,10 @@ SIDE_NAMES = FAMILIES + ("state",)
 CALENDAR = (RED, BLACK, STATE, ORANGE, GREEN, STATE)
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
 ROLE_STATE, ROLE_FAMILY = "state", "family"
-MAX_PASSES = 600  # calendar turns before a game is a draw (the page's safety cap)
+# the most calendar turns a game may last (the ``safety_cap`` rule's largest value: the
+# game-flow history, S_FLOW, holds a side turn of each); the rule's value (G_SAFETY_CAP,
+# the box's 600) is the cap a run plays
+MAX_PASSES = 1000
 
 
 def seat_sides(players: int) -> list[tuple[int, ...]]:
@@ -165,7 +168,18 @@ PARAM_MAX = ((1 << 63) - 1) // PARAM_UNIT  # the largest size those int64 millio
 # its parameters (MODEL_WIDTH, millionths) in G_PLAYOUT_PARAMS (the match packs them)
 G_PLAYOUT_KIND = G_PARAMS + N_SIDES * PARAMS_WIDTH  # N_SIDES
 G_PLAYOUT_PARAMS = G_PLAYOUT_KIND + N_SIDES  # N_SIDES * MODEL_WIDTH
-G_LEN = G_PLAYOUT_PARAMS + N_SIDES * MODEL_WIDTH
+# the rule numbers (``ruleset.py``) other than G_WIN_SPACES, packed by the match
+G_PURGE_END = G_PLAYOUT_PARAMS + N_SIDES * MODEL_WIDTH  # purge points, doubled, that end the game
+G_MARKERS = G_PURGE_END + 1  # control markers of each family
+G_SAFETY_CAP = G_MARKERS + 1  # calendar turns before a game is a draw (at most MAX_PASSES)
+# 3: purge points, doubled, of a piece in a box: a Boss in Prison, a Boss in the Barracks, a Picciotto in Prison
+G_PURGE_WEIGHT = G_SAFETY_CAP + 1
+PW_BOSS_PRISON, PW_BOSS_BARRACKS, PW_PICCIOTTO_PRISON = range(3)
+G_SHOT_HITS = G_PURGE_WEIGHT + 3  # faces (bit f: face f) on which a shootout's die hits
+G_WEAPON_HITS = G_SHOT_HITS + 1  # the same with Special weapons
+G_PICCIOTTO_MARKER = G_WEAPON_HITS + 1  # faces on which a Picciotto places a marker
+G_CC_REMOVAL = G_PICCIOTTO_MARKER + 1  # faces on which a CC removes a marker
+G_LEN = G_CC_REMOVAL + 1
 
 # ------------------------------------------------------------------ a user bot's view
 MAX_OPTIONS = 1024  # move options listed for a bot (S_OPT below; a bot sees the first ones)

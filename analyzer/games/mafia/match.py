@@ -286,13 +286,20 @@ class MafiaMatch(PooledMatch):
 
     def trace(self, seed: int, index: int) -> tuple[np.ndarray, Chunk]:
         """Game ``index`` of a run with ``seed``: its trace events [n, 4] (``T_*``: code,
-        a, b, c) and its records."""
-        tr = np.zeros(1 + 4 * TRACE_EVENTS, np.int64)
-        games = np.zeros((1, L.GM_LEN), np.int64)
-        sides = np.zeros((1, L.N_SIDES, L.SD_LEN), np.int64)
-        cards = np.zeros((4096, L.CR_LEN), np.int64)
-        spaces = np.zeros((self.map.n_spaces, L.SP_LEN), np.int64)
-        status = kernel.replay_game(self.game_array, self.path_table, seed, index, games, sides, cards, spaces, tr)
+        a, b, c) and its records. A game whose events fill the buffer (a long variant:
+        the safety cap allows 1,000 calendar turns) is played again with a larger one."""
+        capacity = TRACE_EVENTS
+        while True:
+            tr = np.zeros(1 + 4 * capacity, np.int64)
+            games = np.zeros((1, L.GM_LEN), np.int64)
+            sides = np.zeros((1, L.N_SIDES, L.SD_LEN), np.int64)
+            cards = np.zeros((4096, L.CR_LEN), np.int64)
+            spaces = np.zeros((self.map.n_spaces, L.SP_LEN), np.int64)
+            status = kernel.replay_game(self.game_array, self.path_table, seed, index, games, sides, cards, spaces,
+                                        tr)
+            if int(tr[0]) < capacity:  # every event kept
+                break
+            capacity *= 2
         if status != 0:
             self._bot_failed(status + (index << 32), index)
         events = tr[1:1 + 4 * int(tr[0])].reshape(-1, 4)

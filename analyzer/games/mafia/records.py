@@ -18,7 +18,8 @@ TABLES = {
         C("players", "int8", "players at the table"),
         C("calendar_turns", "int16", "passes of the six-slot calendar, skipped slots included", "passes"),
         C("side_turns", "int32", "turns actually played", "turns"),
-        C("outcome", "category", "state, red, black, orange, green, all_lose or draw"),
+        C("outcome", "category", "state, red, black, orange, green, all_lose or draw (the rules' safety cap "
+                                 "of calendar turns reached)"),
         C("purge_points", "float64", "the State's purge points at the end", "points"),
         C("markers_on_map", "int8", "control markers on the map at the end", "markers"),
         C("winner_spaces", "Int8", "spaces the winning family controlled at the start of its winning turn "
@@ -41,9 +42,10 @@ TABLES = {
         _count("markers_placed", "control markers placed"),
         _count("markers_removed", "control markers removed"),
         _count("side_turns_frozen", "side turns lost to a freeze"),
-        *flow_columns("each side's way to its win: a family's controlled spaces of the 4 it needs (5 with "
-                      "three players), the State's purge points of the 4 (with four players the State is no "
-                      "side)", "side", "side turns"),
+        *flow_columns("each side's way to its win: a family's controlled spaces of those it needs (rule "
+                      "spaces_to_win: 4, 5 with three players, in the box), the State's purge points of those "
+                      "that end the game (rule purge_points_to_end: 4 in the box; with four players the State "
+                      "is no side)", "side", "side turns"),
     )),
     "sides": TableSpec("sides", "game and side", (
         GAME,

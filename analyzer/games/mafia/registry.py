@@ -36,8 +36,8 @@ _FAMILY_PARAMS = {  # name: (slot, help)
     "phone": (L.P_PHONE, "value of a Boss's telephone (a USA card)"),
 }
 _STATE_PARAMS = {
-    "arrest": (L.P_ARREST, "value of arresting a Picciotto (1/2 purge point)"),
-    "hold": (L.P_HOLD, "value of holding a Boss outside its city (1 purge point)"),
+    "arrest": (L.P_ARREST, "value of arresting a Picciotto (1/2 purge point in the box)"),
+    "hold": (L.P_HOLD, "value of holding a Boss outside its city (1 purge point in the box)"),
     "marker": (L.P_MARKER, "value of taking a marker off"),
     "leader": (L.P_S_LEADER, "extra value when the marker is the leading family's"),
     "risk": (L.P_S_RISK, "weight of what the piece may lose there (ambush, bomb, restaurant, commission)"),

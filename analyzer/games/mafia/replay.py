@@ -17,9 +17,21 @@ from analyzer.games.mafia import layout as L
 YES_NO = ("no", "yes")
 PLAY_OR_KEEP = ("keep it", "play it")
 DUEL_CARDS = (L.LAS_VEGAS, L.SPECIAL_WEAPONS, L.ANTI_GANG)
-# what each piece in a box counts towards the purge (rules page, "Turn order and the end")
-PURGE_WEIGHT = {(L.BOSS, L.PRISON): 2.0, (L.BOSS, L.BARRACKS): 1.0, (L.PICCIOTTO, L.PRISON): 0.5}
-PURGE_GOAL = 4
+EVEN, ODD = (2, 4, 6), (1, 3, 5)
+
+
+def purge_weights(rules) -> dict[tuple[int, int], float]:
+    """What each piece in a box counts towards the purge under ``rules`` (rules page,
+    "Turn order and the end"; the ``purge_half_points`` rule): (kind, box) -> points."""
+    boss_prison, boss_barracks, picciotto_prison = rules["purge_half_points"]
+    return {(L.BOSS, L.PRISON): boss_prison / 2, (L.BOSS, L.BARRACKS): boss_barracks / 2,
+            (L.PICCIOTTO, L.PRISON): picciotto_prison / 2}
+
+
+def die_rule(faces) -> str:
+    """When a die succeeds, in words: "an odd die", "an even die", "2-6"."""
+    faces = tuple(sorted(faces))
+    return "an even die" if faces == EVEN else "an odd die" if faces == ODD else faces_text(faces)
 
 
 def faces_text(faces) -> str:
@@ -63,11 +75,12 @@ def start_places(match) -> dict[int, int]:
     return places
 
 
-def purge_pieces(places: dict[int, int]) -> tuple[float, list[str]]:
-    """The purge count of the pieces' places and the pieces that make it, in words."""
+def purge_pieces(places: dict[int, int], weights: dict[tuple[int, int], float]) -> tuple[float, list[str]]:
+    """The purge count of the pieces' places (``weights``: ``purge_weights`` of the rules)
+    and the pieces that make it, in words."""
     total, parts = 0.0, []
     for p in range(12):
-        weight = PURGE_WEIGHT.get((L.BOSS if p % 3 == 0 else L.PICCIOTTO, places.get(p, 0)), 0.0)
+        weight = weights.get((L.BOSS if p % 3 == 0 else L.PICCIOTTO, places.get(p, 0)), 0.0)
         if weight:
             total += weight
             parts.append(f"the {L.PIECE_NAMES[p]} in the {L.BOX_NAMES[places[p]]} ({weight:g})")
@@ -82,6 +95,9 @@ def describe_events(match, events: np.ndarray) -> tuple[list, str]:
     from analyzer.games.protocol import ReplayStep
 
     m = match.map
+    rules = match.rules
+    shot_rule, weapons_rule = die_rule(rules["shootout_hit_faces"]), die_rule(rules["weapons_hit_faces"])
+    marker_faces, removal_faces = rules["picciotto_marker_faces"], rules["cc_removal_faces"]
     names = [s.name for s in m.spaces]
     types = [s.type for s in m.spaces]  # current types and triggers (Anti-mafia operation changes them)
     triggers = [tuple(s.trigger) for s in m.spaces]
@@ -162,7 +178,7 @@ def describe_events(match, events: np.ndarray) -> tuple[list, str]:
         def one(p, d, hit, weapons, sure):
             if sure:
                 return f"the {piece(p)} hits without rolling (Anti-gang brigade)"
-            rule = "hits on 2-6, Special weapons" if weapons else "hits on an odd die"
+            rule = f"hits on {weapons_rule}, Special weapons" if weapons else f"hits on {shot_rule}"
             return f"the {piece(p)} rolls {d} ({rule}): {'hits' if hit else 'misses'}"
         fallen = [piece(p) for p, hit in ((b, flags & L.SHOT_HIT_A), (a, flags & L.SHOT_HIT_B)) if hit]
         result = {0: "nobody falls", 1: f"the {fallen[0]} falls" if fallen else "", 2: "both fall"}[len(fallen)]
@@ -170,21 +186,29 @@ def describe_events(match, events: np.ndarray) -> tuple[list, str]:
                 + "; " + one(b, db, flags & L.SHOT_HIT_B, flags & L.SHOT_WEAPONS_B, flags & L.SHOT_SURE_B)
                 + f"; {result}")
 
+    def marker_roll(face, faces, yes, no):
+        """A marker die in words: ": even, it does" (the box's even faces), else with the faces."""
+        hit = face in faces
+        if tuple(sorted(faces)) == EVEN:
+            return f": {'even' if face % 2 == 0 else 'odd'}, {yes if hit else no}"
+        return f" (on {faces_text(faces)}): {yes if hit else no}"
+
     def ending(outcome, passes):
         """Who wins and why, from the places and markers followed up to the end."""
         if outcome == L.OUT_DRAW:
             return f"A draw: {passes} calendar turns passed without a winner (the safety cap)."
         if outcome in (L.OUT_STATE, L.OUT_ALL_LOSE):
-            total, parts = purge_pieces(places)
+            total, parts = purge_pieces(places, purge_weights(rules))
             pieces = ", ".join(parts) or "no piece"
+            goal = rules["purge_points_to_end"]
             if outcome == L.OUT_STATE:
                 return (f"The {side_name(L.STATE)} wins because the purge count reaches {total:g} "
-                        f"({PURGE_GOAL} needed) at the start of a State turn: {pieces}.")
-            return (f"Everyone loses because the purge count reaches {total:g} ({PURGE_GOAL} needed, "
+                        f"({goal} needed) at the start of a State turn: {pieces}.")
+            return (f"Everyone loses because the purge count reaches {total:g} ({goal} needed, "
                     f"no State player) at the start of a family's turn: {pieces}.")
         family = outcome - L.OUT_RED
         held = [names[x] for x in range(m.n_spaces) if marks[x, family] > 0]
-        need = match.rules.at("spaces_to_win", match.players)
+        need = rules.at("spaces_to_win", match.players)
         return (f"{side_name(family)} wins because at the start of its turn it controls "
                 f"{len(held)} spaces ({need} needed with {match.players} players): {', '.join(held)}.")
 
@@ -244,9 +268,9 @@ def describe_events(match, events: np.ndarray) -> tuple[list, str]:
                                                  f"{L.PIECE_NAMES[a]}"))
         elif code == L.T_MARKER_ROLL:
             if a >= L.CC1:
-                what = "to remove a marker: even, it does" if c % 2 == 0 else "to remove a marker: odd, it does not"
+                what = "to remove a marker" + marker_roll(c, removal_faces, "it does", "it does not")
             else:
-                what = "for a marker: even, it places one" if c % 2 == 0 else "for a marker: odd, none"
+                what = "for a marker" + marker_roll(c, marker_faces, "it places one", "none")
             steps.append(ReplayStep("dice", f"the {L.PIECE_NAMES[a]} rolls {c} on {names[b]} {what}",
                                     seat(owner(a))))
         elif code == L.T_BOX:

@@ -28,7 +28,8 @@ playout policy (``playout``: the random bot, or each side by its own bot if that
 is a heuristic or the random bot, else the strongest heuristic of its role,
 packed by the match as ``G_PLAYOUT_*``). The position is scored for the
 seat by the game's standing (``flow.standing``: a family's controlled spaces of
-those it needs, the State's purge points of four): its best side's less the best
+those it needs, the State's purge points of those that end the game, as the rules
+the match plays say): its best side's less the best
 rival's, plus ``win_points`` if the seat won in the playout, less it if another
 side did or (four players) everyone lost.
 
@@ -46,7 +47,7 @@ from analyzer.games.mafia.core import CALENDAR, ask, trace
 from analyzer.games.mafia.flow import PROGRESS_UNIT, standing
 from analyzer.games.mafia.layout import (
     CR_LEN, D_MOVE, DECK_SIZE, G_CHECK, G_KINDS, G_LEN, G_PARAMS, G_PLAYERS, G_PLAYOUT_KIND,
-    G_PLAYOUT_PARAMS, G_SEAT, LOOKAHEAD, MAX_OPTIONS, MAX_PASSES, MAX_SPACES, MODEL_WIDTH, N_SIDES,
+    G_PLAYOUT_PARAMS, G_SAFETY_CAP, G_SEAT, LOOKAHEAD, MAX_OPTIONS, MAX_SPACES, MODEL_WIDTH, N_SIDES,
     OUT_ALL_LOSE, OUT_DRAW, OUT_STATE, P_DROP, P_HORIZON, P_PLAYOUT, P_ROLLOUTS, P_WIDTH, P_WIN_POINTS,
     PARAMS_WIDTH, RANDOM, S_ASK_CARD, S_ASK_OTHER, S_ASK_PIECE, S_DIE_I, S_DIE_N, S_ERROR, S_HOLDER, S_LEN,
     S_LOC, S_NO_STATE_MOVE, S_OPT, S_OPT_N, S_PASS, S_RNG, S_RNG_SIDE, S_SCORE, S_SCRIPT_I, S_SCRIPT_N,
@@ -240,7 +241,8 @@ def apply_option(here, sim, seat, k):
 @kernel
 def play_out(here, sim, seat):
     """``horizon`` more side turns of the calendar (fewer if the game ends: its
-    outcome in the work row), every side by the playout policy."""
+    outcome in the work row; at the rules' safety cap, a draw), every side by the
+    playout policy."""
     sim_g, sim_s, pt, sim_sp, sim_cr, sim_tr, work = sim
     four = sim_g[G_PLAYERS] == 4
     turns = budget_horizon(int(param(here[0], seat, P_HORIZON)), four)
@@ -250,7 +252,7 @@ def play_out(here, sim, seat):
         if slot == 6:
             slot = 0
             sim_s[S_PASS] += 1
-            if sim_s[S_PASS] >= MAX_PASSES:
+            if sim_s[S_PASS] >= sim_g[G_SAFETY_CAP]:  # the game would be a draw there
                 return
         side = CALENDAR[slot]
         if side == STATE and four:

@@ -16,7 +16,7 @@ from analyzer.games.mafia.layout import (
 from analyzer.games.mafia.movement import (
     anti_mafia_window, boss_visit_window, own_move, own_moves, returns, state_piece_move,
 )
-from analyzer.games.mafia.purge import PURGE_END, purge_halves
+from analyzer.games.mafia.purge import purge_end, purge_halves
 
 
 @kernel
@@ -121,12 +121,13 @@ def turn_from_move(g, s, pt, sp, cr, tr, side, total, k):
 @kernel
 def turn_outcome(g, s, side):
     """The end checks at the start of ``side``'s turn: its win (a family's controlled
-    spaces, the State's purge points), with four players everyone losing on four
-    purge points; OUT_DRAW while the game goes on."""
+    spaces, the State's purge points: the rules' ``spaces_to_win`` and
+    ``purge_points_to_end``), with four players everyone losing on the purge points
+    that end the game; OUT_DRAW while the game goes on."""
     if side == STATE:
-        return OUT_STATE if purge_halves(s) >= PURGE_END else OUT_DRAW
+        return OUT_STATE if purge_halves(g, s) >= purge_end(g) else OUT_DRAW
     if controlled(g, s, side) >= g[G_WIN_SPACES]:
         return 1 + side
-    if g[G_PLAYERS] == 4 and purge_halves(s) >= PURGE_END:
+    if g[G_PLAYERS] == 4 and purge_halves(g, s) >= purge_end(g):
         return OUT_ALL_LOSE
     return OUT_DRAW

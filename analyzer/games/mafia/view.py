@@ -54,16 +54,20 @@ def controls(view, family):
 
 @register_jitable
 def purge_halves(view):
-    """the State's purge points, doubled (it wins with 8): 4 per Boss in Prison, 2 per Boss
-    in the Barracks, 1 per Picciotto in Prison"""
+    """the State's purge points, doubled (they end the game at purge_halves_to_end(view)):
+    purge_half_points(view, 0) per Boss in Prison, (view, 1) per Boss in the Barracks,
+    (view, 2) per Picciotto in Prison (the box: 4, 2, 1)"""
+    boss_prison = view.game[L.G_PURGE_WEIGHT + L.PW_BOSS_PRISON]
+    boss_barracks = view.game[L.G_PURGE_WEIGHT + L.PW_BOSS_BARRACKS]
+    picciotto_prison = view.game[L.G_PURGE_WEIGHT + L.PW_PICCIOTTO_PRISON]
     total = 0
     for p in range(12):
         loc = view.state[L.V_LOC + p]
         if p % 3 == 0:
-            total += 4 if loc == L.PRISON else (2 if loc == L.BARRACKS else 0)
+            total += boss_prison if loc == L.PRISON else (boss_barracks if loc == L.BARRACKS else 0)
         elif loc == L.PRISON:
-            total += 1
-    return total
+            total += picciotto_prison
+    return int(total)
 
 
 @register_jitable
@@ -135,7 +139,8 @@ VIEW = ViewSpec(
         _f("location", L.V_LOC, L.N_PIECES, "where a piece is: a space id, or -1 Continent, -2 Prison, "
            "-3 Barracks, -4 out of the game (the SISDE with four players)", _PIECE),
         _f("base", L.V_BASE, L.N_FAMILIES, "a family's base city (space id; chosen at the setup)", _FAMILY),
-        _f("supply", L.V_SUPPLY, L.N_FAMILIES, "markers left in a family's supply (8 in all)", _FAMILY),
+        _f("supply", L.V_SUPPLY, L.N_FAMILIES, "markers left in a family's supply (markers_per_family in all)",
+           _FAMILY),
         _f("frozen", L.V_FROZEN, L.N_SIDES, "1 if a side may not move on its next turn (the commission)", _SIDE),
         _f("hand", L.V_HAND, L.N_CARDS, "1 if the deciding side holds a card", "card id 0-23"),
         _f("hand_count", L.V_HAND_COUNT, L.N_SIDES, "cards a side holds", _SIDE),
@@ -147,7 +152,26 @@ VIEW = ViewSpec(
            "(bit f set: face f triggers; read it with trigger_chance)", _SPACE),
         _g("players", L.G_PLAYERS, 1, "players at the table (3-5)"),
         _g("n_spaces", L.G_N_SPACES, 1, "spaces on the map"),
-        _g("win_spaces", L.G_WIN_SPACES, 1, "spaces a family must control at the start of its turn to win"),
+        # the rules this game plays (``--rule``; the box's values in brackets)
+        _g("win_spaces", L.G_WIN_SPACES, 1, "spaces a family must control at the start of its turn to win "
+           "(rule spaces_to_win at this player count; 4, 5 with three players)"),
+        _g("purge_halves_to_end", L.G_PURGE_END, 1, "the State's purge points, doubled, that end the game "
+           "(rule purge_points_to_end times 2; 8): the State wins at the start of its turn, with four players "
+           "everyone loses at the start of a family's turn"),
+        _g("purge_half_points", L.G_PURGE_WEIGHT, 3, "what a piece in a box adds to purge_halves(view) "
+           "(rule purge_half_points; 4, 2, 1)", "0 a Boss in Prison, 1 a Boss in the Barracks, "
+           "2 a Picciotto in Prison"),
+        _g("markers_per_family", L.G_MARKERS, 1, "control markers each family has (rule markers_per_family; 8)"),
+        _g("safety_cap", L.G_SAFETY_CAP, 1, "calendar turns after which a game without a winner is a draw "
+           "(rule safety_cap; 600)"),
+        _g("shot_faces", L.G_SHOT_HITS, 1, "the die faces on which a shootout's die hits, as bits (bit f set: "
+           "face f; rule shootout_hit_faces; 1 3 5)"),
+        _g("weapons_faces", L.G_WEAPON_HITS, 1, "the same with Special weapons, as bits (rule "
+           "weapons_hit_faces; 2-6)"),
+        _g("picciotto_marker_faces", L.G_PICCIOTTO_MARKER, 1, "the die faces on which a Picciotto places a "
+           "marker, as bits (rule picciotto_marker_faces; 2 4 6)"),
+        _g("cc_removal_faces", L.G_CC_REMOVAL, 1, "the die faces on which a CC removes a marker, as bits "
+           "(rule cc_removal_faces; 2 4 6)"),
         _g("airport", L.G_AIRPORT, L.MAX_SPACES, "1 on an airport (the Boss and the Prefect fly between "
            "airports)", _SPACE),
         _g("open_to", L.G_OPEN, L.MAX_SPACES, "the families that may pick a city as base, as bits "

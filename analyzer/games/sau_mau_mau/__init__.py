@@ -1,5 +1,6 @@
 """Sau Mau Mau ("Les cochons sont partis !"), as ``shared/rules/sau-mau-mau.md``
-states it: a jitted four-race game (``kernel.py``), its rules (``rules.py``), the
+states it: a jitted game of races (``kernel.py``), its rules (``rules.py``; the rule numbers
+a designer may change, with their box values, in ``ruleset.py``), the
 reference random bot (``random_bot.py``), the heuristic bots (``bots.py``, named
 in ``registry.py``), the layout of its flat arrays (``layout.py``), the track
 file (``board.py``, the assumed default in ``data/``), and what the engine drives:
@@ -37,4 +38,5 @@ GAME = GameInfo(
         (9.54, 8.24, 10.84), "paired win rate lookahead - backer, field tempo,switcher,random, seed 17"),
     # strong_units: its table (lookahead in every seat) costs ~0.1 s of CPU a game
     search=SearchBot(best="backer", field="tempo,switcher,random", counts=(1_000, 200), strong_units=500),
+    rules="analyzer.games.sau_mau_mau.ruleset:RULES",
 )

@@ -26,13 +26,20 @@ expected points of the race, and differ in their parameters' defaults:
   early has spent its colour's cards), but a bot makes the pig ahead win: it
   bets on it, pushes it and steps the others back, so a sharp model plays
   better than a calibrated one (0.5 against 0.15 per space, in win rates);
-- a bet is worth its pig's chance times the points of its place in the queue:
-  6, 4, 3, 2, 1 by the winning bets ahead of it, each bet ahead being on the same
-  pig with probability ``crowding`` (the other pigs are face down);
-- the hand is worth the 5 points of going out less ``5 / out_reach`` per card
-  in it (nothing from ``out_reach`` cards on);
-- an option that ends the race is worth the points it scores at once: 3 for the
-  crown, 5 for the last card, the bet if its pig wins.
+- a bet is worth its pig's chance times the points of its place in the queue
+  (the rule bet_payouts: 6, 4, 3, 2, 1 in the box) by the winning bets ahead of
+  it, each bet ahead being on the same pig with probability ``crowding`` (the
+  other pigs are face down);
+- the hand is worth the points of going out (last_card_points, 5 in the box)
+  less a share ``1 / out_reach`` of them per card in it (nothing from
+  ``out_reach`` cards on);
+- an option that ends the race is worth the points it scores at once: the
+  crown's (crown_points, 3), the last card's, the bet if its pig wins.
+
+Every rule number they weigh is the game's: read from the public state, where
+each race copies the game's rules (``PUB_RULES``; a Flapi moves the last pig
+``flapi_move`` spaces, a +2 penalty card gives ``steps_back_per_card`` steps, an
+X blocks only if it skips someone, a +2 only if it sets a penalty).
 
 Each decision takes the option worth the most: its bet's and hand's worth after
 it, plus what the parameters add: ``steer`` (the colour left to the next
@@ -49,19 +56,19 @@ from analyzer.engine import rng
 from analyzer.engine.jit import kernel
 from analyzer.engine.rng import below
 from analyzer.games.sau_mau_mau.layout import (
-    CROWN_POINTS, DECIDE_BET, DECIDE_COLOR, DECIDE_FLAPI, DECIDE_PLAY, DECIDE_STEP, FARMER,
-    FLAPI, HAND_POINTS, MAX_PLAYERS, N_CARDS, N_PIGS, NUMBER, OWN_BET_PIG, OWN_HAND, OWN_HAND_N, OWN_RNG,
+    DECIDE_BET, DECIDE_COLOR, DECIDE_FLAPI, DECIDE_PLAY, DECIDE_STEP, FARMER, FLAPI, G_CROWN, G_PAYOUTS,
+    MAX_PLAYERS, N_CARDS, N_PIGS, NUMBER, OWN_BET_PIG, OWN_HAND, OWN_HAND_N, OWN_RNG,
     P_BET_RUSH, P_BLOCK, P_CROWDING, P_HAND_WEIGHT, P_KEEP_GREEN, P_KEEP_PLUS2, P_KEEP_SKIP,
     P_LAG, P_OUT_REACH, PARAMS_WIDTH, P_SHARPNESS, P_STEER, P_SWITCH_MARGIN, P_THREAT_CARDS, PLUS2,
-    PUB_CROWN, PUB_DISCARD_N, PUB_HAND_N, PUB_N_PLAYERS, PUB_PENALTY, PUB_PILE_N, PUB_POS,
-    PUB_QUEUE, PUB_QUEUE_N, PUB_TURN, S_OPTIONS, S_VIEW, SKIP,
+    PUB_CROWN, PUB_CROWN_POINTS, PUB_DISCARD_N, PUB_FLAPI_MOVE, PUB_HAND_N, PUB_HAND_POINTS, PUB_N_PLAYERS,
+    PUB_PAYOUTS, PUB_PENALTY, PUB_PILE_N, PUB_PLUS2_STEP, PUB_POS, PUB_QUEUE, PUB_QUEUE_N, PUB_STEPS_BACK, PUB_TURN,
+    PUB_X_SKIPS, S_OPTIONS, S_VIEW, SKIP,
 )
-from analyzer.games.sau_mau_mau.rules import bet_points, card_color, card_kind, card_number
+from analyzer.games.sau_mau_mau.rules import card_color, card_kind, card_number
 
 _OWN = S_VIEW  # the deciding player's own row in state
 _RNG = S_VIEW + OWN_RNG
 NO_PIG = -1  # "no pig moves" for the evaluations below
-FLAPI_SPACES = 3.0
 MEAN_NUMBER = 3.5  # a number card moves its pig 3.5 spaces on average
 WORST = -1e300
 # Bots that all rather draw than move a rival pig can stall a race for good:
@@ -113,9 +120,10 @@ HELD_PACKED = np.array([1 << (16 * card_color.py_func(c))
 # a decision can ask for and the worth of every queue place. A weight is
 # ``exp`` of a distinct argument (~9 ns on this machine, some 10 a decision);
 # read from the cache it is the same float, computed once by the same
-# expression, so decisions are unchanged. A row without the cache (a test's,
-# a replay's) computes them each time.
-#   C_SLOTS    MAX_PLAYERS: slot_worth(params, ahead) for ahead 0 .. MAX_PLAYERS-1
+# expression, so decisions are unchanged. A row without the cache (a test's)
+# computes them each time. The queue places' worth depends on the rules'
+# payouts too: the cache is filled for the game's (``fill_cache(row, game)``).
+#   C_SLOTS    MAX_PLAYERS: slot_worth(params, state, ahead) for ahead 0 .. MAX_PLAYERS-1
 #   C_X_N      half-spaces the weight table covers (0: no cache)
 #   C_WEIGHTS  C_X_MAX x HAND_SPACES: pig_weight(params, x / 2, y) at x * HAND_SPACES + y
 # A pig's space in a decision is a whole or half number (MEAN_NUMBER is 3.5)
@@ -157,20 +165,21 @@ def grid_weight(params, x2, y, pos, own):
 
 
 @kernel(inline=True)
-def slot_worth(params, ahead):
+def slot_worth(params, state, ahead):
     """Expected points of a bet on the winning pig with ``ahead`` bets before it
-    (from the cache when the row has one)."""
+    (from the cache when the row has one; else from the payouts in ``state``)."""
     if params.shape[0] == CACHED_WIDTH and 0 <= ahead < MAX_PLAYERS:
         return params[C_SLOTS + ahead]
-    return slot_worth_of(params, ahead)
+    return slot_worth_of(params, state, PUB_PAYOUTS, ahead)
 
 
 @kernel
-def fill_cache(params, crown):
-    """Fill the cache of a row of width CACHED_WIDTH for a track whose crown is
-    on space ``crown`` (see C_SLOTS above)."""
+def fill_cache(params, game):
+    """Fill the cache of a row of width CACHED_WIDTH for the game (its track's
+    crown, its rules' bet payouts: see C_SLOTS above)."""
     for ahead in range(MAX_PLAYERS):
-        params[C_SLOTS + ahead] = slot_worth_of(params, ahead)
+        params[C_SLOTS + ahead] = slot_worth_of(params, game, G_PAYOUTS, ahead)
+    crown = game[G_CROWN]
     n = min(2 * crown + 8, C_X_MAX)  # spaces below crown + MEAN_NUMBER + 0.5
     for x in range(n):
         for y in range(HAND_SPACES):
@@ -179,14 +188,15 @@ def fill_cache(params, crown):
 
 
 @kernel
-def slot_worth_of(params, ahead):
+def slot_worth_of(params, rules, payouts_at, ahead):
     """Expected points of a bet on the winning pig with ``ahead`` bets before it,
-    each on the same pig with probability ``crowding``."""
+    each on the same pig with probability ``crowding``; the r-th winning bet
+    pays ``rules[payouts_at + r]`` (the game array's payouts, or the state's)."""
     q = params[P_CROWDING]
     worth = 0.0
     ways = 1.0  # ways to pick r of the bets ahead: ahead choose r
     for r in range(ahead + 1):
-        worth += ways * q ** r * (1.0 - q) ** (ahead - r) * bet_points(r)
+        worth += ways * q ** r * (1.0 - q) ** (ahead - r) * rules[payouts_at + r]
         ways = ways * (ahead - r) / (r + 1)
     return worth
 
@@ -225,7 +235,7 @@ def read_race(state, params, seat):
     total = 0.0
     for pig in range(N_PIGS):
         total += weight[pig]
-    return Race(pos, hand, weight, total, slot_worth(params, bets_ahead(state, seat)), held)
+    return Race(pos, hand, weight, total, slot_worth(params, state, bets_ahead(state, seat)), held)
 
 
 @kernel(inline=True)
@@ -266,13 +276,14 @@ def bet_worth(race, state, params, moved, spaces, spent):
 
 
 @kernel(inline=True)
-def hand_worth(params, cards):
-    """The 5 points of going out, less a share per card still to play: nothing
-    from ``out_reach`` cards on (it no longer counts on going out first)."""
+def hand_worth(params, state, cards):
+    """The points of going out (the rules'), less a share per card still to
+    play: nothing from ``out_reach`` cards on (it no longer counts on going out
+    first)."""
     reach = params[P_OUT_REACH]
     if reach <= 0.0:
         return 0.0
-    return HAND_POINTS * max(0.0, 1.0 - cards / reach)
+    return state[PUB_HAND_POINTS] * max(0.0, 1.0 - cards / reach)
 
 
 @kernel(inline=True)
@@ -283,12 +294,12 @@ def reaches_crown(state, moved, spaces):
 @kernel
 def ending_points(race, state, moved, spaces, last_card):
     """Points this player scores when the race ends with pig ``moved`` gone
-    ``spaces`` on: the crown (if it got there), the last card, its bet if its
-    pig is among the winners."""
+    ``spaces`` on: the crown's (if it got there), the last card's, its bet if
+    its pig is among the winners (the rules' points)."""
     points = 0.0
     winners = 0  # bit mask of the winning pigs
     if reaches_crown(state, moved, spaces):
-        points += CROWN_POINTS
+        points += state[PUB_CROWN_POINTS]
         winners = 1 << moved
     else:
         high = WORST
@@ -300,7 +311,7 @@ def ending_points(race, state, moved, spaces, last_card):
             elif pos == high:
                 winners |= 1 << pig
     if last_card:
-        points += HAND_POINTS
+        points += state[PUB_HAND_POINTS]
     bet = state[_OWN + OWN_BET_PIG]
     if bet >= 0 and (winners >> bet) & 1:
         points += race.slot
@@ -319,7 +330,7 @@ def outcome(race, state, params, moved, spaces, spent, cards):
     once if that ends the race, else the worth of its bet and its hand."""
     if race_ends(state, moved, spaces, cards):
         return ending_points(race, state, moved, spaces, cards == 0)
-    return bet_worth(race, state, params, moved, spaces, spent) + hand_worth(params, cards)
+    return bet_worth(race, state, params, moved, spaces, spent) + hand_worth(params, state, cards)
 
 
 @kernel(inline=True)
@@ -388,7 +399,7 @@ def best_last_pig(race, state, params, cards):
     ties = 0
     for pig in range(N_PIGS):
         if state[PUB_POS + pig] == low:
-            value = outcome(race, state, params, pig, FLAPI_SPACES, 0.0, cards)
+            value = outcome(race, state, params, pig, float(state[PUB_FLAPI_MOVE]), 0.0, cards)
             take, ties = prefer(value, best, ties, state)
             if take:
                 best = value
@@ -417,7 +428,7 @@ def bet_choice(race, state, params):
         return pick, params[P_BET_RUSH]
     total = race.total
     keep = race.weight[bet] / total * race.slot
-    back = slot_worth(params, state[PUB_QUEUE_N] - 1)
+    back = slot_worth(params, state, state[PUB_QUEUE_N] - 1)
     best = WORST
     pick = -1
     ties = 0
@@ -444,7 +455,8 @@ def drawable(state):
 @kernel
 def draw_value(race, state, params, cards, rush):
     """Expected points of drawing: one card, or the whole pending +2 penalty
-    with as many steps back (spent here on the pig whose retreat helps most);
+    with its steps back (the rules' steps per card drawn, spent here on the pig
+    whose retreat helps most);
     then the bet it may lay or change (a first bet gains ``bet_rush`` if
     ``rush``). WORST with no card left to draw: a pass, which bots that all
     rather pass than move a rival pig would repeat for good."""
@@ -454,13 +466,14 @@ def draw_value(race, state, params, cards, rush):
         return WORST
     worth = bet_worth(race, state, params, NO_PIG, 0.0, 0.0)
     if penalty > 0:
+        steps = drawn * state[PUB_STEPS_BACK]
         for pig in range(N_PIGS):
-            back = -float(min(drawn, state[PUB_POS + pig]))
+            back = -float(min(steps, state[PUB_POS + pig]))
             worth = max(worth, bet_worth(race, state, params, pig, back, 0.0))
     _, gain = bet_choice(race, state, params)
     if state[_OWN + OWN_BET_PIG] < 0 and not rush:
         gain = 0.0
-    return worth + gain + hand_worth(params, cards + drawn)
+    return worth + gain + hand_worth(params, state, cards + drawn)
 
 
 @kernel(inline=True)
@@ -480,11 +493,11 @@ def play_value(race, steers, state, params, seat, card, cards):
         spent = spaces
     elif kind == FLAPI:
         moved, _ = best_last_pig(race, state, params, left)
-        spaces = FLAPI_SPACES
+        spaces = float(state[PUB_FLAPI_MOVE])
     if race_ends(state, moved, spaces, left):
         return ending_points(race, state, moved, spaces, left == 0), True
     after = bet_worth(race, state, params, moved, spaces, spent)
-    value = after + hand_worth(params, left)
+    value = after + hand_worth(params, state, left)
     color = COLOR[card]
     if kind == FARMER:
         _, gain = name_color(race, state, steers)
@@ -501,7 +514,9 @@ def play_value(race, steers, state, params, seat, card, cards):
             value -= params[P_KEEP_SKIP]
         elif state[PUB_PENALTY] == 0:
             value -= params[P_KEEP_PLUS2]
-        if next_may_go_out(state, params, seat):
+        # it stops the next player if the rules make it (an X that skips, a +2 with a penalty)
+        stops = state[PUB_X_SKIPS] > 0 if kind == SKIP else state[PUB_PLUS2_STEP] > 0
+        if stops and next_may_go_out(state, params, seat):
             value += params[P_BLOCK]
     return value, False
 

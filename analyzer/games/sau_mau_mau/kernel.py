@@ -1,17 +1,21 @@
 """The flow of a Sau Mau Mau game: turns, decisions and card actions, jitted.
 
-``play_games`` plays whole four-race games ``first .. first+count-1`` of a seed,
-each seat's bot given by its kind (``game``) and its parameter row (``params``,
-float64 [players, PARAMS_WIDTH]), into record arrays (layout.py columns):
+``play_games`` plays whole games ``first .. first+count-1`` of a seed (the
+rules' races each, four in the box), each seat's bot given by its kind
+(``game``) and its parameter row (``params``, float64 [players, PARAMS_WIDTH]),
+into record arrays (layout.py columns; a game fills the first ``races`` of its
+MAX_RACES rows):
 
-- ``races``   [count, 4, RACE_LEN]
-- ``players`` [count, 4, players, PL_LEN]
-- ``bets``    [count, 4, players, BET_LEN] (each player's bet in the final queue)
+- ``races``   [count, MAX_RACES, RACE_LEN]
+- ``players`` [count, MAX_RACES, players, PL_LEN]
+- ``bets``    [count, MAX_RACES, players, BET_LEN] (each player's bet in the final queue)
 - ``games``   [count, players, GM_LEN]
-- ``events``  [count, 4, EVENTS_CAP, BE_LEN] int32 (every bet card laid, in order)
+- ``events``  [count, MAX_RACES, EVENTS_CAP, BE_LEN] int32 (every bet card laid, in order)
 
-A game's results depend only on (seed, game index): the shuffles of race r
-(0-3) come from lane 0 of stream ``index * 4 + r``, each player's own choices
+The rules are numbers in the ``game`` array (``G_RULES``, packed by ``pack_game``):
+a variant plays the same compiled kernel. A game's results depend only on (seed,
+game index): the shuffles of race r (0, 1, ...) come from lane 0 of stream
+``index * races + r``, each player's own choices
 from lane 1 + seat of stream ``index`` (common random numbers: two bots compared
 in one seat see the same deals in every race).
 
@@ -37,13 +41,15 @@ from analyzer.games.sau_mau_mau.layout import (
     BE_LEN, BET_LEN, DECIDE_BET, EVENTS_CAP, DECIDE_COLOR, DECIDE_FLAPI, DECIDE_PLAY, DECIDE_STEP, ERROR_BET,
     EV_BET, EV_DRAW, EV_FARMER, EV_FLAPI, EV_PLAY, EV_RACE, EV_RACE_END, EV_STEP, EV_TURN, G_TRACE_AT, PUB_FIRST,
     ERROR_COLOR, ERROR_FLAPI, ERROR_INVARIANT, ERROR_PLAY, ERROR_STEP, FIRST_HEURISTIC, FLAPI,
-    G_CHECK, G_CROWN, G_KINDS, G_LEN, G_N_PLAYERS, GM_LEN, GM_TOTAL, GM_WON, H_FLOW, H_LEN, H_RNG,
-    H_SCRIPT, H_SCRIPT_I, H_SCRIPT_N, LAST_HEURISTIC, LOOKAHEAD, MAX_PLAYERS, MAX_TURNS, MIN_PLAYERS,
-    N_PIGS, N_RACES, NUMBER, OWN_DECISIONS, OWN_HAND_N, OWN_LEN, OWN_RNG, PARAMS_WIDTH, PL_LEN,
+    G_CHECK, G_CROWN, G_DEAL, G_FLAPI_MOVE, G_KINDS, G_LEN, G_N_PLAYERS, G_PLUS2_STEP, G_RACES, G_RULES,
+    G_STEPS_BACK, G_X_SKIPS, GM_LEN, GM_TOTAL, GM_WON, H_FLOW, H_LEN, H_RNG,
+    H_SCRIPT, H_SCRIPT_I, H_SCRIPT_N, LAST_HEURISTIC, LOOKAHEAD, MAX_PLAYERS, MAX_RACES, MAX_TURNS, MIN_PLAYERS,
+    N_PIGS, NUMBER, OWN_DECISIONS, OWN_HAND_N, OWN_LEN, OWN_RNG, PARAMS_WIDTH, PL_LEN,
+    R_CROWN_POINTS, R_DEAL, R_FLAPI_MOVE, R_HAND_POINTS, R_PAYOUTS, R_PLUS2_STEP, R_RACES, R_STEPS_BACK, R_X_SKIPS,
     PLUS2, PUB_DRAWN, PUB_ENDER, PUB_ERROR, PUB_MOVER, PUB_N_PLAYERS, PUB_NEED, PUB_PENALTY,
     PUB_POS, PUB_SCORE, PUB_SKIP, PUB_STEPS, PUB_TURN, RACE_COMEBACK, RACE_DECIDED_AFTER, RACE_LEAD_CHANGES,
-    RACE_LEN, RACE_WINNING, RANDOM, S_LEN, S_OPTIONS,
-    S_VIEW, SCRIPTED, SKIP,
+    RACE_LEN, RACE_WINNING, RANDOM, RULES_LEN, S_LEN, S_OPTIONS,
+    S_VIEW, SCRIPTED, SKIP, max_hand_size,
 )
 from analyzer.games.sau_mau_mau.random_bot import decide_random
 from analyzer.games.sau_mau_mau.rules import (
@@ -109,8 +115,9 @@ def fail(state, error, seat):
 
 @kernel(inline=True)
 def take_penalty_steps(game, state, hidden, params, seat, steps):
-    """For each card drawn as a +2 penalty the player may move any pig one space
-    back (never behind start); it may stop early (answer -1). False on a bad answer."""
+    """``steps`` steps back (the rule's steps per card drawn as a +2 penalty:
+    one in the box), each moving any pig one space back (never behind start);
+    the player may stop early (answer -1). False on a bad answer."""
     for k in range(steps):
         n = pigs_off_start(state, S_OPTIONS)
         if n == 0:
@@ -162,7 +169,7 @@ def take_turn(game, state, hidden, params, seat):
             got = draw_cards(state, hidden, seat, penalty)
             if game[G_TRACE_AT] != 0:
                 emit(hidden, game[G_TRACE_AT], EV_DRAW, seat, got, 1, 0)
-            if not take_penalty_steps(game, state, hidden, params, seat, got):
+            if not take_penalty_steps(game, state, hidden, params, seat, got * game[G_STEPS_BACK]):
                 return fail(state, ERROR_STEP, seat)
         else:
             got = draw_cards(state, hidden, seat, 1)
@@ -180,10 +187,10 @@ def take_turn(game, state, hidden, params, seat):
         ends = move_pig(state, card_color(card), card_number(card))
     elif kind == SKIP:
         state[PUB_NEED] = card_color(card)
-        state[PUB_SKIP] = 1
+        state[PUB_SKIP] = game[G_X_SKIPS]
     elif kind == PLUS2:
         state[PUB_NEED] = card_color(card)
-        state[PUB_PENALTY] += 2
+        state[PUB_PENALTY] += game[G_PLUS2_STEP]
     elif kind == FLAPI:
         state[PUB_NEED] = card_color(card)
         n_last = last_pigs(state, S_OPTIONS)
@@ -194,7 +201,7 @@ def take_turn(game, state, hidden, params, seat):
                 return fail(state, ERROR_FLAPI, seat)
         if game[G_TRACE_AT] != 0:
             emit(hidden, game[G_TRACE_AT], EV_FLAPI, seat, state[S_OPTIONS + pick], n_last, 0)
-        ends = move_pig(state, state[S_OPTIONS + pick], 3)
+        ends = move_pig(state, state[S_OPTIONS + pick], game[G_FLAPI_MOVE])
     else:  # FARMER
         color = ask(DECIDE_COLOR, seat, game, state, hidden, params, 0)
         if color < 0 or color >= N_PIGS:
@@ -220,7 +227,7 @@ def play_turn(game, state, hidden, params):
     result = RACE_ON
     skipped = state[PUB_SKIP] != 0
     if skipped:
-        state[PUB_SKIP] = 0
+        state[PUB_SKIP] -= 1
     else:
         result = take_turn(game, state, hidden, params, seat)
     if game[G_TRACE_AT] != 0 and result != BOT_ERROR:
@@ -246,7 +253,7 @@ def one_turn(game, state, hidden, params):
 
 @kernel
 def play_race(game, state, hidden, params, race, race_row, player_rows, bet_rows, event_rows):
-    """Race ``race`` (1-4) from the deal to the scores. Returns 0 or the error code."""
+    """Race ``race`` (1, 2, ...) from the deal to the scores. Returns 0 or the error code."""
     setup_race(game, state, hidden, race)
     if game[G_TRACE_AT] != 0:
         payload(hidden, emit(hidden, game[G_TRACE_AT], EV_RACE, -1, race, state[PUB_FIRST], 0), state, PUB_POS,
@@ -275,17 +282,18 @@ def play_race(game, state, hidden, params, race, race_row, player_rows, bet_rows
 @kernel
 def play_game(game, state, hidden, params, seed, index, race_rows, player_rows, bet_rows,
               game_rows, event_rows):
-    """Game ``index`` of ``seed``: four races, scores carried over. Returns 0 or
-    the error code."""
+    """Game ``index`` of ``seed``: the rules' races (four in the box), scores
+    carried over. Returns 0 or the error code."""
     n_players = game[G_N_PLAYERS]
+    races = game[G_RACES]
     for seat in range(n_players):
         seed_stream(hidden, own_at(seat) + OWN_RNG, seed, index, 1 + seat)
         state[PUB_SCORE + seat] = 0
     state[PUB_ERROR] = 0
-    for r in range(N_RACES):
+    for r in range(races):
         # each race's shuffles from a stream of its own: its deal does not depend
         # on how the races before went (common random numbers across bots)
-        seed_stream(hidden, H_RNG, seed, index * N_RACES + r, 0)
+        seed_stream(hidden, H_RNG, seed, index * races + r, 0)
         error = play_race(game, state, hidden, params, r + 1, race_rows[r], player_rows[r],
                           bet_rows[r], event_rows[r])
         if error != 0:
@@ -311,7 +319,7 @@ def working_rows(game, params):
         for i in range(min(params.shape[1], PARAMS_WIDTH)):
             rows[seat, i] = params[seat, i]
         if FIRST_HEURISTIC <= game[G_KINDS + seat] <= LAST_HEURISTIC or game[G_KINDS + seat] == LOOKAHEAD:
-            fill_cache(rows[seat], game[G_CROWN])
+            fill_cache(rows[seat], game)
     return rows
 
 
@@ -341,8 +349,32 @@ def play_games(game, params, seed, first, count, races, players, bets, games, ev
 
 # ------------------------------------------------------------------ Python side
 
-def pack_game(crown: int, kinds, check: bool = False) -> np.ndarray:
-    """The ``game`` array: player count, crown, invariant checks, bot kinds."""
+def pack_rules(rules=None) -> np.ndarray:
+    """The rules block of the ``game`` array (``G_RULES``: the R_* slots of
+    layout.py) from a ``Rules`` of ``ruleset.RULES`` (None: the box's). The
+    values are checked by the rule set; a range that depends on the players
+    by the match (``match.check_rules``)."""
+    if rules is None:
+        from analyzer.games.sau_mau_mau.ruleset import RULES
+
+        rules = RULES.box()
+    block = np.zeros(RULES_LEN, np.int64)
+    block[R_DEAL] = rules["hand_size"]
+    block[R_RACES] = rules["races_per_game"]
+    block[R_PLUS2_STEP] = rules["plus_two_step"]
+    block[R_STEPS_BACK] = rules["steps_back_per_card"]
+    block[R_FLAPI_MOVE] = rules["flapi_move"]
+    block[R_CROWN_POINTS] = rules["crown_points"]
+    block[R_HAND_POINTS] = rules["last_card_points"]
+    block[R_X_SKIPS] = rules["x_skips"]
+    payouts = rules["bet_payouts"][:MAX_PLAYERS]  # the queue holds one bet per player at most
+    block[R_PAYOUTS:R_PAYOUTS + len(payouts)] = payouts
+    return block
+
+
+def pack_game(crown: int, kinds, check: bool = False, rules=None) -> np.ndarray:
+    """The ``game`` array: player count, crown, invariant checks, bot kinds and
+    the rules (``pack_rules``; None: the box's)."""
     players = len(kinds)
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"Sau Mau Mau takes {MIN_PLAYERS}-{MAX_PLAYERS} players, not {players}")
@@ -353,16 +385,23 @@ def pack_game(crown: int, kinds, check: bool = False) -> np.ndarray:
     game[G_CROWN] = crown
     game[G_CHECK] = int(check)
     game[G_KINDS:G_KINDS + players] = kinds
+    game[G_RULES:G_RULES + RULES_LEN] = pack_rules(rules)
+    # the kernel's arrays hold no more (the rule set and the match say so to a user first)
+    if not 1 <= game[G_RACES] <= MAX_RACES:
+        raise ValueError(f"a game has 1 to {MAX_RACES} races, not {game[G_RACES]}")
+    if not 1 <= game[G_DEAL] <= max_hand_size(players):
+        raise ValueError(f"{players} players are dealt 1 to {max_hand_size(players)} cards each, not {game[G_DEAL]}")
     return game
 
 
 def new_records(count: int, players: int):
-    """Zeroed (races, players, bets, games, bet events) record arrays for ``count`` games."""
-    return (np.zeros((count, N_RACES, RACE_LEN), np.int64),
-            np.zeros((count, N_RACES, players, PL_LEN), np.int64),
-            np.zeros((count, N_RACES, players, BET_LEN), np.int64),
+    """Zeroed (races, players, bets, games, bet events) record arrays for ``count``
+    games of up to MAX_RACES races (a game fills the first G_RACES)."""
+    return (np.zeros((count, MAX_RACES, RACE_LEN), np.int64),
+            np.zeros((count, MAX_RACES, players, PL_LEN), np.int64),
+            np.zeros((count, MAX_RACES, players, BET_LEN), np.int64),
             np.zeros((count, players, GM_LEN), np.int64),
-            np.zeros((count, N_RACES, EVENTS_CAP, BE_LEN), np.int32))
+            np.zeros((count, MAX_RACES, EVENTS_CAP, BE_LEN), np.int32))
 
 
 def new_arrays():
@@ -377,8 +416,9 @@ def new_params(players: int) -> np.ndarray:
 
 def run(game: np.ndarray, seed: int, first: int, count: int, params=None):
     """Play games into fresh records; raise on a bot error. Returns the records
-    (races, players, bets, games; the bet events only through a match's chunks).
-    ``params``: [players, PARAMS_WIDTH] bot parameters (None: zeros)."""
+    (races, players, bets, games; the bet events only through a match's chunks),
+    the per-race ones cut to the game's races. ``params``: [players,
+    PARAMS_WIDTH] bot parameters (None: zeros)."""
     players = int(game[G_N_PLAYERS])
     params = new_params(players) if params is None else np.asarray(params, np.float64)
     if params.shape != (players, PARAMS_WIDTH):
@@ -387,7 +427,8 @@ def run(game: np.ndarray, seed: int, first: int, count: int, params=None):
     error = play_games(game, params, seed, first, count, *records)
     if error != 0:
         raise RuntimeError(f"bot error {error >> 32} in game {error & 0xFFFFFFFF}")
-    return records[:4]
+    races = int(game[G_RACES])
+    return records[0][:, :races], records[1][:, :races], records[2][:, :races], records[3]
 
 
 # the search bot's playouts play this module's turn, compiled again with their

@@ -16,9 +16,13 @@ Sizes are fixed for the largest table (5 players), so no offset is variable.
 PIGS = ("pink", "brown", "black", "beige")
 N_PIGS = 4
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
-N_RACES = 4
-HAND_SIZE = 5
 MAX_TURNS = 100_000  # safety stop of a race no one can end (see END_CAP)
+# bounds of the rule numbers (ruleset.py: the box's values are there, the
+# kernel reads the variant's from the game array, G_RULES below)
+MAX_RACES = 8  # races in a game: the records' per-race bound (a game fills G_RACES of them)
+MAX_HAND_SIZE = 10  # cards dealt to each player (and at most 38 / players: see max_hand_size)
+MAX_POINTS = 99  # points of a bet, the crown or the last card (the records' int8 columns hold them)
+MAX_STEP = 10  # cards a +2 adds, steps back per penalty card, spaces a Flapi moves, turns an X skips
 
 # ------------------------------------------------------------------ the cards
 # card id c (0-38):
@@ -32,6 +36,7 @@ NUMBER, SKIP, PLUS2, FLAPI, FARMER = range(5)
 CARD_KINDS = ("number", "X", "+2", "Flapi", "Farmer")
 FIRST_X, FIRST_PLUS2, FIRST_FLAPI, FIRST_FARMER = 24, 28, 32, 36
 FACE_X, FACE_PLUS2 = 7, 8  # faces 1-6 are the numbers; 0: green (matches no face)
+# (a first X or +2, turned up to start the race, leaves face 0 too: only its colour counts)
 
 
 def card_id(kind: str, color: str | None = None, number: int = 0) -> int:
@@ -43,6 +48,12 @@ def card_id(kind: str, color: str | None = None, number: int = 0) -> int:
     if k == NUMBER:
         return c * 6 + number - 1
     return (FIRST_X, FIRST_PLUS2, FIRST_FLAPI)[k - 1] + c
+
+
+def max_hand_size(players: int) -> int:
+    """The most cards a rule may deal to each of ``players`` (every hand dealt
+    and one card turned up from the deck, MAX_HAND_SIZE at most)."""
+    return min(MAX_HAND_SIZE, (N_CARDS - 1) // players)
 
 
 def card_name(card: int) -> str:
@@ -59,14 +70,31 @@ G_CROWN = 1
 G_CHECK = 2  # 1: check the card and bet invariants after every turn (tests)
 G_KINDS = 3  # MAX_PLAYERS: bot kind of each seat
 G_TRACE_AT = G_KINDS + MAX_PLAYERS  # hidden: where a replay's event trace starts (0: none; engine/trace.py)
-G_LEN = G_TRACE_AT + 1
+# the rules the game is played by (ruleset.py; the match packs them, each race
+# copies them into the public state at PUB_RULES, where the bots read them):
+# offsets R_* in a block of RULES_LEN, at G_RULES in game and PUB_RULES in state
+R_DEAL = 0  # cards dealt to each player at a race's start (hand_size)
+R_RACES = 1  # races in a game (races_per_game)
+R_PLUS2_STEP = 2  # cards a +2 adds to the penalty (plus_two_step)
+R_STEPS_BACK = 3  # steps back per card drawn as a penalty (steps_back_per_card)
+R_FLAPI_MOVE = 4  # spaces a Flapi moves the last pig (flapi_move)
+R_CROWN_POINTS = 5  # points for moving a pig onto the crown (crown_points)
+R_HAND_POINTS = 6  # points for playing the last card (last_card_points)
+R_X_SKIPS = 7  # turns an X skips, the next players' in turn order (x_skips)
+R_PAYOUTS = 8  # MAX_PLAYERS: points of the winning bets in queue order, 0 past the rule's list (bet_payouts)
+RULES_LEN = R_PAYOUTS + MAX_PLAYERS
+G_RULES = G_TRACE_AT + 1
+(G_DEAL, G_RACES, G_PLUS2_STEP, G_STEPS_BACK, G_FLAPI_MOVE, G_CROWN_POINTS, G_HAND_POINTS, G_X_SKIPS,
+ G_PAYOUTS) = (G_RULES + r for r in (R_DEAL, R_RACES, R_PLUS2_STEP, R_STEPS_BACK, R_FLAPI_MOVE, R_CROWN_POINTS,
+                                     R_HAND_POINTS, R_X_SKIPS, R_PAYOUTS))
+G_LEN = G_RULES + RULES_LEN
 
 # ------------------------------------------------------------------ public state
 PUB_POS = 0  # N_PIGS: space of each pig (0 = start)
 PUB_TOP = 4  # card on top of the discard pile
 PUB_NEED = 5  # colour the next card must have (-1: any, after a Farmer turned up)
 PUB_PENALTY = 6  # cards the mover must draw unless it plays a +2 (0: none)
-PUB_SKIP = 7  # 1: the mover skips this turn (an X was played)
+PUB_SKIP = 7  # turns still to skip, the mover's first (an X was played: the rule x_skips, 1 in the box)
 PUB_TURN = 8  # player turns of the race so far, skipped ones included
 PUB_MOVER = 9  # seat whose turn it is
 PUB_FIRST = 10  # first player of the race
@@ -79,13 +107,18 @@ PUB_QUEUE_N = 20  # bets in the queue
 PUB_QUEUE = 21  # MAX_PLAYERS: seat of each bet in queue order (the pig is face down)
 PUB_DRAWN = 26  # cards the mover drew this turn (penalty included)
 PUB_SCORE = 27  # MAX_PLAYERS: points so far in the game, before this race
-PUB_RACE = 32  # 1-4
+PUB_RACE = 32  # 1 to the game's races (PUB_RACES)
 PUB_ERROR = 33  # an invalid bot answer: ERROR_* * 8 + seat; or an invariant broken
 PUB_ENDER = 34  # seat whose card ended the race
 PUB_CROWN_PIG = 35  # pig that reached the crown, -1
 PUB_RESHUFFLES = 36  # draw piles rebuilt this race
 PUB_STEPS = 37  # penalty steps back left to take (during a DECIDE_STEP)
-PUB_LEN = 38
+PUB_FACE = 38  # what besides the colour the next card may match (FACE_*: a number 1-6, X, +2; 0: nothing)
+PUB_RULES = 39  # RULES_LEN: the rules of the game (the R_* block of G_RULES, copied at each race's start)
+(PUB_DEAL, PUB_RACES, PUB_PLUS2_STEP, PUB_STEPS_BACK, PUB_FLAPI_MOVE, PUB_CROWN_POINTS, PUB_HAND_POINTS,
+ PUB_X_SKIPS, PUB_PAYOUTS) = (PUB_RULES + r for r in (R_DEAL, R_RACES, R_PLUS2_STEP, R_STEPS_BACK, R_FLAPI_MOVE,
+                                                      R_CROWN_POINTS, R_HAND_POINTS, R_X_SKIPS, R_PAYOUTS))
+PUB_LEN = PUB_RULES + RULES_LEN
 
 # own row, one per seat, in hidden
 OWN_HAND = 0  # N_CARDS: card ids, the first OWN_HAND_N used
@@ -121,7 +154,7 @@ H_SEARCH = H_EVENTS + 24 * 7  # (EVENTS_CAP * BE_LEN, below) the search bot's wo
 
 # ------------------------------------------------------------------ decisions
 # replay trace events (engine/trace.py): kind, seat, a, b, c, payload
-EV_RACE = 1  # a race is dealt: a: race 1-4, b: first seat; payload: the public state PUB_POS .. PUB_DRAWN
+EV_RACE = 1  # a race is dealt: a: race 1.., b: first seat; payload: the public state PUB_POS .. PUB_DRAWN
 EV_PLAY = 2  # a: card played or -1 (draws), b: valid cards, c: penalty waiting; payload: the valid cards
 EV_DRAW = 3  # a: cards drawn, b: 1 if a +2 penalty
 EV_STEP = 4  # a: pig stepped one space back for a penalty card
@@ -187,9 +220,8 @@ ERRORS = {
 # ------------------------------------------------------------------ records
 END_CROWN, END_HAND, END_CAP = 0, 1, 2  # END_CROWN also when both ends happen
 ENDS = ("crown", "hand", "cap")
-CROWN_POINTS, HAND_POINTS = 3, 5
 
-# per race ([N_RACES, RACE_LEN] per game)
+# per race ([MAX_RACES, RACE_LEN] per game; the first G_RACES rows are played)
 RACE_FIRST_SEAT = 0
 RACE_TURNS = 1
 RACE_END = 2
@@ -206,7 +238,7 @@ RACE_DECIDED_AFTER = 15
 RACE_COMEBACK = 16
 RACE_LEN = 17
 
-# per race and player ([N_RACES, players, PL_LEN] per game)
+# per race and player ([MAX_RACES, players, PL_LEN] per game)
 PL_RACE_POINTS = 0  # all points of the race: bet + crown + hand
 PL_BET_POINTS = 1
 PL_CROWN_POINTS = 2
@@ -219,7 +251,7 @@ PL_CARDS_PLAYED = 8
 PL_DECISIONS = 9
 PL_LEN = 10
 
-# per race and player: its bet in the queue at the end ([N_RACES, players, BET_LEN])
+# per race and player: its bet in the queue at the end ([MAX_RACES, players, BET_LEN])
 BET_PIG = 0  # -1: no bet (then the other columns are 0)
 BET_QUEUE_POS = 1  # 1-based
 BET_TURN = 2  # turn it was laid
@@ -227,7 +259,7 @@ BET_CHANGED = 3  # 1 if it replaced an earlier bet of the player
 BET_POINTS = 4
 BET_LEN = 5
 
-# per race: every bet card laid, in laying order ([N_RACES, EVENTS_CAP, BE_LEN] int32 per game)
+# per race: every bet card laid, in laying order ([MAX_RACES, EVENTS_CAP, BE_LEN] int32 per game)
 EVENTS_CAP = 24  # bet cards a race records (the built-in bots laid at most 18 in 80,000 races of five switchers)
 BE_SEAT = 0
 BE_PIG = 1

@@ -1,7 +1,7 @@
-"""A Sau Mau Mau match: the track and seated bots, ready to play chunks of
-four-race games, turn them into tables and summarise them. The game-agnostic
+"""A Sau Mau Mau match: the track, the rules and seated bots, ready to play
+chunks of games, turn them into tables and summarise them. The game-agnostic
 engine drives it like any match (see ``analyzer/engine/match.py``); its unit is
-the game, four races with the first player passing left."""
+the game, the rules' races (four in the box) with the first player passing left."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -32,20 +32,22 @@ class Chunk:
     """Records of games ``first .. first+count-1`` (rows beyond ``count`` unused)."""
     first: int
     count: int
-    races: np.ndarray  # [n, 4, RACE_LEN]
-    players: np.ndarray  # [n, 4, players, PL_LEN]
-    bets: np.ndarray  # [n, 4, players, BET_LEN]
+    races: np.ndarray  # [n, MAX_RACES, RACE_LEN] (a game's first races_per_game rows played)
+    players: np.ndarray  # [n, MAX_RACES, players, PL_LEN]
+    bets: np.ndarray  # [n, MAX_RACES, players, BET_LEN]
     games: np.ndarray  # [n, players, GM_LEN]
-    events: np.ndarray  # [n, 4, EVENTS_CAP, BE_LEN]: bet cards laid, in order
+    events: np.ndarray  # [n, MAX_RACES, EVENTS_CAP, BE_LEN]: bet cards laid, in order
+    races_per_game: int = L.MAX_RACES  # the rows of a game's races that are played
 
     @property
     def capacity(self) -> int:
         return self.races.shape[0]
 
     def view(self) -> "Chunk":
-        n = self.count
-        return Chunk(self.first, n, self.races[:n], self.players[:n], self.bets[:n], self.games[:n],
-                     self.events[:n])
+        """The ``count`` games played, cut to the races they played."""
+        n, r = self.count, self.races_per_game
+        return Chunk(self.first, n, self.races[:n, :r], self.players[:n, :r], self.bets[:n, :r],
+                     self.games[:n], self.events[:n, :r], r)
 
 
 def _winning_pigs_names() -> list[str]:
@@ -55,6 +57,15 @@ def _winning_pigs_names() -> list[str]:
 
 
 WINNING_PIGS = _winning_pigs_names()
+
+
+def check_rules(rules, players: int) -> None:
+    """The ranges of the rules that depend on the player count (the rule set
+    checks the others): every hand dealt and one card turned up from the 39."""
+    most = L.max_hand_size(players)
+    if rules["hand_size"] > most:
+        raise AnalyzerError(f"rule hand_size {rules['hand_size']} is too many for {players} players: "
+                            f"1 to {most} (every hand dealt and one card turned up from the {L.N_CARDS})")
 
 
 class SauMauMauMatch(PooledMatch):
@@ -71,8 +82,10 @@ class SauMauMauMatch(PooledMatch):
             raise AnalyzerError(f"--players must be {L.MIN_PLAYERS}-{L.MAX_PLAYERS} for Sau Mau Mau, got {players}")
         self.track = load_track(board)
         self.crown = self.track.crown_for(players)
+        check_rules(self.rules_for(rules), players)  # before the bots load
         super().__init__(REGISTRY, players, bots, rules)
-        self.game_array = kernel.pack_game(self.crown, [f.kind for f in self.families])
+        self.races_per_game = int(self.rules["races_per_game"])
+        self.game_array = kernel.pack_game(self.crown, [f.kind for f in self.families], rules=self.rules)
         self._play = kernel.play_games  # user bots too: by their code's address (engine/bot_table.py)
 
     variant = None
@@ -88,7 +101,7 @@ class SauMauMauMatch(PooledMatch):
         super()._bot_failed(status, first)
 
     def _new_chunk(self, capacity: int) -> Chunk:
-        return Chunk(0, 0, *kernel.new_records(capacity, self.players))
+        return Chunk(0, 0, *kernel.new_records(capacity, self.players), self.races_per_game)
 
     def _play_into(self, chunk: Chunk, seed: int, first: int, count: int) -> int:
         return self._play(self.game_array, self.params, seed, first, count,
@@ -130,7 +143,7 @@ class SauMauMauMatch(PooledMatch):
         return replay(self, seed, index)
 
     def new_summary(self) -> Summary:
-        return Summary(self.players, self.labels)
+        return Summary(self.players, self.labels, self.races_per_game)
 
     # ------------------------------------------------------------------ tables
 
@@ -138,7 +151,7 @@ class SauMauMauMatch(PooledMatch):
         import pandas as pd
 
         c = chunk.view()
-        n, p, R = c.count, self.players, L.N_RACES
+        n, p, R = c.count, self.players, self.races_per_game
         game_ids = np.arange(c.first, c.first + n, dtype=np.int64)
         race_no = np.tile(np.arange(1, R + 1, dtype=np.int8), n)
         r = c.races.reshape(n * R, L.RACE_LEN)
@@ -218,7 +231,7 @@ class SauMauMauMatch(PooledMatch):
         """Every bet card laid (the first EVENTS_CAP of a race), with what became of it."""
         import pandas as pd
 
-        n, p, R, cap = c.count, self.players, L.N_RACES, L.EVENTS_CAP
+        n, p, R, cap = c.count, self.players, self.races_per_game, L.EVENTS_CAP
         laid = np.minimum(r[:, L.RACE_BET_EVENTS], cap)
         kept = np.arange(cap)[None, :] < laid[:, None]  # [n * R, cap]
         ev = c.events.reshape(n * R, cap, L.BE_LEN)[kept].astype(np.int64)

@@ -7,7 +7,7 @@ from analyzer.engine.records import TableSpec, expand, flow_columns
 from analyzer.games.sau_mau_mau.layout import PIGS
 
 GAME = C("game", "int64", "game index of the run, 0-based")
-RACE = C("race", "int8", "race of the game, 1-4")
+RACE = C("race", "int8", "race of the game, 1 to races_per_game (4 in the box)")
 SEAT = C("seat", "int8", "seat, 1-based; seat r starts race r (the first player passes left)")
 BOT = C("bot", "category", "the seat's bot, with its parameters")
 
@@ -31,9 +31,10 @@ TABLES = {
     "players": TableSpec("players", "race and seat", (
         GAME, RACE, SEAT, BOT,
         C("race_points", "int16", "bet_points + crown_points + hand_points", "points"),
-        C("bet_points", "int8", "points of its bet (6-4-3-2-1 by queue place, if its pig won)", "points"),
-        C("crown_points", "int8", "3 for moving a pig onto the crown", "points"),
-        C("hand_points", "int8", "5 for playing out", "points"),
+        C("bet_points", "int8", "points of its bet (bet_payouts by place among the winning bets: 6-4-3-2-1 in "
+          "the box; 0 if its pig lost)", "points"),
+        C("crown_points", "int8", "crown_points for moving a pig onto the crown (3 in the box)", "points"),
+        C("hand_points", "int8", "last_card_points for playing out (5 in the box)", "points"),
         C("bets_placed", "int16", "bets laid, changes included", "bets"),
         C("bets_changed", "int16", "bets changed", "bets"),
         C("cards_left", "int16", "cards in hand at the end", "cards"),
@@ -44,7 +45,7 @@ TABLES = {
     )),
     "games": TableSpec("games", "game and seat", (
         GAME, SEAT, BOT,
-        C("total", "int16", "points over the four races", "points"),
+        C("total", "int16", "points over the game's races (four in the box)", "points"),
         C("won", "bool", "top total (shared wins count)"),
     )),
     "bets": TableSpec("bets", "bet card in the final queue (every card laid: bet_events)", (

@@ -16,8 +16,8 @@ _PARAMS = {  # name: (slot, help)
     "hand_weight": (P_HAND_WEIGHT,
                     "win-chance weight of each space its own number cards can still move a pig"),
     "crowding": (P_CROWDING, "chance that a bet ahead of its own in the queue is on the same pig"),
-    "out_reach": (P_OUT_REACH, "cards in hand from which it no longer counts on going out (5 points); "
-                  "each card less brings 5 / out_reach points nearer"),
+    "out_reach": (P_OUT_REACH, "cards in hand from which it no longer counts on going out (last_card_points, "
+                  "5 in the box); each card less brings a share 1 / out_reach of them nearer"),
     "steer": (P_STEER, "weight of the colour a card leaves the next player to follow (and so move)"),
     "bet_rush": (P_BET_RUSH, "points it gives for laying its first bet now: it draws for it"),
     "switch_margin": (P_SWITCH_MARGIN,
@@ -77,13 +77,14 @@ _FAMILIES = {
         hand_weight=0.2, switch_margin=1.5, lag=3.0),
     "tempo": _heuristic(
         "tempo", TEMPO,
-        "plays to go out for the 5 points: keeps +2, X and green cards for its last "
+        "plays to go out for the last card's points: keeps +2, X and green cards for its last "
         "cards, answers a +2 with a +2, stops a player about to go out with them",
         out_reach=6.0, keep_green=1.0, keep_plus2=0.8, keep_skip=0.5, block=2.0),
     "switcher": _heuristic(
         "switcher", SWITCHER,
         "watches the race: bets at once on the pig ahead, and changes to a pig pulling "
-        "ahead as soon as that gains more than the lost place in the queue (6-4-3-2-1) costs",
+        "ahead as soon as that gains more than the lost place in the queue (bet_payouts: 6-4-3-2-1 in the box) "
+        "costs",
         switch_margin=0.2, lag=0.0),
 }
 
@@ -95,7 +96,8 @@ _SEARCH_PARAMS = {  # name: (slot, default, help, range)
                 "model with this bot's model parameters (backer's unless set)", ParamRange(0.0, 1.0, integer=True)),
     "drop": (P_DROP, 2.0, "an option this many standard errors below the best (paired) gets no more "
              "playouts (0: never)", ParamRange(0.0, 100.0)),
-    "win_points": (P_WIN_POINTS, 10.0, "in the last race, what winning the game is worth, in points of margin",
+    "win_points": (P_WIN_POINTS, 10.0, "in the game's last race, what winning the game is worth, in points of "
+                   "margin",
                    ParamRange(0.0, 1000.0)),
 }
 

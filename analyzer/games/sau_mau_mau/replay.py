@@ -1,4 +1,5 @@
-"""One Sau Mau Mau game (four races), turn by turn (``analyzer replay sau-mau-mau``).
+"""One Sau Mau Mau game (the rules' races, four in the box), turn by turn
+(``analyzer replay sau-mau-mau``).
 
 The game is played by the same jitted ``play_game`` every run uses, with the
 same streams (seed, game index), and with an event trace switched on
@@ -34,37 +35,48 @@ def replay(match, seed: int, index: int) -> Replay:
     chunk.first, chunk.count = index, 1
     tables = match.tables_of(chunk)
     steps = _steps(match, read_trace(hidden, L.H_LEN), tables)
+    after = _after_races(match.races_per_game)
     for r in tables["games"].itertuples():
-        steps.append(ReplayStep("score", f"seat {r.seat} ({r.bot}): {r.total} points after four races"
+        steps.append(ReplayStep("score", f"seat {r.seat} ({r.bot}): {r.total} points {after}"
                                          + (" — wins the game" if r.won else ""), int(r.seat)))
     return Replay(match.game, match.unit, index, seed, match.setup_lines(), steps, tables,
-                  outcome=_outcome(tables), sections=("deal",))
+                  outcome=_outcome(tables, after), sections=("deal",))
 
 
-def _outcome(tables) -> str:
-    """Who wins the game and why: the most points after four races, with each race's share."""
+def _after_races(races: int) -> str:
+    return "after the race" if races == 1 else f"after {_NUMBER_WORDS.get(races, str(races))} races"
+
+
+_NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
+
+
+def _outcome(tables, after: str) -> str:
+    """Who wins the game and why: the most points after its races, with each race's share."""
     players = tables["players"]
 
     def races(winner) -> str:
         return ", ".join(f"race {r.race}: {r.race_points}"
                          for r in players[players["seat"] == winner["seat"]].itertuples())
 
-    return points_outcome(tables["games"], "total", races, "after four races")
+    return points_outcome(tables["games"], "total", races, after)
 
 
-def race_result(tables, race: int) -> str:
-    """How race ``race`` ended, in the rulebook's words: why, the winning pig(s), the
-    bet queue in order with what each bet scored, and each seat's race points."""
+def race_result(tables, race: int, rules) -> str:
+    """How race ``race`` ended, in the rulebook's words: why (with the points of
+    the crown and the last card under ``rules``, the match's), the winning
+    pig(s), the bet queue in order with what each bet scored, and each seat's
+    race points."""
     r = tables["races"].set_index("race").loc[race]
     players = tables["players"][tables["players"]["race"] == race]
     bets = tables["bets"][tables["bets"]["race"] == race].sort_values("queue_position")
     ender = players[players["seat"] == r["ender_seat"]]
     by = f"seat {r['ender_seat']} ({ender.iloc[0]['bot']})" if len(ender) else "nobody"
+    crown_points, last_card_points = rules["crown_points"], rules["last_card_points"]
     if r["end"] == "crown":
-        why = f"{r['crown_pig']} reaches the crown, moved by {by} (+3" + (
-            ", and it was the last card: +5" if r["both_ends"] else "") + ")"
+        why = f"{r['crown_pig']} reaches the crown, moved by {by} (+{crown_points}" + (
+            f", and it was the last card: +{last_card_points}" if r["both_ends"] else "") + ")"
     elif r["end"] == "hand":
-        why = f"{by} plays its last card (+5)"
+        why = f"{by} plays its last card (+{last_card_points})"
     else:
         why = "the turn limit stops it (a safety cap)"
     queue = "; ".join(f"{b.queue_position}. seat {b.seat} ({b.bot}) on {b.pig}: "
@@ -92,8 +104,10 @@ def _steps(match, events: np.ndarray, tables) -> list[ReplayStep]:
         data = ev[5:]
         if kind == L.EV_RACE:
             race = a
-            steps.append(ReplayStep("deal", f"race {a}: five cards each, {L.card_name(int(data[L.PUB_TOP]))} turned "
-                                            f"up; {who(b)} starts; the pigs at the start"))
+            dealt = match.rules["hand_size"]
+            steps.append(ReplayStep("deal", f"race {a}: {_NUMBER_WORDS.get(dealt, str(dealt))} card"
+                                            f"{'s' if dealt != 1 else ''} each, {L.card_name(int(data[L.PUB_TOP]))} "
+                                            f"turned up; {who(b)} starts; the pigs at the start"))
         elif kind == L.EV_PLAY:
             options = tuple(L.card_name(int(x)) for x in data[:min(b, len(data))])
             could_play = f" (could play: {', '.join(options)})" if options else " (no card to play)"
@@ -118,7 +132,9 @@ def _steps(match, events: np.ndarray, tables) -> list[ReplayStep]:
                 f"{who(seat)} does not bet"
             steps.append(ReplayStep("bet", text, seat + 1))
         elif kind == L.EV_FLAPI:
-            steps.append(ReplayStep("decision", f"Flapi: {who(seat)} moves the last pig {_pig(a)} three spaces",
+            move = match.rules["flapi_move"]
+            spaces = f"{_NUMBER_WORDS.get(move, str(move))} space{'s' if move != 1 else ''}"
+            steps.append(ReplayStep("decision", f"Flapi: {who(seat)} moves the last pig {_pig(a)} {spaces}",
                                     seat + 1))
         elif kind == L.EV_FARMER:
             steps.append(ReplayStep("decision", f"Farmer: {who(seat)} names {_pig(a)}", seat + 1))
@@ -134,5 +150,5 @@ def _steps(match, events: np.ndarray, tables) -> list[ReplayStep]:
                     text += f"; {who(seat)} has played its last card"
             steps.append(ReplayStep("turn", text, seat + 1))
         elif kind == L.EV_RACE_END:
-            steps.append(ReplayStep("end", race_result(tables, race)))
+            steps.append(ReplayStep("end", race_result(tables, race, match.rules)))
     return steps

@@ -11,19 +11,19 @@ from analyzer.engine.jit import kernel
 from analyzer.engine.rng import shuffle as shuffle_with
 from analyzer.games.sau_mau_mau.layout import (
     BE_CHANGE, BE_FROM, BE_LEN, BE_PIG, BE_PLACE, BE_SEAT, BE_TURN, BE_TURN_AWAY, EVENTS_CAP, H_EVENTS,
-    H_EVENTS_N, H_SEAT_EVENT, RACE_BET_EVENTS, BET_CHANGED, BET_PIG, BET_POINTS, BET_QUEUE_POS, BET_TURN, CROWN_POINTS, END_CAP,
+    H_EVENTS_N, H_SEAT_EVENT, RACE_BET_EVENTS, BET_CHANGED, BET_PIG, BET_POINTS, BET_QUEUE_POS, BET_TURN, END_CAP,
     END_CROWN, END_HAND, FACE_PLUS2, FACE_X, FARMER, FIRST_FARMER, FIRST_FLAPI,
-    FIRST_PLUS2, FIRST_X, FLAPI, G_CROWN, G_N_PLAYERS, H_DISCARD, H_PILE, H_RNG,
-    HAND_POINTS, HAND_SIZE, N_CARDS, N_PIGS, NUMBER, OWN_BET_CHANGED, OWN_BET_PIG,
+    FIRST_PLUS2, FIRST_X, FLAPI, G_CROWN, G_CROWN_POINTS, G_DEAL, G_HAND_POINTS, G_N_PLAYERS, G_PAYOUTS, G_RULES,
+    H_DISCARD, H_PILE, H_RNG, MAX_PLAYERS, N_CARDS, N_PIGS, NUMBER, OWN_BET_CHANGED, OWN_BET_PIG,
     OWN_BET_TURN, OWN_DECISIONS, OWN_DRAWN, OWN_HAND, OWN_HAND_N, OWN_LEN,
     OWN_N_CHANGED, OWN_N_PLACED, OWN_PLAYED, PL_BET_POINTS, PL_BETS_CHANGED,
     PL_BETS_PLACED, PL_CARDS_DRAWN, PL_CARDS_LEFT, PL_CARDS_PLAYED, PL_CROWN_POINTS,
     PL_DECISIONS, PL_HAND_POINTS, PL_RACE_POINTS, PLUS2, PUB_CROWN, PUB_CROWN_PIG,
     PUB_DISCARD_N, PUB_DRAWN, PUB_ENDER, PUB_FIRST, PUB_HAND_N, PUB_MOVER, PUB_N_PLAYERS,
     PUB_NEED, PUB_PENALTY, PUB_PILE_N, PUB_POS, PUB_QUEUE, PUB_QUEUE_N, PUB_RACE,
-    PUB_RESHUFFLES, PUB_SCORE, PUB_SKIP, PUB_STEPS, PUB_TOP, PUB_TURN, RACE_BOTH,
+    PUB_FACE, PUB_RESHUFFLES, PUB_RULES, PUB_SCORE, PUB_SKIP, PUB_STEPS, PUB_TOP, PUB_TURN, RACE_BOTH,
     RACE_CROWN_PIG, RACE_END, RACE_ENDER, RACE_FIRST_SEAT, RACE_POS, RACE_QUEUE_LEN,
-    RACE_RESHUFFLES, RACE_TURNS, RACE_WINNING, SKIP,
+    RACE_RESHUFFLES, RACE_TURNS, RACE_WINNING, RULES_LEN, SKIP,
 )
 
 # what a turn did to the race (bits), or a bot error
@@ -94,13 +94,14 @@ FACE_CARDS = np.array([_cards(lambda c: card_face.py_func(c) == face) for face i
 def valid_cards(state):
     """The cards that may be played now, as a bit mask. Under a pending +2
     penalty only a +2; else a green special always; else the required colour
-    (PUB_NEED; -1: any) or the same number / symbol as the top card."""
+    (PUB_NEED; -1: any) or the same number / symbol as the top card (PUB_FACE:
+    none for a first X or +2, whose colour alone counts)."""
     if state[PUB_PENALTY] > 0:
         return PLUS2_CARDS
     need = state[PUB_NEED]
     if need < 0:
         return ALL_CARDS
-    return GREEN_CARDS | COLOR_CARDS[need] | FACE_CARDS[card_face(state[PUB_TOP])]
+    return GREEN_CARDS | COLOR_CARDS[need] | FACE_CARDS[state[PUB_FACE]]
 
 
 @kernel(inline=True)
@@ -195,22 +196,27 @@ def discard_from_hand(state, hidden, seat, card):
     hidden[H_DISCARD + d] = card
     state[PUB_DISCARD_N] = d + 1
     state[PUB_TOP] = card
+    state[PUB_FACE] = card_face(card)
 
 
 # ------------------------------------------------------------------ a race
 
 @kernel
 def setup_race(game, state, hidden, race):
-    """Race ``race`` (1-4) of the game: pigs to start, the bet queue emptied,
-    all 39 cards shuffled, 5 dealt to each player one at a time from the first
-    player on, the next card turned up (no action). The deck stream
-    (``H_RNG``) is seeded by the caller."""
+    """Race ``race`` (1, 2, ...) of the game: pigs to start, the bet queue emptied,
+    all 39 cards shuffled, the rule's hand (5 in the box) dealt to each player
+    one card at a time from the first player on, the next card turned up (no
+    action; an X or +2 there counts by its colour alone). The rules of the game
+    are copied into the public state (PUB_RULES), where the bots read them. The
+    deck stream (``H_RNG``) is seeded by the caller."""
     n_players = game[G_N_PLAYERS]
     first = (race - 1) % n_players
     for p in range(N_PIGS):
         state[PUB_POS + p] = 0
     state[PUB_N_PLAYERS] = n_players
     state[PUB_CROWN] = game[G_CROWN]
+    for i in range(RULES_LEN):
+        state[PUB_RULES + i] = game[G_RULES + i]
     state[PUB_RACE] = race
     state[PUB_FIRST] = first
     state[PUB_MOVER] = first
@@ -245,7 +251,7 @@ def setup_race(game, state, hidden, race):
         hidden[H_DISCARD + i] = 0
     shuffle(hidden, H_PILE, N_CARDS)
     k = N_CARDS
-    for _ in range(HAND_SIZE):
+    for _ in range(game[G_DEAL]):
         for j in range(n_players):
             seat = (first + j) % n_players
             at = own_at(seat)
@@ -261,6 +267,9 @@ def setup_race(game, state, hidden, race):
     state[PUB_PILE_N] = k
     state[PUB_TOP] = top
     state[PUB_NEED] = card_color(top)  # a Flapi: its colour; a Farmer: -1, any card
+    # a first X or +2 counts by its colour alone, as a first Flapi does (no
+    # symbol matches it); a first number card matches its number
+    state[PUB_FACE] = card_number(top)
 
 
 @kernel(inline=True)
@@ -370,13 +379,12 @@ def winning_mask(state, ends):
 
 
 @kernel
-def bet_points(rank):
-    """Points of the rank-th (0-based) winning bet in queue order: 6, 4, 3, 2, 1."""
-    if rank == 0:
-        return 6
-    if rank == 1:
-        return 4
-    return max(0, 5 - rank)
+def bet_points(game, rank):
+    """Points of the rank-th (0-based) winning bet in queue order (the rule
+    bet_payouts: 6, 4, 3, 2, 1 in the box; 0 past its list)."""
+    if rank < MAX_PLAYERS:
+        return game[G_PAYOUTS + rank]
+    return 0
 
 
 @kernel
@@ -421,9 +429,9 @@ def score_race(game, state, hidden, ends, race_row, player_rows, bet_rows):
         bet[BET_POINTS] = 0
     ender = state[PUB_ENDER]
     if ends & ENDS_CROWN:
-        player_rows[ender, PL_CROWN_POINTS] = CROWN_POINTS
+        player_rows[ender, PL_CROWN_POINTS] = game[G_CROWN_POINTS]
     if ends & ENDS_HAND:
-        player_rows[ender, PL_HAND_POINTS] = HAND_POINTS
+        player_rows[ender, PL_HAND_POINTS] = game[G_HAND_POINTS]
     rank = 0
     for q in range(state[PUB_QUEUE_N]):
         seat = state[PUB_QUEUE + q]
@@ -435,7 +443,7 @@ def score_race(game, state, hidden, ends, race_row, player_rows, bet_rows):
         bet[BET_TURN] = hidden[at + OWN_BET_TURN]
         bet[BET_CHANGED] = hidden[at + OWN_BET_CHANGED]
         if (mask >> pig) & 1:
-            points = bet_points(rank)
+            points = bet_points(game, rank)
             rank += 1
             bet[BET_POINTS] = points
             player_rows[seat, PL_BET_POINTS] = points

@@ -11,7 +11,10 @@ dealt at random, the other bets in the queue on random pigs. Every seat then
 plays the playout policy (``playout``: the random bot, or a heuristic family
 with the model parameters of the bot's row). An option's value is the seat's
 game score less the best other score after the race; in the last race a win
-(shared or not) adds ``win_points``.
+(shared or not) adds ``win_points``. The playouts play the game's rules: the
+playout's game array is a copy of the game's (its rules block included) and its
+state a copy of the seat's (the rules mirrored there, which the heuristic
+playout policy reads).
 """
 import numpy as np
 
@@ -21,9 +24,9 @@ from analyzer.engine.search import T_PAIRED, flat_monte_carlo
 from analyzer.games.sau_mau_mau.asking import ask_heuristic
 from analyzer.games.sau_mau_mau.bots import decide_heuristic
 from analyzer.games.sau_mau_mau.layout import (
-    BET_LEN, DECIDE_BET, DECIDE_PLAY, FIRST_HEURISTIC, G_CHECK, G_KINDS, G_LEN, G_N_PLAYERS, G_TRACE_AT,
+    BET_LEN, DECIDE_BET, DECIDE_PLAY, FIRST_HEURISTIC, G_CHECK, G_KINDS, G_LEN, G_N_PLAYERS, G_RACES, G_TRACE_AT,
     H_DISCARD, H_PILE, H_SEARCH, S_LEN, SEARCH_WORK,
-    H_RNG, H_SCRIPT, H_SCRIPT_I, H_SCRIPT_N, MAX_PLAYERS, MAX_TURNS, N_CARDS, N_PIGS, N_RACES,
+    H_RNG, H_SCRIPT, H_SCRIPT_I, H_SCRIPT_N, MAX_PLAYERS, MAX_TURNS, N_CARDS, N_PIGS,
     OWN_BET_PIG, OWN_HAND, OWN_HAND_N, OWN_RNG, P_DROP, P_PLAYOUT, P_ROLLOUTS, P_WIN_POINTS, PL_LEN,
     PUB_DISCARD_N, PUB_HAND_N, PUB_MOVER, PUB_PILE_N, PUB_RACE, PUB_SCORE, PUB_TURN, RACE_LEN, RANDOM,
     S_VIEW,
@@ -220,7 +223,7 @@ def outcome(here, sim, seat):
             best_other = max(best_other, sim_state[PUB_SCORE + p])
     margin = sim_state[PUB_SCORE + seat] - best_other
     value = np.float64(margin)
-    if sim_state[PUB_RACE] == N_RACES and margin >= 0:
+    if sim_state[PUB_RACE] == sim_game[G_RACES] and margin >= 0:  # the game's last race
         value += here[3][P_WIN_POINTS]
     return value
 

@@ -8,7 +8,8 @@ a few sums of races cut by a chunk edge, so adding a table whole or in any chunk
 gives exactly the same result.
 
 Notes on definitions:
-- A simulated unit is a game of four races. The per-seat outcome tables (bots,
+- A simulated unit is a game of the rules' races (four in the box; the tables
+  read the race numbers they hold, up to MAX_RACES). The per-seat outcome tables (bots,
   seats, seat_advantage, luck_skill, score_distribution) are about games: win =
   the game won (shared wins count for every tied player), score = the game total.
 - How a race ends, as exclusive shares: ``crown`` (a pig reached the crown, the
@@ -38,7 +39,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from analyzer.games.sau_mau_mau.layout import ENDS, MAX_PLAYERS, N_RACES, PIGS
+from analyzer.games.sau_mau_mau.layout import ENDS, MAX_PLAYERS, MAX_RACES, PIGS
 from analyzer.stats.aggregate import Hist, add_tables, bools, frame, hist_mean, ints, mean_sd_ci, rate
 from analyzer.stats.flow import FLOW_COLUMNS, FlowStats
 from analyzer.stats.intervals import Z95, clustered_rate, mean_ci
@@ -252,7 +253,7 @@ class SauMauMauStats:
         ended = (ints(df, "crown_points") + ints(df, "hand_points")) > 0
         self.h_seat_first.add(seat, first, ended, points)
         values = np.stack([np.ones_like(points), points, points * first, first, (bet > 0).astype(np.int64)], axis=1)
-        self._count_races(*self.race_sums.add(ints(df, "game") * N_RACES + race - 1, values),
+        self._count_races(*self.race_sums.add(ints(df, "game") * MAX_RACES + race - 1, values),
                           self.h_first_diff, self.h_backers)
 
     @staticmethod
@@ -263,7 +264,7 @@ class SauMauMauStats:
         if not len(ids):
             return
         p = sums[:, _MEMBERS]
-        diff.add(p, ids % N_RACES + 1, p * sums[:, _FIRST_POINTS] - sums[:, _POINTS])
+        diff.add(p, ids % MAX_RACES + 1, p * sums[:, _FIRST_POINTS] - sums[:, _POINTS])
         backers.add(p, sums[:, _BACKERS])
 
     def _add_games(self, df: pd.DataFrame) -> None:
@@ -490,7 +491,7 @@ class SauMauMauStats:
             st = self._bet_stats(c.sum(axis=1), points)
             seats = all_seats if label == ALL else [s for s, b in ctx["seat_bot"].items() if b == label]
             if seats and len(positions):
-                # the bets of one game are not independent draws (its four races share the
+                # the bets of one game are not independent draws (its races share the
                 # players' streams and running scores): the share's interval is clustered by game
                 lin = seat_sums.take(position=positions, sum=[0, 1], seat=seats).sum(axis=-1)
                 pair = pair_sums.take(position=positions, sum=[0, 1, 2], seat=seats, other=seats).sum(axis=(-2, -1))
@@ -571,15 +572,15 @@ class SauMauMauStats:
 
     def _first_player(self, diff: Hist) -> pd.DataFrame:
         fp = self.h_first_points
-        races = np.arange(1, N_RACES + 1)
+        races = np.arange(1, MAX_RACES + 1)  # the races a game of the rules has: rows with none are left out
         pts = fp.values("points")
         c = fp.take(race=races, first=[0, 1])  # [race, first, points]
         if pts.size == 0:
-            c, pts = np.zeros((N_RACES, 2, 1), np.int64), np.zeros(1, np.int64)
+            c, pts = np.zeros((MAX_RACES, 2, 1), np.int64), np.zeros(1, np.int64)
         ender = self.h_ender.take(race=races)  # [race, after_first]
         after = self.h_ender.values("after_first")
         rows = []
-        for label, sel in [*((int(r), [i]) for i, r in enumerate(races)), (ALL, list(range(N_RACES)))]:
+        for label, sel in [*((int(r), [i]) for i, r in enumerate(races)), (ALL, list(range(MAX_RACES)))]:
             first = hist_mean(c[sel, 1].sum(0), pts)
             others = hist_mean(c[sel, 0].sum(0), pts)
             st = _first_diff_stats(diff, [races[i] for i in sel])
@@ -783,7 +784,7 @@ TABLE_DOCS = {
                    "share of first bets later changed away; and per change, how often the new pig and the pig "
                    "left won, with the difference paired by change (95% t interval)",
     "ends_by_players": "how races end (crown / hand / both at once / safety cap) per player count (95% Wilson)",
-    "ends_by_race": "the same per race number 1-4 of the game",
+    "ends_by_race": "the same per race number of the game (1-4 in the box)",
     "first_player": "per race number and overall: race points of the seat that started the race, the other "
                     "seats' mean, the difference paired by race (95% interval), share of races the starter ended; "
                     "'confounded': seats run different bots, so the starter of race r (seat r) brings its bot along",

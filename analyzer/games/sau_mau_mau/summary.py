@@ -10,9 +10,10 @@ from analyzer.stats.intervals import wilson
 
 
 class Summary:
-    def __init__(self, players: int, labels: list[str]):
+    def __init__(self, players: int, labels: list[str], races_per_game: int = 4):
         self.players = players
         self.labels = labels
+        self.races_per_game = races_per_game  # the rules' (four in the box)
         self.games = 0
         self.wins = np.zeros(players)
         self.total = np.zeros(players)
@@ -55,7 +56,7 @@ class Summary:
 
     @property
     def races(self) -> int:
-        return self.games * L.N_RACES
+        return self.games * self.races_per_game
 
     def seat_rows(self) -> list[dict]:
         n = max(self.games, 1)
@@ -100,7 +101,7 @@ class Summary:
                          f"{row['bets_placed']:>6.2f}{row['bets_changed']:>9.2f}")
         e = d["end_share"]
         lines.append("")
-        lines.append(f"races: {d['races']:,} ({d['games']:,} games of 4); length {d['turns_mean']:.1f} turns "
+        lines.append(f"races: {d['races']:,} ({d['games']:,} games of {self.races_per_game}); length {d['turns_mean']:.1f} turns "
                      f"(sd {d['turns_sd']:.1f}); bets in the queue at the end: {d['queue_length_mean']:.2f}")
         lines.append(f"race end: crown {e['crown']:.1%}, empty hand {e['hand']:.1%} (both at once "
                      f"{d['both_ends_share']:.1%})" + (f", stopped at the turn cap {e['cap']:.2%}" if e["cap"] else ""))

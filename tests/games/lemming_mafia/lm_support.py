@@ -110,10 +110,11 @@ class Race:
     and three contracts.
     """
 
-    def __init__(self, sections=None, kinds=(0, 0, 0, 0), seed=0, deck=None, params=None):
+    def __init__(self, sections=None, kinds=(0, 0, 0, 0), seed=0, deck=None, params=None, variant=None):
         self.board = DEFAULT_BOARD if sections is None else make_board(sections)
         self.deck = deck or DEFAULT_DECK
-        self.game = pack_game(self.board, self.deck, list(kinds))
+        # variant: the rules played (ruleset.RULES' values; None: the box's)
+        self.game = pack_game(self.board, self.deck, list(kinds), variant)
         self.players = len(kinds)
         self.state, self.hidden = rules.new_arrays(self.game)
         self.params = with_work_row(np.zeros((self.players, bots.PARAMS_WIDTH)) if params is None
@@ -209,7 +210,7 @@ class Race:
         p = self.players
         race = np.zeros(L.RACE_LEN, np.int64)
         players = np.zeros((p, L.PL_LEN), np.int64)
-        contracts = np.zeros((p, L.N_CONTRACTS_EACH, L.CT_LEN), np.int64)
+        contracts = np.zeros((p, int(self.game[L.G_CONTRACTS_DEALT]), L.CT_LEN), np.int64)
         bets_ = np.zeros((p, L.N_LEMMINGS, L.BET_LEN), np.int64)
         rules.score_race(self.game, self.state, self.hidden, winner, race, players, contracts, bets_, True)
         return race, players, contracts, bets_

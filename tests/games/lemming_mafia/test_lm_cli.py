@@ -248,3 +248,74 @@ def test_console_exits_fast_with_everything_written(tmp_path):
     assert json.loads((out / "manifest.json").read_text())["races"] == 500
     assert len(pd.read_parquet(out / "races.parquet")) == 500
     assert len(pd.read_parquet(out / "players.parquet")) == 500 * 4
+
+
+# ------------------------------------------------------------------ rules (--rule, --rules)
+
+@pytest.mark.parametrize("rule, needles", [
+    ("bet_pionts=1,2", ["unknown rule 'bet_pionts'", "bet_points"]),
+    ("getaway_die=six", ["getaway_die", "must be", "2 to 12"]),
+    ("getaway_die=true", ["getaway_die", "must be a whole number", "2 to 12"]),
+    ("blocks_to_eliminate=1", ["blocks_to_eliminate", "must be 2 to 6, got 1"]),
+    ("bets_per_bookmaker=7", ["bets_per_bookmaker", "must be 1 to 6, got 7"]),
+    ("bet_points=1,2,3,4,5,6,7", ["bet_points", "must list 1 to 6 numbers, got 7"]),
+    ("bet_points=1,-2", ["bet_points", "item 2", "0 to 100"]),
+    ("contracts_dealt=9", ["contracts_dealt", "1 to 8, got 9", "deck size / players"]),
+    ("unfulfilled_contract=", ["no value given for unfulfilled_contract"]),
+])
+def test_a_bad_rule_is_one_line(capsys, rule, needles):
+    assert_usage_error(capsys, sim("--rule", rule), *needles)
+
+
+@pytest.mark.parametrize("players, dealt, most", [(3, 7, 6), (4, 5, 4), (6, 4, 3)])
+def test_contracts_dealt_beyond_the_deck_is_one_line(capsys, players, dealt, most):
+    assert_usage_error(capsys, sim("--players", players, "--rule", f"contracts_dealt={dealt}"),
+                       f"contracts_dealt {dealt}", f"{players} players need {players * dealt}",
+                       f"here 1 to {most}")
+
+
+@pytest.mark.parametrize("text, needles", [
+    ("[rules]\nbet_pionts = [1, 2]\n", ["unknown rule 'bet_pionts'"]),
+    ("[rules]\ngetaway_die = \"6\"\n", ["getaway_die", "must be a whole number"]),
+    ("[rules]\ngetaway_die = 13\n", ["getaway_die", "2 to 12, got 13"]),
+    ("[rules]\nbet_points = []\n", ["bet_points", "must list 1 to 6 numbers, got 0"]),
+    ("[rules]\nbet_points = 5\n", ["bet_points", "must be a list"]),
+    ("[rule]\ngetaway_die = 6\n", ["unknown key 'rule'", "one [rules] table"]),
+    ("title = 'x'\n", ["unknown key 'title'"]),
+    ("[rules\n", ["rules.toml"]),
+])
+def test_a_bad_rules_file_is_one_line(tmp_path, capsys, text, needles):
+    path = write(tmp_path, text, "rules.toml")
+    assert_usage_error(capsys, sim("--rules", path, "--out", tmp_path / "out"), *needles)
+    assert not (tmp_path / "out").exists()  # nothing written
+
+
+def test_a_rules_file_that_is_a_directory_is_one_line(tmp_path, capsys):
+    assert_usage_error(capsys, sim("--rules", tmp_path), str(tmp_path))
+
+
+def test_a_variant_is_named_by_every_command(tmp_path, capsys):
+    """simulate, replay, compare, tournament and tune under --rule name the variant;
+    --rules FILE plays the same races as the same keys given one by one."""
+    named = "rules: contracts_dealt 2; bet_points 5,3,2 (box otherwise)"
+    rules = ["--rule", "bet_points=5,3,2", "--rule", "contracts_dealt=2"]
+    assert run(sim(*rules, "--bots", "random", races=2000)) == 0
+    by_keys = capsys.readouterr().out
+    assert named in by_keys
+    path = write(tmp_path, "[rules]\nbet_points = [5, 3, 2]\ncontracts_dealt = 2\n", "variant.toml")
+    assert run(sim("--rules", path, "--bots", "random", races=2000)) == 0
+    by_file = capsys.readouterr().out
+    assert f"{named} from {path}" in by_file
+    figures = lambda text: [line for line in text.splitlines() if line.startswith(("1 ", "2 ", "race length"))]  # noqa: E731
+    assert figures(by_file) == figures(by_keys)
+    assert run(["replay", "lemming-mafia", "--race", 3, *rules]) == 0
+    assert named in capsys.readouterr().out
+    assert run(["compare", "lemming-mafia", "--bot", "timer", "--vs", "contractor", "--races", 200,
+                "--no-progress", *rules]) == 0
+    assert named in capsys.readouterr().out
+    assert run(["tournament", "lemming-mafia", "--bots", "timer,contractor", "--races", 100, "--no-progress",
+                *rules]) == 0
+    assert named in capsys.readouterr().out
+    assert run(["tune", "lemming-mafia", "--bot", "timer", "--params", "late_bets", "--budget", 1680,
+                "--no-progress", *rules]) == 0
+    assert named in capsys.readouterr().out

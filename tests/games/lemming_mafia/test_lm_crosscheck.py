@@ -2,7 +2,11 @@
 implementation (tests/reference/lemming_mafia_ref.py), both with the reference
 random bot in every seat, on the rules page's default board and three invented
 ones (more getaways, sections of 1-4 fields with another deck, concrete right
-after the start).
+after the start), and under two variants of the rules (``--rule``): one that
+lengthens the race (five blocks to eliminate, a three-sided getaway die, a
+jackhammer taking two blocks, four contracts each) and one that changes the
+scoring (bet points 5, 3, 2 by placing order, -4 for an unfulfilled contract,
+two contracts each, up to three bets at a bookmaker and two discards at a boss).
 
 For each board the reference plays 16,000 races and the engine 200,000; every
 compared figure is a two-sample z-test with standard errors estimated from the
@@ -24,6 +28,7 @@ import tests.games.lemming_mafia.lm_support as S  # noqa: E402
 from analyzer.engine.botspec import BotSpec  # noqa: E402
 from analyzer.games.lemming_mafia import layout as L  # noqa: E402
 from analyzer.games.lemming_mafia.match import LemmingMafiaMatch  # noqa: E402
+from analyzer.games.lemming_mafia.ruleset import RULES  # noqa: E402
 
 pytestmark = pytest.mark.slow  # the fast tier (make test runs it first) leaves it out
 
@@ -113,12 +118,20 @@ kind = "winner_clean"
 points = 7
 """
 
+# the rules of the variants (the same keys for the engine's --rule and the reference)
+LONGER_RACE = {"blocks_to_eliminate": 5, "getaway_die": 3, "jackhammer_removes": 2, "contracts_dealt": 4}
+OTHER_SCORING = {"bet_points": [5, 3, 2], "unfulfilled_contract": -4, "contracts_dealt": 2,
+                 "bets_per_bookmaker": 3, "discards_per_boss": 2}
+
 SETUPS = {
-    # name: (sections or None for the rules page's default, deck TOML or None, players, reference races)
-    "default": (None, None, 4, 16000),
-    "getaways": (GETAWAY_BOARD, None, 5, 16000),
-    "odd-sections": (ODD_BOARD, ODD_DECK, 3, 16000),
-    "concrete-start": (CONCRETE_START_BOARD, None, 4, 16000),
+    # name: (sections or None for the rules page's default, deck TOML or None, players, reference races,
+    # rules or None for the box's)
+    "default": (None, None, 4, 16000, None),
+    "getaways": (GETAWAY_BOARD, None, 5, 16000, None),
+    "odd-sections": (ODD_BOARD, ODD_DECK, 3, 16000, None),
+    "concrete-start": (CONCRETE_START_BOARD, None, 4, 16000, None),
+    "longer-race": (None, None, 4, 16000, LONGER_RACE),
+    "other-scoring": (GETAWAY_BOARD, None, 5, 16000, OTHER_SCORING),
 }
 
 
@@ -133,7 +146,7 @@ def board_file(tmp, name, sections, deck):
     return path
 
 
-def from_reference(results, players):
+def from_reference(results, players, rules=None):
     n = len(results)
     col = lambda key: np.array([r[key] for r in results])  # noqa: E731
     rows = [(kind, bool(held), bool(ok)) for r in results for seat in r["contracts"]
@@ -155,6 +168,7 @@ def from_reference(results, players):
         "ct_kind": np.array([L.CONTRACT_KINDS.index(k) for k, _, _ in rows]),
         "ct_held": np.array([h for _, h, _ in rows]),
         "ct_ok": np.array([o for _, _, o in rows]),
+        "blocks_to_eliminate": S.load_reference().rules_of(rules)["blocks_to_eliminate"],
     }
 
 
@@ -181,18 +195,19 @@ def from_engine(match, chunk):
         "ct_kind": deck[ct[:, :, :, L.CT_CARD].ravel(), L.DECK_KIND],
         "ct_held": ct[:, :, :, L.CT_DISCARDED].ravel() == 0,
         "ct_ok": ct[:, :, :, L.CT_FULFILLED].ravel() == 1,
+        "blocks_to_eliminate": match.rules["blocks_to_eliminate"],
     }
 
 
 @pytest.fixture(scope="module", params=list(SETUPS))
 def both(request, tmp_path_factory):
     name = request.param
-    sections, deck, players, ref_races = SETUPS[name]
+    sections, deck, players, ref_races, rules = SETUPS[name]
     path = board_file(tmp_path_factory.mktemp(name), name, sections, deck)
     ref_impl = S.load_reference()
-    ref = from_reference(ref_impl.simulate(str(path), players, ref_races, 4242), players)
+    ref = from_reference(ref_impl.simulate(str(path), players, ref_races, 4242, rules), players, rules)
     match = LemmingMafiaMatch(None if sections is None else str(path), players,
-                              [BotSpec("random")] * players)
+                              [BotSpec("random")] * players, rules=RULES.rules(rules))
     if sections is None:  # the engine's shipped default is the reference's board
         ref_sections, ref_deck = ref_impl.load(str(S.EXAMPLE_BOARD))
         assert [tuple(s) for s in ref_sections] == list(match.board.sections)
@@ -228,8 +243,9 @@ def race_failures(ref, eng, players) -> list[str]:
     check(failures, "last standing iff 5 out (reference)",
           0 if np.array_equal(~ref["water"], ref["eliminated"] == 5) else 99)
     check(failures, "mean winner blocks", S.z_means(ref["winner_blocks"], eng["winner_blocks"]))
+    most = max(ref["blocks_to_eliminate"], eng["blocks_to_eliminate"])  # a winner carries one block fewer at most
     check_p(failures, "winner blocks distribution",
-            S.chi2_homogeneity(counts(ref["winner_blocks"], 3), counts(eng["winner_blocks"], 3)))
+            S.chi2_homogeneity(counts(ref["winner_blocks"], most), counts(eng["winner_blocks"], most)))
     check_p(failures, "winning colour",
             S.chi2_homogeneity(counts(ref["winner"], 6), counts(eng["winner"], 6)))
     for lem, color in enumerate(L.COLORS):
@@ -285,7 +301,7 @@ def test_engine_agrees_with_the_reference(both, figures):
 ])
 def test_a_broken_reference_is_caught(monkeypatch, tmp_path, constant, broken):
     """The same checks fail against a reference with one rule changed."""
-    _, _, players, ref_races = SETUPS["default"]
+    _, _, players, ref_races, _ = SETUPS["default"]
     module = S.load_reference()
     monkeypatch.setattr(module, constant, broken)
     ref = from_reference(module.simulate(str(S.EXAMPLE_BOARD), players, ref_races, 4242), players)

@@ -4,7 +4,8 @@ move by move over a few hundred races stepped from Python.
 The records are checked against each other: bet points against the stacks,
 contract payoffs against the places and blocks, the places against a
 competition ranking, eliminations against blocks, cards against the deck, and
-the field counters against the field actions.
+the field counters against the field actions; under the box's rules and under
+variants (``--rule``), each check reading the rules the match plays.
 """
 import sys
 from pathlib import Path
@@ -18,6 +19,7 @@ from analyzer.engine.botspec import BotSpec  # noqa: E402
 from analyzer.games.lemming_mafia import kernel, rules  # noqa: E402
 from analyzer.games.lemming_mafia import layout as L  # noqa: E402
 from analyzer.games.lemming_mafia.match import Chunk, LemmingMafiaMatch  # noqa: E402
+from analyzer.games.lemming_mafia.ruleset import RULES  # noqa: E402
 
 ODD_SECTIONS = [  # 1 to 4 fields per section
     ["concrete"], ["bookmaker", "getaway"], ["empty", "concrete", "jackhammer", "boss"],
@@ -26,27 +28,45 @@ ODD_SECTIONS = [  # 1 to 4 fields per section
     ["jackhammer", "concrete", "boss"], ["bookmaker", "getaway"], ["concrete"],
 ]
 
+SOFT = {"blocks_to_eliminate": 4, "getaway_die": 9, "jackhammer_removes": 2, "bet_points": [3, 1, 4],
+        "contracts_dealt": 5, "discards_per_boss": 2, "bets_per_bookmaker": 3, "unfulfilled_contract": -3}
+HARSH = {"blocks_to_eliminate": 2, "getaway_die": 2, "jackhammer_removes": 0, "bet_points": [0, 0, 0, 6, 6, 9],
+         "contracts_dealt": 1, "unfulfilled_contract": 4}
+
 CONFIGS = {
-    # name: (board sections or None, bots, races)
-    "random4-default": (None, ["random"] * 4, 20000),
-    "random6-odd": (ODD_SECTIONS, ["random"] * 6, 10000),
-    "mixed5-default": (None, ["favourite", "timer", "contractor", "random", "timer"], 10000),
-    "random3-odd": (ODD_SECTIONS, ["random"] * 3, 10000),
+    # name: (board sections or None, bots, races, rules or None for the box's)
+    "random4-default": (None, ["random"] * 4, 20000, None),
+    "random6-odd": (ODD_SECTIONS, ["random"] * 6, 10000, None),
+    "mixed5-default": (None, ["favourite", "timer", "contractor", "random", "timer"], 10000, None),
+    "random3-odd": (ODD_SECTIONS, ["random"] * 3, 10000, None),
+    "soft3-default": (None, ["random", "contractor", "timer"], 10000, SOFT),
+    "harsh4-odd": (ODD_SECTIONS, ["favourite", "random", "contractor", "random"], 10000, HARSH),
 }
 
 
-def make_match(tmp_dir, sections, bots):
+def make_match(tmp_dir, sections, bots, rules=None):
     path = None
     if sections is not None:
         path = tmp_dir / "board.toml"
         path.write_text(S.board_toml(sections, name="odd"))
-    return LemmingMafiaMatch(str(path) if path else None, len(bots), [BotSpec(b) for b in bots])
+    return LemmingMafiaMatch(str(path) if path else None, len(bots), [BotSpec(b) for b in bots],
+                             rules=RULES.rules(rules))
+
+
+def rule(match, key):
+    return match.rules[key]
+
+
+def stack_points(match) -> np.ndarray:
+    """What the winner's card pays on each stack position (a short list's last entry on)."""
+    table = list(match.rules["bet_points"])
+    return np.array(table + [table[-1]] * (6 - len(table)))
 
 
 @pytest.fixture(scope="module", params=list(CONFIGS))
 def played(request, tmp_path_factory):
-    sections, bots, n = CONFIGS[request.param]
-    match = make_match(tmp_path_factory.mktemp(request.param), sections, bots)
+    sections, bots, n, rules = CONFIGS[request.param]
+    match = make_match(tmp_path_factory.mktemp(request.param), sections, bots, rules)
     c = match.play(2024, 0, n).view()
     # records in int64 whatever the kernel stores them in (sums, negative fills)
     wide = Chunk(c.first, c.count, *(np.asarray(a, np.int64).copy()
@@ -62,7 +82,7 @@ def test_bet_points_follow_the_stacks(played):
     r, p, b = c.races, c.players, c.bets
     winner = r[:, L.RACE_WINNER]
     bet = p[:, :, L.PL_BET_POINTS]
-    assert bet.min() >= 0 and bet.max() <= 6
+    assert bet.min() >= 0 and bet.max() <= stack_points(match).max()
     n_placed = p[:, :, L.PL_BETS_PLACED]
     assert n_placed.min() >= 0 and n_placed.max() <= 6
     color = b[:, :, :, L.BET_COLOR]
@@ -75,7 +95,7 @@ def test_bet_points_follow_the_stacks(played):
         for i in range(j):
             same = (color[:, :, i] == color[:, :, j]) & placed[:, :, j]
             assert not same.any()
-    expected_paid = np.where(color == winner[:, None, None], k + 1, 0)
+    expected_paid = np.where(color == winner[:, None, None], stack_points(match)[k], 0)
     assert np.array_equal(b[:, :, :, L.BET_PAID], expected_paid)
     assert np.array_equal(bet, expected_paid.sum(axis=2))
     assert np.array_equal(p[:, :, L.PL_SCORE], bet + p[:, :, L.PL_CONTRACT_POINTS])
@@ -88,9 +108,15 @@ def test_bet_turns_and_places(played):
     turn = b[:, :, :, L.BET_TURN]
     turns = r[:, L.RACE_TURNS][:, None, None]
     assert np.all(~placed | ((turn >= 1) & (turn <= turns)))
-    # one card per bookmaker round and at most one round per move: strictly later
-    later = turn[:, :, 1:] > turn[:, :, :-1]
+    # bets_per_bookmaker cards a round at most, and at most one round per move: in order,
+    # strictly later under the box's one card a round
+    per = rule(match, "bets_per_bookmaker")
+    later = turn[:, :, 1:] > turn[:, :, :-1] if per == 1 else turn[:, :, 1:] >= turn[:, :, :-1]
     assert np.all(~placed[:, :, 1:] | later)
+    if per > 1:
+        same = (turn[:, :, per:] == turn[:, :, :-per]) & placed[:, :, per:]
+        assert not same.any()
+        assert ((turn[:, :, 1:] == turn[:, :, :-1]) & placed[:, :, 1:]).any()
     place = b[:, :, :, L.BET_PLACE]
     assert np.all(~placed | ((place >= 1) & (place <= 6)))
     assert np.all(placed | ((turn == 0) & (place == 0) & (b[:, :, :, L.BET_PAID] == 0)))
@@ -114,8 +140,9 @@ def test_eliminations_match_blocks_and_last_places(played):
     places = r[:, L.RACE_PLACE:L.RACE_PLACE + 6]
     blocks = r[:, L.RACE_BLOCKS:L.RACE_BLOCKS + 6]
     n_elim = r[:, L.RACE_N_ELIM]
-    out = blocks == 3
-    assert blocks.min() >= 0 and blocks.max() <= 3
+    most = rule(match, "blocks_to_eliminate")
+    out = blocks == most
+    assert blocks.min() >= 0 and blocks.max() <= most
     assert np.array_equal(out.sum(axis=1), n_elim)
     assert n_elim.max() <= 5
     # the eliminated hold the last places, one each; the others the places before
@@ -126,7 +153,8 @@ def test_eliminations_match_blocks_and_last_places(played):
     for k in range(1, 6):
         rows = n_elim == k
         assert np.array_equal(out_places[rows, 6 - k:], np.tile(np.arange(7 - k, 7), (rows.sum(), 1)))
-    assert set(np.unique(n_elim)) == set(range(6)), "every elimination count should occur"
+    if most <= 3:
+        assert set(np.unique(n_elim)) == set(range(6)), "every elimination count should occur"
 
 
 def test_winner_and_finish(played):
@@ -136,10 +164,10 @@ def test_winner_and_finish(played):
     winner = r[:, L.RACE_WINNER]
     blocks = r[:, L.RACE_BLOCKS:L.RACE_BLOCKS + 6]
     wb = r[:, L.RACE_WINNER_BLOCKS]
-    assert wb.min() >= 0 and wb.max() <= 2
+    assert wb.min() >= 0 and wb.max() <= rule(match, "blocks_to_eliminate") - 1
     assert np.array_equal(wb, blocks[np.arange(n), winner])
     finish = r[:, L.RACE_FINISH]
-    assert set(np.unique(finish)) == {L.FINISH_WATER, L.FINISH_LAST_STANDING}
+    assert set(np.unique(finish)) == {L.FINISH_WATER, L.FINISH_LAST_STANDING} or rule(match, "blocks_to_eliminate") > 3
     assert np.array_equal(finish == L.FINISH_LAST_STANDING, r[:, L.RACE_N_ELIM] == 5)
     n_fields = match.board.n_fields
     wf = r[:, L.RACE_WINNER_FIELD]
@@ -153,9 +181,10 @@ def test_winner_and_finish(played):
 def test_contracts_are_dealt_once_and_scored_by_the_rules(played):
     match, c = played
     r, p, ct = c.races, c.players, c.contracts
-    n, players = p.shape[:2]
+    n, players, dealt = ct.shape[:3]
+    assert dealt == rule(match, "contracts_dealt")
     deck = match.deck.array
-    cards = ct[:, :, :, L.CT_CARD].reshape(n, players * 3)
+    cards = ct[:, :, :, L.CT_CARD].reshape(n, players * dealt)
     assert cards.min() >= 0 and cards.max() < len(deck)
     srt = np.sort(cards, axis=1)
     assert np.all(srt[:, 1:] != srt[:, :-1]), "a card was dealt twice in a race"
@@ -165,18 +194,20 @@ def test_contracts_are_dealt_once_and_scored_by_the_rules(played):
     dturn = ct[:, :, :, L.CT_DISCARD_TURN]
     assert np.all((dturn > 0) == (discarded == 1))
     assert np.all(dturn <= r[:, L.RACE_TURNS][:, None, None])
-    for i in range(3):  # one discard per boss round, at most one round per move
-        for j in range(i):
-            both = (discarded[:, :, i] == 1) & (discarded[:, :, j] == 1)
-            assert not (both & (dturn[:, :, i] == dturn[:, :, j])).any()
+    # discards_per_boss contracts a boss round at most, at most one round per move
+    same_round = np.zeros(dturn.shape, np.int64)
+    for i in range(dealt):
+        for j in range(dealt):
+            same_round[:, :, i] += (discarded[:, :, j] == 1) & (dturn[:, :, j] == dturn[:, :, i])
+    assert (same_round[discarded == 1] <= rule(match, "discards_per_boss")).all()
 
     # recompute fulfilment from places, blocks and winner
-    kind = deck[cards, L.DECK_KIND].reshape(n, players, 3)
-    c1 = deck[cards, L.DECK_C1].reshape(n, players, 3)
-    c2 = deck[cards, L.DECK_C2].reshape(n, players, 3)
-    points = deck[cards, L.DECK_POINTS].reshape(n, players, 3)
+    kind = deck[cards, L.DECK_KIND].reshape(n, players, dealt)
+    c1 = deck[cards, L.DECK_C1].reshape(n, players, dealt)
+    c2 = deck[cards, L.DECK_C2].reshape(n, players, dealt)
+    points = deck[cards, L.DECK_POINTS].reshape(n, players, dealt)
     places = r[:, L.RACE_PLACE:L.RACE_PLACE + 6]
-    out = r[:, L.RACE_BLOCKS:L.RACE_BLOCKS + 6] == 3
+    out = r[:, L.RACE_BLOCKS:L.RACE_BLOCKS + 6] == rule(match, "blocks_to_eliminate")
     n_elim = r[:, L.RACE_N_ELIM][:, None, None]
     rows = np.arange(n)[:, None, None]
     p1, p2 = places[rows, c1], places[rows, c2]
@@ -189,7 +220,7 @@ def test_contracts_are_dealt_once_and_scored_by_the_rules(played):
          np.broadcast_to((r[:, L.RACE_WINNER_BLOCKS] == 0)[:, None, None], kind.shape)],
         default=False)
     assert np.array_equal(ct[:, :, :, L.CT_FULFILLED], ok.astype(np.int64))
-    payoff = np.where(discarded == 1, 0, np.where(ok, points, L.UNFULFILLED_PENALTY))
+    payoff = np.where(discarded == 1, 0, np.where(ok, points, rule(match, "unfulfilled_contract")))
     assert np.array_equal(ct[:, :, :, L.CT_PAYOFF], payoff)
     assert np.array_equal(p[:, :, L.PL_CONTRACT_POINTS], payoff.sum(axis=2))
 
@@ -225,14 +256,16 @@ def test_field_counters_follow_the_actions(played):
     assert np.all(trig[actions == L.EMPTY] == 0)
     jack = actions == L.JACKHAMMER
     assert np.all(trig[jack] <= land[jack])
-    assert trig[jack].sum() > 0
+    removes = rule(match, "jackhammer_removes")
+    assert (trig[jack].sum() > 0) == (removes > 0)
     # every move but a race's last lands somewhere
     assert land.sum() >= r[:, L.RACE_TURNS].sum() - len(r)
     # blocks at the end: given by concrete (and blocked getaways), less jackhammers
+    # (each one that triggers takes off 1 to jackhammer_removes)
     final = r[:, L.RACE_BLOCKS:L.RACE_BLOCKS + 6].sum()
     given = trig[actions == L.CONCRETE].sum()
     removed = trig[jack].sum()
-    assert given - removed <= final <= given + trig[actions == L.GETAWAY].sum() - removed
+    assert given - removes * removed <= final <= given + trig[actions == L.GETAWAY].sum() - removed
 
 
 def test_tables_mirror_the_records(played):
@@ -240,7 +273,7 @@ def test_tables_mirror_the_records(played):
     t = match.tables_of(c)
     n, players = c.players.shape[:2]
     races, pl, ct, bets = t["races"], t["players"], t["contracts"], t["bets"]
-    assert len(races) == n and len(pl) == n * players and len(ct) == n * players * 3
+    assert len(races) == n and len(pl) == n * players and len(ct) == n * players * rule(match, "contracts_dealt")
     assert len(bets) == int(c.players[:, :, L.PL_BETS_PLACED].sum())
     assert list(races["race"]) == list(range(n))
     assert list(races["winner"].cat.codes) == list(c.races[:, L.RACE_WINNER])
@@ -257,10 +290,10 @@ def test_tables_mirror_the_records(played):
     kinds = ct["kind"].astype(str).to_numpy()
     assert np.array_equal(kinds, np.array([match.deck.cards[k][0] for k in ct["card"]]))
     assert np.array_equal(ct["payoff"].to_numpy(), c.contracts[:, :, :, L.CT_PAYOFF].ravel())
-    # bets: the k-th card of a stack has order k, paid = order if it is the winner's
+    # bets: the k-th card of a stack has order k, paid = what order k pays if it is the winner's
     winner_of_race = races["winner"].astype(str).to_numpy()[bets["race"].to_numpy()]
     hit = bets["color"].astype(str).to_numpy() == winner_of_race
-    assert np.array_equal(bets["paid"].to_numpy(), np.where(hit, bets["order"], 0))
+    assert np.array_equal(bets["paid"].to_numpy(), np.where(hit, stack_points(match)[bets["order"] - 1], 0))
     paid = bets.groupby(["race", "seat"])["paid"].sum()
     merged = pl.set_index(["race", "seat"])["bet_points"]
     assert np.array_equal(paid.reindex(merged.index, fill_value=0).to_numpy(), merged.to_numpy())

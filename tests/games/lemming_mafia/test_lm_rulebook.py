@@ -15,6 +15,7 @@ import tests.games.lemming_mafia.lm_support as S  # noqa: E402
 
 from analyzer.games.lemming_mafia import layout as L  # noqa: E402
 from analyzer.games.lemming_mafia import rules  # noqa: E402
+from analyzer.games.lemming_mafia.ruleset import RULES  # noqa: E402
 
 BLUE, GREY, GREEN, PURPLE, PINK, RED = range(6)
 
@@ -281,7 +282,7 @@ def test_every_kind_pays_its_printed_points_and_minus_two():
     }
     for card, (kind, colors, points) in enumerate(S.DEFAULT_DECK.cards):
         ok = expected[kind][tuple(colors)]
-        assert payoff(r, card, BLUE) == ((points if ok else L.UNFULFILLED_PENALTY), ok), (kind, colors)
+        assert payoff(r, card, BLUE) == ((points if ok else RULES.box()["unfulfilled_contract"]), ok), (kind, colors)
         assert points == L.KIND_POINTS[L.CONTRACT_KINDS.index(kind)]
 
 

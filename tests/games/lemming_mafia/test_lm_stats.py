@@ -430,9 +430,12 @@ def test_contract_rates_per_bot_are_clustered_by_race():
         for seat in range(1, seats + 1):
             for _ in range(3):
                 card = int(rng.integers(2))
+                discarded = bool(rng.random() < 0.2)
+                # what it paid under the box's rules: its points, -2 held and unfulfilled, 0 discarded
+                payoff = 0 if discarded else (3 + 2 * card if fulfilled[card] else -2)
                 rows.append({"race": race, "seat": seat, "kind": kinds[card], "colors": "blue" if card == 0 else "",
-                             "points": 3 + 2 * card, "discarded": bool(rng.random() < 0.2),
-                             "fulfilled": bool(fulfilled[card]), "payoff": 0, "discard_turn": 0, "card": card})
+                             "points": 3 + 2 * card, "discarded": discarded,
+                             "fulfilled": bool(fulfilled[card]), "payoff": payoff, "discard_turn": 0, "card": card})
     contracts = pd.DataFrame(rows)
     contracts["kind"] = cat(contracts["kind"], kinds)
     contracts["colors"] = cat(contracts["colors"], ["blue", ""])
@@ -464,3 +467,28 @@ def test_contract_rates_per_bot_are_clustered_by_race():
             assert r["hold_value_high"] - r["hold_value_low"] > 1.2 * (plain_hi - plain_lo)
             wl, wh = wilson(y.sum(), n.sum())
             assert high - low > 1.5 * (wh - wl)
+
+
+def test_the_unfulfilled_score_is_read_from_the_rows():
+    """What a contract held and not fulfilled scores (the rule unfulfilled_contract)
+    is the payoff such rows show: the payoff figures use it; rows of two rules
+    cannot be added up; without such a row it is unknown (and a card's hold value
+    is known only where every card was fulfilled)."""
+    def rows(penalty, fulfilled=(True, False)):
+        return pd.DataFrame({"race": [0, 0, 1, 1], "seat": [1, 2, 1, 2], "kind": cat(["top3"] * 4, ["top3"]),
+                             "colors": cat(["blue"] * 4, ["blue"]), "points": 3, "discarded": [False, True] * 2,
+                             "fulfilled": [fulfilled[0], False, fulfilled[1], True],
+                             "payoff": [3 if fulfilled[0] else penalty, 0, 3 if fulfilled[1] else penalty, 0],
+                             "discard_turn": [0, 5, 0, 7], "card": 0})
+    s = LemmingMafiaStats()
+    s.add({"contracts": rows(-4)})
+    assert s.unfulfilled_payoff() == -4
+    c = s.result()["contracts"].iloc[0]
+    assert c["hold_value"] == pytest.approx(0.5 * 3 + 0.5 * -4)  # two of four cards fulfilled
+    with pytest.raises(ValueError, match="different rules"):
+        other = LemmingMafiaStats()
+        other.add({"contracts": rows(-1)})
+        s.merge(other).unfulfilled_payoff()
+    none = LemmingMafiaStats()
+    none.add({"contracts": rows(-4, fulfilled=(True, True))})
+    assert np.isnan(none.unfulfilled_payoff())

@@ -8,6 +8,7 @@ from analyzer.games.lemminge import kernel as K
 from analyzer.games.lemminge import layout as L
 from analyzer.games.lemminge import rules as R
 from analyzer.games.lemminge.board import load_map, parse_map
+from analyzer.games.lemminge.ruleset import RULES
 
 FOREST, DESERT, MOUNTAIN, WATER, SWAMP = range(5)
 VALUES = (4, 3, 3, 2, 2, 2, 1, 1, 1, 0, 0)
@@ -25,10 +26,12 @@ def card(terrain, value, nth=0, values=VALUES):
 
 
 class Table:
-    def __init__(self, board=None, players=2, seed=0, kinds=None, check=True, deal=False):
+    def __init__(self, board=None, players=2, seed=0, kinds=None, check=True, deal=False, rules=None):
+        """``rules``: a ``[rules]`` table (ruleset.RULES' keys; None: the box's)."""
         self.map = load_map() if board is None else board
         kinds = [L.SCRIPTED] * players if kinds is None else kinds
-        self.game = K.pack_game(self.map, kinds, check=check)
+        self.rules = RULES.rules(rules or {})
+        self.game = K.pack_game(self.map, kinds, check=check, rules=self.rules)
         self.params = K.new_params(players)
         self.state = np.zeros(L.S_LEN, np.int64)
         self.hidden = np.zeros(L.H_LEN, np.int64)

@@ -115,3 +115,82 @@ def test_compare_runs(capsys):
     assert run(["compare", "lemminge", "--bot", "racer", "--vs", "random", "--games", 80, "--threads", 1]) == 0
     out = capsys.readouterr().out
     assert "win rate" in out
+
+
+# ---------------------------------------------------------------------- rules variants
+
+VARIANT = "rules: hand_limit 5; push_cost 2 (box otherwise)"
+DEAL = "deal: 2,3,4,5 cards by seat (the box's deal follows hand_limit 5"
+
+
+def _summary(out: str) -> list[str]:
+    """The summary's table of seats and its length line (not the speed line)."""
+    return [line for line in out.splitlines() if line[:1].isdigit() or line.startswith("game length")]
+
+
+def test_simulate_plays_a_variant_by_rule_or_by_file_and_names_it(tmp_path, capsys):
+    args = ("--players", 4, "--bots", "racer,convoy,blocker,random", "--seed", 3)
+    assert run(sim(*args, "--rule", "hand_limit=5", "--rule", "push_cost=2", games=100)) == 0
+    by_rule = capsys.readouterr().out
+    assert VARIANT in by_rule and DEAL in by_rule
+    rules = tmp_path / "short.toml"
+    rules.write_text("[rules]\nhand_limit = 5\npush_cost = 2\n")
+    out = tmp_path / "run"
+    assert run(sim(*args, "--rules", rules, "--out", out, games=100)) == 0
+    by_file = capsys.readouterr().out
+    assert f"{VARIANT} from {rules}" in by_file
+    assert _summary(by_file) == _summary(by_rule)  # the same variant, the same games
+    assert run(sim(*args, games=100)) == 0
+    assert _summary(capsys.readouterr().out) != _summary(by_rule)  # not the box's
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["rules"]["changed"] == {"hand_limit": 5, "push_cost": 2}
+    players = pd.read_parquet(out / "players.parquet")
+    assert sorted(players["hand_start"].unique()) == [2, 3, 4, 5]
+    moves = pd.read_parquet(out / "moves.parquet")
+    assert (moves["steps"] + 2 * moves["pushes"] <= moves["movement"]).all() and moves["pushes"].sum() > 0
+    page = tmp_path / "r.html"
+    assert run(["report", out, "--out", page]) == 0
+    text = page.read_text()
+    assert "hand_limit 5; push_cost 2" in text and "starting hands of these rules" in text
+
+
+def test_replay_compare_and_tournament_name_the_variant(capsys):
+    assert run(["replay", "lemminge", "--rule", "push_cost=2", "--rule", "hand_limit=5", "--game", 1]) == 0
+    out = capsys.readouterr().out
+    assert VARIANT in out and DEAL in out and "is dealt 2:" in out
+    assert run(["compare", "lemminge", "--bot", "racer", "--vs", "random", "--games", 40, "--threads", 1,
+                "--rule", "backward_push=true"]) == 0
+    assert "rules: backward_push true (box otherwise)" in capsys.readouterr().out
+    assert run(["tournament", "lemminge", "--bots", "racer,convoy", "--players", 2, "--games", 20, "--threads", 1,
+                "--rule", "double_zero=false"]) == 0
+    assert "rules: double_zero false (box otherwise)" in capsys.readouterr().out
+
+
+def test_bad_rules_are_one_line(capsys, tmp_path):
+    assert_usage_error(capsys, sim("--rule", "hand_size=5"), "unknown rule 'hand_size'", "hand_limit")
+    assert_usage_error(capsys, sim("--rule", "push_cost=cheap"), "push_cost must be a whole number")
+    assert_usage_error(capsys, sim("--rule", "backward_push=1"), "backward_push: must be true or false")
+    assert_usage_error(capsys, sim("--rule", "hand_limit=11"), "hand_limit: must be 1 to 10, got 11")
+    assert_usage_error(capsys, sim("--rule", "push_cost=-1"), "push_cost: must be 0 to 10, got -1")
+    assert_usage_error(capsys, sim("--rule", "start_hands={4=[3,4,5]}"),
+                       "start_hands: for 4 players: must list 4 numbers (one per seat), got 3")
+    assert_usage_error(capsys, sim("--rule", "start_hands={6=[1,1,1,1,1,1]}"), "the player counts are 2 to 5")
+    # ranges that depend on the other keys, the player count or the map: the match's check
+    assert_usage_error(capsys, sim("--rule", "start_hands={3=[4,5,7]}"),
+                       "start_hands: for 3 players 4,5,7 deals seat 3 7 cards, above hand_limit 6")
+    assert_usage_error(capsys, sim("--rule", "hand_limit=4", "--rule", "start_hands={4=[5,5,5,5]}"),
+                       "above hand_limit 4")
+    small = tmp_path / "small.toml"
+    small.write_text('[map]\ngrid = """\nAMMZ\n"""\n[cards]\nvalues = [2, 1, 1, 0, 0]\n'
+                     '[tiles]\nper_terrain = 3\nmeadow = 6\n')
+    assert_usage_error(capsys, sim("--board", small, "--players", 5, "--rule", "start_hands={5=[4,4,4,4,5]}"),
+                       "start_hands: for 5 players 4,4,4,4,5 deals 21 cards, the map's draw pile holds 20")
+    rules = tmp_path / "bad.toml"
+    rules.write_text("[rules]\npush_cost = 2\nlemmings = 3\n")
+    assert_usage_error(capsys, sim("--rules", rules), "bad.toml", "unknown rule 'lemmings'")
+    rules.write_text("[rules]\nstart_hands = { 2 = [5, 6, 7] }\n")
+    assert_usage_error(capsys, sim("--rules", rules), "bad.toml", "for 2 players: must list 2 numbers")
+    rules.write_text("[rules\npush_cost = 2\n")
+    assert_usage_error(capsys, sim("--rules", rules), "bad.toml")
+    assert_usage_error(capsys, sim("--rules", tmp_path), str(tmp_path))
+    assert not list(tmp_path.glob("*.parquet"))  # nothing written

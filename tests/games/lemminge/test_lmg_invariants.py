@@ -7,6 +7,7 @@ import pytest
 
 from analyzer.games.lemminge import kernel as K
 from analyzer.games.lemminge import layout as L
+from analyzer.games.lemminge.ruleset import BOX_START_HANDS
 from analyzer.games.lemminge.board import load_map
 
 MAP = load_map()
@@ -52,4 +53,4 @@ def test_whole_games_keep_the_invariants_and_the_records_agree(kinds):
     assert (moves[:, L.MV_STEPS] + moves[:, L.MV_PUSHES] <= moves[:, L.MV_MOVEMENT]).all()
     assert (moves[~moved, L.MV_STEPS] == 0).all()
     hand = players[0, :, L.PL_HAND_START]
-    assert tuple(hand) == L.START_HANDS[p]
+    assert tuple(hand) == BOX_START_HANDS[p]

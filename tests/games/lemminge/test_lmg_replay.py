@@ -96,7 +96,7 @@ def walk(events, steps, board, labels):
             drawn.append(card(a))
             continue
         if kind == L.EV_OPTION:
-            options.append((b, c))
+            options.append((b, c, d))
             continue
         if kind == L.EV_DECISION and (a in (L.DECIDE_TILE, L.DECIDE_DISCARD) or (a == L.DECIDE_ACTION and c < 0)):
             options = []
@@ -115,14 +115,14 @@ def walk(events, steps, board, labels):
             dropped, drawn = [], []
         elif kind == L.EV_DECISION:
             assert step.kind == "decision" and len(step.options) == c == len(options) and step.chosen == b
-            for (value, extra), said in zip(options, step.options):
+            for (value, extra, pushed), said in zip(options, step.options):
                 if a == L.DECIDE_ACTION:  # every card, those that allow no step said so
                     assert said == card(value) + ("" if extra else " (no step)")
                 elif a == L.DECIDE_STEP:
                     name, ground = where(value // 8)
                     assert said.startswith(f"to {name} ({L.DIRECTIONS[value % 8]})")
                     assert ground in (L.MEADOW, L.FINISH, played), said  # a step the card allows
-                    assert (", pushing" in said) == (extra > 1)
+                    assert (", pushing" in said) == (pushed > 0) and extra == 1 + pushed  # the box's push cost
                 elif a == L.DECIDE_LEMMING:
                     assert said == f"lemming {value % 2 + 1} of seat {value // 2 + 1}"
             answer = step.options[b] if b >= 0 else ("refill" if a == L.DECIDE_ACTION else "stop")

@@ -5,6 +5,7 @@ import numpy as np
 
 from analyzer.games.lemminge import kernel as K
 from analyzer.games.lemminge import layout as L
+from analyzer.games.lemminge.ruleset import BOX_START_HANDS
 from analyzer.games.lemminge import rules as R
 from analyzer.games.lemminge import view as V
 from tests.games.lemminge.lmg_support import (
@@ -248,7 +249,7 @@ def test_refill_discards_first_then_draws_up_to_six():
 
 
 def test_deal_by_seat():
-    for players, hands in L.START_HANDS.items():
+    for players, hands in BOX_START_HANDS.items():
         t = Table(CORRIDOR, players=players, deal=True)
         assert tuple(t.state[L.PUB_HAND_N:L.PUB_HAND_N + players]) == hands
         assert t.state[L.PUB_PILE_N] == 50 - sum(hands)

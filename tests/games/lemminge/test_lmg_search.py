@@ -129,4 +129,4 @@ def test_an_option_plays_its_card_and_moves_its_lemming():
     search.world((game, state, hidden, row), sim, seat, 9, 0)
     search.apply_option((game, state, hidden, row), sim, seat, 0)
     assert sim[1][L.PUB_POS:L.PUB_POS + 8].tolist() == [L.AT_START] * 8
-    assert sim[1][L.PUB_HAND_N + seat] == L.HAND_SIZE  # refilled
+    assert sim[1][L.PUB_HAND_N + seat] == game[L.G_HAND_LIMIT] == 6  # refilled

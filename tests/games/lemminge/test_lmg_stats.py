@@ -6,6 +6,7 @@ import pytest
 
 from analyzer.engine.botspec import BotSpec
 from analyzer.games.lemminge import layout as L
+from analyzer.games.lemminge.ruleset import BOX_START_HANDS
 from analyzer.games.lemminge.match import LemmingeMatch
 from analyzer.games.lemminge.stats import LemmingeStats
 
@@ -42,7 +43,7 @@ def test_the_figures_are_the_tables(tables):
     assert pu["share"].sum() == pytest.approx(1.0)
     assert (pu["moves"] * pu["pushes"]).sum() == moved["pushes"].sum()
     sa = res["seat_advantage"]
-    assert list(sa["hand_start"]) == list(L.START_HANDS[4])
+    assert list(sa["hand_start"]) == list(BOX_START_HANDS[4])
     games = tables["games"]
     for s in range(1, 5):
         assert sa.loc[sa["seat"] == s, "win_rate"].iloc[0] == pytest.approx((games["winner_seat"] == s).mean())

@@ -7,6 +7,7 @@ from analyzer.games.mafia import activities
 from analyzer.games.mafia import kernel as K
 from analyzer.games.mafia import layout as L
 from analyzer.games.mafia.board import load_map, pack_game
+from analyzer.games.mafia.ruleset import RULES
 
 RED, BLACK, ORANGE, GREEN, STATE = range(5)
 PALERMO, BAGHERIA, TERMINI, CEFALU, SANT_AGATA, PATTI, MILAZZO, MESSINA, TAORMINA, ACIREALE, CATANIA, \
@@ -28,12 +29,14 @@ SISDE_RED = L.FIRST_SISDE  # clues of family f: FIRST_SISDE + 2f, + 2f + 1
 
 class Table:
     """A game after setup (bases: red Palermo, black Catania, orange Palermo,
-    green Catania unless given), every side scripted."""
+    green Catania unless given), every side scripted, under the box's rules or
+    ``rules`` (a table of rule keys, as ``--rule`` gives them)."""
 
-    def __init__(self, players=5, bases=(PALERMO, CATANIA, PALERMO, CATANIA), seed=0, board=None):
+    def __init__(self, players=5, bases=(PALERMO, CATANIA, PALERMO, CATANIA), seed=0, board=None, rules=None):
         self.map = load_map(board)
         self.players = players
-        self.game = pack_game(self.map, players, [L.SCRIPTED] * L.N_SIDES, check=True)
+        self.rules = RULES.rules(rules or {})
+        self.game = pack_game(self.map, players, [L.SCRIPTED] * L.N_SIDES, check=True, rules=self.rules)
         self.paths = self.map.path_table()
         self.s = np.zeros(L.S_LEN, np.int64)
         self.spaces = np.zeros((self.map.n_spaces, L.SP_LEN), np.int64)

@@ -2,7 +2,13 @@
 implementation (tests/reference/mafia_ref.py, written from the rules page and
 docs/mafia.md, sharing no code with the engine), both with the reference random
 bot in every seat, at 3, 4 and 5 players on the assumed map and at 5 and 4
-players on a map the engine does not ship (tests/reference/mafia_test_map.toml).
+players on a map the engine does not ship (tests/reference/mafia_test_map.toml),
+and under variants of the rule numbers (``--rule``), which the reference reads
+from the same keys: one that lengthens the game (a family needs 5 spaces, the
+State 5 purge points), one that changes who wins (the State's purge counts more
+and ends the game sooner, shootouts hit more often), and one at four players that
+caps the game at 7 calendar turns with 4 markers a family and its own marker and
+removal dice; between them every key differs from the box.
 
 For each setup the reference plays a few thousand games and the engine tens of
 thousands; every compared figure (outcome shares, game length, every counter of
@@ -27,6 +33,7 @@ from analyzer.engine.botspec import BotSpec
 from analyzer.games.mafia import layout as L
 from analyzer.games.mafia.board import default_map_path
 from analyzer.games.mafia.match import MafiaMatch
+from analyzer.games.mafia.ruleset import RULES
 from tests.stat_support import chi2_homogeneity
 
 REFERENCE = Path(__file__).resolve().parents[2] / "reference" / "mafia_ref.py"
@@ -43,6 +50,14 @@ SETUPS = {
     "default-3": (3, None, 2000),
     "test-map-5": (5, TEST_MAP, 2000),
     "test-map-4": (4, TEST_MAP, 2000),
+}
+# variants of the rules: name: (players, the rule keys as --rule gives them, reference games)
+VARIANTS = {
+    "longer-5": (5, {"spaces_to_win": {5: 5}, "purge_points_to_end": 5}, 2000),
+    "state-5": (5, {"purge_points_to_end": 3, "purge_half_points": [4, 3, 2], "shootout_hit_faces": [1, 2, 3, 4],
+                    "weapons_hit_faces": [4, 5, 6]}, 2000),
+    "capped-4": (4, {"markers_per_family": 4, "safety_cap": 7, "picciotto_marker_faces": [3, 4, 5, 6],
+                     "cc_removal_faces": [1, 2, 3, 4, 5, 6], "purge_points_to_end": 5}, 2000),
 }
 COUNTERS = ("side_turns", "shootouts", "arrests", "holds", "holds_roadblock", "eliminations",
             "commission_freezes", "restaurant_explosions", "air_moves", "drawn_usa", "drawn_rome", "drawn_sisde",
@@ -110,15 +125,23 @@ def from_engine(chunk, players):
 
 @functools.cache
 def engine_sample(name):
-    players, board, _ = SETUPS[name]
-    match = MafiaMatch(None if board is None else str(board), players, [BotSpec("random")] * players)
+    if name in VARIANTS:
+        players, rules, _ = VARIANTS[name]
+        board, rules = None, RULES.rules(rules)
+    else:
+        (players, board, _), rules = SETUPS[name], None
+    match = MafiaMatch(None if board is None else str(board), players, [BotSpec("random")] * players, rules=rules)
     return match, from_engine(match.play(2024, 0, ENGINE_GAMES), players)
 
 
 @functools.cache
 def reference_sample(name):
-    players, board, games = SETUPS[name]
-    ref = load_reference().simulate(players, board or default_map_path(), games, 4242)
+    if name in VARIANTS:
+        players, rules, games = VARIANTS[name]
+        board = None
+    else:
+        (players, board, games), rules = SETUPS[name], None
+    ref = load_reference().simulate(players, board or default_map_path(), games, 4242, rules)
     return from_reference(ref, players)
 
 
@@ -195,6 +218,37 @@ def test_engine_agrees_with_the_reference(name):
         assert eng["card sisde_pair"].sum() > 0 and (eng["outcome"] == L.OUT_STATE).any()
 
 
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_engine_agrees_with_the_reference_under_a_variant(name):
+    """The same checks under each variant of the rules, and the variant plays as its
+    keys say against the box's engine sample at that player count."""
+    players, rules, _ = VARIANTS[name]
+    match, eng = engine_sample(name)
+    ref = reference_sample(name)
+    assert match.rules.changed().keys() == rules.keys()
+    c = Checks()
+    for checks in (game_checks, side_checks, card_checks):
+        checks(c, ref, eng)
+    c.done(name)
+    _, box = engine_sample(f"default-{players}")
+    turns, box_turns = eng["calendar_turns"], box["calendar_turns"]
+    if name == "longer-5":  # lengthens the game: both goals further off
+        assert z_pooled(turns, box_turns) > Z_MAX
+        won = eng["outcome"] >= L.OUT_RED
+        assert won.any() and (eng["winner_spaces"][won] >= 5).all()
+        assert (eng["purge_halves"][eng["outcome"] == L.OUT_STATE] >= 10).all()
+    elif name == "state-5":  # changes who wins: the State, from a tenth of the games to most
+        state, box_state = eng["outcome"] == L.OUT_STATE, box["outcome"] == L.OUT_STATE
+        assert z_pooled(state, box_state) > Z_MAX and state.mean() > 0.5
+        assert (eng["purge_halves"][state] >= 6).all()
+    else:  # capped at 7 calendar turns: the draws end there; 4 markers a family
+        draws = eng["outcome"] == L.OUT_DRAW
+        assert turns.max() == 7 and draws.any() and (turns[draws] == 7).all()
+        assert (eng["outcome"] == L.OUT_ALL_LOSE).any()
+        assert eng["markers_on_map"].max() <= 16
+        assert max(eng[f"{f} markers_end"].max() for f in L.FAMILIES) == 4
+
+
 @pytest.mark.parametrize("constant, broken", [
     ("PURGE_TO_WIN", 3.5),  # the State winning with 3.5 purge points
     ("P_CARD", 0.35),  # the random bot playing its cards a little more often
@@ -222,3 +276,22 @@ def test_the_comparison_has_power():
     p = (eng["outcome"] == L.OUT_STATE).mean()
     se = math.sqrt(p * (1 - p) * (1 / ref["games"] + 1 / eng["games"]))
     assert 0.025 / se > 4, se
+
+
+@pytest.mark.parametrize("name, key", [
+    ("longer-5", "spaces_to_win"),  # the reference's families winning with 4 spaces again
+    ("state-5", "shootout_hit_faces"),  # its shootouts hitting on an odd die again
+    ("capped-4", "cc_removal_faces"),  # its CCs removing markers on an even die again
+])
+def test_a_reference_ignoring_a_rule_is_caught(name, key):
+    """The checks under a variant fail against a reference that plays one of its keys
+    as the box has it."""
+    players, rules, _ = VARIANTS[name]
+    _, eng = engine_sample(name)
+    partial = {k: v for k, v in rules.items() if k != key}
+    ref = from_reference(load_reference().simulate(players, default_map_path(), BROKEN_GAMES, 4242, partial),
+                         players)
+    c = Checks()
+    for checks in (game_checks, side_checks, card_checks):
+        checks(c, ref, eng)
+    assert c.failures, f"a reference ignoring {key} under {name} went unnoticed"

@@ -48,7 +48,7 @@ def family_table(players, kind=L.RAIDER, side=RED, keep=()):
 
 
 def purge(t):
-    return int(K.purge_halves(t.s))
+    return int(K.purge_halves(t.game, t.s))
 
 
 def state_move(t, side, d1, d2):
@@ -93,10 +93,10 @@ def test_it_arrests_a_rival_only_within_the_purge_limit():
     t.s[L.S_MOVED_STATE] = CC1
     t.resolve(CC1, side=RED)
     assert t.where(bp) == BAGHERIA and purge(t) == 7
-    # within the limit (FAMILY_PURGE_LIMIT halves) but not beyond it
+    # within the limit (family_purge_limit halves: 5 in the box) but not beyond it
     t = family_table(4, keep=(CC1, bp)).put(CC1, BAGHERIA).put(bp, BAGHERIA).put(boss(ORANGE), L.PRISON)
     t.put(picciotto(GREEN), L.PRISON)
-    assert purge(t) == B.FAMILY_PURGE_LIMIT
+    assert purge(t) == B.family_purge_limit(t.game) == 5
     t.s[L.S_MOVED_STATE] = CC1
     t.resolve(CC1, side=RED)
     assert t.where(bp) == BAGHERIA

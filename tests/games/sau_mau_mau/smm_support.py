@@ -15,9 +15,12 @@ def card(kind, color=None, number=0):
 
 
 class Table:
-    def __init__(self, players=3, crown=15, seed=0, kinds=None, check=True, params=None):
+    def __init__(self, players=3, crown=15, seed=0, kinds=None, check=True, params=None, rules=None):
+        """``rules``: a table of rule values (ruleset.RULES' keys; None: the box's)."""
         kinds = [L.SCRIPTED] * players if kinds is None else kinds
-        self.game = K.pack_game(crown, kinds, check=check)
+        from analyzer.games.sau_mau_mau.ruleset import RULES
+
+        self.game = K.pack_game(crown, kinds, check=check, rules=RULES.rules(rules or {}))
         self.params = K.new_params(players) if params is None else np.asarray(params, np.float64)
         self.state, self.hidden = K.new_arrays()
         seed_stream(self.hidden, L.H_RNG, seed, 0, 0)
@@ -27,9 +30,11 @@ class Table:
         self.players = players
 
     # -------------------------------------------------------------- arranging
-    def arrange(self, hands, top, pos=(0, 0, 0, 0), need=None, discard=()):
+    def arrange(self, hands, top, pos=(0, 0, 0, 0), need=None, discard=(), first=False):
         """Hands as card-id lists, the top card (under it ``discard``), the rest
-        in the draw pile (in id order; the last id is drawn first)."""
+        in the draw pile (in id order; the last id is drawn first). The top card
+        was played, or with ``first`` turned up to start the race (an X or +2
+        there counts by its colour alone)."""
         s, h = self.state, self.hidden
         used = [c for hand in hands for c in hand] + list(discard) + [top]
         assert len(set(used)) == len(used)
@@ -47,6 +52,7 @@ class Table:
         s[L.PUB_DISCARD_N] = len(d)
         s[L.PUB_TOP] = top
         s[L.PUB_NEED] = R.card_color(top) if need is None else need
+        s[L.PUB_FACE] = R.card_number(top) if first else R.card_face(top)
         s[L.PUB_POS:L.PUB_POS + 4] = pos
         assert R.check_invariants(self.game, s, h)
 

@@ -263,7 +263,7 @@ def test_the_cache_changes_no_decision(name):
     cached[:, :L.PARAMS_WIDTH] = row(name, hand_weight=0.3)  # a hand weight: both table axes matter
     plain = cached[:, :L.PARAMS_WIDTH].copy()
     for seat in range(4):
-        B.fill_cache(cached[seat], 18)
+        B.fill_cache(cached[seat], K.pack_game(18, [L.RANDOM] * 4))
     assert cached[0, B.C_X_N] == 44
     assert cached[0, B.C_WEIGHTS + 7 * B.HAND_SPACES + 5] == B.pig_weight_of(plain[0], 3.5, 5.0)
     asked = 0

@@ -51,6 +51,43 @@ def test_symbols_match_and_flapi_asks_its_colour():
                                      and R.card_kind(c) != L.FLAPI] + list(range(32, 39)))
 
 
+def test_a_first_x_or_plus2_counts_by_its_colour_alone():
+    """Rulebook: « s'il s'agit d'un "+2", d'un "X" ou d'un "Flapi", on ne tiendra compte
+    que de la couleur de la carte »: on a turned-up X or +2 the next card must have its
+    colour (or be green); another X or +2 does not match it by symbol."""
+    colour_only = lambda color: sorted([c for c in range(36) if R.card_color(c) == color  # noqa: E731
+                                        and R.card_kind(c) != L.FLAPI] + list(range(32, 39)))
+    t = Table()
+    for top, color in ((card("X", PINK), PINK), (card("+2", BLACK), BLACK)):
+        t.arrange([[], [], []], top=top, first=True)
+        assert valid_cards(t) == colour_only(color)
+    # a first number card matches its number as any number card does
+    t.arrange([[], [], []], top=card("number", BROWN, 5), first=True)
+    assert card("number", PINK, 5) in valid_cards(t)
+    # dealt by the race's own setup: every seed that turns up an X or a +2
+    seen = set()
+    for seed in range(400):
+        t = Table(seed=seed)
+        top = int(t.state[L.PUB_TOP])
+        if R.card_kind(top) in (L.SKIP, L.PLUS2):
+            seen.add(int(R.card_kind(top)))
+            assert valid_cards(t) == colour_only(R.card_color(top)), top
+    assert seen == {L.SKIP, L.PLUS2}
+
+
+def test_a_played_x_or_plus2_still_matches_by_symbol():
+    """Only the card turned up to start the race loses its symbol: once an X of
+    the first colour is played on it, an X of any colour may follow."""
+    t = Table()
+    x_pink, x_beige = card("X", PINK), card("X", BEIGE)
+    t.arrange([[x_pink, 0], [x_beige, 1], []], top=card("X", BROWN), first=True)
+    assert x_pink not in valid_cards(t)
+    t.arrange([[x_pink, 0], [x_beige, 1], []], top=card("number", PINK, 3), first=True)
+    t.script(t.play(0, x_pink))
+    t.turn()
+    assert x_beige in valid_cards(t)
+
+
 def test_first_farmer_lets_any_card_be_played():
     for seed in range(500):
         t = Table(seed=seed)

@@ -24,7 +24,8 @@ from analyzer.stats.evidence import verdict as judge
 
 # points per decision (or per race, for a bot's whole discard policy) below which a
 # gain makes no practical difference: an eighth of the -2 an unfulfilled card costs,
-# a quarter of the 1 point a bet card gains per place on the stack
+# a quarter of the 1 point a bet card gains per place on the stack (the box's rules;
+# kept under a variant's, which the report names)
 PRACTICAL_POINTS = 0.25
 
 SHOWN_GAIN, SHOWN_LOSS, RULED_OUT, NOT_ENOUGH = "shown: gain", "shown: loss", "ruled out", "not enough races"

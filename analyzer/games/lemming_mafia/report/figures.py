@@ -90,7 +90,8 @@ def fig_stack_position(res, manifest):
                                                         (a2, "chance", "chance_low", "chance_high")])
     for ax in (a1, a2):
         ax.set_xticks(x, [T.ordinal(int(o)) for o in orders])
-        ax.set_xlabel("stack position (placing order: 1st card placed pays 1 point)")
+        first = T.rule_value(manifest, "bet_points")[0]
+        ax.set_xlabel(f"stack position (placing order: 1st card placed pays {first} point{'' if first == 1 else 's'})")
     a1.set_ylabel("points per card placed (mean, 95% CI)")
     a2.set_ylabel("chance the card is the winner's (95% CI)")
     _pct_axis(a2)

@@ -160,15 +160,25 @@ COLOUR_METHOD = ("chi-square test that the six colours win equally often, then p
 LEADER_METHOD = ("every card the bots placed, by the race stage when placed (its share of the "
                  "race's final length, which no player knows at the table) and its colour's track place; the "
                  "share of them that were the winner's card, 95% Wilson intervals")
-CONTRACT_METHOD = ("value of holding each card to the end: per card dealt, its points if fulfilled and -2 if "
-                   "not (what it pays when never discarded, had play not changed), mean with a 95% t interval")
+def rule_value(manifest: dict, key: str):
+    """A rule's value in the run (the manifest's ``rules``; the box's for a run
+    written before runs named their rules)."""
+    from analyzer.games.lemming_mafia.ruleset import RULES
+
+    return RULES.from_manifest(manifest.get("rules")).at(key, int(manifest.get("players") or 4))
+
+
+def contract_method(manifest: dict) -> str:
+    return (f"value of holding each card to the end: per card dealt, its points if fulfilled and "
+            f"{rule_value(manifest, 'unfulfilled_contract')} if not (what it pays when never discarded, had play "
+            "not changed), mean with a 95% t interval")
 
 
 def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
     """The designer's questions, each with its scope and method (``Answer``)."""
     return [
         causal.bet_answer(res, manifest, _answer_leader(res), LEADER_METHOD),
-        causal.contract_answer(res, manifest, _contract_hindsight(res), CONTRACT_METHOD),
+        causal.contract_answer(res, manifest, _contract_hindsight(res), contract_method(manifest)),
         structural("Is the first seat favoured?", "seat_advantage", first_seat_measure(manifest), SEAT_METHOD,
                    res, manifest, controlled),
         bots_answer("How much does skill matter against luck?", "scores", answer_skill(res),

@@ -22,12 +22,13 @@ FOOTNOTE = ("A simulated unit is a game; win rates are per game (one winner), th
             "home (0-2). Intervals are 95%: Wilson for rates, Student t (mean ± t·sd/√n) for means over games; "
             "seat and bot comparisons are paired by game; means over moves (column sums, new columns, pushes) "
             "have t intervals clustered by game, since the moves of one game are not independent. Progress is "
-            "the finish distance a move gained; pushed lemmings never lose distance (no push goes backwards), so "
-            "the pushes table's setback is 0 or negative and the report shows its opposite, the distance gained. "
+            "the finish distance a move gained; under the box's rules pushed lemmings never lose distance (no push "
+            "goes backwards; the rule backward_push allows it), so the pushes table's setback is 0 or negative and "
+            "the report shows its opposite, the distance gained. "
             "Figures from the moves table (columns, new columns, pushes) hold for the run's bots together.")
 
 def _gained(setback: float) -> float:
-    """A setback (0 or less: no push goes backwards) as the distance gained, never "-0.00"."""
+    """A setback (0 or less under the box's rules: no push goes backwards) as the distance gained, never "-0.00"."""
     return 0.0 - setback + 0.0
 
 

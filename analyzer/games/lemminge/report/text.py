@@ -201,9 +201,10 @@ def game_length(res: dict) -> str:
 
 
 def hands_measure(manifest: dict):
-    """(key, sentence) for ``structural``: do the starting hands (2-6 cards, the
-    smallest in the first seat) balance the seats? The verdict is the seat flags'
-    (Cochran's Q, Holm, the practical threshold): the key names the flagged seats."""
+    """(key, sentence) for ``structural``: do the starting hands (the box's 2-6 cards,
+    the smallest in the first seat; a variant's, ``hands_question``) balance the seats?
+    The verdict is the seat flags' (Cochran's Q, Holm, the practical threshold): the
+    key names the flagged seats."""
     def measure(res: dict) -> tuple:
         sa = res["seat_advantage"]
         if not len(sa):
@@ -223,6 +224,15 @@ def hands_measure(manifest: dict):
         return key, (f"{answer}: {verdict[0].lower() + verdict[1:-1]} (each seat's win rate against the average "
                      "seat: the table of seats below)."), evidence
     return measure
+
+
+def hands_question(manifest: dict) -> str:
+    """The question of the starting hands, naming the box's 2-6 cards only where the
+    run played the box's deal (a variant's hands are in the table of seats beside it)."""
+    changed = (manifest.get("rules") or {}).get("changed") or {}
+    if {"hand_limit", "start_hands"} & set(changed):
+        return "Do the starting hands of these rules balance the seats?"
+    return "Do the starting hands of 2-6 cards balance the seats?"
 
 
 def _with_seats(answer: Answer, seats) -> Answer:
@@ -300,7 +310,7 @@ def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
     the bots' choices as such (``bots_answer``)."""
     players = overview_value(res, "players")
     return [
-        _with_seats(structural("Do the starting hands of 2-6 cards balance the seats?", "seat_advantage",
+        _with_seats(structural(hands_question(manifest), "seat_advantage",
                                hands_measure(manifest), HANDS_METHOD, res, manifest, controlled),
                     hands_table(res, controlled)),
         structural("Is the first seat favoured?", "seat_advantage", first_seat_measure(manifest), SEAT_METHOD,

@@ -16,7 +16,8 @@ from analyzer.games.sau_mau_mau.stats import TABLE_DOCS
 __all__ = ["FIGURES", "answers", "warnings", "overview", "key_tables", "FOOTNOTE",
            "TABLE_DOCS", "ANSWER_CHARTS", "CONTROLLED_TABLES"]
 
-FOOTNOTE = ("A simulated unit is a game of four races; win rates and scores are per game (shared wins count "
+FOOTNOTE = ("A simulated unit is a game of several races (four under the box rules; the rules line names a "
+            "variant); win rates and scores are per game (shared wins count "
             "for every tied player), race points and bets per race. Intervals are 95%: Wilson for rates, "
             "Student t (mean ± t·sd/√n) for means; a bot's rates over several seats are clustered by game "
             "(the seats of one game are not independent); seat and bot comparisons are paired by game, the "
@@ -31,7 +32,7 @@ ANSWER_CHARTS = [
                 "points", "zero", "Value of each queue position", "place in the bet queue",
                 "points per bet (95% CI)", rows=lambda df: df[(df["bot"] == "all") & (df["bets"] > 0)]),
     AnswerChart("first_player", "first_player", "race", "advantage", "advantage_low", "advantage_high", "points",
-                "zero", "Starting a race", "race (all: the four together)",
+                "zero", "Starting a race", "race (all: the races together)",
                 "the starter's race points minus\nthe other seats' mean (95% CI)"),
     AnswerChart("pigs", "pigs", "pig", "win_share", "win_low", "win_high", "share", "rows", "Wins per pig",
                 "pig", "share of races won (95% CI)"),

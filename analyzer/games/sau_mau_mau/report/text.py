@@ -451,7 +451,7 @@ def _answer_start(res: dict) -> str:
             return (f"seat{'s' if len(df) > 1 else ''} {who} start{'' if len(df) > 1 else 's'} "
                     f"{num(n, 0)} race{'' if round(n) == 1 else 's'} per game")
 
-        text += (f" Over the four races {starts(most)}, {starts(least)}; their game win rates against the "
+        text += (f" Over a game's races {starts(most)}, {starts(least)}; their game win rates against the "
                  f"average seat: " + ", ".join(f"seat {int(r['seat'])} {pp(r['advantage'])}" for _, r in sa.iterrows())
                  + ".")
     return text
