@@ -87,6 +87,16 @@ def _whole(value, option: str, required: bool = False):
     raise AnalyzerError(f"{option} must be a whole number, got {value!r}")
 
 
+def _real(value, option: str) -> float:
+    """A finite number of any numeric type (not a bool, not a string): one line
+    naming the option otherwise."""
+    import numbers
+
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+        raise AnalyzerError(f"{option} must be a number, got {value!r}")
+    return float(value)
+
+
 def game_setup(game: str, players: int | None, threads: int | None):
     """The game's match class, the player count and threads, bounded before any list is built."""
     from analyzer.engine.simulate import check_players, default_threads
@@ -105,8 +115,8 @@ def game_setup(game: str, players: int | None, threads: int | None):
     return info, info.load("match"), players, threads
 
 
-def _path(value, option: str) -> Path | None:
-    if value is None:
+def _path(value, option: str, required: bool = False) -> Path | None:
+    if value is None and not required:
         return None
     if not isinstance(value, (str, os.PathLike)):
         raise AnalyzerError(f"{option} must be a path, got {value!r}")
@@ -152,8 +162,40 @@ def cluster_session(cluster):
 
     if isinstance(cluster, Session):
         return contextlib.nullcontext(cluster)
+    address = check_address(cluster)
+    return _local_session(address) if address.startswith("local:") else connect(address)
 
-    return connect(check_address(cluster))
+
+def _local_session(address: str):
+    """``connect`` to a local cluster, quietly: its scheduler serves HTTP on
+    Dask's default port and, when another program holds that port, takes
+    another one after a four-line warning that tells the user nothing; and its
+    processes' multiprocessing objects (semaphores) are collected once it is
+    closed, before the command exits without finalisers (``cli.console``),
+    so that multiprocessing's resource tracker has no leaked ones to report
+    (two lines on stderr, after the end or a SIGTERM)."""
+    import contextlib
+    import gc
+    import warnings
+
+    from analyzer.engine.cluster import connect
+
+    warnings.filterwarnings("ignore", message=r"Port \d+ is already in use", category=UserWarning)
+
+    @contextlib.contextmanager
+    def session():
+        try:
+            with connect(address) as s:
+                yield s
+        except (KeyboardInterrupt, AnalyzerError) as e:
+            # a stop or a one-line error: its traceback would keep the closed
+            # cluster's objects alive past the collection (neither is shown)
+            e.with_traceback(None)
+            gc.collect()
+            raise
+        gc.collect()
+
+    return session()
 
 
 # ------------------------------------------------------------------ reports
@@ -200,8 +242,12 @@ def report_runs(run_dirs, out=None, *, by: str | None = None, min_effect: float 
     dirs = [Path(d) for d in run_dirs]
     if not dirs:
         raise AnalyzerError("no run directory given")
+    if by is not None and by not in ("players", "board"):
+        raise AnalyzerError(f"--by must be one of players, board, got {by!r}")
     if strong and by is not None:
         raise AnalyzerError("--strong does not go with --by (a side-by-side report plays no controlled tables)")
+    if min_effect is not None:
+        min_effect = _real(min_effect, "--min-effect")
     seen: dict[str, Path] = {}
     for d in dirs:
         key = os.path.realpath(d)
@@ -265,25 +311,47 @@ class Run:
                           for n in names}
                 self._tables = {**tables, **(self._final or {})}
             elif self.out is not None:
-                self._tables = {p.stem: pd.read_parquet(p) for p in sorted(self.out.glob("*.parquet"))}
+                from analyzer.engine.output import utf8_text
+
+                self._tables = {p.stem: pd.read_parquet(utf8_text(p)) for p in sorted(self.out.glob("*.parquet"))}
             else:
                 raise AnalyzerError("this run kept no tables (simulate(..., tables=False) without out=)")
         return self._tables
+
+    def _aggregate(self):
+        """The run's report aggregator (built from the kept chunks once); None without them."""
+        from analyzer.games import new_stats
+
+        if self._stats is None and self._chunks is not None:
+            stats = new_stats(self.game)
+            for tables in self._chunks:
+                stats.add(tables)
+            self._stats = stats
+        return self._stats
+
+    @property
+    def results(self) -> dict[str, pd.DataFrame]:
+        """The aggregated result tables the report reads, by name: what each of the game's
+        questions measures (``analyzer.stats.questions.questions_for(game)[key].estimate(
+        run.results, run.manifest)``)."""
+        stats = self._aggregate()
+        if stats is None:
+            if self.out is None:
+                raise AnalyzerError("this run kept no tables; run it with tables=True or out=")
+            from analyzer.report import aggregate_run
+
+            stats, _ = aggregate_run(self.out)
+            self._stats = stats
+        return stats.result()
 
     def report(self, path, strong: bool = False) -> Path:
         """Write the balance report (HTML, figures, CSV) to ``path`` (``strong``: under
         strong play, see ``report_runs``); returns the HTML file."""
         from analyzer.report import check_report_path, write_report
-        from analyzer.games import new_stats
 
-        path = Path(path)
+        path = _path(path, "the report path", required=True)
         check_report_path(path)
-        stats = self._stats
-        if stats is None and self._chunks is not None:
-            stats = new_stats(self.game)
-            for tables in self._chunks:
-                stats.add(tables)
-            self._stats = stats
+        stats = self._aggregate()
         if stats is None:
             if self.out is None:
                 raise AnalyzerError("this run kept no tables to report on; run it with tables=True or out=")
@@ -514,7 +582,8 @@ def compare(game: str, bot: str, vs: str, *, field: BotList = "random", players:
     count = _count(races, games, 200_000, f"--{info.unit}")
     check_run_options(count, _whole(seed, "--seed", required=True), threads, 1, info.unit)
     a, b = one_bot(bot, "--bot"), one_bot(vs, "--vs")
-    fill = parse_bot_list(_bot_text(field, "--field"))
+    fill = parse_bot_list(_bot_list(field, "--field"))
+    alpha, beta = _real(alpha, "--alpha"), _real(beta, "--beta")
     test = None
     if sprt is not None:
         try:
@@ -575,7 +644,7 @@ class Tournament:
         from analyzer.report import check_report_path
         from analyzer.report.tournament import write_tournament_report
 
-        path = Path(path)
+        path = _path(path, "the report path", required=True)
         check_report_path(path, "tournament.html")
         return write_tournament_report(self.result, path)
 

@@ -211,12 +211,12 @@ def run_scenario(scenario: Path = typer.Argument(..., help="a scenario file, e.g
                  progress: Optional[bool] = _progress_option(), cluster: Optional[str] = _cluster_option()):
     """Run a scenario file (TOML: game, board, players, bots, races or games, seed, report, out; paths relative to the file)."""
     from analyzer.api import cluster_session
-    from analyzer.scenario import load_scenarios
+    from analyzer.scenario import load_scenarios, run_outputs
 
     from analyzer.api import check_outputs, compile_ahead
 
     items = load_scenarios(scenario)
-    check_outputs([(i.out, i.report) for i in items])  # every run's, before the first run
+    check_outputs([pair for i in items for pair in run_outputs(i)])  # every run's, before the first run
     # every run's kernels that the cache lacks, compiled first on every core
     compile_ahead([dict(game=i.game, bots=i.bots, players=n, board=i.board, out=i.out, report=i.report,
                         strong=i.strong, rules=i.rules)
@@ -240,6 +240,7 @@ def run_player_counts(item, progress, session) -> None:
     import tempfile
 
     from analyzer import api
+    from analyzer.scenario import COUNT_FOLDER
 
     if item.report is not None:
         from analyzer.report import check_report_path
@@ -249,7 +250,7 @@ def run_player_counts(item, progress, session) -> None:
         base = item.out if item.out is not None else Path(tmp)
         dirs = []
         for n in item.player_counts:
-            dirs.append(base / f"players-{n}")
+            dirs.append(base / COUNT_FOLDER.format(n))
             run_simulation(item.game, item.board, n, item.bots, item.races, item.seed, item.threads, dirs[-1],
                            None, progress=progress, cluster=session, rules=item.rules)
         if item.report is not None:
@@ -629,7 +630,16 @@ def main(argv: list[str] | None = None) -> None:
         where = e.filename if e.filename else "the output"
         _fail(f"error: cannot write {where}: {e.strerror or e}", EXIT_OUTPUT)
     finally:
+        _end_workers()
         _restore_signal_handlers(previous)
+
+
+def _end_workers() -> None:
+    """No process of a command outlives it: its compile-ahead workers are ended
+    (engine/warm.py), whether it finished, failed or was stopped."""
+    warm = sys.modules.get("analyzer.engine.warm")
+    if warm is not None:
+        warm.end_workers()
 
 
 def console() -> None:

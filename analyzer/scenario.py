@@ -36,7 +36,7 @@ from typing import Any
 
 from pydantic import Field, StrictBool, StrictInt, StrictStr, field_validator, model_validator
 
-from analyzer.engine.datafile import FileModel, read_toml, validate
+from analyzer.engine.datafile import FileModel, Name, read_toml, validate
 from analyzer.engine.simulate import MAX_COUNT, MAX_PLAYERS, MAX_SEED, MAX_THREADS
 from analyzer.errors import AnalyzerError, InputFileError
 
@@ -61,7 +61,7 @@ class Scenario:
 class RunSettings(FileModel):
     """The settings of one run, as a file gives them: a scenario's runs and a
     sweep's defaults share these keys and their checks."""
-    title: StrictStr | None = None
+    title: Name | None = None  # printed as a heading line: one line
     game: Any = Field(default=None, validate_default=True)
     board: StrictStr | None = None
     players: StrictInt | None = Field(default=None, ge=1, le=MAX_PLAYERS)
@@ -130,6 +130,9 @@ class _ScenarioFile(FileModel):
     def _runs(cls, runs):
         if runs is not None and (not isinstance(runs, list) or not all(isinstance(r, dict) for r in runs)):
             raise ValueError("[[run]] must be a list of tables")
+        if runs is not None and not runs:
+            raise ValueError("[[run]] is empty: the file would run nothing (leave run out for one run of the "
+                             "top-level keys)")
         return runs
 
 
@@ -187,17 +190,87 @@ def bots_relative_to(bots: str | None, path: Path) -> str | None:
         raise InputFileError(f"{path}: bots: {e}") from None
 
 
-def _check_outputs_distinct(scenarios: list[Scenario], path: Path) -> None:
-    """Two runs writing one report or one table directory would overwrite each other."""
+@dataclass(frozen=True)
+class _Output:
+    """A path a run of the file writes: a file, or a folder with all below it."""
+    run: int
+    key: str  # "out" or "report"
+    what: str  # in words
+    shown: str  # as the file gives it
+    real: str  # symbolic links resolved
+    folder: bool
+
+    def holds(self, other: "_Output") -> bool:
+        return self.real == other.real or (self.folder and other.real.startswith(self.real.rstrip("/") + "/"))
+
+
+def _outputs(i: int, s: Scenario) -> list[_Output]:
+    """What run ``i`` writes: its table directory (with ``player_counts``, the
+    folder of its players-N directories), its report and the report's folder of
+    figures and tables (``NAME_files/`` beside it)."""
     import os
 
-    seen: dict[tuple[str, str], int] = {}
-    for i, s in enumerate(scenarios, 1):
-        for what, target in (("report", s.report), ("out", s.out)):
-            if target is None:
+    from analyzer.engine.output import files_dir, page_path
+
+    out = []
+    if s.out is not None:
+        out.append(_Output(i, "out", "out", str(s.out), os.path.realpath(s.out), True))
+    if s.report is not None:
+        page = page_path(s.report, "report.html")
+        out.append(_Output(i, "report", "report", str(s.report), os.path.realpath(page), False))
+        folder = files_dir(page)
+        out.append(_Output(i, "report", "report's folder", f"{folder} (of {page.name})", os.path.realpath(folder),
+                           True))
+    return out
+
+
+def _check_outputs_distinct(scenarios: list[Scenario], path: Path) -> None:
+    """Two outputs of the file's runs on one path, or one inside the other (a
+    report in a run's table directory, a table directory named like a report's
+    folder, either through a symbolic link), would overwrite each other or
+    leave a run directory the next run refuses: refused before any run."""
+    outputs = [o for i, s in enumerate(scenarios, 1) for o in _outputs(i, s)]
+    for k, a in enumerate(outputs):
+        for b in outputs[k + 1:]:
+            if a.run == b.run and a.key == b.key:
+                continue  # a report and its own folder
+            if not (a.holds(b) or b.holds(a)):
                 continue
-            key = (what, os.path.abspath(target))
-            if key in seen:
-                raise InputFileError(f"scenario file {path}: runs {seen[key]} and {i} both write {what} "
-                                     f"{target}; give each run its own")
-            seen[key] = i
+            if a.real == b.real and a.what == b.what:
+                via = "" if a.shown == b.shown else f" ({a.shown} and {b.shown} are one path)"
+                raise InputFileError(f"scenario file {path}: runs {a.run} and {b.run} both write {a.key} "
+                                     f"{b.shown}{via}; give each run its own")
+            how = "is the same path as" if a.real == b.real else "lies in" if b.holds(a) else "holds"
+            whose = (lambda o: f"run {o.run}'s") if len(scenarios) > 1 else (lambda o: "its")
+            raise InputFileError(f"scenario file {path}: {whose(a)} {a.what} {a.shown} {how} {whose(b)} "
+                                 f"{b.what} {b.shown}: one would overwrite the other; give each its own path")
+
+
+COUNT_FOLDER = "players-{}"  # a player_counts run's table directory of one count, in its out
+
+
+def run_outputs(s: Scenario) -> list[tuple[Path | None, Path | None]]:
+    """The (table directory, report) pairs a scenario run writes, to be checked
+    before the first run plays: a ``player_counts`` run's out is the folder of
+    its players-N run directories (checked here), each of which is checked as
+    any run directory, so that the file runs again over its own last results."""
+    if not s.player_counts or s.out is None:
+        return [(s.out, s.report)]
+    _check_counts_folder(s.out)
+    return [(s.out / COUNT_FOLDER.format(n), None) for n in s.player_counts] + [(None, s.report)]
+
+
+def _check_counts_folder(out: Path) -> None:
+    import re
+
+    if out.is_symlink() or (out.exists() and not out.is_dir()):
+        raise AnalyzerError(f"{out} exists and is not a directory; a player_counts run writes its runs into "
+                            "a directory (players-N in it)")
+    if not out.is_dir():
+        return
+    pattern = re.compile(COUNT_FOLDER.format(r"[0-9]+"))
+    other = sorted(e.name for e in out.iterdir()
+                   if not (pattern.fullmatch(e.name) and e.is_dir() and not e.is_symlink()))
+    if other:
+        raise AnalyzerError(f"{out} holds {', '.join(other[:3])}{', ...' if len(other) > 3 else ''}: not a "
+                            "player_counts run's players-N folders; choose an empty or new directory")

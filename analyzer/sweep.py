@@ -49,6 +49,7 @@ from pydantic import Field, StrictFloat, StrictInt, StrictStr, field_validator, 
 
 from analyzer.version import __version__
 from analyzer.engine.datafile import FileModel, read_toml, validate
+from analyzer.engine.inputs import read_input
 from analyzer.engine.output import check_page, check_parent, check_target, write_file
 from analyzer.engine.ruleset import show_value
 from analyzer.engine.simulate import MAX_PLAYERS, MAX_SEED
@@ -195,10 +196,10 @@ def _bot_digests(specs, path: Path) -> dict[str, str]:
     for spec in specs:
         if is_bot_file(spec.name) and spec.name not in digests:
             try:
-                digests[spec.name] = hashlib.sha256(Path(spec.name).read_bytes()).hexdigest()
-            except OSError as e:
-                raise InputFileError(f"sweep file {path}: cannot read bot file {spec.name}: "
-                                     f"{e.strerror or e}") from None
+                # as the run's manifest records it (botfamily.file_digest), read within the input bound
+                digests[spec.name] = hashlib.sha256(read_input(spec.name, "bot file")).hexdigest()
+            except InputFileError as e:
+                raise InputFileError(f"sweep file {path}: {e}") from None
     return digests
 
 
@@ -251,7 +252,7 @@ def load_sweep(path) -> Sweep:
     for i, (n, board, bots, seed, values, rule_values) in enumerate(combos):  # every cell built before any runs
         cell_rules = tuple(zip(rule_axes, rule_values))
         variant = ruleset.rules({**base.changed(), **dict(cell_rules)}, base.source) if cell_rules else base
-        shown = bots if bots is not None else "the default table"
+        shown = bots if bots is not None else f"{info.default_bot_list(n)} (the default table)"
         where = (f"sweep file {path}, cell {i + 1} (players {n}, board {board}, bots {shown}, seed {seed}"
                  + "".join(f", {k} {show_value(v)}" for k, v in variant.changed().items()) + ")")
         cell_params = tuple(zip(names, (float(v) for v in values)))
@@ -339,8 +340,8 @@ def _check_out(sweep: Sweep) -> None:
         raise AnalyzerError(f"{out} is a directory with other files in it and no sweep manifest; "
                             "choose an empty or new directory")
     try:
-        owner = json.loads(manifest.read_text(encoding="utf-8")).get("sweep")
-    except (OSError, ValueError, AttributeError):
+        owner = json.loads(read_input(manifest, "sweep manifest")).get("sweep")
+    except (AnalyzerError, ValueError, AttributeError):
         owner = None
     if not isinstance(owner, str) or os.path.realpath(owner) != os.path.realpath(sweep.path):
         raise AnalyzerError(f"{out} holds the cells of another sweep ({owner if isinstance(owner, str) else 'unknown'}"
@@ -354,10 +355,57 @@ def write_table(out: Path, rows: list[dict]) -> Path:
     return write_file(out / SWEEP_TABLE, df.to_parquet(index=False), "the sweep table")
 
 
+def checkpoint_name(cell: Cell) -> str:
+    return f"cell-{cell.index:05d}.json"
+
+
+def read_checkpoint(path: Path, sweep: Sweep, cell: Cell) -> tuple[dict | None, bool]:
+    """A cell's checkpoint: ``(row, True)`` when it holds this cell's row under its
+    key; ``(None, True)`` when there is none or it is of another key (an edited
+    board or bot file: the cell is played again, as it should); ``(None, False)``
+    when it is damaged (not JSON, not a key and a row of numbers and text, or a
+    row of another cell's settings)."""
+    from pydantic import ValidationError
+
+    if not path.exists():
+        return None, True
+    try:
+        saved = _checkpoint_model().model_validate(json.loads(read_input(path, "sweep checkpoint").decode("utf-8")))
+    except (AnalyzerError, ValueError, RecursionError, ValidationError):  # ValueError: not JSON or not UTF-8
+        return None, False
+    if saved.key != cell.key:
+        return None, True
+    row = saved.row
+    settings = {"cell": cell.index, "game": sweep.game, "players": cell.players, "board": cell.board,
+                "bots": cell.bots, "seed": cell.seed, "count": sweep.count}
+    if any(type(row.get(k)) is not type(v) or row.get(k) != v for k, v in settings.items()):
+        return None, False
+    return row, True
+
+
+def _checkpoint_model():
+    from pydantic import StrictBool
+
+    class Checkpoint(FileModel):
+        key: StrictStr
+        row: dict[StrictStr, StrictBool | StrictInt | StrictFloat | StrictStr | None]
+
+    return Checkpoint
+
+
+def _stderr(text: str) -> None:
+    import sys
+
+    if sys.stderr is not None:
+        print(f"analyzer: {text}", file=sys.stderr)
+
+
 def run_sweep(sweep: Sweep, *, resume: bool = False, threads: int | None = None, cluster=None,
-              progress: bool | None = None, on_cell=None) -> list[dict]:
+              progress: bool | None = None, on_cell=None, on_note=None) -> list[dict]:
     """Run every cell not yet checkpointed; returns the rows, in cell order.
-    ``on_cell(cell, row)`` follows each finished cell."""
+    ``on_cell(cell, row)`` follows each finished cell. With ``resume``, a
+    checkpoint that does not validate (``read_checkpoint``) is played again and
+    ``on_note(line)`` says so once, for all of them (default: a line on stderr)."""
     from analyzer import api
 
     out = sweep.out
@@ -377,19 +425,29 @@ def run_sweep(sweep: Sweep, *, resume: bool = False, threads: int | None = None,
              "cells": len(sweep.cells), "version": __version__}, indent=2) + "\n", "the sweep manifest")
     except OSError as e:
         raise AnalyzerError(f"cannot write to {out}: {e.strerror or e}") from None
+    finished: dict[int, dict] = {}
+    if resume:
+        damaged = []
+        for cell in sweep.cells:
+            row, ok = read_checkpoint(cells_dir / checkpoint_name(cell), sweep, cell)
+            if row is not None:
+                finished[cell.index] = row
+            elif not ok:
+                damaged.append(checkpoint_name(cell))
+        if damaged:  # once, before the cells run
+            say = on_note if on_note is not None else _stderr
+            say(f"{len(damaged)} checkpoint{'s' if len(damaged) > 1 else ''} in {cells_dir} "
+                f"{'do' if len(damaged) > 1 else 'does'} not validate ({', '.join(damaged[:3])}"
+                f"{', ...' if len(damaged) > 3 else ''}): {'their cells are' if len(damaged) > 1 else 'its cell is'} "
+                "played again")
     rows = []
     with api.cluster_session(cluster) as session:
         for cell in sweep.cells:
-            checkpoint = cells_dir / f"cell-{cell.index:05d}.json"
+            checkpoint = cells_dir / checkpoint_name(cell)
             key = cell.key
-            if resume and checkpoint.is_file():
-                try:
-                    saved = json.loads(checkpoint.read_text(encoding="utf-8"))
-                except (OSError, ValueError):
-                    saved = {}
-                if saved.get("key") == key:
-                    rows.append(saved["row"])
-                    continue
+            if cell.index in finished:
+                rows.append(finished[cell.index])
+                continue
             board = sweep.board_path(cell)
             run = api.simulate(sweep.game, sweep.count, bots=cell.bots, players=cell.players, board=board,
                                seed=cell.seed, threads=threads, tables=False, progress=progress, cluster=session,

@@ -59,6 +59,9 @@ class BotFamily:
     # what the game's parameter store holds (a fixed-point store bounds every
     # parameter's size; set by the registry): each range is cut to it
     store: ParamRange = field(default_factory=ParamRange)
+    # a bot file's content (user .py, bot .toml): sha256 of its bytes, part of a run's
+    # identity (the manifest, the race set, merges); "" for a built-in bot
+    sha256: str = ""
 
     def range_of(self, name: str) -> ParamRange:
         own = self.ranges.get(name, ANY_NUMBER)
@@ -88,6 +91,17 @@ class BotFamily:
 
     def defaults(self) -> dict[str, float]:
         return {name: default for name, (_, default, _) in self.params.items()}
+
+
+def file_digest(path) -> str:
+    """sha256 (hex) of a file's bytes: what identifies a bot file's content."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def search_family(model: BotFamily, description: str, search: dict, integer: frozenset) -> BotFamily:

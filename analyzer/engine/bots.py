@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from analyzer.engine.botfamily import (  # noqa: F401  (declared there)
-    ANY_NUMBER, PLAYER, BotFamily, ParamRange, UserBot, search_family,
+    ANY_NUMBER, PLAYER, BotFamily, ParamRange, UserBot, file_digest, search_family,
 )
 from analyzer.engine.botspec import BotSpec
 from analyzer.errors import AnalyzerError, BotError
@@ -32,6 +32,7 @@ class BotFile:
     description: str
     params: dict[str, float]
     path: str
+    sha256: str = ""  # of the file's bytes (``botfamily.file_digest``)
 
 
 def _bot_file_model():
@@ -130,22 +131,24 @@ class BotRegistry:
         from analyzer.engine.datafile import read_toml, validate
 
         p = Path(path)
-        if not p.is_file():
-            raise BotError(f"bot file not found: {path}")
         try:
             data = read_toml(p, "bot file")
+            digest = file_digest(p)
         except AnalyzerError as e:
             raise BotError(str(e)) from None
+        except OSError as e:
+            raise BotError(f"cannot read bot file {path}: {e.strerror or e}") from None
         f = validate(self._file_model, data, path, "bot file", context={"registry": self}, error=BotError)
         return BotFile(f.family, f.name or p.stem, f.description or f"{f.family} with the parameters of {p.name}",
-                       dict(f.params), str(p))
+                       dict(f.params), str(p), digest)
 
     def load_bot_toml(self, path: str) -> BotFamily:
         """The built-in family of a bot TOML file, with the file's parameters as defaults."""
         f = self.read_bot_toml(path)
         base = self.builtin[f.family]
         params = {k: (slot, f.params.get(k, default), text) for k, (slot, default, text) in base.params.items()}
-        return dataclasses.replace(base, name=f.name, description=f.description, params=params, source=f.path)
+        return dataclasses.replace(base, name=f.name, description=f.description, params=params, source=f.path,
+                                   sha256=f.sha256)
 
     def resolve(self, spec: BotSpec) -> BotFamily:
         if spec.name.endswith(".py"):

@@ -36,6 +36,7 @@ from analyzer.engine import stop
 from analyzer.errors import AnalyzerError
 
 CONNECT_SECONDS = 4  # an unreachable scheduler fails after this long
+HANDSHAKE_BYTES = 1 << 16  # a Dask scheduler's greeting is ~60 bytes; a longer one is not Dask's
 WORKERS_SECONDS = 30  # a scheduler without workers: how long to wait for one
 MAX_LOCAL_WORKERS = 256
 TASKS_PER_THREAD = 4  # at least this many tasks per worker thread, for balance
@@ -153,10 +154,125 @@ def _gather(client, futures) -> list:
     return [f.result() for f in futures]
 
 
+def _within(seconds: float, call, *args):
+    """``call(*args)`` in a thread of its own, waited for at most ``seconds``
+    (TimeoutError after): a connection step of Dask's own that has no bound
+    (its handshake waits for the server's answer for ever) cannot hang the
+    command. Ctrl-C still ends the wait."""
+    outcome: dict = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = call(*args)
+        except BaseException as e:  # handed to the caller
+            outcome["error"] = e
+
+    thread = threading.Thread(target=run, name="analyzer-cluster-connect", daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        raise TimeoutError(f"no answer within {seconds:g} s")
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+def _host_port(address: str) -> tuple[str, int]:
+    host, _, port = address.removeprefix("tcp://").rpartition(":")
+    return host.strip("[]"), int(port)
+
+
+def _receive(sock, n: int, deadline: float) -> bytes:
+    import time
+
+    data = bytearray()
+    while len(data) < n:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError
+        sock.settimeout(left)
+        block = sock.recv(n - len(data))
+        if not block:
+            raise ConnectionResetError("it closed the connection")
+        data += block
+    return bytes(data)
+
+
+def probe(address: str, seconds: float = CONNECT_SECONDS) -> None:
+    """The server at ``tcp://HOST:PORT`` greets as a Dask scheduler does, all
+    within ``seconds``, or one line says what it did instead. Dask's own
+    connection waits for the greeting without bound (a listener that accepts
+    and never speaks, a Redis or Postgres port, hung the command for good),
+    and takes any reply's first bytes for the length of a message (a server
+    speaking another protocol: "Unable to allocate 3.07 EiB"). A scheduler
+    speaks first: its greeting (a message of Dask's framing, ~60 bytes, with
+    its Python and pickle versions) is read and the connection closed."""
+    import socket
+    import struct
+    import time
+
+    deadline = time.monotonic() + seconds
+    host, port = _host_port(address)
+    where = f"cannot reach the Dask scheduler at {address} (within {seconds:g} s)"
+    try:
+        infos = _within(seconds, socket.getaddrinfo, host, port, 0, socket.SOCK_STREAM)
+    except TimeoutError:
+        raise AnalyzerError(f"{where}: its host name did not resolve") from None
+    except OSError as e:
+        raise AnalyzerError(f"{where}: {e.strerror or e}") from None
+    sock, error = None, None
+    while sock is None:  # refused: perhaps a scheduler still starting, tried again as Dask does
+        for family, kind, proto, _, addr in infos:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            candidate = socket.socket(family, kind, proto)
+            try:
+                candidate.settimeout(left)
+                candidate.connect(addr)
+                sock = candidate
+                break
+            except OSError as e:
+                candidate.close()
+                error = e
+        if sock is None:
+            if time.monotonic() >= deadline:
+                reason = "no connection" if error is None or isinstance(error, TimeoutError) else \
+                    (error.strerror or str(error))
+                raise AnalyzerError(f"{where}: {reason}")
+            time.sleep(min(0.1, max(0.0, deadline - time.monotonic())))
+    other = (f"cannot reach the Dask scheduler at {address}: it answers in another protocol "
+             "(not a Dask scheduler?)")
+    try:
+        (size,) = struct.unpack("<Q", _receive(sock, 8, deadline))
+        if not 0 < size <= HANDSHAKE_BYTES:
+            raise AnalyzerError(other)
+        greeting = _receive(sock, size, deadline)
+    except TimeoutError:
+        raise AnalyzerError(f"{where}: it accepted the connection but said nothing "
+                            "(not a Dask scheduler?)") from None
+    except OSError as e:
+        raise AnalyzerError(f"{where}: {e.strerror or e}") from None
+    finally:
+        sock.close()
+    try:
+        from distributed.protocol.core import loads
+        from distributed.protocol.utils import unpack_frames
+
+        frames, more = unpack_frames(greeting, partial=True)
+        message = loads(frames, deserialize=False) if not more else None
+    except Exception:
+        message = None
+    if not isinstance(message, dict) or "pickle-protocol" not in message:
+        raise AnalyzerError(other)
+
+
 @contextlib.contextmanager
 def connect(address: str):
     """A ``Session`` on the cluster at ``address``; closed (and a local
-    cluster stopped) on leaving, also after Ctrl-C."""
+    cluster stopped) on leaving, also after Ctrl-C. Every step of connecting
+    is bounded: a scheduler that is not there, not Dask or does not answer is
+    one line naming its address."""
     address = check_address(address)
     from distributed import Client
 
@@ -172,7 +288,11 @@ def connect(address: str):
                                  dashboard_address=None, silence_logs=logging.CRITICAL)
             client = Client(local, timeout=f"{CONNECT_SECONDS}s")
         else:
-            client = Client(address, timeout=f"{CONNECT_SECONDS}s")
+            probe(address)
+            # Dask's own steps: connect, greet, ask who it is, register (each up to the timeout)
+            client = _within(3 * CONNECT_SECONDS + 1, lambda: Client(address, timeout=f"{CONNECT_SECONDS}s"))
+    except AnalyzerError:
+        raise
     except Exception as e:  # unreachable, refused, or a scheduler that speaks another protocol
         if local is not None:
             local.close()
@@ -184,8 +304,13 @@ def connect(address: str):
         except (OSError, TimeoutError):
             raise AnalyzerError(f"the Dask scheduler at {address} has no workers "
                                 f"(none joined within {WORKERS_SECONDS} s)") from None
-        check_versions(client.run(worker_version))
-        nthreads = client.nthreads()
+        try:
+            versions = _within(WORKERS_SECONDS, client.run, worker_version)
+            nthreads = _within(WORKERS_SECONDS, client.nthreads)
+        except TimeoutError:
+            raise ClusterError(f"the Dask scheduler at {address} or its workers did not answer "
+                               f"within {WORKERS_SECONDS} s") from None
+        check_versions(versions)
         yield Session(client, address, max(1, sum(nthreads.values())), len(nthreads))
     finally:
         with contextlib.suppress(Exception):

@@ -5,25 +5,21 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
+from analyzer.engine.inputs import read_input
 from analyzer.errors import InputFileError
 
 
 def read_toml(path: Path, what: str) -> dict:
-    """The parsed file; ``what`` names it in errors ("board file", "track file")."""
+    """The parsed file; ``what`` names it in errors ("board file", "track file").
+    Read as every input is (``engine/inputs.py``): a regular file of bounded size."""
+    data = read_input(path, what)
     try:
-        with open(path, "rb") as f:
-            return tomllib.load(f)
-    except FileNotFoundError:
-        raise InputFileError(f"{what} not found: {path}") from None
-    except IsADirectoryError:
-        raise InputFileError(f"{what} is a directory: {path}") from None
+        return tomllib.loads(data.decode("utf-8"))
     except tomllib.TOMLDecodeError as e:
         raise InputFileError(f"{what} {path} is not valid TOML: {e}") from None
     except UnicodeDecodeError as e:
         raise InputFileError(f"{what} {path} is not valid TOML (not UTF-8 text: {e.reason} at byte "
                              f"{e.start})") from None
-    except OSError as e:
-        raise InputFileError(f"cannot read {what} {path}: {e}") from None
 
 
 def content_digest(obj) -> str:

@@ -144,7 +144,7 @@ def jit_sources(module: str) -> list[Path]:
 
 
 @lru_cache(maxsize=None)
-def _cache_dir(module: str) -> str | None:
+def _cache_dir(module: str) -> str:
     """A cache directory keyed by a hash of the sources the module's kernels are
     compiled from (``jit_sources``). numba's cache checks only the file of the
     cached function itself, not the helpers it inlines from other modules or the
@@ -162,7 +162,7 @@ def _cache_dir(module: str) -> str | None:
     try:
         target.mkdir(parents=True, exist_ok=True)
     except OSError:
-        return None  # numba's default (next to the sources) still works
+        pass  # a cache that cannot be made is read (nothing) and not written, with a warning
     return str(target)
 
 
@@ -193,10 +193,132 @@ class _KeyedDirectoryLocator(caching.UserProvidedCacheLocator):
 
     @classmethod
     def from_function(cls, py_func, py_file):
-        return super().from_function(py_func, py_file) if cls.active else None
+        """This locator for a kernel made by ``kernel``, whether or not its
+        directory can be written: numba's own would fall back to a folder
+        next to the sources, keyed by their file alone (the stale helpers
+        ``_cache_dir`` keys against). A directory that cannot be written is
+        found out when the first compiled kernel is saved (``_save_or_warn``)."""
+        if not cls.active or not os.path.exists(py_file):
+            return None
+        return cls(py_func, py_file)
 
 
 caching.CacheImpl._locator_classes.insert(0, _KeyedDirectoryLocator)
+
+
+# ------------------------------------------------------------- a cache that fails
+# The kernel cache only ever saves time: a damaged entry (a file truncated by a
+# full disk or a crash, random bytes) is dropped and the kernel compiled again,
+# and a cache that cannot be written (a full disk, a read-only folder) is left
+# alone for the rest of the process; either says so in one warning line on
+# stderr, once a process. numba's own cache raises for both (an EOFError, which
+# click took for Ctrl-C; an UnpicklingError; the OSError of a full disk, taken
+# for the command's output failing).
+
+CACHE_WARNINGS = True  # off in the compile-ahead workers: the command itself says it (``engine/warm.py``)
+_warned: set = set()  # the kinds of warning given in this process
+_saving = True  # False after a save failed: the rest of the process compiles without saving
+
+
+def _warn(kind: str, text: str) -> None:
+    if not CACHE_WARNINGS or kind in _warned:
+        return
+    _warned.add(kind)
+    import sys
+
+    if sys.stderr is not None:
+        try:
+            print(f"analyzer: warning: {text}", file=sys.stderr, flush=True)
+        except (OSError, ValueError):
+            pass  # stderr gone: the warning is all that is lost
+
+
+def _reason(e: BaseException) -> str:
+    if isinstance(e, OSError) and e.strerror:
+        return e.strerror
+    text = str(e).strip()
+    return f"{type(e).__name__}: {text.splitlines()[0]}" if text else type(e).__name__
+
+
+def _damaged(path: str, e: BaseException) -> None:
+    """``path`` (an index or data file of the cache) cannot be read back: it goes."""
+    try:
+        os.unlink(path)
+    except OSError:
+        pass  # not ours to remove (a read-only cache): the save that follows fails and says so
+    _warn("damaged", f"the kernel cache in {os.path.dirname(path)} held a damaged entry "
+                     f"({os.path.basename(path)}: {_reason(e)}); it was dropped and the kernel compiled again")
+
+
+_numba_load_index = caching.IndexDataCacheFile._load_index
+
+
+def _load_index(self):
+    """numba's index of a cached function, or none (``{}``) for a damaged one."""
+    try:
+        return _numba_load_index(self)
+    except OSError:
+        return {}  # a cache that cannot be read is not a damaged one: the save after the compile says why
+    except Exception as e:
+        _damaged(self._index_path, e)
+        return {}
+
+
+def _load(self, key):
+    """numba's ``IndexDataCacheFile.load``: a data file that does not read back
+    is dropped (the compile that follows writes it again under its index entry)."""
+    name = self._load_index().get(key)
+    if name is None:
+        return None
+    try:
+        return self._load_data(name)
+    except OSError:
+        return None  # removed while the index still names it, or unreadable: compiled again
+    except Exception as e:
+        _damaged(self._data_path(name), e)
+        return None
+
+
+_numba_load_overload = caching.Cache.load_overload
+_numba_save_overload = caching.Cache.save_overload
+
+
+def _load_or_compile(self, sig, target_context):
+    """A cached kernel whose data reads but cannot be rebuilt is compiled again,
+    its function's entries dropped (an empty index: numba's ``flush``)."""
+    try:
+        return _numba_load_overload(self, sig, target_context)
+    except Exception as e:
+        try:
+            self.flush()
+        except OSError:
+            pass  # a cache that cannot be written: the save that follows says so
+        _warn("damaged", f"the kernel cache in {self._cache_path} held a damaged entry "
+                         f"({_reason(e)}); it was dropped and the kernel compiled again")
+        return None
+
+
+def _save_or_warn(self, sig, data):
+    """numba's save. One that cannot write (an OSError) leaves the cache alone
+    for the rest of the process; any other failure skips this kernel's save."""
+    global _saving
+    if not _saving:
+        return
+    try:
+        _numba_save_overload(self, sig, data)
+    except OSError as e:
+        _saving = False
+        _warn("unwritable", f"cannot write the kernel cache in {self._cache_path} ({_reason(e)}); "
+                            "kernels compiled by this command are not saved")
+    except Exception as e:
+        _warn("unsaved", f"a compiled kernel could not be saved in the kernel cache in {self._cache_path} "
+                         f"({_reason(e)}); it is compiled again next time")
+
+
+caching.IndexDataCacheFile._load_index = _load_index
+caching.IndexDataCacheFile.load = _load
+caching.Cache.load_overload = _load_or_compile
+caching.Cache.save_overload = _save_or_warn
 
 JIT_OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
 
@@ -279,11 +401,9 @@ def kernel(fn=None, *, cache=True, allocates=False, inline=False, whole=False):
         if not cache:
             return _plain_types(njit(**options)(f), whole)
         # numba picks the cache directory when the dispatcher is made
-        directory = _cache_dir(f.__module__)
         saved = numba.config.CACHE_DIR
-        if directory is not None:
-            numba.config.CACHE_DIR = directory
-            _KeyedDirectoryLocator.active = True
+        numba.config.CACHE_DIR = _cache_dir(f.__module__)
+        _KeyedDirectoryLocator.active = True
         try:
             return _plain_types(njit(**options)(f), whole)
         finally:

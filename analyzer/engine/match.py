@@ -27,6 +27,8 @@ class PooledMatch:
     compile_seconds: dict[str, float] = {}
 
     def __init__(self, registry, players: int, bots: list[BotSpec], rules=None):
+        if len(bots) != players:  # the kernels size every seat's arrays by the player count
+            raise BotError(f"{len(bots)} bots given for {players} players; give one bot a seat")
         self.rules = self.rules_for(rules)
         self.players = players
         self.specs = list(bots)
@@ -108,7 +110,7 @@ class PooledMatch:
         two bot files with one name) would be merged into one."""
         seen: dict[str, tuple] = {}
         for label, family, row in zip(self.labels, self.families, self.params):
-            bot = (family.source, family.kind, tuple(row))
+            bot = (family.source, family.kind, family.sha256, tuple(row))
             other = seen.setdefault(label, bot)
             if other != bot:
                 where = sorted({other[0], bot[0]})
@@ -197,8 +199,12 @@ class PooledMatch:
         return pd.Categorical.from_codes(codes[seats], categories)
 
     def bots_described(self) -> list[dict]:
+        """Each seat's bot as the manifest records it; a bot file's (a user .py,
+        a bot .toml) with the sha256 of its content: the file is the bot, not its
+        name, and an edited file is another bot."""
         return [{"seat": i + 1, "bot": label, "family": f.name, "source": f.source,
-                 "params": {k: float(self.params[i, slot]) for k, (slot, _, _) in f.params.items()}}
+                 "params": {k: float(self.params[i, slot]) for k, (slot, _, _) in f.params.items()},
+                 **({"sha256": f.sha256} if f.sha256 else {})}
                 for i, (label, f) in enumerate(zip(self.labels, self.families))]
 
     def chunk_extras(self, chunk) -> dict[str, pd.DataFrame]:

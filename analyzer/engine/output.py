@@ -8,8 +8,8 @@ folders, replay timelines, tuned bots, sweep tables and checkpoints.
   (exit 2). Writing by rename would replace a FIFO or a link with a file, and
   opening a FIFO to write would wait for a reader for ever.
 - ``write_file`` / ``write_page``: everything is written under a short hidden
-  temporary name beside its place and renamed into it, so a reader never sees
-  half a file. On any failure (a full disk, a signal's KeyboardInterrupt)
+  temporary name beside its place, unique to the writer (``temp_path``), and
+  renamed into it, so a reader never sees half a file. On any failure (a full disk, a signal's KeyboardInterrupt)
   every temporary and every folder made for the output is removed; a failed
   write is one line, exit 1 (``OutputError``).
 - A ``NAME_files/`` folder lists the files it holds in ``FOLDER_MARK``: a
@@ -19,6 +19,7 @@ folders, replay timelines, tuned bots, sweep tables and checkpoints.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import shutil
@@ -26,6 +27,7 @@ import stat
 from contextlib import contextmanager
 from pathlib import Path
 
+from analyzer.engine.inputs import read_input
 from analyzer.errors import AnalyzerError, OutputError
 
 WRITTEN_BY = "analyzer"
@@ -44,10 +46,32 @@ def short_name(name: str) -> str:
     return f"{head}~{hashlib.sha256(raw).hexdigest()[:8]}"
 
 
+_temp_numbers = itertools.count(1)  # next() is atomic: threads never draw the same number
+
+
 def temp_path(path: Path, kind: str = "tmp") -> Path:
-    """The hidden temporary beside ``path``; the pid keeps two processes apart."""
+    """A hidden temporary beside ``path`` of its own: ``.NAME.KIND-PID-N``, the
+    pid keeping processes apart and ``N`` (counted in the process) two writers
+    of one process, threads too. Two threads writing one output with one
+    temporary removed each other's and left a manifest saying complete over
+    unreadable tables."""
     path = Path(path)
-    return path.parent / f".{short_name(path.name)}.{kind}-{os.getpid()}"
+    return path.parent / f".{short_name(path.name)}.{kind}-{os.getpid()}-{next(_temp_numbers)}"
+
+
+def utf8_text(path, what: str = "the path") -> str:
+    """A path as UTF-8 text, as pyarrow (tables) and a page's links (its folder)
+    take it: its bytes decoded as UTF-8, also where Python decoded them otherwise
+    (under a C locale, ``out/ü`` arrives as surrogate escapes). A path whose bytes
+    are not UTF-8 is refused in one line: no table or page could be written
+    or read under it."""
+    raw = os.fsencode(path)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise AnalyzerError(f"cannot use {what} {raw.decode('utf-8', 'backslashreplace')}: its name is not "
+                            f"UTF-8 text (byte {raw[e.start]:#04x}); tables and reports take UTF-8 names only, "
+                            "choose another") from None
 
 
 def files_dir(page: Path) -> Path:
@@ -91,8 +115,10 @@ def check_parent(path: Path, what: str) -> None:
 
 
 def check_target(path, what: str) -> Path:
-    """Refuse, before any work, a file path holding anything but a regular file."""
+    """Refuse, before any work, a file path holding anything but a regular file,
+    or a name that is not UTF-8 text (``utf8_text``)."""
     path = Path(path)
+    utf8_text(os.path.abspath(path), what)
     if path.is_symlink() or (path.exists() and not path.is_file()):
         raise AnalyzerError(f"cannot write {what} to {path}: it exists and is not a file ({_kind(path)})")
     check_parent(path, what)
@@ -122,10 +148,10 @@ def _files_of_ours(folder: Path, page: Path) -> set[str] | None:
     entries = list(folder.iterdir())
     names = {e.name for e in entries}
     try:
-        mark = json.loads((folder / FOLDER_MARK).read_text(encoding="utf-8"))
+        mark = json.loads(read_input(folder / FOLDER_MARK, "the folder's mark"))
         if mark.get("written_by") == WRITTEN_BY and all(isinstance(n, str) for n in mark["files"]):
             return set(mark["files"]) & names
-    except (OSError, ValueError, AttributeError, KeyError, TypeError):
+    except (AnalyzerError, ValueError, AttributeError, KeyError, TypeError):
         pass
     if all(e.is_file() and not e.is_symlink() and e.suffix in LEGACY_FOLDER_SUFFIXES for e in entries) \
             and (not entries or page.is_file()):

@@ -22,10 +22,12 @@ ITEMS = "items"  # the manifest's key
 
 def setup_digest(manifest: dict) -> str:
     """What decides the races besides the seed, digested. Thread count, chunk
-    size, date and version do not change a race (the engine's guarantee), so
-    they are left out; so are the seats' labels (a bot's family, source and
-    parameters are what it plays). The rules count where they differ from the
-    box (a run of the box's rules has the digest it had before runs named them)."""
+    size and date do not change a race (the engine's guarantee), so they are
+    left out; so are the seats' labels (a bot's family, source, parameters and,
+    for a bot file, its content are what it plays). The analyzer version is
+    not in it (old runs keep their digest): ``RaceSet`` compares it apart. The
+    rules count where they differ from the box (a run of the box's rules has
+    the digest it had before runs named them)."""
     setup = {
         "game": manifest.get("game"),
         "unit": manifest.get("unit"),
@@ -33,7 +35,10 @@ def setup_digest(manifest: dict) -> str:
         "variant": manifest.get("variant"),
         "roles": manifest.get("roles"),
         "data": sorted([str(d.get("part")), str(d.get("sha256"))] for d in manifest.get("data") or []),
+        # a bot file's content too: an edited file is another bot (a built-in bot has
+        # none, so the digests of runs of built-in bots are those of before)
         "bots": [[b.get("seat"), b.get("family"), b.get("source"), b.get("params")]
+                 + ([b["sha256"]] if b.get("sha256") else [])
                  for b in manifest.get("bots") or []],
     }
     rules = manifest.get("rules")
@@ -55,20 +60,25 @@ class RaceSet:
     first: int
     count: int
     setup: str
+    # the analyzer version that played them: another version may play other races
+    # from the same seed and setup (CHANGES.md lists those that do), so races of
+    # two versions are never taken for the same ones ("": not recorded)
+    version: str = ""
 
     @property
     def stop(self) -> int:
         return self.first + self.count
 
+    def _same_streams(self, other: "RaceSet") -> bool:
+        return self.seed == other.seed and self.setup == other.setup and self.version == other.version
+
     def meets(self, other: "RaceSet") -> bool:
         """True if the two share at least one race."""
-        return (self.seed == other.seed and self.setup == other.setup
-                and max(self.first, other.first) < min(self.stop, other.stop))
+        return self._same_streams(other) and max(self.first, other.first) < min(self.stop, other.stop)
 
     def within(self, other: "RaceSet") -> bool:
         """True if every race of this set is one of ``other``'s."""
-        return (self.seed == other.seed and self.setup == other.setup
-                and other.first <= self.first and self.stop <= other.stop)
+        return self._same_streams(other) and other.first <= self.first and self.stop <= other.stop
 
     def describe(self, unit: str = "races") -> str:
         last = f"{self.stop - 1:,}" if self.count else "none"
@@ -79,13 +89,16 @@ def race_set(manifest: dict) -> RaceSet:
     """The races of a run, from its manifest (``items``, or what an older run implies)."""
     items = manifest.get(ITEMS)
     unit = manifest.get("unit", "races")
+    versions = manifest.get("versions")
+    version = str(versions.get("analyzer", "")) if isinstance(versions, dict) else ""
     if isinstance(items, dict):
         try:
-            return RaceSet(int(items["seed"]), int(items["first"]), int(items["count"]), str(items["setup"]))
+            return RaceSet(int(items["seed"]), int(items["first"]), int(items["count"]), str(items["setup"]),
+                           version)
         except (KeyError, TypeError, ValueError):
             raise AnalyzerError(f"the run manifest's {ITEMS!r} is not a seed, first, count and setup: "
                                 f"{items!r}") from None
-    return RaceSet(int(manifest.get("seed", 0)), 0, int(manifest.get(unit, 0)), setup_digest(manifest))
+    return RaceSet(int(manifest.get("seed", 0)), 0, int(manifest.get(unit, 0)), setup_digest(manifest), version)
 
 
 def plan_merge(manifests: list[dict], run_dirs: list[Path],

@@ -364,7 +364,8 @@ class RuleSet:
         data = read_toml(Path(path), "rules file")
         if set(data) != {RULES_TABLE} or not isinstance(data[RULES_TABLE], dict):
             extra = sorted(set(data) - {RULES_TABLE})
-            why = (f"no [{RULES_TABLE}] table" if RULES_TABLE not in data else f"unknown key {extra[0]!r}" if extra
+            stray = [k for k in extra if k not in self._by_name]  # a rule's name outside the table is not stray
+            why = (f"unknown key {stray[0]!r}" if stray else f"no [{RULES_TABLE}] table" if RULES_TABLE not in data
                    else f"{RULES_TABLE} must be a table")
             raise InputFileError(f"rules file {path}: {why} (a rules file holds one [{RULES_TABLE}] table of "
                                  f"{self.title}'s rules)")

@@ -15,19 +15,14 @@ import numba
 import numpy as np
 
 from analyzer.version import __version__
+# the upper bounds every run is checked against before any work (engine/limits.py)
+from analyzer.engine.limits import MAX_CHUNK, MAX_COUNT, MAX_PLAYERS, MAX_SEED, MAX_THREADS  # noqa: F401
 from analyzer.engine.progress import Progress
 from analyzer.engine.raceset import items_entry
 from analyzer.engine.runner import interruptible, run_chunks
 from analyzer.errors import AnalyzerError
 
 DEFAULT_CHUNK = 1 << 16
-# Upper bounds, checked before any work (documented in docs/commands.md): beyond them
-# a run would not end in a lifetime or would only exhaust memory.
-MAX_SEED = (1 << 63) - 1
-MAX_COUNT = 10_000_000_000  # races or games per run: about 14 hours at 200,000 a second
-MAX_THREADS = 256
-MAX_CHUNK = 1 << 20  # items per chunk: record buffers stay in the hundreds of megabytes
-MAX_PLAYERS = 16  # any game's seats, before the game checks its own range
 
 
 @dataclass

@@ -346,8 +346,13 @@ def raise_fault(match, status: int, first: int = 0) -> None:
     bot file; clears the recorded faults of its bots. Games' matches call this
     first in ``_bot_failed``; a built-in bot's error is left to the match.
     ``first``: the chunk's first item (``engine.fault_status``)."""
+    from analyzer.engine import stop
     from analyzer.engine.fault_status import decode_fault
 
+    if stop.requested():  # a signal stopped a plain bot's call (its FAULT is not the bot's)
+        for f in match.families:
+            take_fault(f.kind)
+        raise KeyboardInterrupt
     code, index = decode_fault(status, first)
     error, seat = divmod(code, 8)
     where = f"({match.unit.rstrip('s')} {index})"
@@ -471,8 +476,18 @@ def _plain_adapter(spec: ViewSpec, view_cls, fn, raw: bool, source: str):
             game, state, params = _arrays(g, ng, s, ns, p, np_)
             view = view_cls(what, seat, n_options, game, state, params)
             answer = fn(*_call_args(raw, view))
-        except KeyboardInterrupt:  # the user's Ctrl-C (or a stopping signal): the run stops as for any
-            raise
+        except KeyboardInterrupt as e:
+            # Python raises a signal's KeyboardInterrupt in the main thread, and the
+            # kernels play on other threads: here it is the bot's own ``raise``, a
+            # fault like any (a ctypes callback cannot raise: it would print a
+            # traceback and answer 0). Where a kernel plays on the main thread
+            # (a replay), the CLI's stop request tells a signal's apart: the
+            # FAULT ends the kernel and ``raise_fault`` stops the command.
+            from analyzer.engine import stop
+
+            if not stop.requested():
+                _record(kind, seat, what, _exception_text(e, source))
+            return FAULT
         except SystemExit:
             _record(kind, seat, what, "called sys.exit")
             return FAULT
@@ -537,7 +552,8 @@ class Adapter:
 
 # ------------------------------------------------------------------ loading
 
-_loaded: dict[tuple[str, Path], BotFamily] = {}
+_loaded: dict[tuple[str, Path, str], BotFamily] = {}  # (game, file, sha256 of its bytes) -> family
+_load_lock = threading.RLock()
 _by_game: dict[str, list[BotFamily]] = {}
 KIND_SPAN = 1 << 28  # user bot kinds: USER_KIND_BASE .. USER_KIND_BASE + KIND_SPAN - 1
 
@@ -563,17 +579,6 @@ def _kind_of(game: str, module_name: str) -> int:
     return kind
 
 
-def _import(p: Path, path: str, digest: str):
-    # named by the file's name and text, as on a cluster worker (_import_text):
-    # numba resolves a fast bot's globals through its module, by this name
-    name = f"analyzer_user_bot_{p.stem.replace('-', '_')}_{digest[:16]}"
-    spec = importlib.util.spec_from_file_location(name, p)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # numba resolves the bot's globals through its module
-    _run_bot_code(lambda: spec.loader.exec_module(module), name, path, str(p))
-    return module
-
-
 def _run_bot_code(run, name: str, path: str, source: str) -> None:
     """Run a bot file's module code: a failure (a BaseException subclass of its
     own too) is one line naming the file, and the half-made module goes; the
@@ -593,28 +598,42 @@ def _run_bot_code(run, name: str, path: str, source: str) -> None:
 
 def load(path: str, spec: ViewSpec, width: int) -> BotFamily:
     """The bot family of a user's bot file for the game of ``spec``, loaded and
-    compiled once per process. ``width``: the game's parameter row length."""
+    compiled once per process and content: the file is read (and digested) at
+    every call, so a file edited since it was loaded is loaded again, a new bot
+    (its own kind, its own digest in the manifest). ``width``: the game's
+    parameter row length."""
+    import hashlib
+
+    from analyzer.engine.inputs import read_input
+
     p = Path(path)
-    if not p.is_file():
-        raise BotError(f"bot file not found: {path}")
-    key = (spec.game, p.resolve())
-    if key in _loaded:
-        return _loaded[key]
+    # a regular file of bounded size: a FIFO or a device is refused by name, never opened
+    data = read_input(p, "bot file", error=BotError)
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
+        # as Python reads a source file: its encoding (UTF-8 unless declared), newlines as \n
+        text = importlib.util.decode_source(data)
+    except (UnicodeDecodeError, SyntaxError, LookupError) as e:
         raise BotError(f"bot file {path} cannot be read: {e}") from None
-    family = _family_of(_import(p, path, _digest(text)), path, spec)
-    # what a cluster worker receives of it (``sent``): the source text, not the file
-    _texts[family.kind] = (text, _digest(text))
-    _loaded[key] = family
-    _by_game.setdefault(spec.game, []).append(family)
-    return family
+    content = hashlib.sha256(data).hexdigest()
+    key = (spec.game, p.resolve(), content)
+    with _load_lock:
+        if key in _loaded:
+            return _loaded[key]
+        # run from the text just digested, not imported from the file again: the
+        # code that plays is the content the manifest records (an import could
+        # read a newer file, or a bytecode cache of an older one of the same size)
+        module = _import_text(text, path, _digest(text))
+        family = _family_of(module, path, spec, sha256=content)
+        # what a cluster worker receives of it (``sent``): the source text, not the file
+        _texts[family.kind] = (text, _digest(text))
+        _loaded[key] = family
+        _by_game.setdefault(spec.game, []).append(family)
+        return family
 
 
-def _family_of(module, path: str, spec: ViewSpec, kind: int | None = None) -> BotFamily:
+def _family_of(module, path: str, spec: ViewSpec, kind: int | None = None, sha256: str = "") -> BotFamily:
     """The family of a loaded bot module; ``kind``: the number a cluster's
-    client gave it (a new one when None)."""
+    client gave it (a new one when None); ``sha256``: its file's content."""
     bot = getattr(module, "BOT", None)
     if not isinstance(bot, UserBot):
         raise BotError(f"bot file {path} defines no BOT = UserBot(name, decide, game=..., ...)")
@@ -663,7 +682,7 @@ def _family_of(module, path: str, spec: ViewSpec, kind: int | None = None) -> Bo
     kwargs = {}
     if "roles" in BotFamily.__dataclass_fields__:  # the Game protocol's roles, where the engine has them
         kwargs["roles"] = roles
-    family = BotFamily(bot.name, kind, bot.description, params, adapter, source, **kwargs)
+    family = BotFamily(bot.name, kind, bot.description, params, adapter, source, sha256=sha256, **kwargs)
     _families[kind] = family
     _specs[kind] = spec
     bot_table.register(kind, address, adapter)  # from here on, every kernel of this process answers it
@@ -761,8 +780,9 @@ def sent(value):
 
 
 def _import_text(text: str, path: str, digest: str):
-    """A bot module from its source text (a worker has no file), compiled under
-    the client's path, so that tracebacks and a fault's line name that file."""
+    """A bot module from its source text (the text whose digest the manifest
+    records; a cluster worker has no file), compiled under the file's path, so
+    that tracebacks and a fault's line name that file."""
     import linecache
     import types
 

@@ -30,6 +30,7 @@ from typing import Callable
 from analyzer.engine import stop
 
 DEFAULT_SECONDS = 30.0  # a kernel's cold compile when its game gives no estimate
+END_SECONDS = 5.0  # a worker told to end (SIGTERM) is killed after this long
 
 
 @dataclass
@@ -65,7 +66,10 @@ def cached(dispatcher) -> bool:
         return True
     cache = getattr(dispatcher, "_cache", None)
     index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
-    return index is None or os.path.exists(index)  # no cache at all: nothing to compile ahead
+    if index is None or os.path.exists(index):
+        return True  # (no cache at all: nothing to compile ahead)
+    # a cache folder that cannot be written: a worker's compile would fill nothing
+    return not os.access(os.path.dirname(index), os.W_OK)
 
 
 def cold_jobs(jobs: list[Job]) -> list[Job]:
@@ -93,6 +97,7 @@ class _Ahead:
         self.pool = None
         self.futures: dict = {}  # job key -> future
         self.estimates: dict = {}  # job key -> seconds
+        self.started = False  # a pool was started (and with it multiprocessing's resource tracker)
 
     def submit(self, jobs: list[Job]) -> list:
         import multiprocessing
@@ -102,24 +107,39 @@ class _Ahead:
             new = [job for job in jobs if job.key() not in self.futures]
             if new and self.pool is None:
                 # a pool as wide as the machine: later submissions use it too
-                self.pool = ProcessPoolExecutor(workers_for(1 << 10), mp_context=multiprocessing.get_context("spawn"))
+                self.pool = ProcessPoolExecutor(workers_for(1 << 10), mp_context=multiprocessing.get_context("spawn"),
+                                                initializer=_worker_start, initargs=(os.getpid(),))
+                self.started = True
             for job in new:
                 self.estimates[job.key()] = job.estimate()
                 self.futures[job.key()] = self.pool.submit(_run, job.call)
             return [self.futures[job.key()] for job in jobs]
 
     def close(self, kill: bool = False) -> None:
+        """Shut the workers down when their jobs are done, or (``kill``) end
+        them now, whatever they are compiling, and wait until they are gone."""
         with self.lock:
             pool, self.pool = self.pool, None
             self.futures.clear()
         if pool is None:
             return
-        if kill:
-            for process in list((getattr(pool, "_processes", None) or {}).values()):
-                process.terminate()
-            pool.shutdown(wait=False, cancel_futures=True)
-        else:
+        if not kill:
             pool.shutdown(wait=True)
+            return
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            while True:
+                try:
+                    process.join(END_SECONDS)
+                    if process.exitcode is None:  # a worker that ignored SIGTERM
+                        process.kill()
+                        process.join()
+                    break
+                except KeyboardInterrupt:
+                    continue  # a second Ctrl-C or SIGTERM: they are ending already, and are waited for
+        pool.shutdown(wait=True, cancel_futures=True)
 
     def idle(self) -> bool:
         with self.lock:
@@ -127,6 +147,48 @@ class _Ahead:
 
 
 _ahead = _Ahead()
+
+
+def end_workers() -> None:
+    """End this process's compile-ahead workers, if any, and wait until they
+    are gone: a command's last step, also after an error, Ctrl-C or SIGTERM.
+    No process of a command outlives it (the CLI ends with ``os._exit``, which
+    would skip the pool's own shutdown and leave them running, ~0.8 GB each);
+    what a worker was still compiling is compiled again when a command needs it."""
+    _ahead.close(kill=True)
+    if not _ahead.started:
+        return
+    _ahead.started = False
+    # multiprocessing's resource tracker (started with the pool) would end only
+    # when this process's end closes its pipe: it is told to end now, and waited for
+    import multiprocessing.resource_tracker as tracker
+
+    stop_tracker = getattr(tracker._resource_tracker, "_stop", None)
+    if stop_tracker is not None:
+        stop_tracker()
+
+
+def _worker_start(parent: int) -> None:
+    """In a worker, first: Ctrl-C at the terminal reaches the whole process
+    group, and the command ends its workers itself (``end_workers``), so the
+    worker ignores it; the command's warnings about the kernel cache are its
+    own to give, once; and a worker whose command is gone (killed outright:
+    SIGKILL, no handler ran) ends within a second."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from analyzer.engine import jit
+
+    jit.CACHE_WARNINGS = False
+
+    def watch() -> None:
+        import time
+
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="analyzer-parent-watch", daemon=True).start()
 
 
 def compile_ahead(jobs: list[Job], progress: bool | None = None, wait: bool = True) -> int:

@@ -10,14 +10,16 @@ import hashlib
 import json
 import os
 import shutil
+import threading
 from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from analyzer.engine.inputs import check_input, read_input
 from analyzer.engine.manifest import MANIFEST  # the manifest's reader beside its writer
-from analyzer.engine.output import check_parent, make_parents, remove_made, temp_path
+from analyzer.engine.output import check_parent, make_parents, remove_made, short_name, temp_path, utf8_text
 from analyzer.errors import AnalyzerError, OutputError
 
 
@@ -58,14 +60,15 @@ def _is_run_file(entry: Path) -> bool:
 
 def _has_run_manifest(directory: Path) -> bool:
     try:
-        return is_run_manifest(json.loads((directory / MANIFEST).read_text(encoding="utf-8")))
-    except (OSError, UnicodeDecodeError, ValueError):
+        return is_run_manifest(json.loads(read_input(directory / MANIFEST, "run manifest")))
+    except (AnalyzerError, ValueError):  # (a FIFO or a device is not opened: not a run of ours)
         return False
 
 
 def check_out_dir(out_dir) -> None:
     """Refuse a run directory that cannot be written, before any race."""
     out_dir = Path(os.path.abspath(out_dir))
+    utf8_text(out_dir, "--out")  # pyarrow writes the tables under UTF-8 names
     cwd = Path.cwd()
     if out_dir == cwd or out_dir in cwd.parents:
         raise AnalyzerError(f"--out {out_dir} is the current directory or holds it; "
@@ -93,9 +96,14 @@ def _write_error(where, e: OSError) -> OutputError:
     return OutputError(f"cannot write to {where}: {e.strerror or e}")
 
 
+# The partial directories this process is writing now (their names: unique in
+# the process, ``output.temp_path``), and the lock under which a writer makes
+# its own and looks for another writer of its run directory.
+_writing: set[str] = set()
+_claim = threading.Lock()
+
+
 def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return False  # our own leftover: this process is not writing it
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -116,7 +124,7 @@ class RunWriter:
         # absolute, so that "." and ".." name the directory they stand for
         self.out_dir = Path(os.path.abspath(out_dir))
         self.tables = list(tables)
-        # the pid keeps two runs aimed at the same directory out of each other's way
+        # of this writer alone (pid and a count): two writers never share it
         self.partial_dir = temp_path(self.out_dir, "partial")
         self._writers: dict[str, pq.ParquetWriter] = {}
         self._declared: dict[str, pa.Schema] = {}
@@ -129,28 +137,53 @@ class RunWriter:
     def __enter__(self) -> "RunWriter":
         try:
             self._made = make_parents(self.out_dir)  # removed again if the run fails
-            self._remove_leftovers()
-            self.partial_dir.mkdir()
+            with _claim:
+                self.partial_dir.mkdir()
+                _writing.add(self.partial_dir.name)
+                other = self._other_writer()
         except OSError as e:
-            remove_made(self._made)
+            self._discard()
             raise _write_error(self.out_dir, e) from None
+        if other is not None:
+            self._discard()
+            entry, pid = other
+            who = "another thread of this process" if pid == os.getpid() else f"process {pid}"
+            raise AnalyzerError(f"{self.out_dir} is being written by another run now ({who}, into {entry.name}); "
+                                "wait for it to finish or choose another directory (remove that folder if "
+                                "no such run is going on)")
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:
         if not self._finished:
             self._discard()
 
-    def _remove_leftovers(self) -> None:
-        """Partial directories of runs aimed here that were killed outright
-        (SIGKILL, a power cut: no handler could clean up): their process is gone.
-        One with our own pid is a leftover too."""
-        prefix = temp_path(self.out_dir, "partial").name[:-len(str(os.getpid()))]
+    def _other_writer(self) -> tuple[Path, int] | None:
+        """Another writer of this run directory, live now: its partial directory
+        and process id. Two writers of one directory would both report a run
+        where only the last one's tables are: the later one is refused (two
+        processes starting at the very same moment may refuse each other).
+        Partial directories of runs killed outright (SIGKILL, a power cut: no
+        handler could clean up) are removed: their process is gone, or it is
+        this one and no writer of it holds them; so is a previous run moved
+        aside by a run killed before it removed it, once the new one is in
+        place (killed between the two moves, it is the only copy: it stays)."""
+        partial = f".{short_name(self.out_dir.name)}.partial-"
+        old = f".{short_name(self.out_dir.name)}.old-"
         for entry in self.out_dir.parent.iterdir():
-            pid = entry.name[len(prefix):] if entry.name.startswith(prefix) else ""
-            if pid.isdecimal() and entry.is_dir() and not entry.is_symlink() and not _alive(int(pid)):
-                shutil.rmtree(entry, ignore_errors=True)
-        if self.partial_dir.exists():
-            shutil.rmtree(self.partial_dir)
+            prefix = next((p for p in (partial, old) if entry.name.startswith(p)), None)
+            if entry.name == self.partial_dir.name or prefix is None:
+                continue
+            pid = entry.name[len(prefix):].split("-", 1)[0]  # PID-N (PID alone: an earlier version's)
+            if not pid.isdecimal() or not entry.is_dir() or entry.is_symlink():
+                continue
+            if prefix == old:
+                if self.out_dir.is_dir() and int(pid) != os.getpid() and not _alive(int(pid)):
+                    shutil.rmtree(entry, ignore_errors=True)
+                continue
+            if entry.name in _writing if int(pid) == os.getpid() else _alive(int(pid)):
+                return entry, int(pid)
+            shutil.rmtree(entry, ignore_errors=True)
+        return None
 
     def declare(self, table: str, empty: pd.DataFrame) -> None:
         """Give the schema to write ``table`` with if it gets no rows at all."""
@@ -178,7 +211,7 @@ class RunWriter:
         chunk order, so the table is the one a local run writes."""
         self._check_table(table)
         try:
-            data = pq.read_table(path)
+            data = pq.read_table(utf8_text(path))
             if data.num_rows:
                 self._write(table, data)
             else:
@@ -197,7 +230,7 @@ class RunWriter:
     def _write(self, table: str, data: pa.Table) -> None:
         writer = self._writers.get(table)
         if writer is None:
-            writer = pq.ParquetWriter(self.partial_dir / f"{table}.parquet", data.schema)
+            writer = pq.ParquetWriter(utf8_text(self.partial_dir / f"{table}.parquet"), data.schema)
             self._writers[table] = writer
             self._schemas[table] = data.schema
         else:
@@ -219,7 +252,7 @@ class RunWriter:
             for table in self.tables:
                 if self.rows[table] == 0 and table in self._declared:
                     pq.write_table(self._declared[table].empty_table(),
-                                   self.partial_dir / f"{table}.parquet")
+                                   utf8_text(self.partial_dir / f"{table}.parquet"))
             text = json.dumps(dict(manifest, complete=True, written_by=WRITTEN_BY), indent=2,
                               sort_keys=True)
             (self.partial_dir / MANIFEST).write_text(text + "\n")
@@ -227,6 +260,7 @@ class RunWriter:
             raise _write_error(self.out_dir, e) from None
         self._swap_in()
         self._finished = True
+        _writing.discard(self.partial_dir.name)
 
     def _swap_in(self) -> None:
         # Check again: a directory that appeared or filled up during the run is
@@ -236,9 +270,7 @@ class RunWriter:
         if self.out_dir.exists():
             # Move the old run aside rather than deleting it first, so it can be
             # put back if the new one cannot be moved in.
-            old = temp_path(self.out_dir, "old")
-            if old.exists():
-                shutil.rmtree(old)
+            old = temp_path(self.out_dir, "old")  # of this writer alone
             os.rename(self.out_dir, old)
         try:
             os.rename(self.partial_dir, self.out_dir)
@@ -269,42 +301,135 @@ class RunWriter:
                 pass  # the file is about to be deleted anyway
         self._writers = {}
         shutil.rmtree(self.partial_dir, ignore_errors=True)
+        _writing.discard(self.partial_dir.name)
         remove_made(self._made)
 
 
 def check_run_dir(run_dir) -> dict:
-    """The manifest of a run directory to report on, checked: an analyzer run
-    (its manifest validated: a ``bots`` that is not a list, a count that is
-    not a number are one line naming the key), complete, and its main table
-    without duplicated rows. Raises ``AnalyzerError``."""
-    from pydantic import Field, StrictInt, StrictStr
-
-    from analyzer.engine.datafile import FileModel, validate
+    """The manifest of a run directory to report on, checked: an analyzer run,
+    complete, its manifest validated (``engine.manifest``: every key typed, and
+    the unit, players, seats and roles agreeing), its tables agreeing with it
+    (their rows with its count, their seats and bots with its seats) and its
+    main table without duplicated rows. Raises ``AnalyzerError``; nothing is
+    built from a run directory that does not pass."""
     from analyzer.engine.manifest import read_manifest
 
     run_dir = Path(run_dir)
-    manifest = read_manifest(run_dir)  # exists, JSON, complete, a known game
-
-    class Seat(FileModel):
-        model_config = {**FileModel.model_config, "extra": "allow"}
-        seat: StrictInt = Field(ge=1)
-        bot: StrictStr
-
-    class Manifest(FileModel):
-        model_config = {**FileModel.model_config, "extra": "allow"}
-        game: StrictStr
-        unit: StrictStr
-        seed: StrictInt = Field(ge=0)
-        players: StrictInt = Field(ge=1)
-        bots: list[Seat]
-
-    validate(Manifest, manifest, run_dir / MANIFEST, "run manifest")
-    unit = manifest["unit"]
-    if isinstance(manifest.get(unit), bool) or not isinstance(manifest.get(unit), int) or manifest[unit] < 0:
-        raise AnalyzerError(f"run manifest {run_dir / MANIFEST}: {unit}: must be a whole number, "
-                            f"got {manifest.get(unit)!r}")
+    manifest = read_manifest(run_dir)  # exists, JSON, complete, a known game, validated
+    _check_tables_agree(run_dir, manifest)
     _check_unique_rows(run_dir, manifest)
+    _check_items(run_dir, manifest)
     return manifest
+
+
+def _check_items(run_dir: Path, manifest: dict) -> None:
+    """The race set (``engine.raceset``) is the run's: its count is the tables'."""
+    from analyzer.engine.manifest import MANIFEST as NAME, count_of
+
+    items, count = manifest.get("items"), count_of(manifest)
+    if isinstance(items, dict) and items.get("count") != count:
+        raise AnalyzerError(f"run manifest {run_dir / NAME}: items: the race set's count {items.get('count'):,} "
+                            f"is not the run's {count:,} {manifest['unit']}")
+
+
+def _parquet(path: Path, run_dir: Path) -> pq.ParquetFile:
+    if not path.is_file():
+        raise AnalyzerError(f"{run_dir} lacks the table {path.name}; the run is incomplete")
+    try:
+        return pq.ParquetFile(utf8_text(path))
+    except (OSError, pa.ArrowException) as e:
+        raise AnalyzerError(f"cannot read {path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
+
+
+def _seat_range(pf: pq.ParquetFile, path: Path) -> tuple[int, int] | None:
+    """The smallest and largest seat of a table (from the Parquet statistics,
+    else read), None when it has no rows."""
+    column = pf.schema_arrow.get_field_index("seat")
+    lows, highs = [], []
+    for i in range(pf.metadata.num_row_groups):
+        group = pf.metadata.row_group(i)
+        if group.num_rows == 0:
+            continue
+        stats = group.column(column).statistics
+        if stats is None or not stats.has_min_max:
+            lows, highs = [], []
+            break
+        lows.append(int(stats.min))
+        highs.append(int(stats.max))
+    if not lows and pf.metadata.num_rows:
+        import pyarrow.compute as pc
+
+        lows, highs = [], []
+        for batch in pf.iter_batches(columns=["seat"]):
+            if batch.num_rows:
+                lo_hi = pc.min_max(batch.column(0))
+                lows.append(int(lo_hi["min"].as_py()))
+                highs.append(int(lo_hi["max"].as_py()))
+    return (min(lows), max(highs)) if lows else None
+
+
+def _check_tables_agree(run_dir: Path, manifest: dict) -> None:
+    """The tables hold what the manifest says: its count of races or games (the
+    main table's rows), its seats (1 to the player count, every one) and each
+    seat's bot and role. A manifest edited after the run (another player count,
+    a bot list of another length or order) would otherwise be played or read
+    against tables it does not describe."""
+    from analyzer.engine.manifest import MANIFEST as NAME, count_of
+    from analyzer.games import game_info
+
+    stats = game_info(manifest["game"]).load("stats")
+    where = f"run manifest {run_dir / NAME}"
+    table, expected = stats.expected_rows(manifest)
+    path = run_dir / f"{table}.parquet"
+    found = _parquet(path, run_dir).metadata.num_rows
+    if found != expected:
+        raise AnalyzerError(f"{path} holds {found:,} rows but the manifest says {expected:,}; "
+                            "the run directory is damaged")
+    count = count_of(manifest)
+    players = manifest["players"]
+    seats = {b["seat"]: str(b["bot"]) for b in manifest["bots"]}
+    roles = dict(enumerate(manifest.get("roles") or [], 1))
+    most = 0
+    for name, columns in stats.COLUMNS.items():
+        path = run_dir / f"{name}.parquet"
+        pf = _parquet(path, run_dir)
+        names = pf.schema_arrow.names
+        if "seat" not in names:
+            continue
+        try:
+            span = _seat_range(pf, path)
+        except (OSError, pa.ArrowException) as e:
+            raise AnalyzerError(f"cannot read {path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") \
+                from None
+        if span is None:
+            continue
+        if span[0] < 1 or span[1] > players:
+            raise AnalyzerError(f"{where}: players: {path.name} holds seats {span[0]} to {span[1]}, "
+                                f"the manifest {players} players; the run directory is damaged")
+        most = max(most, span[1])
+        wanted = [c for c in ("seat", "bot", "role") if c in names]
+        if len(wanted) == 1:
+            continue
+        # the first rows hold whole races (or games): every seat's bot and role
+        try:
+            first = next(pf.iter_batches(batch_size=4096, columns=wanted), None)
+        except (OSError, pa.ArrowException) as e:
+            raise AnalyzerError(f"cannot read {path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") \
+                from None
+        if first is None:
+            continue
+        rows = first.to_pandas().astype(str).drop_duplicates()
+        for row in rows.itertuples(index=False):
+            seat = int(row.seat)
+            if "bot" in wanted and row.bot != seats.get(seat):
+                raise AnalyzerError(f"{where}: bots: {path.name} has {row.bot!r} in seat {seat}, the manifest "
+                                    f"{seats.get(seat)!r}; the run directory is damaged")
+            if "role" in wanted and roles and row.role != roles.get(seat):
+                raise AnalyzerError(f"{where}: roles: {path.name} has seat {seat} as {row.role}, the manifest "
+                                    f"as {roles.get(seat)}; the run directory is damaged")
+    if count and most and most != players:
+        raise AnalyzerError(f"{where}: players: the tables hold seats 1 to {most}, the manifest {players} "
+                            "players; the run directory is damaged")
 
 
 KEY_COLUMNS = ("game", "race", "seat")  # what identifies a row in a game's main table
@@ -317,12 +442,13 @@ def _check_unique_rows(run_dir: Path, manifest: dict) -> None:
 
     table, _ = game_info(manifest["game"]).load("stats").expected_rows(manifest)
     path = run_dir / f"{table}.parquet"
+    check_input(path, "run table", limit=None)  # not a FIFO opened (it would wait for a writer)
     try:
-        names = pq.ParquetFile(path).schema_arrow.names
+        names = pq.ParquetFile(utf8_text(path)).schema_arrow.names
         keys = [c for c in KEY_COLUMNS if c in names]
         if not keys:
             return
-        data = pq.read_table(path, columns=keys)
+        data = pq.read_table(utf8_text(path), columns=keys)
     except (OSError, pa.ArrowException) as e:
         raise AnalyzerError(f"cannot read {path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
     distinct = data.group_by(keys).aggregate([]).num_rows

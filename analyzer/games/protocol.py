@@ -26,7 +26,9 @@ The pieces a game supplies (``GameInfo`` fields name the modules):
     ``merge(other)``, ``result()``), ``COLUMNS`` (table -> columns it reads),
     ``TABLE_DOCS``, ``ID_COLUMNS`` and ``expected_rows(manifest)``.
 ``report``: package with the report's sections (see ``analyzer/report/html.py``:
-    ``header``, ``overview``, ``answers``, ``FIGURES``, ``key_tables``...; optionally
+    ``header``, ``overview``, ``answers``, ``FIGURES``, ``key_tables``...; ``QUESTIONS``:
+    the questions its answers measure (``analyzer/stats/questions.Question``, each with
+    a stable key, a measure over result tables, a threshold and a direction); optionally
     ``interventions(manifest) -> (tables, played)``: result tables of causal
     experiments replaying the run's items, merged into the report's tables, and a
     dict saying what was played, put in the manifest as ``interventions``;

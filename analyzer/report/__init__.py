@@ -9,6 +9,7 @@ HTML file with its figures (PNG) and tables (CSV) in a folder beside it.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from analyzer.engine.output import check_page
@@ -32,6 +33,8 @@ def default_report_path(run_dir: Path) -> Path:
     """``<run_dir>-report.html`` beside the run directory: not inside it, so that a
     later ``simulate --out`` into the same directory still finds only its own files."""
     run_dir = Path(run_dir)
+    if run_dir.name in ("", ".", ".."):  # "." or "..": name the folder it stands for, and go beside it
+        run_dir = Path(os.path.abspath(run_dir))
     return run_dir.parent / f"{run_dir.name}-report.html"
 
 
@@ -111,6 +114,9 @@ def merge_manifests(manifests: list[dict], run_dirs: list[Path]) -> dict:
     merged["players"] = per_run("players")
     merged["seed"] = per_run("seed")
     merged["created"] = per_run("created")
+    shown = [_version(m) for m in manifests]  # each run's, never the first run's alone
+    merged["versions"] = {**(first.get("versions") or {}), "analyzer": shown[0] if len(set(shown)) == 1 else
+                          "; ".join(f"{d.name}: {v}" for d, v in zip(run_dirs, shown))}
     merged["bots_text"] = per_run("bots", lambda bots: ", ".join(str(b.get("bot")) for b in bots or []))
     data = {}
     for m in manifests:
@@ -123,18 +129,34 @@ def merge_manifests(manifests: list[dict], run_dirs: list[Path]) -> dict:
 BY = ("players", "board", "rules")
 
 
+def _version(manifest: dict) -> str:
+    versions = manifest.get("versions")
+    return str(versions.get("analyzer", "?")) if isinstance(versions, dict) else "?"
+
+
+def _bot_identity(b: dict) -> str:
+    """A seat's bot as merges compare it: its label, and a bot file's content
+    (the file is the bot: two runs of one bot name from different files, or
+    from one file edited between them, are different bots)."""
+    label = str(b.get("bot"))
+    return f"{label} (file sha256 {str(b['sha256'])[:12]})" if b.get("sha256") else label
+
+
 def run_identity(manifest: dict) -> dict[str, object]:
     """What two runs must share to be merged into one blended report: the
-    board/deck/track (by digest), the player count, the bots seat by seat and
-    the rules (the keys that differ from the box; a run written before runs
-    named their rules played the box's)."""
+    board/deck/track (by digest), the player count, the bots seat by seat (bot
+    files by content), the rules (the keys that differ from the box; a run
+    written before runs named their rules played the box's) and the analyzer
+    version (another version may play other races, or the same ones:
+    CHANGES.md says which)."""
     rules = manifest.get("rules")
     return {
         "board": tuple((d.get("part"), d.get("name"), d.get("sha256")) for d in manifest.get("data", [])),
         "players": manifest.get("players"),
-        "bots": tuple(str(b.get("bot")) for b in manifest.get("bots") or []),
+        "bots": tuple(_bot_identity(b) for b in manifest.get("bots") or []),
         "rules": (rules_text(rules), json.dumps(rules.get("changed") or {}, sort_keys=True)
                   if isinstance(rules, dict) else "{}"),
+        "analyzer version": _version(manifest),
     }
 
 
@@ -151,12 +173,14 @@ def _describe(key: str, value) -> str:
 def check_mergeable(manifests: list[dict], run_dirs: list[Path], by: str | None) -> list[str]:
     """What differs between the runs (keys of ``run_identity``). Without ``by`` they
     must not differ; with ``by`` only that (and, for players, the bots, whose list
-    follows the seats) may. Raises one line saying what differs."""
+    follows the seats) may, and the analyzer version (side by side, each run
+    shows its own). Raises one line saying what differs."""
     if by is not None and by not in BY:
         raise AnalyzerError(f"--by must be one of {', '.join(BY)}, got {by!r}")
     ids = [run_identity(m) for m in manifests]
     differ = [k for k in ids[0] if any(i[k] != ids[0][k] for i in ids[1:])]
-    allowed = {None: set(), "board": {"board"}, "players": {"players", "bots"}, "rules": {"rules"}}[by]
+    allowed = {None: set(), "board": {"board", "analyzer version"},
+               "players": {"players", "bots", "analyzer version"}, "rules": {"rules", "analyzer version"}}[by]
     bad = [k for k in differ if k not in allowed]
     if bad:
         what = "; ".join(f"{k}: " + ", ".join(f"{d.name} {_describe(k, i[k])}" for d, i in zip(run_dirs, ids))

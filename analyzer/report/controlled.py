@@ -29,9 +29,11 @@ a search bot gets its random and heuristic rows and a note saying so.
 
 ``controlled_runs(manifest)`` plays them: ``min(the run's units, CONTROLLED_MAX)``
 units each (a run that already has one bot in every seat is its own controlled
-table and is not played again). When the run's board cannot be rebuilt (a file
-that moved or changed since the run) it returns no tables and a note saying so;
-the report then says plainly that its answers are about the bots present.
+table and is not played again). A user's bot plays from its file, as the run
+recorded it (its sha256), whatever name it declares (``spec_text``: a user bot
+is its file, not its name). When the run's board or a bot file cannot be rebuilt
+(a file that moved or changed since the run) it returns no tables and a note
+saying so; the report then says plainly that its answers are about the bots present.
 """
 from __future__ import annotations
 
@@ -61,15 +63,55 @@ def bots_of(manifest: dict) -> list[str]:
     return list(dict.fromkeys(str(b.get("bot")) for b in manifest.get("bots") or []))
 
 
+def _seats(manifest: dict) -> list[dict]:
+    return sorted(manifest.get("bots") or [], key=lambda b: int(b.get("seat", 0)))
+
+
 def seat_bots(manifest: dict) -> list[str]:
     """The run's bot label of each seat, in seat order."""
-    bots = sorted(manifest.get("bots") or [], key=lambda b: int(b.get("seat", 0)))
-    return [str(b.get("bot")) for b in bots]
+    return [str(b.get("bot")) for b in _seats(manifest)]
+
+
+def _is_user_file(seat: dict) -> bool:
+    from analyzer.engine.botspec import is_bot_file
+
+    source = seat.get("source")
+    return isinstance(source, str) and source != "built-in" and is_bot_file(source)
+
+
+def spec_text(seat: dict) -> str:
+    """What plays a seat's bot again: a built-in bot or a bot .toml by its label
+    (a .toml's label is its path), a user .py bot by its file (its label is the
+    name its file declares, which may be any name, a built-in bot's too) with
+    the label's parameters. A user bot is its file, not its name."""
+    label = str(seat.get("bot"))
+    source, family = seat.get("source"), str(seat.get("family") or "")
+    if _is_user_file(seat) and source.endswith(".py"):
+        params = label[len(family):] if family and label.startswith(family) else ""
+        return f"{source}{params}"
+    return label
+
+
+def seat_specs(manifest: dict) -> list[str]:
+    """The run's bots again, one spec text (``spec_text``) a seat, in seat order."""
+    return [spec_text(b) for b in _seats(manifest)]
+
+
+def _spec_of(manifest: dict) -> dict[str, str]:
+    """Each bot label of the run -> its spec text."""
+    return {str(b.get("bot")): spec_text(b) for b in _seats(manifest)}
 
 
 def designs(manifest: dict) -> tuple[list[tuple[str, list[str]]], str]:
-    """The controlled tables of a run: ``[(label, one bot label per seat)]`` and, in
-    words, where a table's bot sits (see the module docstring)."""
+    """The controlled tables of a run: ``[(label, one bot spec a seat)]`` (each
+    seat's bot as ``spec_text`` plays it again) and, in words, where a table's
+    bot sits (see the module docstring)."""
+    tables, where = _label_designs(manifest)
+    spec = _spec_of(manifest)
+    return [(label, [spec.get(b, b) for b in seats]) for label, seats in tables], where
+
+
+def _label_designs(manifest: dict) -> tuple[list[tuple[str, list[str]]], str]:
     seats = seat_bots(manifest)
     roles = [str(r) for r in manifest.get("roles") or []]
     if len(set(roles)) <= 1 or len(roles) != len(seats) or len(set(seats)) == 1:
@@ -127,11 +169,13 @@ def _board_path(manifest: dict):
     return str(first.get("source"))
 
 
-def match_of(manifest: dict, labels: list[str]):
-    """The run's game, board, deck and player count with the bots ``labels`` (one a
-    seat), as ``(match, "")``, or ``(None, why not)`` when the run's data files cannot
-    be rebuilt as they were (moved, changed) or the run merges several runs."""
+def match_of(manifest: dict, seats: list[str]):
+    """The run's game, board, deck and player count with the bots ``seats`` (one
+    spec text a seat: ``seat_specs``, ``designs``, or a built-in bot's name), as
+    ``(match, "")``, or ``(None, why not)`` when the run's data files or bot files
+    cannot be rebuilt as they were (moved, changed) or the run merges several runs."""
     from analyzer.engine.botspec import parse_bot_list
+    from analyzer.engine.manifest import check_bot_file
     from analyzer.errors import AnalyzerError
     from analyzer.games import game_info, rules_of
 
@@ -140,14 +184,24 @@ def match_of(manifest: dict, labels: list[str]):
     board = _board_path(manifest)
     if board is not None and not Path(board).is_file():
         return None, f"the board file {board} of the run is not there any more"
+    files = {spec_text(b): b for b in _seats(manifest) if _is_user_file(b)}
+    for text in dict.fromkeys(seats):
+        if text in files:  # a bot file of the run: the same content, or no table
+            why = check_bot_file(manifest, files[text])
+            if why:
+                return None, why
     try:
         game = str(manifest.get("game"))
         rules = rules_of(game).from_manifest(manifest.get("rules"))
         match = game_info(game).load("match")(
-            board, manifest.get("players"), [spec for label in labels for spec in parse_bot_list(label)],
+            board, manifest.get("players"), [spec for text in seats for spec in parse_bot_list(text)],
             rules=rules)
     except AnalyzerError as e:
         return None, str(e)
+    played = {f.source: f.sha256 for f in match.families if f.sha256}
+    for seat in files.values():  # read again as the match loaded it: edited in between, it is not the run's
+        if played.get(seat.get("source"), seat.get("sha256")) != seat.get("sha256"):
+            return None, f"the bot file {seat.get('source')} changed since the run"
     if [d.get("sha256") for d in match.describe()["data"]] != [d.get("sha256") for d in manifest.get("data", [])]:
         return None, "the board or deck file changed since the run"
     return match, ""
@@ -183,7 +237,7 @@ def controlled_runs(manifest: dict, main_result: dict | None = None, threads: in
         design, note = [(label, seats, None) for label, seats in plain], ""
     for label, seats, most in design:
         size = units if most is None else min(units, most)
-        if seats == seat_bots(manifest) and main_result is not None and size == units:
+        if seats == seat_specs(manifest) and main_result is not None and size == units:
             # the run is its own controlled table
             tables[label], played[label] = main_result, int(manifest.get(unit, 0))
             continue

@@ -8,8 +8,9 @@ from __future__ import annotations
 import numpy as np
 
 from analyzer.report.html import table
-from analyzer.report.text import Answer, bots_answer, is_num, min_effect, num, num_ci, pct, pct_ci, table_scope
-from analyzer.stats.evidence import Verdict, verdict
+from analyzer.report.text import Answer, bots_answer, is_num, num, num_ci, pct, pct_ci, table_scope
+from analyzer.stats.evidence import Verdict
+from analyzer.stats.questions import Question, decided_late, leader_at_half
 
 FLOW_METHOD = ("the kernel notes after every step who leads the game's standing if it ended now (one side strictly "
                "ahead; a tie at the top leaves the lead where it was) and counts per item the lead changes, the "
@@ -29,29 +30,32 @@ def _rows(res: dict) -> dict:
     return {r["metric"]: r for _, r in flow.iterrows()}
 
 
+def flow_question(item: str, contenders: int | None) -> Question:
+    """The flow answer's question: does the leader at the half win more than by chance
+    (``stats/questions.leader_at_half``)?"""
+    return leader_at_half(item, contenders, QUESTION)
+
+
+def flow_questions(item: str, step: str, contenders: int | None) -> tuple[Question, ...]:
+    """The questions a game's flow table answers: the leader at the half, and how late
+    the winner takes the lead for good (``decided_late``, described)."""
+    return flow_question(item, contenders), decided_late(item, step)
+
+
 def half_time_verdict(res: dict, manifest: dict, item: str, contenders: int | None) -> Verdict | None:
-    """Does the standing at the half tell the winner? The share of ``item``s with a single
-    winner that the leader at the half went on to win, minus ``1 / contenders`` (what a
-    standing that said nothing would give), against the practical threshold. None
-    without comebacks counted or with fewer than two contenders."""
-    r = _rows(res)
-    cb = r.get("comeback")
-    if cb is None or not contenders or contenders < 2 or not cb["n"] or not is_num(cb["low"]):
-        return None
-    chance = 1 / contenders
-    return verdict(1 - cb["value"] - chance, 1 - cb["high"] - chance, 1 - cb["low"] - chance, min_effect(manifest),
-                   int(cb["n"]), what=f"the leader at the half winning the {item}, against 1 in {contenders} by chance",
-                   unit=f"{item}s")
+    """Does the standing at the half tell the winner? (``flow_question``'s verdict.)"""
+    return flow_question(item, contenders).verdict(res, manifest)
 
 
 def flow_answer(res: dict, manifest: dict, item: str, step: str, who: str, contenders: int | None = None) -> Answer:
     """The answer, e.g. ``item="race", step="moves", who="lemming"``; with ``contenders``
     (the sides that can lead: players, pigs, lemmings) it judges whether the leader at
     the half wins more than by chance (``half_time_verdict``)."""
+    q = flow_question(item, contenders)
     r = _rows(res)
     if not r or not r["lead_changes"]["n"]:
         return Answer(QUESTION, f"Cannot tell: no {item} was recorded with its flow counters.", FLOW_METHOD,
-                      table_scope(manifest))
+                      table_scope(manifest), key=q.key)
     ch, dec, med, cb = r["lead_changes"], r["decided_share"], r["decided_median"], r["comeback"]
     text = (f"The lead passes {num_ci(ch['value'], ch['low'], ch['high'])} times per {item} "
             f"(never in {pct(r['no_lead_change']['value'])} of {item}s). ")
@@ -62,8 +66,9 @@ def flow_answer(res: dict, manifest: dict, item: str, step: str, who: str, conte
                  f"the winner was not leading at the half. ")
     text += (f"No single winner (shared, drawn or stopped): {pct(r['no_single_winner']['value'])} of {item}s. "
              f"Length: {num_ci(r['length']['value'], r['length']['low'], r['length']['high'], 1)} {step}.")
-    v = half_time_verdict(res, manifest, item, contenders)
-    return bots_answer(QUESTION, "flow", text, FLOW_METHOD + (HALF_METHOD if v is not None else ""), manifest, v)
+    v = q.verdict(res, manifest)
+    return bots_answer(QUESTION, "flow", text, FLOW_METHOD + (HALF_METHOD if v is not None else ""), manifest, v,
+                       key=q.key, direction=q.direction)
 
 
 def flow_figure(item: str, step: str) -> tuple:

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.report import figures as FIG
-from analyzer.stats.evidence import NOT_ENOUGH, RULED_OUT, SHOWN
+from analyzer.stats.evidence import NOT_ENOUGH, RULED_OUT, SHOWN, word_text
 
 # the evidence words' colours, as on the page's badges (report/scorecard.py's CSS)
 WORD_COLORS = {SHOWN: "#1f7a3f", RULED_OUT: "#2c5aa0", NOT_ENOUGH: "#a15c00"}
@@ -48,8 +48,12 @@ class Panel:
 
 
 def word(verdict: str) -> str:
-    """The evidence word of a verdict ("shown: gain" -> "shown"); "" for none."""
-    return str(verdict).split(":")[0].strip() if isinstance(verdict, str) else ""
+    """The evidence word of a verdict ("shown: gain" -> "shown", "not enough races" -> "not
+    enough"); "" for none."""
+    if not isinstance(verdict, str):
+        return ""
+    head = verdict.split(":")[0].strip()
+    return NOT_ENOUGH if head.startswith(NOT_ENOUGH) else head
 
 
 def frame(grid: list[list[Panel]]) -> pd.DataFrame:
@@ -130,7 +134,8 @@ def draw(grid: list[list[Panel]], title: str):
         for j, p in enumerate(row):
             ax = fig.add_subplot(spec[i, j * span:(j + 1) * span])
             _panel(ax, p, limits, labels=j == 0 or list(p.rows["label"]) != first_labels)
-    handles = [Line2D([], [], marker="o", linestyle="", color=c, label=w) for w, c in WORD_COLORS.items()]
+    handles = [Line2D([], [], marker="o", linestyle="", color=c, label=word_text(w, "races")) for w, c in
+               WORD_COLORS.items()]
     if any(p.hindsight for row in grid for p in row):
         handles.append(Line2D([], [], marker="D", linestyle="", color=HINDSIGHT, markerfacecolor="white",
                               label="hindsight"))

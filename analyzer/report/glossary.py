@@ -8,10 +8,15 @@ import html
 
 TERMS: tuple[tuple[str, str], ...] = (
     ("shown", "the whole 95% interval lies beyond the practical threshold (e.g. ±1 pp): the effect is there and "
-              "at least that large."),
-    ("ruled out", "the whole 95% interval lies inside the threshold: any effect is smaller than it."),
-    ("not enough races (games)", "the interval reaches across the threshold: more races would settle it; the "
-                                 "answer says about how many."),
+              "larger than it; the answer says which way (\"SEAT 1 FAVOURED\", \"UNBALANCED: grey -4.7 pp\")."),
+    ("ruled out", "the whole 95% interval lies inside the threshold: any effect is smaller than it (\"BALANCED "
+                  "within ±1.0 pp\")."),
+    ("not enough races (games)", "the interval reaches across the threshold: more races would settle it, and "
+                                 "the answer says about how many; where the estimate is within one standard error "
+                                 "of the threshold it may sit on it, and no number of races is promised."),
+    ("depends on the bots", "the tables of different bots decide the question differently (one shows it, "
+                            "another rules it out, or they show it in opposite directions): each table's answer "
+                            "is listed."),
     ("95% interval (CI)", "the range the true value lies in, 19 times out of 20, given the races played. "
                           "\"exact\" means every race gave the same answer, so there is no range."),
     ("practical threshold", "the smallest effect that matters to a designer (1 pp of win rate unless the "

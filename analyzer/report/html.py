@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from analyzer.engine.output import check_page, files_dir, write_page
+from analyzer.engine.output import check_page, files_dir, utf8_text, write_page
 from analyzer.version import __version__
 from analyzer.engine.ruleset import rules_text
 from analyzer.report import answer_charts, glossary, ladder
@@ -147,22 +147,36 @@ def _setup_block(manifest: dict) -> str:
 
 
 def _answers(sections, res: dict, manifest: dict, controlled) -> list[T.Answer]:
-    """The game's answers as ``Answer``s (a game may still give (question, text) pairs)."""
+    """The game's answers as ``Answer``s (a game may still give (question, text) pairs),
+    each with a key (its question's; a plain answer numbered by its place)."""
     import inspect
 
     takes_controlled = len(inspect.signature(sections.answers).parameters) > 2
     items = sections.answers(res, manifest, controlled) if takes_controlled else sections.answers(res, manifest)
     out = []
-    for a in items:
-        if isinstance(a, T.Answer):
-            out.append(a)
-        else:
+    for i, a in enumerate(items):
+        if not isinstance(a, T.Answer):
             q, text = a
-            out.append(T.Answer(q, text, "not stated", T.table_scope(manifest)))
+            a = T.Answer(q, text, "not stated", T.table_scope(manifest))
+        if not a.key:
+            a.key = f"q{i + 1}"
+        out.append(a)
     return out
 
 
+def answer_dt(a: T.Answer) -> str:
+    """An answer's heading on the page: its evidence badge, its question and its answer in the
+    question's words; id and class by its key."""
+    from analyzer.report.scorecard import item
+
+    it = item(a, {})
+    badge = f'<span class="ev ev-{it.css}">{_e(it.badge)}</span>' if it is not None else ""
+    answer = f'<br><b class="answer">{_e(a.answer)}</b>' if a.answer else ""
+    return f'<dt id="{_e(a.anchor)}" class="q q-{_e(a.key)}">{badge}{_e(a.question)}{answer}</dt>'
+
+
 SCORECARD_TEXT = "scorecard.txt"  # the scorecard as text, in the report's folder (what ``report`` prints)
+SCORECARD_CSV = "scorecard.csv"  # every measured question by key, per table: answer, word, estimate, interval
 
 
 def scorecard_of(res: dict, manifest: dict, sections, controlled, answers=None):
@@ -185,6 +199,12 @@ def render_text(items, warns) -> str:
     return scorecard.render_text(items, warns)
 
 
+def scorecard_frame(answers, manifest):
+    from analyzer.report import scorecard
+
+    return scorecard.frame(answers, manifest)
+
+
 def render_html(res: dict, manifest: dict, sections, figures: list[dict], folder_name: str,
                 controlled=None, answers: list[T.Answer] | None = None) -> str:
     """The page: setup, a table of contents, the game's answers (each with its scope,
@@ -200,20 +220,20 @@ def render_html(res: dict, manifest: dict, sections, figures: list[dict], folder
     toc = ['<nav class="toc"><h2>Contents</h2><ul>', '<li><a href="#answers">Answers for the designer</a><ul>']
     for i, a in enumerate(answers):
         link = (f' — <a href="#{_e(figure_of[i])}">figure</a>' if figure_of[i] else "")
-        toc.append(f'<li><a href="#answer-{i + 1}">{_e(a.question)}</a>{link}</li>')
+        toc.append(f'<li><a href="#{_e(a.anchor)}">{_e(a.question)}</a>{link}</li>')
     strong = ladder.render_html(answers, controlled, T.unit(manifest), lambda h, r: table(h, r, left=len(h)))
-    if strong:
-        toc.append('</ul></li><li><a href="#ladder">Under strong play: the strength ladder</a>')
     toc.append('</ul></li><li><a href="#overview">Overview</a></li><li><a href="#figures">Figures</a><ul>')
     toc += [f'<li><a href="#{_e(f["key"])}">{_e(f["title"])}</a></li>' for f in figures]
     toc.append('</ul></li><li><a href="#tables">Tables</a></li></ul></nav>')
+    heading = f"{title} balance report" + (" under strong play" if getattr(controlled, "ladder", False) else "")
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{_e(title)} balance report</title><style>{CSS}{scorecard.CSS}{glossary.CSS}</style></head><body>",
-        f"<h1>{_e(title)} balance report</h1>",
+        f"<title>{_e(heading)}</title><style>{CSS}{scorecard.CSS}{glossary.CSS}</style></head><body>",
+        f"<h1>{_e(heading)}</h1>",
         scorecard.render_html(*card),
+        strong,  # under strong play the ladder is on the first screen, right under the scorecard
         glossary.html_block(),
         _setup_block(manifest),
         "".join(toc),
@@ -221,11 +241,9 @@ def render_html(res: dict, manifest: dict, sections, figures: list[dict], folder
     ]
     for i, a in enumerate(answers):
         link = f' <a href="#{_e(figure_of[i])}">(figure)</a>' if figure_of[i] else ""
-        badge = f'<span class="ev ev-{_e(a.word.replace(" ", "-"))}">{_e(a.word)}</span>' if a.word else ""
-        parts.append(f'<dt id="answer-{i + 1}">{badge}{_e(a.question)}</dt><dd>{_e(a.text)}{link}'
+        parts.append(f'{answer_dt(a)}<dd>{_e(a.text)}{link}'
                      f'{answer_table(a)}<p class="how">Scope: {_e(a.scope)}.<br>Method: {_e(a.method)}.</p></dd>')
     parts.append("</dl>")
-    parts.append(strong)
     parts.append('<h2 id="overview">Overview</h2>' + table(["", "value"], [[k, v] for k, v in sections.overview(res)]))
     parts.append('<h2 id="figures">Figures</h2>')
     parts += [figure_html(f) for f in figures]
@@ -299,10 +317,12 @@ def write_report(stats_result: dict[str, pd.DataFrame], manifest: dict, out_path
         figures = answer_charts.with_answer_charts(getattr(sections, "ANSWER_CHARTS", []), controlled, manifest,
                                                    figures)
     answers = _answers(sections, res, manifest, controlled)
-    page = render_html(res, manifest, sections, figures, folder.name, controlled, answers)
+    page = render_html(res, manifest, sections, figures, utf8_text(folder.name), controlled, answers)
     card = scorecard_of(res, manifest, sections, controlled, answers)
     card_text = "\n".join(filter(None, [render_text(*card), ladder.render_text(answers, controlled, T.unit(manifest))]))
     tables = dict(res)
+    texts = {SCORECARD_TEXT: card_text,
+             SCORECARD_CSV: scorecard_frame(answers, manifest).to_csv(index=False).rstrip("\n")}
     for label, res in controlled.tables.items():
         if res is not stats_result:  # each controlled table's answers' inputs, as CSV too
             for name in getattr(sections, "CONTROLLED_TABLES", (
@@ -310,7 +330,7 @@ def write_report(stats_result: dict[str, pd.DataFrame], manifest: dict, out_path
                     "queue_position")):
                 if name in res:
                     tables[f"controlled_{_slug(label)}_{name}"] = res[name]
-    return save_report(out_path, folder, figures, tables, page, {SCORECARD_TEXT: card_text})
+    return save_report(out_path, folder, figures, tables, page, texts)
 
 
 def _slug(label: str) -> str:
@@ -340,13 +360,10 @@ def write_side_by_side(runs: list[tuple[Path, dict, dict]], by: str, differ: lis
 
     none = Controlled({}, {}, "a side-by-side report plays no controlled tables")
     per_run = [(label(d, m), res, m, _answers(sections, res, m, none)) for d, res, m in runs]
-    questions = [a.question for a in per_run[0][3]]
-    cards = []
-    for name, res, m, answers in per_run:
-        items = scorecard.items(answers, m)
-        for it in items:  # the page numbers the answers by the first run's questions
-            it.anchor = f"answer-{questions.index(it.question) + 1}" if it.question in questions else it.anchor
-        cards.append((name, items, scorecard.warnings(res, m, answers, none, sections)))
+    # the page lists the answers by their question keys, in the order the runs first give them
+    keys = list(dict.fromkeys(a.key for _, _, _, answers in per_run for a in answers))
+    cards = [(name, scorecard.items(answers, m), scorecard.warnings(res, m, answers, none, sections))
+             for name, res, m, answers in per_run]
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
              f"<title>{_e(title)} balance report by {_e(by)}</title><style>{CSS}{scorecard.CSS}{glossary.CSS}</style>"
@@ -358,12 +375,13 @@ def write_side_by_side(runs: list[tuple[Path, dict, dict]], by: str, differ: lis
     for name, _, m, _ in per_run:
         parts.append(f"<h3>{_e(name)}</h3>" + _setup_block(m))
     parts.append('<h2 id="answers">Answers for the designer</h2><dl class="qa">')
-    for i, question in enumerate(a.question for a in per_run[0][3]):
-        parts.append(f'<dt id="answer-{i + 1}">{_e(question)}</dt>')
+    for key in keys:
+        first = next(a for _, _, _, answers in per_run for a in answers if a.key == key)
+        parts.append(f'<dt id="{_e(first.anchor)}" class="q q-{_e(key)}">{_e(first.question)}</dt>')
         for name, _, _, answers in per_run:
-            a = next((x for x in answers if x.question == question), None)
+            a = next((x for x in answers if x.key == key), None)
             if a is not None:
-                parts.append(f'<dd><b>{_e(name)}:</b> {_e(a.text)}{answer_table(a)}'
+                parts.append(f'<dd class="q q-{_e(key)}"><b>{_e(name)}:</b> {_e(a.text)}{answer_table(a)}'
                              f'<p class="how">Scope: {_e(a.scope)}.<br>'
                              f"Method: {_e(a.method)}.</p></dd>")
     parts.append("</dl>")
@@ -378,4 +396,7 @@ def write_side_by_side(runs: list[tuple[Path, dict, dict]], by: str, differ: lis
         tables.update({f"run{k + 1}_{t}": df for t, df in res.items()})
     parts.append(f'<p class="small">{_e(sections.FOOTNOTE)}</p></body></html>')
     text = "\n".join(f"{name}:\n" + scorecard.render_text(items, warns) for name, items, warns in cards)
-    return save_report(out_path, folder, figures_all, tables, "\n".join(parts), {SCORECARD_TEXT: text})
+    frame = pd.concat([scorecard.frame(answers, m).assign(run=name) for name, _, m, answers in per_run],
+                      ignore_index=True)
+    return save_report(out_path, folder, figures_all, tables, "\n".join(parts),
+                       {SCORECARD_TEXT: text, SCORECARD_CSV: frame.to_csv(index=False).rstrip("\n")})

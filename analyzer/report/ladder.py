@@ -6,19 +6,21 @@ strength_designs``): the random bot in every seat, the heuristic bots, the
 game's search bot. Every structural answer (``text.structural``) is measured on
 each of them; this module lays those measures side by side, one row per
 strength, and says per question whether the answer keeps from random to search
-play: it *keeps* when every strength decides it alike (``stats/evidence.across``),
-*changes with strength* when they decide it differently (or show it in opposite
-directions), and is *not settled* while a strength's table is too small to decide it. Answers without a practical
-threshold (a game's length) keep when their measure's key is the same at every
-strength. Game-agnostic: it reads only ``Answer.per_table``.
+play: it *keeps* when every strength decides it alike, in word and direction
+(``stats/evidence.across``, the rule of the scorecard's line), *changes with
+strength* when they decide it differently, and is *not settled* while a
+strength's table is too small to decide it (the others' common answer named).
+An answer without a practical threshold (a game's length) gives the range of
+its value from the weakest to the strongest, never "the same answer" for
+different values. Game-agnostic: it reads only ``Answer.per_table``.
 """
 from __future__ import annotations
 
 import html
 import re
 
-from analyzer.report.text import Answer
-from analyzer.stats.evidence import NOT_ENOUGH, SHOWN, across
+from analyzer.report.text import GENERIC, Answer, estimate_range, group_answer
+from analyzer.stats.evidence import DEPENDS, NOT_ENOUGH, across, word_text
 
 
 def ladder_answers(answers: list[Answer], controlled) -> list[Answer]:
@@ -39,35 +41,36 @@ def _short(sentence: str) -> str:
     return sentence if len(sentence) <= 90 else sentence[:89] + "…"
 
 
-def cell(measured: tuple) -> str:
+def cell(measured: tuple, unit: str = "races") -> str:
     """One strength's measure of one answer: its evidence word and estimate, or
-    (without a threshold) the first clause of its sentence, without parentheses."""
-    _, sentence, v = measured
-    if v is None:
-        return _short(sentence)
-    return f"{v.word} ({v.fmt(v.estimate)}{v.suffix})"
+    (without a threshold) its value, else the first clause of its sentence."""
+    e, sentence, v = measured
+    if v is not None:
+        return f"{word_text(v.word, unit)} ({v.value_text})"
+    if e is not None:
+        return e.scale.value(e.value)
+    return _short(sentence)
 
 
 def keeps(answer: Answer) -> str:
     """Whether the answer keeps from the weakest strength to the strongest, in words."""
     per = answer.per_table or {}
     verdicts = {label: v for label, (_, _, v) in per.items() if v is not None}
+    direction = answer.direction or GENERIC
     if len(verdicts) == len(per) and verdicts:
-        key, _ = across(verdicts)
-        if key == "open":
-            open_ = {label: v for label, v in verdicts.items() if v.word == NOT_ENOUGH}
-            return f"not settled (too few {next(iter(open_.values())).unit} with {', '.join(open_)})"
-        # decided at every strength: alike only with the same word and, where shown, the same sign
-        groups: dict[str, list[str]] = {}
-        for label, v in verdicts.items():
-            sign = (" (+)" if v.estimate > 0 else " (-)") if v.word == SHOWN else ""
-            groups.setdefault(v.word + sign, []).append(label)
-        if len(groups) == 1:
-            return f"keeps its answer: {key} at every strength"
-        return "changes with strength: " + "; ".join(f"{word} with {', '.join(labels)}"
-                                                     for word, labels in groups.items())
-    keys = {k for k, _, _ in per.values()}
-    return "keeps its answer at every strength" if len(keys) == 1 else "changes with strength"
+        ac = across(verdicts, signed=not direction.symmetric)
+        if ac.word == DEPENDS:
+            return "changes with strength: " + "; ".join(
+                f"{group_answer(direction, ac, labels)} with {', '.join(labels)}" for labels in ac.groups.values())
+        if ac.open:
+            unit = next(iter(ac.open.values())).unit
+            tail = f"; {direction.over(ac, 'strengths')}" if ac.partial else ""
+            return f"not settled (too few {unit} with {', '.join(ac.open)}){tail}"
+        return f"keeps its answer: {direction.over(ac, 'strengths')} at every strength"
+    rows = [(label, e) for label, (e, _, _) in per.items() if e is not None]
+    if rows and len(rows) == len(per):
+        return f"from weakest to strongest: {estimate_range(rows)}"
+    return "not compared: no value at every strength"
 
 
 def table(answers: list[Answer], controlled, unit: str) -> tuple[list[str], list[list]] | None:
@@ -78,7 +81,7 @@ def table(answers: list[Answer], controlled, unit: str) -> tuple[list[str], list
         return None
     headers = ["strength (each in every seat)" if controlled.where == "in every seat" else
                f"strength ({controlled.where})", unit] + [a.question for a in chosen]
-    rows = [[label, f"{controlled.units[label]:,}"] + [cell(a.per_table[label]) for a in chosen]
+    rows = [[label, f"{controlled.units[label]:,}"] + [cell(a.per_table[label], unit) for a in chosen]
             for label in controlled.tables]
     rows.append(["from weakest to strongest", ""] + [keeps(a) for a in chosen])
     return headers, rows
@@ -95,7 +98,7 @@ def render_text(answers: list[Answer], controlled, unit: str) -> str:
         lines.append(f"  {controlled.ladder_note}")
     for a in ladder_answers(answers, controlled):
         lines.append(f"  {a.question} {keeps(a)}. "
-                     + "; ".join(f"{label}: {cell(a.per_table[label])}" for label in labels))
+                     + "; ".join(f"{label}: {cell(a.per_table[label], unit)}" for label in labels))
     return "\n".join(lines)
 
 
@@ -111,4 +114,4 @@ def render_html(answers: list[Answer], controlled, unit: str, html_table) -> str
             "the heuristic bots to the search bot (weakest first), on the same seed: the same deals and dice. "
             "A cell gives the evidence word and estimate of that strength's table; the last row says whether "
             "the answer keeps from random to search play. The search bot's table is smaller (it costs far more "
-            "a decision), so its words are the first to read \"not enough races\".</p>" + note + body)
+            "a decision), so its words are the first to read \"not enough races\" (or games).</p>" + note + body)

@@ -15,9 +15,14 @@ BATCH_ROWS = 1 << 19
 
 
 def check_tables(run_dir: Path, tables) -> None:
+    """Every table is there, a regular file (a FIFO would wait for a writer when opened)."""
+    from analyzer.engine.inputs import check_input
+
     for table in tables:
-        if not (Path(run_dir) / f"{table}.parquet").is_file():
+        path = Path(run_dir) / f"{table}.parquet"
+        if not (path.exists() or path.is_symlink()):
             raise AnalyzerError(f"{run_dir} lacks the table {table}.parquet; the run is incomplete")
+        check_input(path, "run table", limit=None)
 
 
 def stream_table(run_dir: Path, table: str, columns: list[str],
@@ -26,9 +31,11 @@ def stream_table(run_dir: Path, table: str, columns: list[str],
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    from analyzer.engine.output import utf8_text
+
     path = Path(run_dir) / f"{table}.parquet"
     try:
-        pf = pq.ParquetFile(path)
+        pf = pq.ParquetFile(utf8_text(path))
         missing = [c for c in columns if c not in pf.schema_arrow.names]
         if missing:
             raise AnalyzerError(f"{path} lacks the columns {', '.join(missing)}; "
@@ -43,8 +50,10 @@ def table_rows(run_dir: Path, table: str) -> int:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    from analyzer.engine.output import utf8_text
+
     path = Path(run_dir) / f"{table}.parquet"
     try:
-        return pq.ParquetFile(path).metadata.num_rows
+        return pq.ParquetFile(utf8_text(path)).metadata.num_rows
     except (OSError, pa.ArrowException) as e:
         raise AnalyzerError(f"cannot read {path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from analyzer.report.figures import _figure, png
-from analyzer.engine.output import check_page, files_dir, write_page
+from analyzer.engine.output import check_page, files_dir, utf8_text, write_page
 from analyzer.stats.flags import MIN_EFFECT
 
 SETTINGS = ("players", "board", "bots", "seed")
@@ -32,6 +32,45 @@ def headline(df) -> list[str]:
     return bots + seats + length
 
 
+def _bounds(df, metric: str) -> tuple[str, str] | None:
+    """The columns of a metric's interval (``bot.X.win_low`` / ``win_high``), None without."""
+    if not metric.endswith("win_rate"):
+        return None
+    low, high = metric[:-len("win_rate")] + "win_low", metric[:-len("win_rate")] + "win_high"
+    return (low, high) if low in df.columns and high in df.columns else None
+
+
+def metric_scale(df, metric: str):
+    """How a headline column prints, from the question it measures: a win rate as a
+    share, the length in the game's own steps (its ``length`` question's scale), else
+    None (three significant figures)."""
+    from analyzer.stats.evidence import PERCENT
+
+    if metric.endswith("win_rate") or metric.endswith("_share"):
+        return PERCENT
+    if "turns" in metric and "mean" in metric:
+        from analyzer.errors import AnalyzerError
+        from analyzer.stats.questions import questions_for
+
+        try:
+            q = questions_for(str(df["game"].iloc[0])).get("length")
+        except (AnalyzerError, KeyError):
+            q = None
+        return q.scale if q is not None else None
+    return None
+
+
+def metric_text(df, metric: str, row) -> str:
+    """A cell's value of a headline column in its unit ("26.8% (25.1–28.6%)", "45.4 turns")."""
+    from analyzer.report.text import pct_ci
+
+    bounds = _bounds(df, metric)
+    if bounds is not None:
+        return pct_ci(row[metric], row[bounds[0]], row[bounds[1]])
+    scale = metric_scale(df, metric)
+    return scale.value(float(row[metric])) if scale is not None else f"{row[metric]:.3g}"
+
+
 def _line_figure(df, metric: str, x: str, group: list[str]):
     fig, ax = _figure(6.0, 3.4)
     keys = df[group].drop_duplicates().itertuples(index=False) if group else [()]
@@ -40,11 +79,11 @@ def _line_figure(df, metric: str, x: str, group: list[str]):
         for g, v in zip(group, key):
             mask &= (df[g] == v).to_numpy()
         part = df[mask].sort_values(x)
-        low, high = metric.replace("win_rate", "win_low"), metric.replace("win_rate", "win_high")
+        bounds = _bounds(df, metric)
         label = ", ".join(f"{g} {v}" for g, v in zip(group, key)) or metric
         line, = ax.plot(part[x], part[metric], marker="o", label=label)
-        if metric.endswith("win_rate") and low in df.columns and high in df.columns:
-            ax.fill_between(part[x], part[low], part[high], color=line.get_color(), alpha=0.2)
+        if bounds is not None:
+            ax.fill_between(part[x], part[bounds[0]], part[bounds[1]], color=line.get_color(), alpha=0.2)
     ax.set_xlabel(x)
     if df[x].dtype.kind in "iu":
         ax.set_xticks(sorted(df[x].unique()))
@@ -115,8 +154,11 @@ def scorecard_of(df, min_effect: float = MIN_EFFECT):
 
     from analyzer.report.scorecard import MAX_ITEMS, ScoreWarning, never_wins, verdict_item, wins_almost_all
     from analyzer.stats.evidence import any_of, verdict
+    from dataclasses import replace
+
     from analyzer.stats.flags import simultaneous_z
     from analyzer.stats.intervals import rate_difference, wilson
+    from analyzer.stats.questions import FIRST_SEAT, Direction
 
     axes = swept(df)
     rows = [r for _, r in df.iterrows()]
@@ -143,8 +185,11 @@ def scorecard_of(df, min_effect: float = MIN_EFFECT):
                                          f"{_cell_name(ra, axes)} minus {_cell_name(rb, axes)}",
                                     unit=unit, level="simultaneous 95% CI"))
         v = any_of(verdicts, "one cell against another")
+        moved = Direction(f"{bot.upper()}'S WIN RATE", f"THE SWEEP MOVES {bot.upper()}'S WIN RATE",
+                          f"THE SWEEP MOVES {bot.upper()}'S WIN RATE", f"{bot.upper()}'S WIN RATE STEADY within {{bound}}",
+                          f"{bot} wins more often, over an equal share, in one cell than in another")
         items.append((v, f"Does {setting} change how often {bot} wins?", f"metric-{_slug(col)}",
-                      f"{bot}, wherever it sits"))
+                      f"{bot}, wherever it sits", moved))
     one_bot = all(len(set(_seat_bots(r))) == 1 for r in rows)
     if one_bot and "seat1.win_rate" in df.columns:
         z = simultaneous_z(len(rows))
@@ -157,8 +202,10 @@ def scorecard_of(df, min_effect: float = MIN_EFFECT):
                                     what=f"{_cell_name(r, axes)}: seat 1 against 1 in {int(r['players'])}", unit=unit,
                                     level="simultaneous 95% CI"))
         items.append((any_of(verdicts, "seat 1's win rate over an equal share"), "Is seat 1 favoured in any cell?",
-                      "metric-seat1-win_rate", "one bot in every seat of each cell"))
-    card = [verdict_item(v, q, anchor, f"{who}; {holds}") for v, q, anchor, who in items[:MAX_ITEMS]]
+                      "metric-seat1-win_rate", "one bot in every seat of each cell",
+                      replace(FIRST_SEAT, versus="over an equal share")))
+    card = [verdict_item(v, q, anchor, f"{who}; {holds}", direction, unit_word=unit)
+            for v, q, anchor, who, direction in items[:MAX_ITEMS]]
     warns = []
     for r in rows:
         m = _cell_manifest(r)
@@ -197,17 +244,13 @@ def write_sweep_report(df, title: str, out: Path) -> Path:
         parts.append(f"<p>{html.escape(part)}: {html.escape(names)}</p>")
     from analyzer.report import scorecard
     from analyzer.report.html import CSS, figure_html, table
-    from analyzer.report.text import pct_ci
 
     parts.insert(2, scorecard.render_html(*scorecard_of(df)))
     files = {}
     metrics = headline(df)
     for metric in metrics:  # a section per headline number: its value per cell, then its figures
         parts.append(f'<h2 id="metric-{_slug(metric)}">{html.escape(metric)}</h2>')
-        low, high = metric.replace("win_rate", "win_low"), metric.replace("win_rate", "win_high")
-        shown = (lambda r: pct_ci(r[metric], r[low], r[high])) if low in df.columns and high in df.columns else (
-            lambda r: f"{r[metric]:.3g}")
-        parts.append(table(["cell"] + axes + [metric], [[r["cell"]] + [r[a] for a in axes] + [shown(r)]
+        parts.append(table(["cell"] + axes + [metric], [[r["cell"]] + [r[a] for a in axes] + [metric_text(df, metric, r)]
                                                          for _, r in df.iterrows() if r.notna()[metric]]))
         figures = []
         if numeric:
@@ -220,7 +263,8 @@ def write_sweep_report(df, title: str, out: Path) -> Path:
             files[f"{name}.png"] = png(fig)
             parts.append(figure_html({"key": name, "title": title, "takeaway": "", "png": files[f"{name}.png"]}))
     files["sweep.csv"] = df.to_csv(index=False)
-    parts.append(f'<p>Every cell and column: <a href="{html.escape(folder.name)}/sweep.csv">sweep.csv</a></p>')
+    link = html.escape(utf8_text(folder.name))  # the page is UTF-8: its link too
+    parts.append(f'<p>Every cell and column: <a href="{link}/sweep.csv">sweep.csv</a></p>')
     page = ("<!doctype html><html lang=en><head><meta charset=utf-8>"
             '<meta name="viewport" content="width=device-width, initial-scale=1"><title>'
             + html.escape(title) + f"</title><style>{CSS}{scorecard.CSS}</style></head><body>\n" + "\n".join(parts)

@@ -12,8 +12,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from analyzer.stats.evidence import EXACT, NOT_ENOUGH, Verdict, across, verdict
-from analyzer.stats.flags import ALPHA, MIN_EFFECT, Flags, seat_balance
+from analyzer.stats import questions as Q
+from analyzer.stats.evidence import DEPENDS, EXACT, NOT_ENOUGH, Across, Verdict, across, word_text
+from analyzer.stats.flags import Flags
+from analyzer.stats.questions import Direction, Estimate, Question
 
 
 
@@ -151,6 +153,9 @@ def luck_skill(res: dict) -> str:
     if len(ls):
         row = ls.iloc[-1]
         who = "heuristic bots" if row["bot"] == "all heuristic bots" else row["bot"]
+        if float(row["random_win_rate"]) == 0.0:  # the gap is then arithmetic, not a measure of skill
+            return (f"{spread}. The random bot never wins here: every win goes to the {who}, so how "
+                    f"much skill matters beyond that cannot be measured at this table.")
         return (f"{spread}. The {who} win {pp_ci(row['difference'], row['difference_low'], row['difference_high'])} "
                 f"more often per seat than the random bot.")
     return spread + ". No heuristic-versus-random comparison (both kinds of bot must play)."
@@ -216,17 +221,22 @@ def answer_skill(res: dict) -> str:
     return text
 
 
-# ---------------------------------------------------------------------- scope and method
+# ---------------------------------------------------------------------- answers
 
 
 @dataclass
 class Answer:
     """A designer's question with its answer, the scope the answer holds for
     (bots, board, player count) and the method that measured it; ``figure`` is
-    the key of the figure that shows it (the page links to it). ``evidence``:
-    where the answer judges an effect against a practical threshold, its
-    verdict per table (label -> ``Verdict``, ``stats/evidence.py``), which the
-    text leads with and the scorecard shows; ``players`` the player count."""
+    the key of the figure that shows it (the page links to it), ``key`` the
+    question's stable key (``stats/questions.py``): the page's anchor, its CSS
+    class, the scorecard's line, the CSV rows and side-by-side matching all go by
+    it. ``evidence``: where the answer judges an effect against a practical
+    threshold, its verdict per table (label -> ``Verdict``); ``direction`` what
+    the verdicts mean in the question's words (``answer``); ``headline`` an
+    answer in words where it is not the evidence's own (an intervention's
+    advice: the cards to throw away), ``quoted`` the verdict the scorecard then
+    quotes; ``players`` the player count; ``unit`` what the game counts."""
     question: str
     text: str
     method: str
@@ -237,50 +247,128 @@ class Answer:
     where: str = ""  # where each controlled table's bot sits ("in every seat"), when the evidence is per table
     table: tuple[list[str], list[list]] | None = None  # (headers, rows) the page shows under the text: many values
     extra_tables: list = field(default_factory=list)  # more (headers, rows) tables, shown after ``table``
+    # a structural answer's measure per controlled table: label -> (estimate, sentence, verdict or None)
+    per_table: dict[str, tuple[Estimate | None, str, Verdict | None]] | None = None
+    key: str = ""
+    direction: Direction | None = None
+    headline: str = ""
+    quoted: Verdict | None = None
+    unit: str = "races"
 
     @property
     def tables(self) -> list[tuple[list[str], list[list]]]:
         """Every table the page shows under the answer's text, in order."""
         return ([self.table] if self.table else []) + list(self.extra_tables)
-    # a structural answer's measure per controlled table: label -> (key, sentence, verdict or None)
-    per_table: dict[str, tuple[str, str, Verdict | None]] | None = None
+
+    @property
+    def anchor(self) -> str:
+        return f"answer-{self.key}"
+
+    @property
+    def across(self) -> Across | None:
+        """Its verdicts over its tables (``evidence.across``): alike in word and direction, or not."""
+        if not self.evidence:
+            return None
+        return across(self.evidence, signed=not (self.direction and self.direction.symmetric))
 
     @property
     def word(self) -> str | None:
-        """The answer's evidence word over its tables: one table's, the common word
-        when every table decides alike, "not enough races" when any table leaves it
-        open, and "shown" when some show it and others rule it out (the scorecard
-        names the tables it is shown for)."""
-        if not self.evidence:
-            return None
-        words = {v.word for v in self.evidence.values()}
-        if NOT_ENOUGH in words:
-            return NOT_ENOUGH
-        return words.pop() if len(words) == 1 else "shown"
+        """The answer's evidence over its tables: the common word of the tables that decide
+        it, "depends on the bots" when they decide it differently (in word or direction),
+        "not enough" when none does."""
+        ac = self.across
+        return ac.word if ac is not None else None
+
+    @property
+    def answer(self) -> str:
+        """The answer in the question's own words, with its direction and numbers
+        ("SEAT 1 FAVOURED: +6.9 to +8.0 pp against the average seat", "DEPENDS ON THE
+        BOTS"); for a measure nobody judges, its value over the tables ("LENGTH: 30.1
+        to 35.2 moves"); "" without either."""
+        if self.headline:
+            return self.headline
+        direction = self.direction or GENERIC
+        ac = self.across
+        if ac is not None:
+            return direction.over(ac)
+        rows = [(label, e) for label, (e, _, _) in (self.per_table or {}).items() if e is not None]
+        return f"{direction.subject}: {estimate_range(rows)}" if rows and self.direction else ""
+
+    def evidence_text(self, deals: bool = False, short: bool = False) -> str:
+        """How each table decides it, in words: "shown with each of the 4 bots in every
+        seat"; "the bots decide it differently: ..."; the open tables named, each with the
+        units that would settle it or why none can be promised (``deals``: the tables
+        played the same deals, and the text says so; ``short``: in a few words, for the
+        scorecard)."""
+        ac = self.across
+        if ac is None:
+            return ""
+        where = (f" {self.where}" if self.where else "") + (", on the same deals" if deals else "")
+        u = self.unit
+        labels = list(ac.verdicts)
+        if len(labels) == 1:
+            return word_text(ac.word, u)
+        parts = []
+        if ac.word == DEPENDS:
+            direction = self.direction or GENERIC
+            parts.append(f"the bots decide it differently (each{where}): " + "; ".join(
+                f"with {', '.join(group)} {group_answer(direction, ac, group)} ({word_text(w, u)})"
+                for (w, _), group in ac.groups.items()))
+        elif ac.holds:
+            parts.append(f"{ac.word} with each of the {len(labels)} bots{where}")
+        elif ac.partial:
+            group = next(iter(ac.groups.values()))
+            parts.append(f"{ac.word} with {', '.join(group)}{where}")
+        if ac.open:
+            head = (f"not enough {u} with any of the {len(labels)} bots{where}" if ac.word == NOT_ENOUGH
+                    else f"not settled with {', '.join(ac.open)}")
+            parts.append(f"{head} ({open_text(ac.open, u, short)})")
+        return "; ".join(parts)
 
 
-def lead(word: str, text: str) -> str:
-    """``text`` led by its evidence word: ``"Not enough races — text"``."""
-    return f"{word[0].upper()}{word[1:]} — {text}"
+def open_text(opened: dict[str, Verdict], u: str, short: bool = False) -> str:
+    """What would settle each open table: "tempo: about 83,000 games would settle it; switcher,
+    random: the effect may sit on the threshold, more games may not settle it soon" (``short``:
+    "tempo: about 83,000 games; switcher, random: may sit on the threshold")."""
+    groups: dict[str, list[str]] = {}
+    for label, v in opened.items():
+        if not v.finite:
+            said = "no interval yet"
+        elif v.needed is None:
+            said = "may sit on the threshold" if short else (
+                f"the effect may sit on the threshold, more {u} may not settle it soon")
+        else:
+            said = v.needed_cell if short else f"{v.needed_cell} would settle it"
+        groups.setdefault(said, []).append(label)
+    return "; ".join(f"{', '.join(labels)}: {said}" for said, labels in groups.items())
 
 
-def _measured(out: tuple) -> tuple[str, str, Verdict | None]:
-    """A measure's ``(key, sentence)`` or ``(key, sentence, verdict)`` as the latter."""
-    return (out[0], out[1], out[2]) if len(out) > 2 else (out[0], out[1], None)
+def group_answer(direction: Direction, ac: Across, group: list[str]) -> str:
+    """The answer of a group of tables that decide alike: its range over them."""
+    return direction.over(across({label: ac.verdicts[label] for label in group}, ac.signed))
 
 
-def with_evidence(sentence: str, v: Verdict | None) -> str:
-    """A table's sentence followed by its evidence, when it has one."""
-    if v is None:
-        return sentence
-    tail = f"; {v.needed_text}" if v.word == NOT_ENOUGH and is_num(v.low) else ""
-    return f"{v.word} ({v.what} {v.number}, threshold {v.bound}{tail}): {sentence}"
+GENERIC = Direction("THE EFFECT", "POSITIVE", "NEGATIVE", "NONE within {bound}", "a positive effect")
+
+
+def estimate_range(rows: list[tuple[str, Estimate]]) -> str:
+    """A measure nobody judges over several tables: "33.0 moves", "30.1 to 35.2 moves
+    (favourite 30.1, random 35.2)"; never "the same answer" for different values."""
+    if not rows:
+        return ""
+    scale = rows[0][1].scale
+    values = [e.value for _, e in rows]
+    lo, hi = min(values), max(values)
+    if len(rows) == 1 or scale.text(lo) == scale.text(hi):
+        return scale.value(values[0]) if len(rows) == 1 else f"{scale.value(lo)} with each"
+    low = next(label for label, e in rows if e.value == lo)
+    high = next(label for label, e in rows if e.value == hi)
+    return f"{scale.text(lo)} to {scale.value(hi)} ({low} {scale.text(lo)}, {high} {scale.text(hi)})"
 
 
 def min_effect(manifest: dict) -> float:
     """The practical-size threshold of the flags (a share; ``--min-effect`` in pp)."""
-    v = manifest.get("min_effect")
-    return float(v) if is_num(v) else MIN_EFFECT
+    return Q.min_effect(manifest)
 
 
 def data_scope(manifest: dict) -> str:
@@ -319,169 +407,181 @@ def single_bot(manifest: dict) -> bool:
     return bool(bots) and len(set(bots)) == 1 and not isinstance(manifest.get("bots_text"), str)
 
 
-def per_bot_table(rows: list[tuple[str, int, str, Verdict | None]], where: str, u: str) -> tuple[list[str], list[list]]:
+def per_bot_table(rows: list[tuple[str, int, str, Verdict | None, Estimate | None]], where: str, u: str,
+                  direction: Direction | None) -> tuple[list[str], list[list]]:
     """The table of a structural answer: one row per controlled table (``(label,
-    units, finding, verdict)``), its bot, and where the answer judges an effect its
-    evidence word, what it measured, the estimate with its interval (named: 95% or
-    simultaneous 95%), the threshold, the units it rests on and, when open, the
-    units that would settle it if the spread stays as observed (in the verdict's own
-    unit: a game of several races may judge races); then the finding."""
-    judged = any(v is not None for _, _, _, v in rows)
+    units, finding, verdict, estimate)``), its bot and, where the answer judges an
+    effect, its answer in the question's words, its evidence word, what it
+    measured, the estimate with its interval (named: 95% or simultaneous 95%), the
+    threshold, the units it rests on and, when open, the units that would settle
+    it (or why none can be promised); a measure nobody judges gives its value with
+    its interval; then the finding."""
+    judged = any(v is not None for _, _, _, v, _ in rows)
+    valued = not judged and any(e is not None for *_, e in rows)
     headers = [f"bot ({where})" if where else "bot"]
     if judged:
-        headers += ["evidence", "effect", "estimate (interval)", "threshold", "measured on",
-                    "needed to settle it (if the spread stays as observed)"]
+        headers += ["answer", "evidence", "effect", "estimate (interval)", "threshold", "measured on",
+                    "needed to settle it"]
+    elif valued:
+        headers += ["value (95% CI)", u]
     else:
         headers.append(u)
     body = []
-    for label, n, finding, v in rows:
-        if not judged:
-            cells = [f"{n:,}"]
-        elif v is None:
-            cells = ["", "", "", "", f"{n:,} {u}", ""]
+    for label, n, finding, v, e in rows:
+        if judged and v is None:
+            cells = ["", "", "", "", "", f"{n:,} {u}", ""]
+        elif judged:
+            cells = [(direction or GENERIC).of(v), word_text(v.word, u), v.what, v.number, v.bound,
+                     f"{v.n:,} {v.unit}", v.needed_cell]
+        elif valued:
+            cells = [e.text if e is not None else "", f"{n:,}"]
         else:
-            cells = [v.word, v.what, v.number, v.bound, f"{v.n:,} {v.unit}", v.needed_cell]
+            cells = [f"{n:,}"]
         body.append([label] + cells + [finding])
     return headers + ["finding"], body
 
 
-def _overall(n: int, keys: set, evidence: dict[str, Verdict] | None, where: str) -> str:
-    """The one sentence a structural answer on ``n`` controlled tables leads with:
-    whether it holds across these bots, depends on them, or is not settled."""
-    if evidence:
-        key, phrase = across(evidence)
-        if key == "open":
-            return lead(NOT_ENOUGH, f"{phrase} (each of the {n} bots {where}, on the same deals).")
-        if key == "depends":
-            return f"It depends on the bots (each {where}, on the same deals): {phrase}."
-        return f"{key[0].upper()}{key[1:]} with each of the {n} bots {where} ({phrase}, on the same deals)."
-    if len(keys) == 1:
-        return f"The same answer with each of the {n} bots {where} (it holds across these bots)."
-    return f"It depends on the bots (each {where}, on the same deals)."
+def lead(answer: str, evidence: str, text: str = "") -> str:
+    """An answer's text: its answer in the question's words, its evidence, then ``text``:
+    "SEAT 1 FAVOURED: +7.4 pp against the average seat. Shown with each of ... ."."""
+    evidence = evidence[:1].upper() + evidence[1:]
+    head = f"{answer}. {evidence}" if answer else evidence
+    return f"{head}. {text}".rstrip() if text else f"{head}."
 
 
-def structural(question: str, figure: str | None, measure: Callable[[dict], tuple], method: str,
-               res: dict, manifest: dict, controlled=None) -> Answer:
+def structural(q: Question, finding: Callable[[dict], str], res: dict, manifest: dict, controlled=None,
+               figure: str | None = None, method: str | None = None) -> Answer:
     """A question about the game (seats, balance, length, ...) answered on the
-    controlled tables side by side when there are any: ``measure(tables)`` gives
-    ``(key, sentence)``, equal keys meaning the same answer, or ``(key, sentence,
-    verdict)`` where the answer judges an effect against a practical threshold.
-    With verdicts the answer leads with its evidence word, and it "holds across
-    these bots" only when every table decides it on its own and all alike
-    (``stats/evidence.across``); otherwise it is "not settled" at the tables' size.
-    The text is that one sentence; each table's verdict, numbers and finding are a
-    row of the answer's table (``per_bot_table``; the measures themselves stay in ``per_table`` for the strength ladder), the run's own mixed table, when it is
-    not one of them, a last row labelled as describing its bots.
-    Without controlled tables the answer says plainly that it is about the bots present."""
+    controlled tables side by side when there are any: ``q.estimate`` and
+    ``q.verdict`` on each (``stats/questions.py``), ``finding(tables)`` its sentence
+    there. With verdicts the answer leads with its answer in the question's words
+    over the tables (``Direction.over``: the common answer with the range of its
+    estimates, "with 3 of 4 bots" while others are open, "DEPENDS ON THE BOTS" when
+    tables decide it differently in word or direction) and its evidence; a measure
+    nobody judges leads with its range over the tables. Each table's answer,
+    evidence, numbers and finding are a row of the answer's table (``per_bot_table``;
+    the measures themselves stay in ``per_table`` for the strength ladder), the run's
+    own mixed table, when it is not one of them, a last row labelled as describing
+    its bots. Without controlled tables the answer says plainly that it is about
+    the bots present."""
     players = manifest.get("players")
     u = unit(manifest)
+    figure = figure if figure is not None else q.chart
+    method = method if method is not None else q.method
+    common = dict(key=q.key, direction=q.direction, unit=u)
     if controlled:
-        per = {label: _measured(measure(tables)) for label, tables in controlled.tables.items()}
-        keys = {k for k, _, _ in per.values()}
+        per = {label: (q.estimate(t, manifest), finding(t), q.verdict(t, manifest))
+               for label, t in controlled.tables.items()}
         verdicts = {label: v for label, (_, _, v) in per.items() if v is not None}
-        evidence = verdicts if len(verdicts) == len(per) else None
+        evidence = verdicts if verdicts and len(verdicts) == len(per) else None
         where = controlled.where
-        rows = [(label, int(controlled.units.get(label, 0)), sentence, v) for label, (_, sentence, v) in per.items()]
+        rows = [(label, int(controlled.units.get(label, 0)), sentence, v, e)
+                for label, (e, sentence, v) in per.items()]
+        answer = Answer(q.text, "", method, controlled_scope(manifest, controlled), figure, evidence, players, where,
+                        per_table=per, **common)
         if len(per) == 1:
-            label, (_, _, v) = next(iter(per.items()))
-            text = (f"With {label} {where} (one bot only: whether this holds with other bots is not measured "
-                    "here).")
-            if v is not None:
-                text = lead(v.word, text)
+            label = next(iter(per))
+            ev = answer.evidence_text()
+            text = lead(answer.answer, f"{ev} with {label} {where}" if ev else f"with {label} {where}",
+                        "(One bot only: whether this holds with other bots is not measured here.)")
+        elif evidence:
+            text = lead(answer.answer, answer.evidence_text(deals=True))
         else:
-            text = _overall(len(per), keys, evidence, where)
+            text = lead(answer.answer, f"measured with each of the {len(per)} bots {where}, on the same deals")
         if not single_bot(manifest) and not any(t is res for t in controlled.tables.values()):
-            _, sentence, v = _measured(measure(res))
             rows.append((f"this run's own table ({bots_scope(manifest)}), describing those bots",
-                         int(manifest.get(u, 0) or 0), sentence, v))
+                         int(manifest.get(u, 0) or 0), finding(res), q.verdict(res, manifest),
+                         q.estimate(res, manifest)))
             text += " Per bot, and last this run's own table of mixed bots: the table below."
         else:
             text += " Per bot: the table below." if len(per) > 1 else " The table below."
-        return Answer(question, text, method, controlled_scope(manifest, controlled), figure, evidence, players,
-                      where, table=per_bot_table(rows, where, u), per_table=per)
+        answer.text = text
+        answer.table = per_bot_table(rows, where, u, q.direction)
+        return answer
     note = getattr(controlled, "note", "") or "no controlled table was played"
-    prefix = "" if single_bot(manifest) else (
-        f"About the bots at this table, not the game alone ({note}): ")
-    _, sentence, v = _measured(measure(res))
-    text = prefix + with_evidence(sentence, v)
+    about = "" if single_bot(manifest) else f"About the bots at this table, not the game alone ({note}): "
+    v, e, sentence = q.verdict(res, manifest), q.estimate(res, manifest), finding(res)
     label = bots_scope(manifest)
-    return Answer(question, lead(v.word, text) if v is not None else text, method, table_scope(manifest), figure,
-                  {label: v} if v is not None else None, players)
+    answer = Answer(q.text, "", method, table_scope(manifest), figure, {label: v} if v is not None else None, players,
+                    per_table={label: (e, sentence, v)}, **common)
+    if v is not None:
+        answer.text = lead(answer.answer, f"{word_text(v.word, u)}: {v.reason}", f"{about}{sentence}")
+    else:
+        answer.text = (f"{answer.answer}. " if answer.answer else "") + about + sentence
+    return answer
 
 
 def bots_answer(question: str, figure: str | None, text: str, method: str, manifest: dict,
-                evidence: Verdict | None = None, table: tuple[list[str], list[list]] | None = None) -> Answer:
+                evidence: Verdict | None = None, table: tuple[list[str], list[list]] | None = None, key: str = "",
+                direction: Direction | None = None, headline: str = "", quoted: Verdict | None = None) -> Answer:
     """A question whose answer describes the choices of the bots present; with
-    ``evidence`` it leads with its evidence word; ``table``: the values it lists,
-    shown under the text (which says what the table holds)."""
+    ``evidence`` it leads with its answer in the question's words (``direction``,
+    or ``headline``) and its evidence; ``table``: the values it lists, shown under
+    the text (which says what the table holds)."""
     text = text + f" (This describes the choices of the bots present: {bots_scope(manifest)}.)"
+    a = Answer(question, text, method, table_scope(manifest), figure,
+               {bots_scope(manifest): evidence} if evidence is not None else None, manifest.get("players"),
+               table=table, key=key, direction=direction, headline=headline, quoted=quoted, unit=unit(manifest))
     if evidence is not None:
-        text = lead(evidence.word, f"{evidence.reason[0].upper()}{evidence.reason[1:]}. {text}")
-    return Answer(question, text, method, table_scope(manifest), figure,
-                  {bots_scope(manifest): evidence} if evidence is not None else None, manifest.get("players"),
-                  table=table)
+        v = quoted or evidence
+        a.text = lead(a.answer, f"{word_text(evidence.word, a.unit)}: {v.reason}", text)
+    return a
 
 
-def flag_sentence(flags: Flags, noun: str, plural: str | None = None) -> tuple[str, str]:
-    """(key, sentence) of a balance flag for ``structural``: the key names the
-    flagged items and their side of fair, so two tables agree when they flag alike."""
-    key = ",".join(f"{flags.items[i]}{'+' if flags.share[i] > flags.fair else '-'}"
-                   for i in np.flatnonzero(flags.flagged)) or "none"
-    return key, flags.verdict(noun, plural) + "."
+def judged_answer(q: Question, text: str, res: dict, manifest: dict, table=None, figure: str | None = None,
+                  method: str | None = None) -> Answer:
+    """A question (``stats/questions.py``) about the bots present, judged on the run's own table."""
+    return bots_answer(q.text, figure if figure is not None else q.chart, text, method or q.method, manifest,
+                       q.verdict(res, manifest), table, key=q.key, direction=q.direction)
+
+
+def flag_sentence(flags: Flags, noun: str, plural: str | None = None) -> str:
+    """The sentence of a balance flag: what differs, beyond chance and the threshold."""
+    return flags.verdict(noun, plural) + "."
 
 
 def seat_flags(res: dict, manifest: dict) -> Flags | None:
-    """Cochran's Q and Holm on the per-unit win patterns (tables of one bot in every seat)."""
-    wp = res.get("win_patterns")
-    players = int(overview_value(res, "players")) if is_num(overview_value(res, "players")) else 0
-    if wp is None or not len(wp) or players < 2:
-        return None
-    return seat_balance(wp["units"].to_numpy(), wp["mask"].to_numpy(), players, ALPHA, min_effect(manifest))
+    return Q.seat_flags(res, manifest)
 
 
-def first_seat_measure(manifest: dict) -> Callable[[dict], tuple[str, str]]:
-    def measure(res):
+def first_seat_finding(manifest: dict) -> Callable[[dict], str]:
+    """The first-seat answer's sentence on one table: seat 1's win rate, its edge over
+    the average seat and the seat flags' sentence."""
+    def finding(res):
         sa = res["seat_advantage"]
         if not len(sa):
-            return "none", "no results to compare seats."
+            return "no results to compare seats."
+        s1 = sa[sa["seat"] == 1].iloc[0]
         if confounded(res):
-            s1 = sa[sa["seat"] == 1].iloc[0]
-            return "mixed", (f"seat 1 ({s1['bot']}) wins {pct_ci(s1['win_rate'], s1['win_low'], s1['win_high'])}, "
-                             "which mixes its bot's strength with moving first.")
+            return (f"seat 1 ({s1['bot']}) wins {pct_ci(s1['win_rate'], s1['win_low'], s1['win_high'])}, "
+                    "which mixes its bot's strength with moving first.")
         f = seat_flags(res, manifest)
         if f is None:
-            return "none", "no results to compare seats."
-        s1 = sa[sa["seat"] == 1].iloc[0]
-        key, flags_text = flag_sentence(f, "seat")
-        return key, (f"seat 1 wins {pct_ci(s1['win_rate'], s1['win_low'], s1['win_high'])}, "
-                     f"{pp_ci(s1['advantage'], s1['advantage_low'], s1['advantage_high'])} against the average "
-                     f"seat; {flags_text}"), first_seat_verdict(s1, manifest, f)
-    return measure
+            return "no results to compare seats."
+        return (f"seat 1 wins {pct_ci(s1['win_rate'], s1['win_low'], s1['win_high'])}, "
+                f"{pp_ci(s1['advantage'], s1['advantage_low'], s1['advantage_high'])} against the average "
+                f"seat; {flag_sentence(f, 'seat')}")
+    return finding
 
 
-def first_seat_verdict(s1, manifest: dict, flags: Flags) -> Verdict:
-    """Seat 1's edge over the average seat against the practical threshold, in
-    evidence words, on the seat flags' simultaneous interval (so that the word
-    never contradicts the flags' sentence beside it)."""
-    u = unit(manifest)
-    n = int(s1[u]) if u in s1 else 0
-    return flags.item_evidence(0, "seat 1 against the average seat", n, u)
+def seat_spread_finding(manifest: dict) -> Callable[[dict], str]:
+    """The all-seats answer's sentence on one table: every seat's win rate in seat
+    order, a gradient named where the rates fall (or rise) seat by seat, and the
+    seat flags' sentence."""
+    def finding(res):
+        sa = res["seat_advantage"]
+        if not len(sa):
+            return "no results to compare seats."
+        if confounded(res):
+            return "the seats run different bots, so a seat's win rate mixes its bot's strength with its place."
+        f = seat_flags(res, manifest)
+        if f is None:
+            return "no results to compare seats."
+        rates = ", ".join(pct(r) for r in sa.sort_values("seat")["win_rate"])
+        gradient = Q.seat_gradient(res)
+        slope = f" ({gradient} in seat order: a turn-order gradient, not seat 1 alone)" if gradient else ""
+        return f"seats 1-{len(sa)} win {rates}{slope}; {flag_sentence(f, 'seat')}"
+    return finding
 
 
-def skill_verdict(res: dict, manifest: dict) -> Verdict | None:
-    """Do the heuristic bots win more than random, by the practical threshold? The
-    all-heuristic row of ``luck_skill`` (win rate per seat minus random's, paired)."""
-    ls = res["luck_skill"]
-    if not len(ls):
-        return None
-    row = ls.iloc[-1]
-    sa, u = res["seat_advantage"], unit(manifest)
-    n = int(sa[u].iloc[0]) if len(sa) and u in sa else 0
-    who = "heuristic bots" if row["bot"] == "all heuristic bots" else str(row["bot"])
-    return verdict(float(row["difference"]), float(row["difference_low"]), float(row["difference_high"]),
-                   min_effect(manifest), n, what=f"{who} against random (win rate per seat)", unit=unit(manifest))
-
-
-SEAT_METHOD = ("Cochran's Q on which seats won each unit (seats paired within a unit), then per-seat paired "
-               "tests against the average seat with Holm correction, flagged only beyond the practical "
-               "threshold; 95% intervals paired by unit")
+SEAT_METHOD = Q.SEAT_METHOD

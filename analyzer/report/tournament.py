@@ -3,6 +3,8 @@ style, figures as embedded PNG) plus a folder beside it with the figures as PNG
 and the tables as CSV."""
 from __future__ import annotations
 
+import dataclasses
+
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -13,8 +15,10 @@ from analyzer.version import __version__
 from analyzer.engine.ruleset import rules_text
 from analyzer.report import text as T
 from analyzer.stats.distributions import chi2_sf, normal_sf
+from analyzer.stats.evidence import NOT_ENOUGH, RULED_OUT, SHOWN, decide
 from analyzer.stats.flags import ALPHA, MIN_EFFECT, holm
 from analyzer.report.figures import NEUTRAL, _err, _figure, _pct_axis, bot_color, png
+from analyzer.engine.output import utf8_text
 from analyzer.report.html import CSS, _data_row, _e, assumed_note, figure_html, output_paths, save_report, table
 from analyzer.stats.ratings import ELO
 
@@ -168,11 +172,13 @@ def _takeaways(res, result) -> dict[str, str]:
 
 
 def seat_test(result, alpha: float = ALPHA, min_effect: float = MIN_EFFECT):
-    """``(joint p, flagged per seat, edge per seat)`` of the fitted seat strengths:
-    a joint Wald test (the sandwich covariance, P - 1 df: the strengths sum to 0),
-    per-seat z tests with Holm correction, and a practical size: the edge is the
-    chance that an equal bot in the seat outscores one in an average seat, minus
-    1/2, and must be at least ``min_effect``. None when it cannot be tested."""
+    """``(joint p, flagged per seat, edge per seat, its 95% low, high)`` of the fitted
+    seat strengths: a joint Wald test (the sandwich covariance, P - 1 df: the
+    strengths sum to 0), per-seat z tests with Holm correction, and a practical
+    size: the edge is the chance that an equal bot in the seat outscores one in an
+    average seat, minus 1/2, and its 95% interval must lie beyond ``min_effect`` by
+    the verdict rule (``stats/evidence.decide``, as the scorecard's seat line). None
+    when it cannot be tested."""
     f = result.ratings
     B = len(f.strength)
     seat = np.asarray(f.seat, np.float64)
@@ -189,9 +195,13 @@ def seat_test(result, alpha: float = ALPHA, min_effect: float = MIN_EFFECT):
     se = np.sqrt(np.clip(np.diag(cov), 0, None))
     with np.errstate(divide="ignore", invalid="ignore"):
         p = 2 * np.asarray(normal_sf(np.where(se > 0, np.abs(seat) / se, 0.0)), np.float64).reshape(P)
-    edge = 1 / (1 + np.exp(-seat)) - 0.5
-    flagged = (joint_p < alpha) & (holm(p) < alpha) & (np.abs(edge) >= min_effect)
-    return joint_p, flagged, edge
+    from analyzer.stats.intervals import Z95
+
+    edge, low, high = _edge(seat), _edge(seat - Z95 * se), _edge(seat + Z95 * se)
+    t = min_effect if min_effect > 0 else 1e-12
+    beyond = np.array([decide(lo, hi, t) == SHOWN for lo, hi in zip(low, high)], bool)
+    flagged = (joint_p < alpha) & (holm(p) < alpha) & beyond
+    return joint_p, flagged, edge, low, high
 
 
 def seat_verdict(result, alpha: float = ALPHA, min_effect: float = MIN_EFFECT) -> str:
@@ -199,12 +209,17 @@ def seat_verdict(result, alpha: float = ALPHA, min_effect: float = MIN_EFFECT) -
     t = seat_test(result, alpha, min_effect)
     if t is None:
         return "the seat strengths cannot be tested"
-    joint_p, flagged, edge = t
-    test = f"joint Wald test p = {joint_p:.2g}, then Holm-corrected per-seat tests, at least {100 * min_effect:g} pp"
+    joint_p, flagged, edge, low, high = t
+    test = (f"joint Wald test p = {joint_p:.2g}, then Holm-corrected per-seat tests, the 95% interval beyond "
+            f"{100 * min_effect:g} pp")
     if joint_p >= alpha:
         return f"no seat differs from the average beyond chance ({test})"
     if not flagged.any():
-        return f"the seats differ beyond chance but by less than {100 * min_effect:g} pp: no meaningful difference ({test})"
+        if all(decide(lo, hi, min_effect) == RULED_OUT for lo, hi in zip(low, high)):
+            return (f"the seats differ beyond chance but by less than {100 * min_effect:g} pp: no meaningful "
+                    f"difference ({test})")
+        return (f"the seats differ beyond chance, but no seat is shown more than {100 * min_effect:g} pp from the "
+                f"average (an interval reaches across the threshold): not settled ({test})")
     names = ", ".join(f"seat {i + 1} ({100 * edge[i]:+.1f} pp)" for i in np.flatnonzero(flagged))
     return f"{names} {'differs' if flagged.sum() == 1 else 'differ'} from the average seat beyond chance ({test})"
 
@@ -232,6 +247,7 @@ def scorecard_of(res, result, min_effect: float = MIN_EFFECT):
     outscore an equal opponent minus 1/2 (pp), judged against ``min_effect``;
     warnings for a bot that never wins."""
     from analyzer.report.scorecard import MAX_ITEMS, ScoreWarning, verdict_item
+    from analyzer.stats.questions import FIRST_SEAT, Direction
 
     players = f"{result.players} players"
     items = []
@@ -243,7 +259,11 @@ def scorecard_of(res, result, min_effect: float = MIN_EFFECT):
                         min_effect, int(r["races"]), what=f"{r['bot']} against {r['versus']}, win rate:",
                         unit=result.unit)
             items.append((v, "Win rate against the field", "ratings",
-                          f"the {result.role} seat, paired on the deals"))
+                          f"the {result.role} seat, paired on the deals",
+                          Direction(f"{r['bot'].upper()} AGAINST {r['versus'].upper()}",
+                                    f"{r['bot'].upper()} WINS MORE", f"{r['versus'].upper()} WINS MORE",
+                                    f"{r['bot'].upper()} AND {r['versus'].upper()} EVEN within {{bound}}",
+                                    f"{r['bot']} wins more often than {r['versus']}")))
         f = None
     else:
         f = result.ratings
@@ -254,14 +274,23 @@ def scorecard_of(res, result, min_effect: float = MIN_EFFECT):
         v = _outscore_verdict(f.strength[a] - f.strength[b], float(np.sqrt(max(var, 0.0))), min_effect,
                               int(result.races), f"{result.labels[a]}'s chance to outscore {result.labels[b]}, above 50%:",
                               result.unit)
-        items.append((v, "Ratings", "ratings", f"{result.labels[a]} against {result.labels[b]}, seats rotated"))
+        first, second = result.labels[a].upper(), result.labels[b].upper()
+        items.append((v, "Ratings", "ratings", f"{result.labels[a]} against {result.labels[b]}, seats rotated",
+                      Direction(f"{first} AGAINST {second}", f"{first} STRONGER THAN {second}",
+                                f"{second} STRONGER THAN {first}", f"{first} AND {second} EVEN within {{bound}}",
+                                f"{result.labels[a]} outscores {result.labels[b]} more often than not")))
     if f is not None and len(f.seat) > 1:
         se = float(np.sqrt(max(f.cov[B, B], 0.0)))
         v = _outscore_verdict(f.seat[0], se, min_effect, int(result.races),
                               "an equal bot's chance to outscore from seat 1 rather than an average seat, above 50%:",
                               result.unit)
-        items.append((v, "Seat advantage", "seats", "every bot, all seats"))
-    card = [verdict_item(v, title, anchor, f"{who}; {players}") for v, title, anchor, who in items[:MAX_ITEMS]]
+        gates = seat_test(result, ALPHA, min_effect)
+        if v.word == SHOWN and not (gates is not None and gates[1][0]):  # the seats' sentence must agree
+            v = dataclasses.replace(v, word=NOT_ENOUGH, needed=v.n + 1)
+        items.append((v, "Seat advantage", "seats", "every bot, all seats", FIRST_SEAT))
+    card = [verdict_item(v, title, anchor, f"{who}; {players}", direction, key=f"{anchor}-{i + 1}",
+                         unit_word=result.unit)
+            for i, (v, title, anchor, who, direction) in enumerate(items[:MAX_ITEMS])]
     rt = res["ratings"]
     warns = [ScoreWarning(f"{r['bot']} never wins (0 of {int(r['races']):,} seat-{result.unit}).",
                      "a bot too weak to matter, a rule that shuts its way of playing out, or a bot that cannot "
@@ -400,5 +429,5 @@ def write_tournament_report(result, out_path) -> Path:
     from analyzer.report.scorecard import render_text
 
     card = scorecard_of(res, result)
-    return save_report(out_path, folder, figures, res, render_html(res, result, figures, folder.name, card),
-                       {SCORECARD_TEXT: render_text(*card)})
+    page = render_html(res, result, figures, utf8_text(folder.name), card)  # its links: UTF-8 text
+    return save_report(out_path, folder, figures, res, page, {SCORECARD_TEXT: render_text(*card)})

@@ -13,10 +13,16 @@ difference too small to matter:
 3. a practical-size threshold ``min_effect`` (default 1 percentage point):
    an item is flagged only if the whole of its simultaneous 95% interval
    (Bonferroni: each item's at level 1 - 0.05/k, so that all k hold together)
-   of its difference from fair lies at least that far from fair (not just its point estimate: a gap
-   measured at 1.2 pp whose interval reaches down to 0.4 pp is not shown to be
-   1 pp). Below it the answer is "no meaningful difference", even when the
-   sample is big enough to detect it.
+   of its difference from fair lies beyond that distance from fair, by the
+   verdict rule of ``stats/evidence.decide`` (not just its point estimate: a
+   gap measured at 1.2 pp whose interval reaches down to 0.4 pp is not shown to
+   be 1 pp). Where every gap's interval lies inside it the answer is "no
+   meaningful difference"; where some reach across it, "not settled".
+
+"Fair" is the value every item would have were all alike: for shares of units
+won it is the mean share, which is 1/k only when every unit has one winner
+(shared wins count for every item among the winners, so the shares sum to
+more than 1 and each item's fair share is their mean).
 
 ``Flags.evidence`` turns the same intervals into the evidence words of
 ``stats/evidence.py`` (shown, ruled out, not enough races).
@@ -32,7 +38,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from analyzer.stats.distributions import chi2_sf, normal_quantile, normal_sf
-from analyzer.stats.evidence import NOT_ENOUGH, SHOWN, Verdict, any_of, verdict
+from analyzer.stats.evidence import NOT_ENOUGH, RULED_OUT, SHOWN, Verdict, any_of, decide, verdict
 from analyzer.stats.intervals import wilson
 
 ALPHA = 0.05
@@ -77,8 +83,8 @@ class Flags:
         if self.gap_low is None:
             self.gap_low, self.gap_high = np.full(k, np.nan), np.full(k, np.nan)
         if self.flagged is None:
-            with np.errstate(invalid="ignore"):
-                beyond = (self.gap_low >= self.min_effect) | (self.gap_high <= -self.min_effect)
+            t = self.min_effect if self.min_effect > 0 else 1e-12
+            beyond = np.array([decide(lo, hi, t) == SHOWN for lo, hi in zip(self.gap_low, self.gap_high)], bool)
             self.flagged = (self.joint_p < self.alpha) & (self.p_holm < self.alpha) & beyond
 
     def item_evidence(self, i: int, what: str, n: int, unit: str = "races") -> Verdict:
@@ -88,7 +94,8 @@ class Flags:
         left open, the next few units deciding it."""
         t = self.min_effect if self.min_effect > 0 else 1e-12
         v = verdict(float(self.share[i] - self.fair), float(self.gap_low[i]), float(self.gap_high[i]), t, n,
-                    what=what, unit=unit, level="simultaneous 95% CI")
+                    what=what, unit=unit, level="simultaneous 95% CI", item=self.items[i],
+                    z=simultaneous_z(len(self.items)))
         if v.word == SHOWN and not self.flagged[i]:
             v = replace(v, word=NOT_ENOUGH, needed=n + 1)
         return v
@@ -113,16 +120,23 @@ class Flags:
         k = len(self.items)
         joint = f"joint test p {_p(self.joint_p)}"
         fair = f"{100 * self.fair:.1f}%"
+        if self.fair * k > 1 + 1e-9:  # shared wins: each item's fair share is the mean, more than 1/k
+            fair += " (their mean share)"
         if not self.joint_rejects:
             return (f"all {k} {plural} are within sampling error of a fair {fair} ({joint})")
         if not self.any:
             big = np.abs(self.share - self.fair).max()
-            return (f"the {plural} differ beyond sampling error ({joint}), but no {noun} by "
-                    f"{100 * self.min_effect:g} pp or more (largest gap {100 * big:.2f} pp): no meaningful "
-                    f"difference")
+            inside = all(decide(lo, hi, self.min_effect) == RULED_OUT for lo, hi in zip(self.gap_low, self.gap_high))
+            if inside:
+                return (f"the {plural} differ beyond sampling error ({joint}), but every {noun} lies within "
+                        f"{100 * self.min_effect:g} pp of {fair} (largest gap {100 * big:.2f} pp): no meaningful "
+                        f"difference")
+            return (f"the {plural} differ beyond sampling error ({joint}), but no {noun} is shown "
+                    f"more than {100 * self.min_effect:g} pp from {fair} (largest gap {100 * big:.2f} pp, its "
+                    f"interval reaching across the threshold): not settled")
         names = [f"{self.items[i]} {100 * self.share[i]:.1f}%" for i in np.flatnonzero(self.flagged)]
         return (f"{len(names)} of {k} {plural} {'differs' if len(names) == 1 else 'differ'} from a fair {fair} by "
-                f"{100 * self.min_effect:g} pp or more beyond chance ({', '.join(names)}; {joint}, then "
+                f"more than {100 * self.min_effect:g} pp beyond chance ({', '.join(names)}; {joint}, then "
                 f"Holm-corrected per-{noun} tests)")
 
 
@@ -138,15 +152,17 @@ def _p(p: float) -> str:
 
 
 def share_balance(counts, n: int, items, alpha: float = ALPHA, min_effect: float = MIN_EFFECT) -> Flags:
-    """Are k items' shares of ``n`` units equal (each ``1/k``)? ``counts[i]``: units
-    item i won. Joint: chi-square goodness of fit against equal counts, k - 1
-    degrees of freedom (exact for one winner per unit; shared wins make the
-    counts sum to a little more than n, which the test treats as more units).
-    Per item: two-sided z test of its share against 1/k, binomial variance."""
+    """Are k items' shares of ``n`` units equal? ``counts[i]``: units item i won.
+    Fair is the mean share (``counts.sum() / (k n)``: 1/k with one winner a unit;
+    shared wins make the counts sum to more than n and every fair share larger).
+    Joint: chi-square goodness of fit against equal counts, k - 1 degrees of
+    freedom (exact for one winner per unit; shared wins make the test treat them
+    as more units). Per item: two-sided z test of its share against fair, binomial
+    variance; its gap's interval is its Wilson interval minus fair."""
     counts = np.asarray(counts, np.float64)
     k = counts.size
-    fair = 1.0 / k
     total = counts.sum()
+    fair = total / (k * n) if n > 0 and total > 0 else 1.0 / k  # the mean share: 1/k with one winner a unit
     if n <= 0 or total <= 0:
         nan = np.full(k, np.nan)
         return Flags(f"chi-square test of equal shares, then Holm-corrected per-item tests "

@@ -1,6 +1,8 @@
 """The Python API (``import analyzer``): the command line's runs as objects with
 their tables as DataFrames, summary, manifest and report; bad input raises
 ``AnalyzerError`` before any race."""
+import json
+
 import pandas as pd
 import pytest
 
@@ -62,3 +64,45 @@ def test_bad_input_raises_one_line(call, needle):
     with pytest.raises(analyzer.AnalyzerError) as info:
         call()
     assert needle in str(info.value) and "\n" not in str(info.value)
+
+
+def test_threads_writing_one_out_leave_one_whole_run(tmp_path):
+    """Threads of one process simulating into the same ``out``: each run is
+    played into a partial directory of its own; one that finds another writer
+    of the directory at work is refused (AnalyzerError, one line), and the
+    directory holds one whole run, its manifest matching its tables (it said
+    complete over unreadable Parquet when they shared one)."""
+    import threading
+
+    import pyarrow.parquet as pq
+
+    from analyzer.errors import AnalyzerError
+
+    out = tmp_path / "run"
+    start = threading.Barrier(4)
+    done, refused = [], []
+
+    def play(seed: int) -> None:
+        start.wait()
+        try:
+            done.append(analyzer.simulate("lemming-mafia", races=3000, bots="random", seed=seed, threads=1,
+                                          out=out, progress=False))
+        except AnalyzerError as e:
+            refused.append(str(e))
+
+    threads = [threading.Thread(target=play, args=(seed,)) for seed in range(1, 5)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert done and len(done) + len(refused) == 4
+    assert all("is being written by another run now (another thread of this process" in e for e in refused)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["complete"] is True and manifest["seed"] in {r.manifest["seed"] for r in done}
+    # the tables are the ones of the manifest's run, whole
+    again = analyzer.simulate("lemming-mafia", races=3000, bots="random", seed=manifest["seed"], threads=1)
+    assert sorted(p.stem for p in out.glob("*.parquet")) == sorted(again.tables)
+    for name, expected in again.tables.items():
+        table = pq.read_table(out / f"{name}.parquet").to_pandas()
+        pd.testing.assert_frame_equal(table, expected, check_dtype=False, check_categorical=False)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run"]  # no partial directory left

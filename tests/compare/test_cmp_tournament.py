@@ -106,10 +106,12 @@ def test_report(small, tmp_path):
     assert card.count('<span class="ev ev-') == 4
     order = list(pd.read_csv(tmp_path / "t_files" / "ratings.csv")["bot"])
     assert f"{order[-2]}&#x27;s chance to outscore random, above 50%: +" in card and order[-1] == "random"
-    # random is clearly last (the test above): the gap to it is far beyond 1 pp
-    last = re.search(r'<span class="ev ev-([a-z-]+)">[^<]*</span><a href="#ratings">Ratings</a> '
+    # random is clearly last (the test above): the gap to it is far beyond 1 pp, said in words
+    last = re.search(r'<span class="ev ev-([a-z-]+)">[^<]*</span><b class="answer">([^<]*)</b>'
+                     r'<a href="#ratings">Ratings</a><br><span class="why">shown: '
                      rf"{order[-2]}&#x27;s chance to outscore random", card)
     assert last and last.group(1) == "shown"
+    assert last.group(2).startswith(f"{order[-2].upper()} STRONGER THAN RANDOM: +")
     assert "an equal bot&#x27;s chance to outscore from seat 1 rather than an average seat" in card
     assert (tmp_path / "t_files" / "scorecard.txt").read_text().startswith("Scorecard\n")
 

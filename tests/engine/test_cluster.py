@@ -1,11 +1,15 @@
 """Issue 16: runs on a Dask cluster give the very tables and summaries of a run
 on this machine. A scheduler and two single-threaded workers are started here
 as processes on loopback (``dask scheduler``, ``dask worker``), as a user would."""
+import contextlib
 import json
 import os
 import signal
+import socket
+import struct
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -153,6 +157,60 @@ def test_a_bad_or_unreachable_cluster_is_one_line(capsys, address):
                               "--cluster" if address != "tcp://127.0.0.1:9" else address)
     if address.startswith("tcp"):
         assert f"within {CONNECT_SECONDS} s" in line
+
+
+@contextlib.contextmanager
+def listener(greeting: bytes | None):
+    """``tcp://127.0.0.1:PORT`` of a server that accepts every connection and
+    says ``greeting`` (nothing at all for None), then nothing more."""
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(0.2)
+    stop = threading.Event()
+
+    def serve() -> None:
+        held = []
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except socket.timeout:
+                continue
+            held.append(conn)
+            with contextlib.suppress(OSError):
+                conn.sendall(greeting or b"")
+        for conn in held:
+            conn.close()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        stop.set()
+        thread.join()
+        server.close()
+
+
+@pytest.mark.parametrize("greeting, needle", [
+    (None, "it accepted the connection but said nothing"),  # a Redis or Postgres port
+    (b"\xff" * 64, "it answers in another protocol"),  # read by Dask as a 3.07 EiB message
+    (b"SSH-2.0-OpenSSH_9.2p1\r\n", "it answers in another protocol"),
+    (struct.pack("<Q", 1 << 31) + b"\0" * 64, "it answers in another protocol"),  # Dask would allocate 2 GiB
+    (struct.pack("<Q", 16) + bytes(range(16)), "it answers in another protocol"),  # Dask's framing, not its greeting
+], ids=["silent", "ff-bytes", "ssh", "2-GiB-length", "dask-framing-junk"])
+def test_a_server_that_is_not_a_dask_scheduler_is_one_line(greeting, needle):
+    """Every step of connecting is bounded (docs/cluster.md: about 4 s): a
+    listener that never speaks hung the command (still at 300 s), one that
+    speaks junk ended in "Unable to allocate 3.07 EiB"."""
+    with listener(greeting) as address:
+        try:  # a command of its own: one that hangs fails the test at the timeout
+            proc = subprocess.run([sys.executable, "-m", "analyzer", "simulate", "lemming-mafia", "--races", "10",
+                                   "--cluster", address], env=ENV, capture_output=True, text=True, timeout=120)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"still connecting to {address} after 120 s")
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"analyzer: error: cannot reach the Dask scheduler at {address}")
+    assert needle in lines[0] and "not a Dask scheduler" in lines[0]
 
 
 def test_a_worker_of_another_version_is_refused():

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import analyzer
 
 PROBE = """
@@ -101,3 +103,97 @@ def test_the_import_scan_finds_the_imports_a_parse_finds():
     for path in sorted(package.rglob("*.py")):
         text = path.read_text(encoding="utf-8")
         assert analyzer_imports(import_statements(text)) >= analyzer_imports(text), path
+
+
+# ------------------------------------------------------------ a cache that fails
+
+# the start of a script run in place of another: the disk under the kernel
+# cache is full, nothing can be written there
+FULL_DISK = """
+import builtins, errno, os, runpy, sys
+cache = os.environ["NUMBA_CACHE_DIR"]
+real_open = builtins.open
+
+
+def open_on_a_full_disk(file, mode="r", *args, **kwargs):
+    if any(c in mode for c in "wax+") and os.path.abspath(str(file)).startswith(cache):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(file))
+    return real_open(file, mode, *args, **kwargs)
+
+
+builtins.open = open_on_a_full_disk
+"""
+
+
+def _probe_run(cache: Path, *argv: str) -> subprocess.CompletedProcess:
+    """``python ARGV`` (the probe by default) on the kernel cache ``cache``."""
+    root = Path(analyzer.__file__).parent.parent
+    env = {"PYTHONPATH": str(root), "NUMBA_CACHE_DIR": str(cache), "PATH": "/usr/bin:/bin"}
+    return subprocess.run([sys.executable, *(argv or ("-c", PROBE))], env=env, cwd=root, capture_output=True,
+                          text=True, timeout=300)
+
+
+def _numbers(proc: subprocess.CompletedProcess) -> tuple[int, int, int]:
+    assert proc.returncode == 0, proc.stderr
+    hits, misses, value = proc.stdout.split()
+    return int(hits), int(misses), int(value)
+
+
+def _damage(entry: Path, how: str) -> None:
+    data = entry.read_bytes()
+    entry.write_bytes({"empty": b"", "half": data[:len(data) // 2],
+                       "random": bytes(range(7, 256, 3)) * 3}[how])
+
+
+@pytest.fixture(scope="module")
+def filled_cache(tmp_path_factory) -> tuple[Path, int]:
+    """A kernel cache holding one small kernel (the seed stream), and its answer."""
+    cache = tmp_path_factory.mktemp("cache") / "numba"
+    hits, misses, value = _numbers(_probe_run(cache))
+    assert (hits, misses) == (0, 1)
+    return cache, value
+
+
+@pytest.mark.parametrize("suffix, how", [(".nbc", "empty"), (".nbc", "random"), (".nbi", "empty"),
+                                         (".nbi", "half"), (".nbi", "random")])
+def test_a_damaged_cache_entry_is_compiled_again_with_one_warning(filled_cache, tmp_path, suffix, how):
+    """A truncated or garbled index or data file (a crash or a full disk while
+    numba wrote it, a bad sector) is dropped and the kernel compiled again,
+    with one line naming the cache folder: not an EOFError (which click took
+    for Ctrl-C: "interrupted", exit 130), an UnpicklingError or a ValueError,
+    and not again on the next run."""
+    cache = tmp_path / "numba"
+    shutil.copytree(filled_cache[0], cache)
+    entries = sorted(cache.rglob(f"*{suffix}"))
+    assert entries
+    for entry in entries:
+        _damage(entry, how)
+    proc = _probe_run(cache)
+    assert _numbers(proc)[1:] == (1, filled_cache[1])  # compiled again, the same code
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("analyzer: warning: the kernel cache in "), proc.stderr
+    assert str(entries[0].parent) in lines[0] and "compiled again" in lines[0]
+    again = _probe_run(cache)
+    assert _numbers(again) == (1, 0, filled_cache[1]) and again.stderr == ""  # saved whole this time
+
+
+def test_a_cache_that_cannot_be_written_is_skipped_with_one_warning(tmp_path):
+    """A full disk under the cache: the kernel is compiled and runs, one warning
+    line names the cache, and the command goes on (it was "cannot write the
+    output", exit 1, though the output was fine)."""
+    cache = tmp_path / "numba"
+    probe = tmp_path / "probe.py"
+    probe.write_text(PROBE, encoding="utf-8")
+    wrapper = tmp_path / "full_disk.py"
+    wrapper.write_text(FULL_DISK + "sys.argv = sys.argv[1:]\nrunpy.run_path(sys.argv[0], run_name='__main__')\n",
+                       encoding="utf-8")
+    proc = _probe_run(cache, str(wrapper), str(probe))
+    assert _numbers(proc)[:2] == (0, 1)
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith(f"analyzer: warning: cannot write the kernel cache in {cache}")
+    assert "No space left on device" in lines[0]
+    assert not list(cache.rglob("*.nb[ic]"))  # nothing half-written left behind
+    # with room again, the next run fills it
+    assert _numbers(_probe_run(cache))[:2] == (0, 1)
+    assert _numbers(_probe_run(cache))[:2] == (1, 0)

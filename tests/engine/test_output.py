@@ -162,4 +162,19 @@ def test_long_names_get_short_temporaries(tmp_path):
     assert len(temp_path(tmp_path / name).name) < 80
     page = write_page(tmp_path / name, "r.html", {"a.csv": "1"}, "page", "the report")
     assert page.read_text() == "page" and (files_dir(page) / "a.csv").is_file()
-    assert temp_path(tmp_path / "rep.html").name == f".rep.html.tmp-{os.getpid()}"  # short names as they are
+    assert temp_path(tmp_path / "rep.html").name.startswith(f".rep.html.tmp-{os.getpid()}-")  # short names as they are
+
+
+def test_every_temporary_is_the_writers_own():
+    """Two writers of one output in one process (threads) never share a
+    temporary: each one's clean-up removed the other's."""
+    import threading
+
+    names = []
+    threads = [threading.Thread(target=lambda: names.extend(temp_path(Path("/x/out")).name for _ in range(500)))
+               for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(set(names)) == len(names) == 2000

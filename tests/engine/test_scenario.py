@@ -121,3 +121,53 @@ def test_bad_scenarios(tmp_path, text, needle):
     with pytest.raises(InputFileError, match=None) as info:
         load_scenarios(write(tmp_path, text))
     assert needle in str(info.value)
+
+
+def test_a_player_counts_run_with_out_runs_again(tmp_path, capsys):
+    """The second ``analyzer run`` of the file writes its players-N folders again
+    (it refused them, exit 2); a folder with anything else in it is refused."""
+    from tests.cli_support import assert_usage_error, run
+
+    path = write(tmp_path, 'game = "sau-mau-mau"\ngames = 30\nplayer_counts = [2, 3]\nout = "runs"\n'
+                           'report = "counts.html"\n')
+    for _ in range(2):
+        assert run(["run", path, "--no-progress"]) == 0, capsys.readouterr().err
+    assert sorted(p.name for p in (tmp_path / "runs").iterdir()) == ["players-2", "players-3"]
+    (tmp_path / "runs" / "notes.txt").write_text("mine")
+    assert_usage_error(capsys, ["run", path, "--no-progress"], "notes.txt", "players-N")
+    assert (tmp_path / "runs" / "notes.txt").read_text() == "mine"
+
+
+@pytest.mark.parametrize("runs, needles", [
+    # one folder through a symbolic link
+    ('[[run]]\nout = "real/x"\n[[run]]\nout = "link/x"\n', ["runs 1 and 2 both write out", "are one path"]),
+    # an out on another run's report
+    ('[[run]]\nout = "r1"\n[[run]]\nreport = "r1"\n', ["run 1's out", "run 2's report"]),
+    # a run's tables in another's report folder, or in its own
+    ('[[run]]\nout = "y_files"\n[[run]]\nreport = "y.html"\n', ["run 1's out", "run 2's report's folder"]),
+    ('out = "y_files"\nreport = "y.html"\n', ["its out", "its report's folder"]),
+    # a report inside another run's table directory
+    ('[[run]]\nout = "o"\n[[run]]\nreport = "o/r.html"\n', ["run 1's out", "holds run 2's report"]),
+])
+def test_outputs_that_collide_are_refused_before_the_first_run(tmp_path, runs, needles):
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    path = write(tmp_path, f'game = "sau-mau-mau"\ngames = 30\n{runs}')
+    with pytest.raises(InputFileError) as info:
+        load_scenarios(path)
+    line = str(info.value)
+    assert "\n" not in line and all(needle in line for needle in needles), line
+
+
+def test_an_empty_list_of_runs_is_refused(tmp_path, capsys):
+    from tests.cli_support import assert_usage_error
+
+    path = write(tmp_path, 'game = "sau-mau-mau"\nrun = []\n')
+    assert_usage_error(capsys, ["run", path], "[[run]] is empty")
+
+
+def test_a_title_is_one_line(tmp_path, capsys):
+    from tests.cli_support import assert_usage_error
+
+    path = write(tmp_path, 'game = "sau-mau-mau"\ntitle = "first\\nsecond"\n')
+    assert_usage_error(capsys, ["run", path], "title", "one line")

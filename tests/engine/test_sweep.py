@@ -1,6 +1,7 @@
 """Issue 16: sweeps. A sweep interrupted after some cells and resumed gives the
 sweep.parquet of an uninterrupted one; a bad sweep file is refused, in one
 line, before any cell runs."""
+import json
 import shutil
 from pathlib import Path
 
@@ -87,3 +88,67 @@ def test_the_shipped_sweep_file_loads():
     sweep = load_sweep(SIMS / "sweep-getaways.toml")
     assert len(sweep.cells) == 20
     assert {c.players for c in sweep.cells} == {3, 4, 5, 6}
+
+
+def test_the_default_table_of_a_cell_is_named_in_its_error(tmp_path, capsys):
+    """A cell without a bot list plays the game's default table: its error names
+    that table (it said "bots None")."""
+    path = tmp_path / "s.toml"
+    path.write_text('game = "lemming-mafia"\n[grid]\nplayers = [4, 7]\n')
+    line = assert_usage_error(capsys, ["sweep", path], "cell 2", "players 7")
+    assert "bots None" not in line and "(the default table)" in line
+
+
+SMALL = """
+game = "sau-mau-mau"
+games = 40
+out = "out"
+[grid]
+seeds = [1, 2, 3, 4, 5, 6]
+"""
+
+
+def test_a_damaged_checkpoint_is_played_again_and_said_once(tmp_path, capsys):
+    """``--resume`` over checkpoints that do not validate: each of their cells is
+    played again (the table is an uninterrupted sweep's), one line says so, no
+    traceback. They were an AttributeError, a KeyError or a TypeError."""
+    from tests.cli_support import run
+
+    path = tmp_path / "s.toml"
+    path.write_text(SMALL)
+    assert run(["sweep", path, "--threads", 1, "--no-progress"]) == 0
+    whole = pd.read_parquet(tmp_path / "out" / SWEEP_TABLE)
+    cells = tmp_path / "out" / "cells"
+    key = [json.loads((cells / f"cell-{i:05d}.json").read_text())["key"] for i in range(6)]
+    damage = {0: "[1, 2]", 1: json.dumps({"key": key[1]}), 2: json.dumps({"key": key[2], "row": {}}),
+              3: json.dumps({"key": key[3], "row": "x"}), 4: "{not json"}
+    for index, text in damage.items():
+        (cells / f"cell-{index:05d}.json").write_text(text)
+    capsys.readouterr()
+    assert run(["sweep", path, "--resume", "--threads", 1, "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "5 checkpoints" in lines[0] and "played again" in lines[0], err
+    assert "cell-00000.json" in lines[0]
+    played = [line for line in out.splitlines() if line.startswith("cell ")]
+    assert [line.split(":")[0] for line in played] == [f"cell {i + 1}/6" for i in damage]  # cell 6 was kept
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "out" / SWEEP_TABLE), whole, check_exact=True)
+
+
+def test_a_checkpoint_of_another_cells_row_is_played_again(tmp_path, capsys):
+    """A row that is not its cell's (a checkpoint copied over another) is damage too."""
+    from tests.cli_support import run
+
+    path = tmp_path / "s.toml"
+    path.write_text(SMALL)
+    assert run(["sweep", path, "--threads", 1, "--no-progress"]) == 0
+    cells = tmp_path / "out" / "cells"
+    second = json.loads((cells / "cell-00001.json").read_text())
+    first = json.loads((cells / "cell-00000.json").read_text())
+    (cells / "cell-00000.json").write_text(json.dumps({"key": first["key"], "row": second["row"]}))
+    capsys.readouterr()
+    assert run(["sweep", path, "--resume", "--threads", 1, "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    assert "1 checkpoint" in err and "does not validate" in err
+    assert pd.read_parquet(tmp_path / "out" / SWEEP_TABLE)["seed"].tolist() == [1, 2, 3, 4, 5, 6]

@@ -196,18 +196,59 @@ def test_a_full_disk_is_one_line_and_leaves_nothing(tmp_path, monkeypatch):
 
 def test_partial_directories_of_killed_runs_are_removed(tmp_path):
     """A run killed outright (SIGKILL) could not clean up; the next run aimed at
-    the same directory removes its partial directory, not a live run's."""
+    the same directory removes its partial directory (named by an earlier
+    version too), not another directory's; nor one of this process that no
+    writer holds."""
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
-    leftover = tmp_path / f".run.partial-{dead.pid}"
-    live = tmp_path / f".run.partial-{os.getppid()}"
-    other = tmp_path / f".other.partial-{dead.pid}"
-    for d in (leftover, live, other):
+    leftovers = [tmp_path / f".run.partial-{dead.pid}", tmp_path / f".run.partial-{dead.pid}-3",
+                 tmp_path / f".run.partial-{os.getpid()}-999999"]
+    other = tmp_path / f".other.partial-{dead.pid}-1"
+    for d in (*leftovers, other):
         d.mkdir()
         (d / "games.parquet").write_bytes(b"half")
     write_run(tmp_path / "run")
-    assert not leftover.exists()
-    assert live.exists() and other.exists()
+    assert not any(d.exists() for d in leftovers)
+    assert other.exists()
+    # a previous run moved aside by a run killed before it removed it goes once a run is in place
+    moved_aside = tmp_path / f".run.old-{dead.pid}-4"
+    moved_aside.mkdir()
+    write_run(tmp_path / "run")
+    assert not moved_aside.exists()
+
+
+def test_a_run_directory_another_process_is_writing_is_refused(tmp_path):
+    """Two runs writing one directory at once would both report it as theirs,
+    where only the last one's tables are: the later one is refused in one line
+    naming the other, whose partial directory stays."""
+    live = tmp_path / f".run.partial-{os.getppid()}-1"  # a live process's
+    live.mkdir()
+    with pytest.raises(AnalyzerError, match=rf"run is being written by another run now \(process {os.getppid()}, "
+                                            rf"into {live.name}\)"):
+        write_run(tmp_path / "run")
+    assert live.exists() and not (tmp_path / "run").exists()
+    assert partial_dirs(tmp_path) == [live]
+
+
+def test_two_writers_of_one_run_directory_in_one_process(tmp_path):
+    """Two writers (two threads of the Python API) of one ``out``: each one's
+    start-up removed the other's partial directory (they shared its name), and
+    the manifest said complete over unreadable tables. The second is refused;
+    the first writes its run whole."""
+    out = tmp_path / "run"
+    with RunWriter(out, ["games"]) as first:
+        first.write("games", chunk(0, 5))
+        with pytest.raises(AnalyzerError, match="is being written by another run now "
+                                                r"\(another thread of this process"):
+            with RunWriter(out, ["games"]) as second:
+                second.write("games", chunk(100, 5))
+                second.finish({"seed": 2})
+        first.write("games", chunk(5, 5))
+        first.finish({"seed": 1})
+    assert json.loads((out / "manifest.json").read_text())["seed"] == 1
+    pd.testing.assert_frame_equal(pq.read_table(out / "games.parquet").to_pandas(), chunk(0, 10))
+    assert partial_dirs(tmp_path) == []
+    write_run(out)  # once it is done, the next run replaces it as usual
 
 
 def test_refuses_file(tmp_path):

@@ -46,10 +46,12 @@ def report(request, tmp_path_factory):
 
 
 BADGE = r'(?:<span class="ev [^"]*">[^<]*</span>)?'  # the answer's evidence word, when it has one
+ANSWER = r'(?:<br><b class="answer">[^<]*</b>)?'  # its answer in the question's words, when it has one
+DT = r'<dt id="answer-[\w-]+" class="q q-[\w-]+">'  # an answer's heading, by its question's key
 
 
 def linked(page: str, question: str) -> str:
-    m = re.search(rf'<dt id="answer-\d+">{BADGE}{re.escape(html.escape(question))}</dt><dd>(.*?)'
+    m = re.search(rf'{DT}{BADGE}{re.escape(html.escape(question))}{ANSWER}</dt><dd>(.*?)'
                   r'<a href="#([^"]+)">\(figure\)</a>', page, re.S)
     assert m, f"no figure linked from {question!r}"
     return m.group(2)
@@ -57,7 +59,7 @@ def linked(page: str, question: str) -> str:
 
 def answer_text(page: str, question: str) -> str:
     """An answer's sentence and its table (each controlled table's numbers are a row of it)."""
-    m = re.search(rf'<dt id="answer-\d+">{BADGE}{re.escape(html.escape(question))}</dt><dd>(.*?)<p class="how">',
+    m = re.search(rf'{DT}{BADGE}{re.escape(html.escape(question))}{ANSWER}</dt><dd>(.*?)<p class="how">',
                   page, re.S)
     return html.unescape(re.sub("<[^>]+>", " ", m.group(1)))
 
@@ -138,7 +140,7 @@ def test_a_run_that_is_its_own_controlled_table_gets_no_charts_and_no_mixed_labe
 
 def answer_tables(page: str, question: str) -> list[pd.DataFrame]:
     """The tables the page shows under an answer, cells as printed."""
-    m = re.search(rf'<dt id="answer-\d+">{BADGE}{re.escape(html.escape(question))}</dt><dd>(.*?)</dd>', page, re.S)
+    m = re.search(rf'{DT}{BADGE}{re.escape(html.escape(question))}{ANSWER}</dt><dd>(.*?)</dd>', page, re.S)
     out = []
     for t in re.findall(r"<table>(.*?)</table>", m.group(1), re.S):
         cells = [[html.unescape(c) for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row)]
@@ -226,7 +228,7 @@ def test_a_gain_chart_colours_each_row_by_its_evidence_word_and_keeps_hindsight_
     assert list(data["verdict"][:3]) == list(rows["verdict"])
     judged, hindsight = fig.axes[:2]
     colours = {tuple(line.get_ydata()): to_hex(line.get_color()) for line in judged.lines if len(line.get_xdata()) == 1}
-    assert colours == {(2,): WORD_COLORS["shown"], (1,): WORD_COLORS["ruled out"], (0,): WORD_COLORS["not enough races"]}
+    assert colours == {(2,): WORD_COLORS["shown"], (1,): WORD_COLORS["ruled out"], (0,): WORD_COLORS["not enough"]}
     assert {to_hex(line.get_color()) for line in hindsight.lines if line.get_marker() == "D"} == {HINDSIGHT}
     assert "HINDSIGHT" in hindsight.get_title() and "HINDSIGHT" not in judged.get_title()
     band = judged.patches[0]  # the practical threshold, as a band around zero; none on the hindsight panel

@@ -24,7 +24,8 @@ LM_METHODS = {
     "When should I bet on the leader?": "hindsight only",  # no intervention on hand-made tables
     "Which contracts should I throw away?": "hindsight only: value of holding each card to the end",
     "Is the first seat favoured?": "Cochran's Q",
-    "How much does skill matter against luck?": "paired by race",
+    "Do all the seats win alike?": "Cochran's Q",
+    "How much does skill matter against luck?": "paired by unit",
     "Are the lemming colours balanced?": "chi-square",
     "How long is a race?": "t interval",
     "How often do contracts break a tie?": "Wilson",
@@ -36,7 +37,8 @@ SMM_METHODS = {
     "How do races end?": "Wilson",
     "Does starting a race help?": "paired by race",
     "Is the first seat favoured over the whole game?": "Cochran's Q",
-    "How much does skill matter against luck?": "paired by game",
+    "Do all the seats win alike over the whole game?": "Cochran's Q",
+    "How much does skill matter against luck?": "paired by unit",
     "Are the pigs balanced?": "chi-square",
     "How does the game flow: lead changes, decisiveness, comebacks?": "Wilson",
 }
@@ -98,11 +100,12 @@ def test_lm_answers_without_controlled_tables_say_they_are_about_the_bots(lm_res
     structural = [a for a in answers if a.question in ("Is the first seat favoured?", "Are the lemming colours "
                                                        "balanced?", "How long is a race?")]
     assert all("About the bots at this table, not the game alone (none played)" in a.text for a in structural)
-    # an answer that judges an effect leads with its evidence word (3 races: not enough);
-    # the seats run different bots here, so the seat answer judges nothing
+    # an answer that judges an effect leads with its answer in the question's words, then its evidence
+    # (3 races: not enough); the seats run different bots here, so the seat answer judges nothing
     a = next(a for a in structural if a.question == "Are the lemming colours balanced?")
-    assert a.text.startswith("Not enough races — About the bots at this table"), a.text  # 2 of 3 races: no joint test
-    assert a.word == "not enough races"
+    assert a.text.startswith(f"{a.answer}. Not enough races: "), a.text  # 2 of 3 races: no joint test
+    assert a.answer.startswith("COLOUR BALANCE NOT SETTLED: ") and a.key == "colour_balance"
+    assert a.word == "not enough"
     assert next(a for a in structural if a.question == "Is the first seat favoured?").evidence is None
     bots = [a for a in answers if a.question in ("How much does skill matter against luck?",
                                                  "When should I bet on the leader?")]
@@ -116,33 +119,40 @@ def test_lm_answers_on_controlled_tables_hold_or_depend(lm_res):
     colours = answers["Are the lemming colours balanced?"]
     assert "controlled tables: each of favourite, random in every seat (60,000 races each" in colours.scope
     # equal shares over 60,000 races each: every colour's interval lies inside ±1 pp on each table
-    assert colours.text.startswith("Ruled out with each of the 2 bots in every seat (it holds across these bots")
+    assert colours.text.startswith("BALANCED within ±1.0 pp. Ruled out with each of the 2 bots in every seat, on "
+                                   "the same deals.")
     assert colours.word == "ruled out" and set(colours.evidence) == {"favourite", "random"}
     # the run's own mixed table, the last row, labelled as describing its bots
     rows = table_rows(colours)
     assert list(rows)[:2] == ["favourite", "random"] and list(rows)[2].startswith("this run's own table (bots ")
     assert "last this run's own table of mixed bots: the table below" in colours.text
-    assert colours.table[0] == ["bot (in every seat)", "evidence", "effect", "estimate (interval)", "threshold",
-                                "measured on", "needed to settle it (if the spread stays as observed)", "finding"]
+    assert colours.table[0] == ["bot (in every seat)", "answer", "evidence", "effect", "estimate (interval)",
+                                "threshold", "measured on", "needed to settle it", "finding"]
     for label in ("favourite", "random"):
         v, row = colours.evidence[label], rows[label]
-        assert (row["evidence"], row["estimate (interval)"], row["threshold"]) == ("ruled out", v.number, "±1.0 pp")
+        assert (row["answer"], row["evidence"], row["estimate (interval)"], row["threshold"]) == (
+            "BALANCED within ±1.0 pp", "ruled out", v.number, "±1.0 pp")
         assert "simultaneous 95% CI" in row["estimate (interval)"] and row["measured on"] == "60,000 races"
         assert "all 6 colours are within sampling error" in row["finding"]
     differ = Controlled({"contractor": _unbalanced_colours(lm_res), "random": _balanced_colours(lm_res)},
                         {"contractor": 60_000, "random": 60_000})
     colours = {a.question: a for a in lm_answers(lm_res, LM_MANIFEST, differ)}["Are the lemming colours balanced?"]
-    assert colours.text.startswith("It depends on the bots")
-    assert "the bots decide it differently: shown with contractor, ruled out with random" in colours.text
-    # the per-bot verdicts and findings are rows of the table, not sentences of the text
-    assert "contractor:" not in colours.text and "6 of 6 colours" not in colours.text
+    # the tables decide it differently: the answer says so and names each table's answer, never "shown"
+    assert colours.word == "depends on the bots" and colours.answer == "DEPENDS ON THE BOTS"
+    assert colours.text.startswith("DEPENDS ON THE BOTS. The bots decide it differently (each in every seat, on the "
+                                   "same deals): with contractor UNBALANCED: ")
+    assert "(shown); with random BALANCED within ±1.0 pp (ruled out)" in colours.text
+    # the findings are rows of the table, not sentences of the text
+    assert "6 of 6 colours" not in colours.text
     rows = table_rows(colours)
     assert rows["contractor"]["evidence"] == "shown" and rows["contractor"]["effect"].startswith(
         "a colour off fair (largest: ")
+    assert rows["contractor"]["answer"].startswith("UNBALANCED: ") and "against a fair share" in \
+        rows["contractor"]["answer"]
     assert "6 of 6 colours differ" in rows["contractor"]["finding"]
     assert rows["random"]["evidence"] == "ruled out" and rows["random"]["effect"].startswith("a colour off fair")
     assert "all 6 colours are within sampling error" in rows["random"]["finding"]
-    assert rows["contractor"]["needed to settle it (if the spread stays as observed)"] == ""  # decided
+    assert rows["contractor"]["needed to settle it"] == ""  # decided
 
 
 def test_smm_answers_name_scope_and_method(smm):
@@ -151,22 +161,24 @@ def test_smm_answers_name_scope_and_method(smm):
                             ["track synthetic-track (assumed reconstruction)", "4 players"])
     ctl = Controlled({"random": res, "smart": res}, {"random": 200, "smart": 200})
     answers = {a.question: a for a in smm_answers(res, manifest, ctl)}
-    assert answers["Which queue position earned most? (hindsight: bets the bots laid)"].text.startswith("The same answer with each of the 2 bots")
+    # a measure nobody judges gives its value over the tables, never "the same answer"
+    queue = answers["Which queue position earned most? (hindsight: bets the bots laid)"]
+    assert queue.text.startswith("BEST QUEUE PLACE: ") and "the same answer" not in queue.text
     # 200 games: too few to decide the pigs' 1 pp; the starter's edge is inside ±0.5 race points
-    assert answers["Are the pigs balanced?"].text.startswith(
-        "Not enough races — not settled at 800 races a table: random, smart do not decide it; about ")
+    pigs = answers["Are the pigs balanced?"]
+    assert pigs.word == "not enough" and pigs.text.startswith(f"{pigs.answer}. Not enough games with any of the 2 "
+                                                                "bots in every seat, on the same deals (")
     assert answers["Does starting a race help?"].text.startswith(
-        "Ruled out with each of the 2 bots in every seat (it holds across these bots")
+        "STARTING MAKES NO DIFFERENCE within ±0.50 race points. Ruled out with each of the 2 bots in every seat")
     for q in ("Which queue position earned most? (hindsight: bets the bots laid)", "Are the pigs balanced?", "Does starting a race help?"):
         assert answers[q].scope.startswith("controlled tables: each of random, smart in every seat")
-    # each table's verdict a row: the races it rests on and, while open, the races that would settle it
-    pigs = answers["Are the pigs balanced?"]
+    # each table's verdict a row: the games it rests on (a game is four races) and, while open, the games that
+    # would settle it, or that none can be promised
     for label, row in table_rows(pigs).items():
         v = pigs.evidence[label]
-        assert row["evidence"] == "not enough races" and row["measured on"] == "800 races" and v.needed > 800
-        assert row["needed to settle it (if the spread stays as observed)"] == f"about {v.needed:,} races"
-    queue = answers["Which queue position earned most? (hindsight: bets the bots laid)"]  # judges no effect
-    assert queue.table[0] == ["bot (in every seat)", "games", "finding"] and len(queue.table[1]) == 2
+        assert row["evidence"] == "not enough games" and row["measured on"] == "200 games"
+        assert row["needed to settle it"] == (f"about {v.needed:,} games" if v.needed else "may sit on the threshold")
+    assert queue.table[0] == ["bot (in every seat)", "value (95% CI)", "games", "finding"] and len(queue.table[1]) == 2
 
 
 def test_the_practical_threshold_is_an_option(lm_res):
@@ -176,6 +188,6 @@ def test_the_practical_threshold_is_an_option(lm_res):
         a = {a.question: a for a in lm_answers(lm_res, manifest, ctl)}["Are the lemming colours balanced?"]
         return table_rows(a)["contractor"]["finding"]
 
-    assert "6 of 6 colours differ from a fair 16.7% by 1 pp or more" in finding(LM_MANIFEST)
+    assert "6 of 6 colours differ from a fair 16.7% by more than 1 pp" in finding(LM_MANIFEST)
     text = finding({**LM_MANIFEST, "min_effect": 0.05})
-    assert "no colour by 5 pp or more" in text and "no meaningful difference" in text
+    assert "every colour lies within 5 pp of 16.7%" in text and "no meaningful difference" in text

@@ -38,6 +38,7 @@ LMG_STRUCTURAL = ("Do the starting hands of 2-6 cards balance the seats?", "Is t
 MAFIA_METHODS = {
     "Is the State strong enough at 3 and 5 players?": "Wilson",
     "Does the family that moves first win more?": "Cochran's Q",
+    "Do the four families win alike?": "Cochran's Q",
     "How often does nobody win (everyone loses, or a draw at the safety cap)?": "Wilson",
     "How did families fare with each base city? (association: the bots chose the base)": "observational",
     "Which cards go with winning? (association: win rates with and without a card)": "observational",
@@ -115,10 +116,14 @@ def test_lmg_structural_answers_on_controlled_tables_hold_or_depend(lmg):
     res, manifest = lmg
     same = {a.question: a for a in lmg_answers(res, manifest, Controlled({"random": res, "greedy": res},
                                                                          {"random": GAMES, "greedy": GAMES}))}
-    assert same["How long is a game?"].text.startswith("The same answer with each of the 2 bots in every seat")
+    # a length nobody judges: its value over the tables (equal here), never "the same answer"
+    length = same["How long is a game?"]
+    assert length.text.startswith("LENGTH: ") and " turns with each. Measured with each of the 2 bots" in length.text
     # two seats of the random table are shown apart beyond 1 pp: on both (equal) tables alike
-    assert same[LMG_STRUCTURAL[0]].text.startswith("Shown with each of the 2 bots in every seat (it holds across "
-                                                   "these bots"), same[LMG_STRUCTURAL[0]].text
+    hands = same[LMG_STRUCTURAL[0]]
+    assert hands.answer.startswith("SEATS UNEVEN: seat ") and hands.key == "seat_spread"
+    assert hands.text.startswith(f"{hands.answer}. Shown with each of the 2 bots in every seat, on the same "
+                                 "deals."), hands.text
     for q in LMG_STRUCTURAL:
         assert same[q].scope.startswith("controlled tables: each of random, greedy in every seat (300 games each")
     # the random table's seats are flagged apart (1 of 4 since flags need the whole simultaneous interval beyond 1 pp);
@@ -130,16 +135,17 @@ def test_lmg_structural_answers_on_controlled_tables_hold_or_depend(lmg):
     # item 4: absence of evidence is not agreement): the answer is not settled, with the games needed
     differ = Controlled({"random": res, "greedy": _balanced_seats(res)}, {"random": GAMES, "greedy": GAMES})
     hands = lmg_answers(res, manifest, differ)[0]
-    assert hands.text.startswith("Not enough races — not settled at 300 games a table: greedy does not decide it; "
-                                 "about "), hands.text
-    assert hands.word == "not enough races"
+    # the random table shows a gap, greedy's decides nothing: the answer is random's, "with 1 of 2 bots", greedy named
+    assert hands.word == "shown" and hands.answer.endswith("with 1 of 2 bots"), hands.answer
+    assert "; not settled with greedy (greedy: " in hands.text, hands.text
     greedy = table_rows(hands)["greedy"]
-    assert greedy["evidence"] == "not enough races" and greedy["needed to settle it (if the spread stays as " \
-        "observed)"] == f"about {hands.evidence['greedy'].needed:,} games"
+    v = hands.evidence["greedy"]
+    assert greedy["evidence"] == "not enough games" and greedy["needed to settle it"] == (
+        f"about {v.needed:,} games" if v.needed else "may sit on the threshold")
     # answered as the evidence decides: not "Yes" (balanced) while a 1 pp gap is not ruled out
     assert "Yes:" not in hands.text + greedy["finding"]
     assert greedy["finding"].startswith("Cannot tell yet: all 4 seats are within sampling error of a fair 25.0%")
-    assert [t[0][:2] for t in hands.tables] == [["bot (in every seat)", "evidence"], ["seat", "starting hand"]]
+    assert [t[0][:2] for t in hands.tables] == [["bot (in every seat)", "answer"], ["seat", "starting hand"]]
 
 
 def test_mafia_answers_without_controlled_tables_say_why(mafia):
@@ -151,8 +157,10 @@ def test_mafia_answers_without_controlled_tables_say_why(mafia):
     by_q = {a.question: a for a in answers}
     for q in MAFIA_STRUCTURAL:
         assert f"About the bots at this table, not the game alone ({note}): " in by_q[q].text, q
-    # the State wins 85% of 5-player games against an equal seat's 20%: shown, and said first
-    assert by_q[MAFIA_STRUCTURAL[0]].text.startswith("Shown — About the bots at this table")
+    # the State wins 85% of 5-player games against an equal seat's 20%: shown, and said first, in its own words
+    state = by_q[MAFIA_STRUCTURAL[0]]
+    assert state.answer.startswith("STATE TOO STRONG: +") and state.answer.endswith(" pp against an equal seat")
+    assert state.text.startswith(f"{state.answer}. Shown: the State at 5 players against an equal seat +")
     # the families run different bots here: the first mover is not tested, and the answer says why
     assert "the families run different bots (red: expander, black: raider" in by_q[MAFIA_STRUCTURAL[1]].text
     assert "observational" in by_q["Which cards go with winning? (association: win rates with and without a card)"].text
@@ -171,11 +179,11 @@ def test_mafia_controlled_tables_keep_the_state_seat(mafia):
         a = answers[q]
         assert a.scope.startswith("controlled tables: each of expander, raider in every family seat (state seat: "
                                   "hunter) (300 games each"), q
-        assert a.text.startswith(("The same answer with each of the 2 bots in every family seat",
-                                  "Shown with each of the 2 bots in every family seat",
-                                  "Ruled out with each of the 2 bots in every family seat",
-                                  "Not enough races — not settled at 300 games a table",
-                                  "It depends on the bots (each in every family seat")), q
+        assert a.answer and a.text.startswith(f"{a.answer}. "), q
+        assert any(x in a.text for x in ("with each of the 2 bots in every family seat",
+                                         "with any of the 2 bots in every family seat",
+                                         "The bots decide it differently (each in every family seat",
+                                         "; not settled with ")), (q, a.text)
         rows = table_rows(a)  # a row per controlled table, the run's own mixed table last
         assert list(rows)[:2] == ["expander", "raider"] and list(rows)[2].startswith("this run's own table (bots "), q
         assert "last this run's own table of mixed bots" in a.text, q
@@ -234,8 +242,9 @@ def test_mafia_first_mover_depends_on_the_family_bots(mafia):
                      {"expander": 60_000, "raider": 60_000}, where="in every family seat (state seat: hunter)")
     answer = mafia_answers(res, manifest, ctl)[1]
     text, rows = answer.text, table_rows(answer)
-    assert text.startswith("It depends on the bots (each in every family seat (state seat: hunter), on the same")
-    assert "the bots decide it differently: shown with expander, ruled out with raider" in text
+    assert text.startswith("DEPENDS ON THE BOTS. The bots decide it differently (each in every family seat (state "
+                           "seat: hunter), on the same deals): with expander FIRST FAMILY FAVOURED: +7.5 pp against "
+                           "the average family (shown); with raider NO FIRST-MOVER EDGE within ±1.0 pp (ruled out)")
     assert answer.table[0][0] == "bot (in every family seat (state seat: hunter))"
     expander, raider = rows["expander"], rows["raider"]
     assert expander["evidence"] == "shown" and raider["evidence"] == "ruled out"

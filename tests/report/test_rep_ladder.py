@@ -14,7 +14,8 @@ from analyzer.errors import AnalyzerError
 from analyzer.report import ladder
 from analyzer.report.controlled import Controlled, controlled_runs, strength_designs
 from analyzer.report.text import Answer
-from analyzer.stats.evidence import verdict
+from analyzer.stats.evidence import Scale, verdict
+from analyzer.stats.questions import FIRST_SEAT, Direction, Estimate
 from tests.cli_support import assert_usage_error
 
 LABELS = ["random", "heuristic", "search"]
@@ -24,9 +25,13 @@ def _v(estimate, low, high, n=1000):
     return verdict(estimate, low, high, 0.01, n, what="seat 1 against the average seat", unit="games")
 
 
-def _ladder_of(per: dict) -> Answer:
-    return Answer("Q?", "text", "method", "scope", evidence={k: m[2] for k, m in per.items() if m[2]},
-                  per_table=per)
+def _e(value):
+    return Estimate(value, value - 1, value + 1, 1000, "games", Scale(1.0, 1, " turns", signed=False))
+
+
+def _ladder_of(per: dict, direction=FIRST_SEAT) -> Answer:
+    return Answer("Q?", "text", "method", "scope", evidence={k: m[2] for k, m in per.items() if m[2]} or None,
+                  per_table=per, direction=direction, key="q", unit="games")
 
 
 CONTROLLED = Controlled({label: {} for label in LABELS}, {"random": 1000, "heuristic": 1000, "search": 100},
@@ -34,37 +39,43 @@ CONTROLLED = Controlled({label: {} for label in LABELS}, {"random": 1000, "heuri
 
 
 def test_the_ladder_says_whether_an_answer_keeps_from_random_to_search():
-    keeps = _ladder_of({k: ("none", "s", _v(0.0, -0.005, 0.005)) for k in LABELS})
-    changes = _ladder_of({"random": ("none", "s", _v(0.0, -0.005, 0.005)),
-                          "heuristic": ("seat1+", "s", _v(0.05, 0.03, 0.07)),
-                          "search": ("seat1+", "s", _v(0.06, 0.03, 0.09))})
-    open_ = _ladder_of({"random": ("none", "s", _v(0.0, -0.005, 0.005)),
-                        "heuristic": ("none", "s", _v(0.0, -0.005, 0.005)),
-                        "search": ("none", "s", _v(0.0, -0.04, 0.04, 100))})
-    length = _ladder_of({"random": ("212", "A game lasts 212.8 (211.0–214.1) turns on average (sd 40); more.",
+    """By the scorecard's rule: alike in word and direction keeps, otherwise changes with
+    strength (each strength's answer named); an open strength leaves it not settled, the
+    others' common answer named; a length gives its range, never "the same answer"."""
+    keeps = _ladder_of({k: (None, "s", _v(0.0, -0.005, 0.005)) for k in LABELS})
+    changes = _ladder_of({"random": (None, "s", _v(0.0, -0.005, 0.005)),
+                          "heuristic": (None, "s", _v(0.05, 0.03, 0.07)),
+                          "search": (None, "s", _v(0.06, 0.03, 0.09))})
+    open_ = _ladder_of({"random": (None, "s", _v(0.0, -0.005, 0.005)),
+                        "heuristic": (None, "s", _v(0.0, -0.005, 0.005)),
+                        "search": (None, "s", _v(0.0, -0.04, 0.04, 100))})
+    length = _ladder_of({"random": (_e(212.8), "A game lasts 212.8 (211.0–214.1) turns on average (sd 40); more.",
                                     None),
-                         "heuristic": ("61", "A game lasts 61.2 turns on average (sd 8)", None),
-                         "search": ("61", "A game lasts 61.4 turns on average (sd 8)", None)})
-    same = _ladder_of({k: ("61", "61 turns; more", None) for k in LABELS})
-    assert ladder.keeps(keeps) == "keeps its answer: ruled out at every strength"
-    assert ladder.keeps(changes) == "changes with strength: ruled out with random; shown (+) with heuristic, search"
-    flips = _ladder_of({"random": ("a", "s", _v(0.05, 0.03, 0.07)), "heuristic": ("b", "s", _v(-0.05, -0.07, -0.03)),
-                        "search": ("a", "s", _v(0.05, 0.03, 0.07))})
-    assert ladder.keeps(flips) == "changes with strength: shown (+) with random, search; shown (-) with heuristic"
-    assert ladder.keeps(open_) == "not settled (too few games with search)"
-    assert ladder.keeps(length) == "changes with strength"
-    assert ladder.keeps(same) == "keeps its answer at every strength"
+                         "heuristic": (_e(61.2), "A game lasts 61.2 turns on average (sd 8)", None),
+                         "search": (_e(61.4), "A game lasts 61.4 turns on average (sd 8)", None)},
+                        Direction("LENGTH", "", "", "", "longer"))
+    assert ladder.keeps(keeps) == "keeps its answer: NO SEAT 1 EDGE within ±1.0 pp at every strength"
+    assert ladder.keeps(changes) == ("changes with strength: NO SEAT 1 EDGE within ±1.0 pp with random; SEAT 1 "
+                                     "FAVOURED: +5.0 to +6.0 pp against the average seat with heuristic, search")
+    flips = _ladder_of({"random": (None, "s", _v(0.05, 0.03, 0.07)), "heuristic": (None, "s", _v(-0.05, -0.07, -0.03)),
+                        "search": (None, "s", _v(0.05, 0.03, 0.07))})
+    assert ladder.keeps(flips) == ("changes with strength: SEAT 1 FAVOURED: +5.0 pp against the average seat with "
+                                   "random, search; SEAT 1 HANDICAPPED: -5.0 pp against the average seat with heuristic")
+    assert ladder.keeps(open_) == ("not settled (too few games with search); NO SEAT 1 EDGE within ±1.0 pp with 2 of "
+                                   "3 strengths")
+    assert ladder.keeps(length) == "from weakest to strongest: 61.2 to 212.8 turns (heuristic 61.2, random 212.8)"
     # a question not measured on every strength (a bots' answer) has no column
     bots_only = Answer("About the bots?", "t", "m", "s")
     headers, rows = ladder.table([keeps, changes, bots_only, length], CONTROLLED, "games")
     assert headers == ["strength (each in every seat)", "games", "Q?", "Q?", "Q?"]
     assert [r[0] for r in rows] == LABELS + ["from weakest to strongest"]
     assert rows[2][:3] == ["search", "100", "ruled out (+0.0 pp)"]
-    assert rows[1][3] == "shown (+5.0 pp)" and rows[0][4] == "A game lasts 212.8 turns on average"
+    assert rows[1][3] == "shown (+5.0 pp)" and rows[0][4] == "212.8 turns"
     text = ladder.render_text([keeps, open_], CONTROLLED, "games")
     assert text.splitlines()[0] == ("Strength ladder (weakest first, in every seat: random 1,000 games, "
                                     "heuristic 1,000 games, search 100 games)")
-    assert text.splitlines()[2].startswith("  Q? not settled (too few games with search). random: ruled out")
+    assert text.splitlines()[2].startswith("  Q? not settled (too few games with search); NO SEAT 1 EDGE")
+    assert "random: ruled out (+0.0 pp)" in text.splitlines()[2]
     # without --strong: nothing
     assert ladder.render_text([keeps], Controlled(CONTROLLED.tables, CONTROLLED.units), "games") == ""
 
@@ -133,15 +144,21 @@ def test_strong_report_end_to_end(tmp_path):
     text = run.text
     assert "Strength ladder (weakest first, in every seat: random 12 games, convoy 12 games, lookahead 12 games)" \
         in text
-    assert "  Is the first seat favoured? " in text and "lookahead: not enough races" in text
+    assert "  Is the first seat favoured? " in text and "lookahead: not enough games" in text
     page = (tmp_path / "r.html").read_text(encoding="utf-8")
     assert 'id="ladder"' in page and "<td class=\"l\">from weakest to strongest</td>" in page
+    # the title says so, and the ladder is on the first screen: right under the scorecard
+    assert "<h1>Lemminge balance report under strong play</h1>" in page
+    assert page.index('id="ladder"') < page.index('id="glossary"')
+    assert page.index("</section>", page.index('id="scorecard"')) < page.index('id="ladder"') < page.index(
+        '<table class="meta">')
     for label in ("random", "convoy", "lookahead"):
         assert f"<td class=\"l\">{label}</td><td class=\"l\">12</td>" in page
     # the same report without --strong has no ladder
     plain = api.simulate("lemminge", games=12, bots="convoy,random,convoy,random", seed=2, threads=1,
                          report=tmp_path / "p.html", progress=False, tables=False)
     assert "Strength ladder" not in plain.text and 'id="ladder"' not in (tmp_path / "p.html").read_text()
+    assert "under strong play" not in (tmp_path / "p.html").read_text()
 
 
 def test_strong_needs_a_report_and_no_side_by_side(tmp_path, capsys):

@@ -216,7 +216,7 @@ NUMBER = re.compile(r"(?<![\w.])[+\-−]?\d[\d,]*(?:\.\d+)?(?:%|x)?(?!\w)")  # 1
 
 def answer_prose(page: str):
     """(question, text) of every answer on a page, its tables, scope and method left out."""
-    for m in re.finditer(r'<dt id="answer-\d+">(.*?)</dt><dd>(.*?)</dd>', page, re.S):
+    for m in re.finditer(r'<dt id="answer-[\w-]+" class="q q-[\w-]+">(.*?)</dt><dd>(.*?)</dd>', page, re.S):
         body = re.split(r'<a href=|<div class="scroll">|<p class="how">', m.group(2))[0]
         yield html.unescape(re.sub("<[^>]+>", "", m.group(1))), html.unescape(re.sub("<[^>]+>", " ", body))
 
@@ -410,7 +410,7 @@ def unlinked_answers(page: str) -> list[str]:
     """The answers of a page without a link to a figure drawn on it."""
     figures = set(re.findall(r'<figure id="([^"]+)">', page))
     out = []
-    for m in re.finditer(r'<dt id="answer-\d+">(.*?)</dt><dd>(.*?)</dd>', page, re.S):
+    for m in re.finditer(r'<dt id="answer-[\w-]+" class="q q-[\w-]+">(.*?)</dt><dd>(.*?)</dd>', page, re.S):
         link = re.search(r'<a href="#([^"]+)">\(figure\)</a>', m.group(2))
         if not link or link.group(1) not in figures:
             out.append(html.unescape(re.sub("<[^>]+>", "", m.group(1))))

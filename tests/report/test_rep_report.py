@@ -1,5 +1,6 @@
 """The HTML report from a real small run, streaming a run directory, and the
 errors a bad run directory gives."""
+import html
 import json
 import re
 import shutil
@@ -249,24 +250,38 @@ def test_races_count_mismatch(run_dir, tmp_path):
 
 
 def test_a_3000_race_report_leads_with_its_scorecard(report):
-    """Issue 34's done-when on the default table: at 3,000 races a table the seat
-    question is "not enough races", naming the races that would settle it; the
-    scorecard (issue 35) comes before the table of contents, and its text is
-    saved beside the page for the console."""
+    """On the default table at 3,000 races a table: the scorecard comes before the table
+    of contents, and its seat line leads with the answer in the question's words, then
+    the evidence per table (every open table named with the races that would settle
+    it, or why none can be promised), the interval and threshold, the players; it links
+    to the answer by the question's key; its text is saved beside the page for the
+    console and its numbers, per table and key, as scorecard.csv."""
     path, page = report
     start = page.index('<section id="scorecard">')
     assert start < page.index('<nav class="toc">') < page.index('<h2 id="answers">')
     card = page[start:page.index("</section>", start)]
-    seat = re.search(r'<li><span class="ev ev-([a-z-]+)">[^<]*</span><a href="#answer-(\d+)">Is the first seat '
-                     r'favoured\?</a>([^<]*)<i>([^<]*)</i>([^<]*)</li>', card)
+    seat = re.search(r'<li class="q q-first_seat_edge"><span class="ev ev-([a-z-]+)">[^<]*</span>'
+                     r'<b class="answer">([^<]*)</b><a href="#answer-first_seat_edge">Is the first seat '
+                     r'favoured\?</a><br><span class="why">([^<]*)<i>([^<]*)</i></span></li>', card)
     assert seat, card
-    assert seat.group(1) == "not-enough-races"
-    assert "seat 1 against the average seat" in seat.group(3) and "threshold ±1.0 pp" in seat.group(3)
-    assert "each of favourite, timer, contractor, random in every seat; 4 players" in seat.group(4)
-    needed = int(re.search(r"about ([\d,]+) races would settle it", seat.group(5)).group(1).replace(",", ""))
-    assert needed > 3000
-    answer = re.search(rf'<dt id="answer-{seat.group(2)}">.*?</dt><dd>(.*?)</dd>', page, re.S).group(1)
-    assert answer.startswith("Not enough races — not settled at 3,000 races a table")
+    word, answer, evidence, holds = seat.groups()
+    assert word in ("shown", "ruled-out", "not-enough", "depends")
+    assert answer.startswith(("SEAT 1 FAVOURED", "SEAT 1 HANDICAPPED", "NO SEAT 1 EDGE", "SEAT 1 EDGE NOT SETTLED",
+                              "DEPENDS ON THE BOTS")), answer
+    assert "seat 1 against the average seat" in evidence and "threshold ±1.0 pp" in evidence
+    assert holds == "each bot in every seat; 4 players"
+    frame = pd.read_csv(path.parent / "report_files" / "scorecard.csv")
+    rows = frame[frame["key"] == "first_seat_edge"].set_index("table")
+    assert list(rows.index) == ["favourite", "timer", "contractor", "random", "all"]
+    assert rows.loc["all", "answer"] == html.unescape(answer)
+    for label, r in rows.drop(index="all").iterrows():
+        assert r["n"] == 3000 and r["unit"] == "races" and r["threshold"] == 0.01
+        if r["word"] == "not enough":  # each open table named, with what would settle it
+            assert f"{label}: " in html.unescape(evidence) or f"{label}, " in html.unescape(evidence)
+            assert r["needed"].startswith("about ") or r["needed"] == "may sit on the threshold"
+    dt = re.search(r'<dt id="answer-first_seat_edge" class="q q-first_seat_edge">.*?</dt><dd>(.*?)</dd>', page,
+                   re.S).group(1)
+    assert html.unescape(dt).startswith(html.unescape(answer) + ". ")
     text = (path.parent / "report_files" / "scorecard.txt").read_text(encoding="utf-8")
-    assert text.startswith("Scorecard\n") and "NOT ENOUGH RACES  Is the first seat favoured?" in text
+    assert text.startswith("Scorecard\n") and f"  {html.unescape(answer)} — Is the first seat favoured? " in text
     assert api.scorecard_text(path) == text.rstrip("\n")  # what `report` prints before the path

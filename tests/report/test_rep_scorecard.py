@@ -56,37 +56,44 @@ def _seat_answer(base, races, seat1, half):
 
 def test_the_seat_question_at_3000_and_a_million_races(base):
     # 3,000 races, one winner a race, seat 1 winning 25.3%: seat 1 - the mean seat is +0.3 pp with
-    # se sqrt(0.253 × 0.747 / 3,000) = 0.794 pp; the simultaneous interval of 4 seats (z = 2.498)
-    # is ± 1.98 pp; its upper side must shrink to 0.7 pp: 3,000 × (1.98 / 0.7)² = 24,050 -> 25,000
+    # se 0.79 pp and a simultaneous interval (4 seats, z = 2.498) of ±1.98 pp: the 0.7 pp to the
+    # threshold is within one standard error, so no number of races is promised
     _, a = _seat_answer(base, 3000, 0.003, 0.016)
-    assert a.word == "not enough races"
-    assert a.text.startswith("Not enough races — not settled at 3,000 races a table: favourite, timer, "
-                             "contractor, random do not decide it; about 25,000 races per table would settle it")
+    assert a.word == "not enough" and a.answer == "SEAT 1 EDGE NOT SETTLED: +0.3 pp"
+    assert a.text.startswith("SEAT 1 EDGE NOT SETTLED: +0.3 pp. Not enough races with any of the 4 bots in every "
+                             "seat, on the same deals (favourite, timer, contractor, random: the effect may sit on the "
+                             "threshold, more races may not settle it soon).")
     # a million races: ± 2.498 × sqrt(0.253 × 0.747 / 1,000,000) = ± 0.109 pp
     half = 0.016 * (3000 / 1e6) ** 0.5
     _, a = _seat_answer(base, 1_000_000, 0.003, half)
-    assert a.word == "ruled out"
-    assert a.text.startswith("Ruled out with each of the 4 bots in every seat (it holds across these bots")
+    assert a.word == "ruled out" and a.answer == "NO SEAT 1 EDGE within ±1.0 pp"
+    assert a.text.startswith("NO SEAT 1 EDGE within ±1.0 pp. Ruled out with each of the 4 bots in every seat, on the "
+                             "same deals.")
     _, a = _seat_answer(base, 1_000_000, 0.013, half)
-    assert a.word == "shown" and a.text.startswith("Shown with each of the 4 bots in every seat")
+    assert a.word == "shown" and a.answer == "SEAT 1 FAVOURED: +1.3 pp against the average seat"
+    assert a.text.startswith("SEAT 1 FAVOURED: +1.3 pp against the average seat. Shown with each of the 4 bots in "
+                             "every seat")
 
 
 def test_scorecard_items_link_and_name_the_bots(base):
     answers, a = _seat_answer(base, 3000, 0.003, 0.016)
     card = scorecard.items(answers, MANIFEST)
-    seat = next(it for it in card if it.question == SEAT)
-    assert seat.word == "not enough races"
-    assert seat.anchor == f"answer-{answers.index(a) + 1}"
-    assert seat.number == ("seat 1 against the average seat +0.3 pp (simultaneous 95% CI -1.7 to +2.3), "
-                           "threshold ±1.0 pp")
-    assert seat.holds_for == "each of favourite, timer, contractor, random in every seat; 4 players"
-    assert seat.note == "favourite's table: about 25,000 races would settle it if the spread stays as observed"
+    seat = next(it for it in card if it.key == "first_seat_edge")
+    assert seat.word == "not enough" and seat.badge == "not enough races"
+    assert seat.anchor == "answer-first_seat_edge" == a.anchor
+    assert seat.answer == "SEAT 1 EDGE NOT SETTLED: +0.3 pp"
+    assert seat.number == ("seat 1 against the average seat (simultaneous 95% CIs of the 4 tables from -1.7 to "
+                           "+2.3 pp), threshold ±1.0 pp")
+    assert seat.holds_for == "each bot in every seat; 4 players"
+    assert seat.evidence == ("not enough races with any of the 4 bots in every seat (favourite, timer, contractor, "
+                             "random: may sit on the threshold)")
     assert 1 <= len(card) <= scorecard.MAX_ITEMS
     page = scorecard.render_html(card, [])
     assert page.startswith('<section id="scorecard">')
-    assert f'<span class="ev ev-not-enough-races">not enough races</span><a href="#{seat.anchor}">' in page
+    assert ('<li class="q q-first_seat_edge"><span class="ev ev-not-enough">not enough races</span><b class="answer">'
+            'SEAT 1 EDGE NOT SETTLED: +0.3 pp</b><a href="#answer-first_seat_edge">') in page
     text = scorecard.render_text(card, [])
-    assert f"NOT ENOUGH RACES  {SEAT} seat 1 against the average seat +0.3 pp (simultaneous" in text
+    assert f"  SEAT 1 EDGE NOT SETTLED: +0.3 pp — {SEAT} not enough races with any of the 4 bots" in text
 
 
 def test_a_bot_that_never_wins_is_a_warning(base):
@@ -108,11 +115,17 @@ def test_a_bot_that_never_wins_is_a_warning(base):
 
 
 def test_small_controlled_tables_are_a_warning(base):
-    answers, _ = _seat_answer(base, 3000, 0.003, 0.016)
-    ctl = Controlled({"favourite": base}, {"favourite": 3000})
+    """Every open table of every open answer is named, with what would settle it (the
+    warning used to name one table of two)."""
+    ctl = Controlled({"favourite": _one_bot_table(base, "favourite", 3000, 0.003, 0.016),
+                      "timer": _one_bot_table(base, "timer", 3000, 0.03, 0.016)},
+                     {"favourite": 3000, "timer": 3000})
+    answers = lm_answers(base, MANIFEST, ctl)
     warns = scorecard.too_small(answers, MANIFEST, ctl)
-    assert len(warns) == 1 and warns[0].seen.startswith("The controlled tables (3,000 races each) are too small")
-    assert "Is the first seat favoured?" in warns[0].seen and "about 25,000 races" in warns[0].meaning
+    assert len(warns) == 1 and warns[0].seen.startswith("The controlled tables (3,000 races each) leave ")
+    seat = warns[0].seen[warns[0].seen.index(SEAT):]
+    assert seat.startswith(f"{SEAT} (favourite, timer)")
+    assert "more races may not settle it soon" in warns[0].meaning
 
 
 def test_game_warnings_for_degenerate_outcomes():
@@ -145,28 +158,27 @@ def test_game_warnings_for_degenerate_outcomes():
 
 
 def test_a_split_verdict_names_how_each_bot_decides(base):
-    """One table open and one decided: the scorecard says "not enough races", quotes the
-    open table's races needed and names the other's word."""
+    """One table open and one decided: the answer is the deciding table's, "with 1 of 2
+    bots", and the open table is named with why it is open; never the open table's
+    number alone."""
     ctl = Controlled({"favourite": _one_bot_table(base, "favourite", 3000, 0.003, 0.016),
                       "timer": _one_bot_table(base, "timer", 3000, 0.05, 0.016)},
                      {"favourite": 3000, "timer": 3000})
     answers = lm_answers(base, MANIFEST, ctl)
-    seat = next(it for it in scorecard.items(answers, MANIFEST) if it.question == SEAT)
-    assert seat.word == "not enough races"
-    assert seat.holds_for == "each of favourite, timer in every seat; 4 players"
-    assert seat.note == ("favourite's table: about 25,000 races would settle it if the spread stays as observed; "
-                         "shown with timer")
+    seat = next(it for it in scorecard.items(answers, MANIFEST) if it.key == "first_seat_edge")
+    assert seat.word == "shown" and seat.badge == "shown, 1 of 2"
+    assert seat.answer == "SEAT 1 FAVOURED: +5.0 pp against the average seat with 1 of 2 bots"
+    assert seat.evidence == "shown with timer in every seat; not settled with favourite (favourite: may sit on the threshold)"
 
 
-def test_every_judged_answer_leads_with_its_word_once(base):
+def test_every_judged_answer_leads_with_its_answer_once(base):
     answers, _ = _seat_answer(base, 3000, 0.003, 0.016)
     judged = [a for a in answers if a.evidence]
-    assert {a.question for a in judged} >= {SEAT, "How much does skill matter against luck?",
-                                            "Are the lemming colours balanced?"}
+    assert {a.key for a in judged} >= {"first_seat_edge", "seat_spread", "skill_gradient", "colour_balance",
+                                       "leader_at_half"}
     for a in judged:
-        head = a.text.split(" — ", 1)[0] if " — " in a.text[:30] else a.text.split(" with each", 1)[0]
-        assert head.lower() == a.word, (a.question, a.text[:80])
-        assert not a.text.lower().startswith(f"{a.word} — {a.word}"), a.text[:80]
+        assert a.answer and a.text.startswith(f"{a.answer}. "), (a.question, a.text[:80])
+        assert a.text.count(a.answer) == 1, a.text[:200]
 
 
 def test_tournament_gaps_are_judged_as_chances_to_outscore():
@@ -179,7 +191,7 @@ def test_tournament_gaps_are_judged_as_chances_to_outscore():
     assert v.word == "shown"
     assert (round(100 * v.estimate, 2), round(100 * v.low, 2), round(100 * v.high, 2)) == (4.98, 2.55, 7.4)
     v = _outscore_verdict(0.0, 0.0, 0.01, 1000, "x", "races")
-    assert v.word == "not enough races" and v.needed is None and "no interval" in v.needed_text
+    assert v.word == "not enough" and v.needed is None and "no interval" in v.needed_text
 
 
 # ---------------------------------------------------------------------- every game's report: 5 verdicts or more
@@ -216,12 +228,14 @@ def test_every_report_has_five_verdicts_linked_to_their_answers(game):
     top = page[page.index('<section id="scorecard">'):page.index("</section>")]
     assert top.count('<span class="ev ev-') == len(card)
     for it in card:
-        assert it.word in (scorecard.SHOWN, scorecard.RULED_OUT, scorecard.NOT_ENOUGH)
-        assert ", threshold ±" in it.number and "(" in it.number, it.number  # a number with its interval
+        assert it.word in (scorecard.SHOWN, scorecard.RULED_OUT, scorecard.NOT_ENOUGH, scorecard.DEPENDS)
+        assert it.answer and it.answer[:4].isupper(), it.answer  # the answer in the question's words first
+        assert ", threshold " in it.number and "(" in it.number, it.number  # a number with its interval
         assert it.holds_for.endswith(f"{manifest['players']} players"), it.holds_for
-        assert it.anchor in ids and f'href="#{it.anchor}"' in top
-        dt = re.search(rf'<dt id="{it.anchor}">(.*?)</dt>', page).group(1)
-        assert f'<span class="ev ev-{it.word.replace(" ", "-")}">' in dt and it.question in dt
+        assert "not enough races" not in it.badge + it.evidence  # these games count games
+        assert it.anchor == f"answer-{it.key}" and it.anchor in ids and f'href="#{it.anchor}"' in top
+        dt = re.search(rf'<dt id="{it.anchor}" class="q q-{it.key}">(.*?)</dt>', page).group(1)
+        assert f'<span class="ev ev-{it.css}">' in dt and it.question in dt
 
 
 # ---------------------------------------------------------------------- the new verdicts on hand-made tables
@@ -253,44 +267,54 @@ def test_the_leader_at_the_half_against_chance():
     v = half_time_verdict(_flow(0.485, 0.445, 0.525, 600), manifest, "game", 4)
     assert v.word == "shown" and v.what == "the leader at the half winning the game, against 1 in 4 by chance"
     assert (round(100 * v.estimate, 1), round(100 * v.low, 1), round(100 * v.high, 1)) == (26.5, 22.5, 30.5)
-    assert half_time_verdict(_flow(0.75, 0.71, 0.79, 600), manifest, "game", 4).word == "not enough races"
+    assert half_time_verdict(_flow(0.75, 0.71, 0.79, 600), manifest, "game", 4).word == "not enough"
     assert half_time_verdict(_flow(0.485, 0.445, 0.525, 600), manifest, "game", None) is None
     a = flow_answer(_flow(0.485, 0.445, 0.525, 600), manifest, "game", "turns", "player", contenders=4)
-    assert a.word == "shown" and a.text.startswith("Shown — The leader at the half winning the game")
+    assert a.word == "shown" and a.key == "leader_at_half"
+    assert a.text.startswith("HALF-TIME LEADER FAVOURED: +26.5 pp over chance. Shown: the leader at the half winning "
+                             "the game")
 
 
 def test_mafia_games_nobody_wins_against_ten_percent():
     """4 players: everyone loses in 985 of 1,000 games, shown beyond 10%; 5 players: 3 draws
     in 1,000 (Wilson 0.1-0.9%), ruled out; the family of counts: shown, quoting 4 players."""
     from analyzer.games.mafia.report import _nobody_measure
+    from analyzer.stats.questions import NOBODY
 
     o = pd.DataFrame({"players": [4, 4, 5, 5, 5], "outcome": ["all_lose", "red", "state", "red", "draw"],
                       "games": [985, 15, 600, 397, 3]})
-    key, text, v = _nobody_measure({"outcomes": o})
-    assert key == "4:shown,5:ruled out"
+    text, v = _nobody_measure({"outcomes": o})
     assert text.startswith("at 4 players nobody wins 98.5% (97.5%–99.1%) of games (everyone loses in 98.5%")
-    assert v.word == "shown" and "games nobody wins at 4 players" in v.what and v.bound == "±10.0%"
-    _, _, v = _nobody_measure({"outcomes": o[o.players == 5]})
+    assert v.word == "shown" and "games nobody wins at 4 players" in v.what and v.bound == "10.0%"
+    assert NOBODY.of(v) == "NOBODY WINS OFTEN: 98.5% of games"
+    _, v = _nobody_measure({"outcomes": o[o.players == 5]})
     assert v.word == "ruled out" and v.high < 0.01
+    assert NOBODY.of(v) == "NOBODY WINS RARELY: under 10.0% of games"
 
 
 def test_mafia_card_and_base_associations():
-    """A card with 60 wins in 100 games against 180 in 900 without: +40 pp, shown beyond 1 pp
-    on a simultaneous interval over the two cards; a base played in every game is no comparison."""
+    """A card with 60 wins in 100 family-games against 180 in 900 without: +40 pp, shown beyond
+    1 pp on a simultaneous interval over the two cards, resting on the 250 games played (four
+    families' 1,000 seat-games); a base played in every game is no comparison."""
     from analyzer.games.mafia.report import bases_verdict, cards_verdict
 
+    outcomes = pd.DataFrame({"players": [5, 5], "outcome": ["state", "red"], "games": [150, 100]})
     cards = pd.DataFrame({"players": [5, 5], "card": ["ati_strike", "usa"], "side_role": ["family", "family"],
                           "games_with": [100, 0], "win_with": [0.6, np.nan], "games_without": [900, 1000],
                           "win_without": [0.2, 0.2]})
-    v = cards_verdict({"cards": cards}, {})
+    v = cards_verdict({"cards": cards, "outcomes": outcomes}, {})
     assert v.word == "shown" and v.level == "simultaneous 95% CI" and "ATI strike" in v.what
     assert round(v.estimate, 2) == 0.4 and 0.28 < v.low < 0.35  # one card with games both ways: plain 95%
+    assert v.n == 250 and v.unit == "games"
+    assert cards_verdict({"cards": cards}, {}) is None  # no games counted: nothing to rest on
     bases = pd.DataFrame({"players": [5, 5, 5, 5], "side": ["red", "red", "black", "black"],
                           "base": ["Palermo", "Enna", "Catania", "Enna"], "n": [500, 500, 1000, 0],
                           "wins": [100, 100, 200, 0], "win_rate": [0.2, 0.2, 0.2, np.nan]})
-    v = bases_verdict({"bases": bases}, {})
-    assert v.word == "not enough races" and v.estimate == 0.0 and v.what == "red at 5 players, Palermo minus Enna"
-    assert bases_verdict({"bases": bases[bases.side == "black"]}, {}) is None
+    outcomes = outcomes.assign(games=[600, 400])
+    v = bases_verdict({"bases": bases, "outcomes": outcomes}, {})
+    assert v.word == "not enough" and v.estimate == 0.0 and v.what == "red at 5 players, Palermo minus Enna"
+    assert v.n == 1000
+    assert bases_verdict({"bases": bases[bases.side == "black"], "outcomes": outcomes}, {}) is None
 
 
 def test_lemminge_new_columns_on_a_simultaneous_interval():
@@ -324,7 +348,7 @@ def test_lemminge_pushes_per_lemming_pushed():
                                                    "in a move that pushes 2)")
     assert round(v.estimate, 2) == 0.7 and round(v.low, 3) == round(0.7 - 0.05 * 2.2414 / 1.95996, 3)
     assert push_verdict({"pushes": pu[pu.pushes != 1].assign(setback_low=-1.9, setback_high=-0.9),
-                         "overview": ov}).word == "not enough races"
+                         "overview": ov}).word == "not enough"
     assert push_verdict({"pushes": pu[pu.pushes.isin([0, 3])], "overview": ov}) is None
 
 
@@ -333,8 +357,9 @@ def test_smm_changed_bets_against_the_pig_left():
 
     row = {"bot": "all", "first_bets": 900, "changes": 300, "switch_gain": 0.5, "switch_low": 0.45,
            "switch_high": 0.55}
-    v = switch_verdict({"bet_changes": pd.DataFrame([row])}, {})
-    assert v.word == "shown" and v.n == 300 and v.unit == "changes"
+    ov = pd.DataFrame({"metric": ["games"], "value": [200]})
+    v = switch_verdict({"bet_changes": pd.DataFrame([row]), "overview": ov}, {})
+    assert v.word == "shown" and v.n == 200 and v.unit == "games"  # the run's unit: more games settle it
     assert switch_verdict({"bet_changes": pd.DataFrame([{**row, "changes": 0}])}, {}) is None
 
 

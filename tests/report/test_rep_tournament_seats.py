@@ -33,3 +33,19 @@ def test_a_real_seat_edge_is_named_and_a_tiny_one_is_not_meaningful():
     fit, _ = fit_races(*_table(rng, 20_000, [0.3, 0.0, -0.3]), 3)
     text = seat_verdict(SimpleNamespace(ratings=fit), min_effect=0.2)
     assert "no meaningful difference" in text
+
+
+def test_a_seat_edge_whose_interval_reaches_across_the_threshold_is_not_named():
+    """The seats' sentence decides by the one verdict rule, on the edge's interval: an
+    edge whose estimate passes the threshold but whose interval reaches back across it
+    is not named (the scorecard's seat line says not enough races beside it)."""
+    rng = np.random.default_rng(9)
+    fit, _ = fit_races(*_table(rng, 20_000, [0.3, 0.0, -0.3]), 3)
+    result = SimpleNamespace(ratings=fit)
+    _, flagged, edge, low, high = seat_test(result)
+    assert flagged[0] and low[0] < edge[0] < high[0]
+    t = float(edge[0] - 0.25 * (edge[0] - low[0]))  # the estimate beyond it, the lower bound short of it
+    _, flagged, *_ = seat_test(result, min_effect=t)
+    assert not flagged[0]
+    text = seat_verdict(result, min_effect=t)
+    assert "no seat is shown more than" in text and "not settled" in text and "seat 1 (+" not in text

@@ -84,17 +84,26 @@ def test_seat_flag_on_fair_seats_within_alpha():
 
 
 def test_a_flag_needs_the_whole_interval_beyond_the_threshold():
-    """Issue 34 item 5: one colour 1.2 pp above fair over 20,000 races is beyond chance
-    (z about 4.5) but its interval (about +0.7 to +1.7 pp) reaches below 1 pp: not
-    flagged, and its evidence is "not enough races"; at 400,000 races the same
-    shares are flagged and "shown"."""
+    """One colour 1.2 pp above fair over 20,000 races is beyond chance (z about 4.5) but
+    its simultaneous interval (about +0.5 to +1.9 pp) reaches below 1 pp: not flagged,
+    its evidence "not enough" (the gap of 0.2 pp to the threshold is within one standard
+    error, 0.27 pp: no number of races promised), and its sentence says so ("not settled", never "no meaningful
+    difference" beside an open verdict); at 400,000 races the same shares are flagged
+    and "shown"."""
     shares = np.array([1 / 6 + 0.012] + [1 / 6 - 0.0024] * 5)
     small = share_balance((shares * 20_000).round(), 20_000, list("abcdef"))
     assert small.joint_rejects and small.p_holm[0] < 0.05
     assert 0 < small.gap_low[0] < 0.01 < small.gap_high[0]
-    assert not small.any and "no meaningful difference" in small.verdict("colour")
+    assert not small.any and "no meaningful difference" not in small.verdict("colour")
+    assert small.verdict("colour").endswith("(largest gap 1.20 pp, its interval reaching across the threshold): "
+                                            "not settled")
     v = small.evidence("a colour", 20_000)
-    assert v.word == "not enough races" and v.needed > 20_000
+    assert v.word == "not enough" and v.on_threshold
+    # every gap inside the threshold: no meaningful difference
+    inside = share_balance((np.array([1 / 6 + 0.004] + [1 / 6 - 0.0008] * 5) * 400_000).round(), 400_000,
+                           list("abcdef"))
+    assert inside.joint_rejects and "no meaningful difference" in inside.verdict("colour")
+    assert inside.evidence("a colour", 400_000).word == "ruled out"
     big = share_balance((shares * 400_000).round(), 400_000, list("abcdef"))
     assert big.flagged.tolist() == [True, False, False, False, False, False]
     assert big.evidence("a colour", 400_000).word == "shown"
@@ -107,3 +116,20 @@ def test_seat_flags_carry_the_paired_interval():
     assert f.flagged[0] and math.isclose(f.share[0] - f.fair, 0.15)
     assert f.gap_low[0] < 0.15 < f.gap_high[0] and f.gap_low[0] > 0.01
     assert f.evidence("a seat", 10_000).word == "shown"
+
+
+def test_shares_with_shared_wins_are_judged_against_their_mean():
+    """Shared wins count for every pig among a race's winners, so four pigs' shares can sum
+    to 103%: each pig's fair share is then their mean (25.75%), not 1/4. Against 25% the
+    first pig would be "+1.2 pp" and shown over 400,000 races; against the mean it is
+    +0.45 pp and every pig lies within 1 pp of fair."""
+    shares = np.array([0.262, 0.258, 0.256, 0.254])
+    f = share_balance(shares * 400_000, 400_000, ["pink", "brown", "black", "beige"])
+    assert math.isclose(f.fair, 0.2575)
+    assert math.isclose(f.share[0] - f.fair, 0.0045)
+    assert f.evidence("a pig off fair", 400_000).word == "ruled out"
+    assert "of a fair 25.8% (their mean share)" in f.verdict("pig") or "from 25.8% (their mean share)" in \
+        f.verdict("pig") or "within 1 pp of 25.8% (their mean share)" in f.verdict("pig")
+    # one winner a race: the mean share is 1/k and the sentence names no mean
+    one = share_balance(np.array([0.25, 0.25, 0.25, 0.25]) * 400_000, 400_000, list("abcd"))
+    assert one.fair == 0.25 and "mean share" not in one.verdict("pig")

@@ -56,14 +56,21 @@ def test_verdicts_need_the_interval_beyond_the_threshold():
     assert verdict(float("nan"), float("nan")) == NOT_ENOUGH
 
 
-def test_contract_answer_leads_with_the_intervention_and_sizes_the_hindsight_bias(res):
+def test_contract_answer_leads_with_the_cards_to_throw_away_and_sizes_the_hindsight_bias(res):
+    """The headline answers "which contracts should I throw away?" from the per-card
+    intervention (the card shown to gain when discarded, and the others kept); the bots'
+    whole discard policy against never discarding is in the body only."""
     answer = contract_answer(res, MANIFEST, "H.", "HOLD")
     text = answer.text
-    assert text.startswith("By intervention (40,000 races of the run replayed with each seat's discards undone")
+    assert answer.headline == ("THROW AWAY green before red: +0.60 points a card; keep 2 of the other 4 cards "
+                               "(discarding loses more than 0.25)")
+    assert answer.key == "discards" and answer.quoted.item == "green before red"
+    assert text.startswith(f"{answer.headline}. Shown: discarding green before red +0.60 points (95% CI +0.45 to "
+                           "+0.75)")
     # the bots by verdict in words, each bot's figures in the table of bots, not in the prose
     assert "gained: for contractor, favourite, they pay (each bot's gain a race" in text
     assert "+0.72" not in text[:text.index("Hindsight (")]
-    bots, cards, stages = answer.tables
+    cards, stages, bots = answer.tables
     assert bots[0][:3] == ["bot (seats)", "gain a race by its own discards (points, paired 95% CI)", "verdict"]
     assert bots[1][0] == ["contractor (seat 3)", "+0.72 (+0.68 to +0.76)", SHOWN_GAIN,
                           "+1.0 pp (95% CI +0.0 to +2.0)", "1.5"]
@@ -102,9 +109,11 @@ def test_bet_answer_gives_one_advice_and_says_which_to_trust():
                        for s, g, lo, hi in rows])
     answer = bet_answer({"intervention_bets": bt}, MANIFEST, "HINDSIGHT SHARE.", "HEAT")
     text = answer.text
-    assert text.startswith("By intervention")
+    assert answer.headline == ("BET ON THE LEADER NOW from the middle third on: +0.61 to +1.69 points a decision; not "
+                               "shown beyond ±0.25 in the first third")
+    assert text.startswith(f"{answer.headline}. Shown: betting the leader now rather than holding it +0.69 points")
     assert "betting now gains +0.69 (+0.63 to +0.76) points over all stages" in text
-    assert "+1.69" not in text  # the stages' figures are in the table under the answer
+    assert "+1.69" not in text[len(answer.headline):]  # past the headline the stages' figures are in the table
     headers, rows = answer.table
     assert headers[2] == "gain of betting now (points, paired 95% CI)"
     assert [r[0] for r in rows] == ["all stages", "first third", "middle third", "last third"]

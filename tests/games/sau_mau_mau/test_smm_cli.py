@@ -182,7 +182,10 @@ def test_a_report_shows_player_counts_side_by_side(tmp_path, capsys):
     assert page.index('<section id="scorecard">') < page.index('<table class="meta">')
     assert "Are the pigs balanced?" in card and "Which queue position" not in card
     assert card.count("<b>2 players (p2):</b>") == card.count("<b>5 players (p5):</b>") >= 1
-    assert answers.count("<b>2 players (p2):</b>") == answers.count("<b>5 players (p5):</b>") == 8
+    assert answers.count("<b>2 players (p2):</b>") == answers.count("<b>5 players (p5):</b>") == 9
+    # the questions are matched by key, and the 5-player run warns that its seat 5 never starts a race
+    assert card.count('<li class="q q-pig_balance">') == 1
+    assert "5 players (p5): Seat 5 never starts a race at 5 players (0 of the 4 races of each of 200 games)" in card
     ends = pd.read_csv(tmp_path / "by_files" / "run1_ends_by_players.csv")
     assert ends["players"].unique().tolist() == [2] and ends["races"].sum() == 800
     # the same runs merged: two runs of one setup are one blended report

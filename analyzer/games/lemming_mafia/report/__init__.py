@@ -10,11 +10,11 @@ from analyzer.report.html import seat_tables, table
 from analyzer.games.lemming_mafia.report import figures as F
 from analyzer.games.lemming_mafia.report import causal
 from analyzer.games.lemming_mafia.report import text as T
-from analyzer.games.lemming_mafia.report.text import answers
+from analyzer.games.lemming_mafia.report.text import QUESTIONS, answers
 from analyzer.report.text import num, num_ci, overview_value, pct, pct_ci
 from analyzer.games.lemming_mafia.stats import TABLE_DOCS
 
-__all__ = ["FIGURES", "answers", "overview", "key_tables", "FOOTNOTE",
+__all__ = ["FIGURES", "answers", "QUESTIONS", "overview", "key_tables", "FOOTNOTE",
            "TABLE_DOCS", "interventions", "ANSWER_CHARTS"]
 
 
@@ -32,14 +32,14 @@ def interventions(manifest: dict, max_races: int | None = None) -> tuple[dict, d
     every experiment (default: ``INTERVENTION_MAX``, ``POLICY_MAX`` for the bots'
     own discards)."""
     from analyzer.games.lemming_mafia.intervene import INTERVENTION_MAX, POLICY_MAX, intervention_tables
-    from analyzer.report.controlled import match_of
+    from analyzer.report.controlled import match_of, seat_specs
 
     run = int(manifest.get("races", 0) or 0)
     races = int(min(run, INTERVENTION_MAX if max_races is None else max_races))
     policy = int(min(run, POLICY_MAX if max_races is None else max_races))
     if races <= 0:
         return {}, {"races": 0, "note": "the run is empty"}
-    match, why = match_of(manifest, [str(b.get("bot")) for b in manifest.get("bots") or []])
+    match, why = match_of(manifest, seat_specs(manifest))  # the run's bots, a user bot from its file
     if match is None:
         return {}, {"races": 0, "note": why}
     return (intervention_tables(match, int(manifest.get("seed", 1)), races, policy),

@@ -12,15 +12,24 @@ disagree the text says to trust it, and why.
 
 Practical threshold: a gain is called one (``shown``) only when its 95% interval
 lies beyond ``PRACTICAL_POINTS``; an interval inside ±``PRACTICAL_POINTS``
-*rules it out* (an equivalence test); otherwise there are *not enough races*.
-Cards or stages in one group are listed with their figures and no order is
-claimed between them (noise-level gaps such as -0.01 decide nothing)."""
+*rules it out* (an equivalence test); otherwise there are *not enough races*:
+the verdict rule of every report (``stats/evidence.decide``), here with the sign
+said as a gain or a loss. Cards or stages in one group are listed with their
+figures and no order is claimed between them (noise-level gaps such as -0.01
+decide nothing).
+
+Each answer's headline answers its own question: which cards to throw away and
+when (from the per-card intervention), and when to bet on the leader (from the
+per-stage one); the bots' whole discard policy against never discarding is in the
+body, never the headline (it mostly measures the -2 of holding every card)."""
 from __future__ import annotations
 
 import pandas as pd
 
 from analyzer.report.text import Answer, bots_answer, bots_scope, data_scope, is_num, num, num_ci, pct, pp_ci
-from analyzer.stats.evidence import verdict as judge
+from analyzer.stats import evidence as E
+from analyzer.stats.evidence import points, verdict as judge
+from analyzer.stats.questions import Direction, Estimate, Question, family
 
 # points per decision (or per race, for a bot's whole discard policy) below which a
 # gain makes no practical difference: an eighth of the -2 an unfulfilled card costs,
@@ -49,25 +58,28 @@ TRUST = ("Trust the intervention: it plays each race again with the decision cha
          "the bets); hindsight assumes the race would have gone the same.")
 
 
+POINTS = points()
+
+
 def verdict(low: float, high: float, threshold: float = PRACTICAL_POINTS) -> str:
-    """``SHOWN_GAIN`` / ``SHOWN_LOSS``: the 95% interval lies beyond +/- the
-    threshold; ``RULED_OUT``: inside +/- the threshold; else ``NOT_ENOUGH``."""
-    if not (is_num(low) and is_num(high)):
-        return NOT_ENOUGH
-    if low > threshold:
-        return SHOWN_GAIN
-    if high < -threshold:
-        return SHOWN_LOSS
-    if -threshold < low and high < threshold:
-        return RULED_OUT
-    return NOT_ENOUGH
+    """A gain's interval by the verdict rule (``stats/evidence.decide``), its sign said:
+    ``SHOWN_GAIN`` / ``SHOWN_LOSS``, ``RULED_OUT`` or ``NOT_ENOUGH``."""
+    word = E.decide(low if is_num(low) else float("nan"), high if is_num(high) else float("nan"), threshold)
+    if word == E.SHOWN:
+        return SHOWN_GAIN if float(low) > threshold else SHOWN_LOSS
+    return RULED_OUT if word == E.RULED_OUT else NOT_ENOUGH
 
 
-def points_evidence(r, what: str, races: int):
-    """The scorecard's verdict (``stats/evidence.py``) of a gain row (gain, low, high)
-    against the practical threshold in points."""
-    return judge(float(r["gain"]), float(r["low"]), float(r["high"]), PRACTICAL_POINTS, races, what=what,
-                 fmt=lambda x: f"{x:+.2f}", suffix=" points")
+def points_estimate(r, what: str, races: int, item: str = "") -> Estimate:
+    """A gain row (gain, low, high) as an estimate in points, on the ``races`` replayed."""
+    return Estimate(float(r["gain"]), float(r["low"]), float(r["high"]), races, "races", POINTS, what=what,
+                    item=item)
+
+
+def points_evidence(r, what: str, races: int, item: str = ""):
+    """The verdict (``stats/evidence.py``) of a gain row against the practical threshold
+    in points, on the ``races`` replayed (the units more of which would settle it)."""
+    return points_estimate(r, what, races, item).judge(PRACTICAL_POINTS)
 
 
 def _gain(r, low="low", high="high", value="gain") -> str:
@@ -102,30 +114,113 @@ def _narrower(r) -> str:
 
 # ---------------------------------------------------------------- contracts
 
+DISCARDS = Direction("DISCARDS", "THROW AWAY", "KEEP YOUR CONTRACTS", "NO CARD MATTERS within {bound} a card",
+                     "discarding the card at a boss round gains points over holding it to the end", "a card")
+BET = Direction("BETTING THE LEADER NOW", "BET ON THE LEADER NOW", "HOLD THE LEADER'S CARD",
+                "NO DIFFERENCE within {bound} a decision",
+                "putting the leading lemming's card down now gains points over holding it then", "a decision")
+
+
+DISCARDING = "discarding a card at a boss round rather than holding it to the end, points a card"
+
+
+def _card_estimates(cards: pd.DataFrame, races: int) -> list[Estimate]:
+    return [points_estimate(r, f"discarding {r['contract']}", races, r["contract"])
+            for _, r in card_rows(cards).iterrows()]
+
+
+def _discards_measure(tables: dict, manifest: dict) -> Estimate | None:
+    cards = tables.get("intervention_contracts")
+    if cards is None or not len(cards):
+        return None
+    return family(_card_estimates(cards, _races(manifest)), DISCARDING)
+
+
+def _bet_measure(tables: dict, manifest: dict) -> Estimate | None:
+    bt = tables.get("intervention_bets")
+    if bt is None or not len(bt):
+        return None
+    return points_estimate(bet_total(bt), "betting the leader now rather than holding it", _races(manifest))
+
+
+DISCARDS_QUESTION = Question("discards", "Which contracts should I throw away?", ("intervention_contracts",),
+                             _discards_measure, DISCARDS, lambda manifest: PRACTICAL_POINTS, "discards",
+                             "per card, discard it at a boss round against hold it to the end, by intervention")
+BET_QUESTION = Question("bet_leader", "When should I bet on the leader?", ("intervention_bets",), _bet_measure, BET,
+                        lambda manifest: PRACTICAL_POINTS, "bet_leader",
+                        "bet the leader's card now against hold it, by intervention")
+
+
+def discard_advice(cards: pd.DataFrame, races: int) -> tuple[str, E.Verdict | None, E.Verdict | None]:
+    """The answer to "which contracts should I throw away?" from the per-card
+    intervention: ``(headline, the family's verdict, the verdict the headline quotes)``.
+    The cards shown to gain when discarded, each with the stages of the track where
+    that is shown ("when"); else that every card decided is worth keeping, with the
+    stage where discarding costs most; never the bots' policy against never discarding."""
+    estimates = _card_estimates(cards, races)
+    if not estimates:
+        return "", None, None
+    verdicts = [e.judge(PRACTICAL_POINTS) for e in estimates]
+    whole = E.any_of(verdicts, DISCARDING)
+    t = f"{PRACTICAL_POINTS:.2f}"
+    throw = [v for v in verdicts if v.word == E.SHOWN and v.estimate > 0]
+    keep = [v for v in verdicts if v.word == E.SHOWN and v.estimate < 0]
+    k = len(verdicts)
+    if throw:
+        named = []
+        for v in throw:
+            when = [str(r["stage"]) for _, r in stage_rows(cards, contract=v.item).iterrows()
+                    if verdict(r["low"], r["high"]) == SHOWN_GAIN]
+            named.append(v.item + (f" (in the {', '.join(when)})" if when else ""))
+        lo, hi = min(v.estimate for v in throw), max(v.estimate for v in throw)
+        gain = POINTS.value(hi) if POINTS.text(lo) == POINTS.text(hi) else f"{POINTS.text(lo)} to {POINTS.value(hi)}"
+        head = f"THROW AWAY {'; '.join(named)}: {gain} a card"
+        if keep:
+            head += f"; keep {len(keep)} of the other {k - len(throw)} cards (discarding loses more than {t})"
+        return head, whole, max(throw, key=lambda v: v.estimate)
+    if keep:
+        stages = stage_rows(cards, contract="all")
+        losing = [(r["gain"], str(r["stage"])) for _, r in stages.iterrows()
+                  if verdict(r["low"], r["high"]) == SHOWN_LOSS]
+        worst = f", most in the {min(losing)[1]} ({POINTS.value(min(losing)[0])} a card)" if losing else ""
+        return (f"KEEP YOUR CONTRACTS: discarding loses more than {t} points with {len(keep)} of {k} cards{worst}; "
+                "no card is shown to pay when thrown away", whole, whole)
+    if whole.word == E.RULED_OUT:
+        return (f"NO CARD MATTERS: discarding any of the {k} cards is within ±{t} points of holding it", whole,
+                whole)
+    return f"DISCARDS NOT SETTLED: no card is shown to pay or to cost more than {t} points yet", whole, whole
+
+
 def contract_answer(res: dict, manifest: dict, hindsight: str, hindsight_method: str) -> Answer:
-    """"Which contracts should I throw away?": the bots' own discards per race and
-    each card by intervention, hindsight beside them with its bias. ``hindsight``:
-    the hold-value sentence (the whole answer when no intervention was played)."""
-    q = "Which contracts should I throw away?"
+    """"Which contracts should I throw away?": each card by intervention (the answer:
+    which to throw away and when), the bots' own discards per race and hindsight beside
+    them with its bias. ``hindsight``: the hold-value sentence (the whole answer when no
+    intervention was played)."""
+    q = DISCARDS_QUESTION.text
     policy, cards = res.get("intervention_discard_policy"), res.get("intervention_contracts")
     if policy is None or not len(policy) or cards is None or not len(cards):
         text = (f"Not measured by intervention here ({_not_measured(manifest)}). Hindsight only (what a card pays "
                 f"when held to the end had play not changed; it misjudges cards the bots steer for): {hindsight}")
-        return bots_answer(q, "contracts", text, f"hindsight only: {hindsight_method}", manifest)
-    method = (f"{INTERVENTION_METHOD}; arms: {POLICY_ARMS}; and {DISCARD_ARMS}; beside them, labelled, hindsight: "
+        return bots_answer(q, "contracts", text, f"hindsight only: {hindsight_method}", manifest,
+                           key=DISCARDS_QUESTION.key)
+    method = (f"{INTERVENTION_METHOD}; arms: {DISCARD_ARMS}; and {POLICY_ARMS}; beside them, labelled, hindsight: "
               f"{hindsight_method}")
-    text = _policy_text(policy, _races(manifest, "policy_races") or _races(manifest))
+    races = _races(manifest)
+    headline, whole, quoted = discard_advice(cards, races)
     cards_text, cards_table = _cards_text(cards)
-    text += " " + cards_text
+    text = cards_text
+    text += " " + _policy_text(policy, _races(manifest, "policy_races") or races)
     text += " " + _hindsight_text(policy, cards)
     text += (" The other seats' bots respond to each forced choice, so this describes these bots: "
              f"{bots_scope(manifest)}.")
-    races = _races(manifest, "policy_races") or _races(manifest)
-    what = "the bot's own discards, by intervention, points a race:"
-    evidence = {_bot(r): points_evidence(r, what, races) for _, r in policy_rows(policy).iterrows()}
-    tables = [t for t in (_policy_table(policy), cards_table, _stage_table(cards)) if t]
-    return Answer(q, text, method, intervention_scope(manifest), DISCARDS_FIGURE, evidence=evidence or None,
-                  table=tables[0] if tables else None, extra_tables=tables[1:])
+    tables = [t for t in (cards_table, _stage_table(cards), _policy_table(policy)) if t]
+    a = Answer(q, text, method, intervention_scope(manifest), DISCARDS_FIGURE,
+               evidence={"each card, the run's bots": whole} if whole is not None else None,
+               table=tables[0] if tables else None, extra_tables=tables[1:], key=DISCARDS_QUESTION.key,
+               direction=DISCARDS, headline=headline, quoted=quoted, unit="races")
+    if whole is not None:
+        a.text = f"{headline}. {E.word_text(whole.word).capitalize()}: {quoted.reason}. " + a.text
+    return a
 
 
 def _bot(r) -> str:
@@ -283,16 +378,48 @@ def _hindsight_text(policy: pd.DataFrame, cards: pd.DataFrame) -> str:
 
 # ---------------------------------------------------------------- bets
 
+def bet_advice(stages: pd.DataFrame, total: E.Verdict) -> str:
+    """The answer to "when should I bet on the leader?" from the per-stage intervention:
+    "BET ON THE LEADER NOW from the middle third on: +0.61 to +1.69 points a decision"
+    (the stages where holding pays named too); the pooled verdict's answer when no
+    stage decides it."""
+    words = [verdict(r["low"], r["high"]) for _, r in stages.iterrows()]
+    names = [str(x) for x in stages["stage"]]
+    gain = [(n, r) for n, (_, r), w in zip(names, stages.iterrows(), words) if w == SHOWN_GAIN]
+    loss = [(n, r) for n, (_, r), w in zip(names, stages.iterrows(), words) if w == SHOWN_LOSS]
+    if not gain and not loss:
+        return BET.of(total)
+
+    def spread(rows) -> str:
+        lo, hi = min(r["gain"] for _, r in rows), max(r["gain"] for _, r in rows)
+        return POINTS.value(hi) if POINTS.text(lo) == POINTS.text(hi) else f"{POINTS.text(lo)} to {POINTS.value(hi)}"
+
+    parts = []
+    if gain:
+        first = names.index(gain[0][0])
+        tail = [n for n, _ in gain] == names[first:]
+        when = f"from the {gain[0][0]} on" if tail and first > 0 else (
+            "at every stage" if tail else f"in the {', '.join(n for n, _ in gain)}")
+        parts.append(f"BET ON THE LEADER NOW {when}: {spread(gain)} a decision")
+    if loss:
+        parts.append(f"HOLD THE LEADER'S CARD in the {', '.join(n for n, _ in loss)}: {spread(loss)} a decision")
+    rest = [n for n, w in zip(names, words) if w not in (SHOWN_GAIN, SHOWN_LOSS)]
+    if rest:
+        parts.append(f"not shown beyond ±{PRACTICAL_POINTS:.2f} in the {', '.join(rest)}")
+    return "; ".join(parts)
+
+
 def bet_answer(res: dict, manifest: dict, hindsight: str, hindsight_method: str) -> Answer:
     """"When should I bet on the leader?": betting the leader's card now against
     holding it, per stage of the track, by intervention; the hindsight share of
     winning cards beside it, labelled as association. ``hindsight``: its sentence."""
-    q = "When should I bet on the leader?"
+    q = BET_QUESTION.text
     bt = res.get("intervention_bets")
     if bt is None or not len(bt):
         text = (f"Not measured by intervention here ({_not_measured(manifest)}). Hindsight only (which cards won, "
                 f"an association, not what betting then gains): {hindsight}")
-        return bots_answer(q, "bet_heatmap", text, f"hindsight only: {hindsight_method}", manifest)
+        return bots_answer(q, "bet_heatmap", text, f"hindsight only: {hindsight_method}", manifest,
+                           key=BET_QUESTION.key)
     method = f"{INTERVENTION_METHOD}; arms: {BET_ARMS}; beside it, labelled, hindsight: {hindsight_method}"
     total = bet_total(bt)
     stages = stage_rows(bt)
@@ -311,14 +438,16 @@ def bet_answer(res: dict, manifest: dict, hindsight: str, hindsight_method: str)
              f"gains (a card held is bet later or never, and the others play on). Where they point different "
              f"ways, {TRUST[0].lower()}{TRUST[1:]}")
     text += f" The other bots respond to the bet, so this describes these bots: {bots_scope(manifest)}."
-    evidence = {"the run's bots": points_evidence(total, "betting the leader now rather than holding it, points:",
-                                                  int(total["n"]))}
+    v = BET_QUESTION.verdict(res, manifest)
+    headline = bet_advice(stages, v) if len(stages) else BET.of(v)
     rows = pd.concat([bt[(bt["bot"] == "all") & (bt["stage"] == "all")], stages])
     table = (["stage of the track", "forced decisions", "gain of betting now (points, paired 95% CI)", "verdict",
               "win chance"],
              [[_stage_name(r), f"{int(r['n']):,}", _gain(r), verdict(r["low"], r["high"]),
                pp_ci(r["win_gain"], r["win_low"], r["win_high"])] for _, r in rows.iterrows()])
-    return Answer(q, text, method, intervention_scope(manifest), BET_FIGURE, evidence=evidence, table=table)
+    text = f"{headline}. {E.word_text(v.word).capitalize()}: {v.reason}. " + text
+    return Answer(q, text, method, intervention_scope(manifest), BET_FIGURE, evidence={"the run's bots": v},
+                  table=table, key=BET_QUESTION.key, direction=BET, headline=headline, unit="races")
 
 
 def bet_total(bt: pd.DataFrame):

@@ -232,8 +232,9 @@ def _gains(rows, label, value="gain", low="low", high="high", judged: bool = Tru
 
 
 def fig_discards(res, manifest):
-    """"Which contracts should I throw away?": the bots' own discards per bot, each
-    card and each stage by intervention, each beside its hindsight figure."""
+    """"Which contracts should I throw away?": each card and each stage by intervention
+    (what the answer's headline reads), then the bots' own discards per bot, each beside
+    its hindsight figure."""
     from analyzer.games.lemming_mafia.report import causal as C
     from analyzer.report.gain_charts import Panel, draw
 
@@ -243,12 +244,12 @@ def fig_discards(res, manifest):
     t = C.PRACTICAL_POINTS
     hind = dict(value="hindsight_gain", low="hindsight_low", high="hindsight_high", judged=False)
     groups = [
-        (C.policy_rows(policy), C._bot_seats, "The bots' own discards, a race: as played minus every discard undone",
-         "points a race"),
         (C.card_rows(cards), lambda r: r["contract"], "One card discarded at a boss round drawn at random, "
          "rather than held to the end", "points a forced decision"),
         (C.stage_rows(cards, contract="all"), lambda r: r["stage"], "All cards, by stage of the track",
          "points a forced decision"),
+        (C.policy_rows(policy), C._bot_seats, "The bots' own discards, a race: as played minus every discard undone",
+         "points a race"),
     ]
     grid = [[Panel(title, _gains(rows, label), threshold=t, xlabel=f"{x} (mean, paired 95% CI)"),
              Panel(title, _gains(rows, label, **hind), hindsight=True, xlabel=f"{x} (mean, 95% CI)")]

@@ -5,12 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analyzer.report.flow import flow_answer
+from analyzer.report.flow import flow_answer, flow_questions
 from analyzer.report.text import (
-    SEAT_METHOD, Answer, answer_skill, bots_answer, first_seat_measure, flag_sentence, min_effect, num, num_ci,
-    ordinal, overview_value, pct, pct_ci, race_length_spread, skill_verdict, stage_label, structural,
+    Answer, answer_skill, bots_answer, first_seat_finding, flag_sentence, judged_answer, min_effect, num, num_ci,
+    ordinal, overview_value, pct, pct_ci, race_length_spread, seat_spread_finding, stage_label, structural,
 )
 from analyzer.games.lemming_mafia.report import causal
+from analyzer.stats import questions as Q
 from analyzer.stats.flags import ALPHA, share_balance
 
 MIN_CELL = 30  # cards below which a heat-map cell is too thin to quote
@@ -174,31 +175,52 @@ def contract_method(manifest: dict) -> str:
             "not changed), mean with a 95% t interval")
 
 
+COLOUR = Q.Direction("COLOUR BALANCE", "UNBALANCED", "UNBALANCED", "BALANCED within {bound}",
+                     "a lemming colour wins more races than its fair share", "against a fair share")
+
+
+def _colour_measure(tables: dict, manifest: dict):
+    lm = tables["lemmings"]
+    if not len(lm) or lm["wins"].sum() == 0:
+        return None
+    f = colour_flags(tables, manifest)
+    return Q.family(Q.flag_parts(f, int(overview_value(tables, "races")), Q.unit_of(manifest), "a fair share"),
+                    "a colour off fair", f.method)
+
+
+COLOUR_BALANCE = Q.Question("colour_balance", "Are the lemming colours balanced?", ("lemmings", "overview"),
+                            _colour_measure, COLOUR, Q.min_effect, "lemmings", COLOUR_METHOD)
+FIRST_SEAT = Q.first_seat_edge()
+SEAT_SPREAD = Q.seat_spread()
+SKILL = Q.skill_gradient()
+LENGTH = Q.length("race_length_mean", "moves", "race", "How long is a race?", "race_length")
+# every question the report answers, by key (a balance search targets these)
+QUESTIONS = (causal.BET_QUESTION, causal.DISCARDS_QUESTION, FIRST_SEAT, SEAT_SPREAD, SKILL, COLOUR_BALANCE, LENGTH,
+             *flow_questions("race", "moves", 6))
+
+
 def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
     """The designer's questions, each with its scope and method (``Answer``)."""
     return [
         causal.bet_answer(res, manifest, _answer_leader(res), LEADER_METHOD),
         causal.contract_answer(res, manifest, _contract_hindsight(res), contract_method(manifest)),
-        structural("Is the first seat favoured?", "seat_advantage", first_seat_measure(manifest), SEAT_METHOD,
-                   res, manifest, controlled),
-        bots_answer("How much does skill matter against luck?", "scores", answer_skill(res),
-                    "score variance explained by the bot (eta squared); each heuristic bot's win rate per seat "
-                    "minus random's, paired by race, 95% t interval", manifest, skill_verdict(res, manifest)),
+        structural(FIRST_SEAT, first_seat_finding(manifest), res, manifest, controlled),
+        structural(SEAT_SPREAD, seat_spread_finding(manifest), res, manifest, controlled),
+        judged_answer(SKILL, answer_skill(res), res, manifest),
         _colour_answer(res, manifest, controlled),
-        structural("How long is a race?", "race_length", _length_measure,
-                   "histogram of race lengths in moves; mean with a 95% t interval", res, manifest, controlled),
+        structural(LENGTH, _length_finding, res, manifest, controlled,
+                   method="histogram of race lengths in moves; mean with a 95% t interval"),
         bots_answer("How often do contracts break a tie?", "tiebreak", _answer_tiebreak(res),
                     "share of races whose top score was tied and decided by contract points, 95% Wilson",
-                    manifest),
+                    manifest, key="tiebreak"),
         flow_answer(res, manifest, *FLOW, contenders=len(res["lemmings"]) or None),
     ]
 
 
-def _length_measure(res: dict) -> tuple[str, str]:
-    mean = overview_value(res, "race_length_mean")
+def _length_finding(res: dict) -> str:
     lo, hi = overview_value(res, "race_length_mean", "low"), overview_value(res, "race_length_mean", "high")
     text = race_length(res)
-    return (f"{mean:.0f}" if mean == mean else "none"), f"{text[0].lower()}{text[1:]} (mean 95% CI {num(lo, 1)}–{num(hi, 1)})"
+    return f"{text[0].lower()}{text[1:]} (mean 95% CI {num(lo, 1)}–{num(hi, 1)})"
 
 
 def _contract_hindsight(res: dict) -> str:
@@ -208,8 +230,9 @@ def _contract_hindsight(res: dict) -> str:
     if not len(ct):
         return "no contracts in this run."
     t = causal.PRACTICAL_POINTS
-    throw = ct[ct["hold_value_high"] < -t].sort_values("hold_value")
-    keep = ct[ct["hold_value_low"] > t].sort_values("hold_value", ascending=False)
+    said = ct.apply(lambda r: causal.verdict(r["hold_value_low"], r["hold_value_high"], t), axis=1)
+    throw = ct[said == causal.SHOWN_LOSS].sort_values("hold_value")
+    keep = ct[said == causal.SHOWN_GAIN].sort_values("hold_value", ascending=False)
 
     def names(df):
         return ", ".join(f"{r['contract']} ({num(r['hold_value'], sign=True)})" for _, r in df.iterrows())
@@ -222,14 +245,11 @@ def _contract_hindsight(res: dict) -> str:
 
 
 def _colour_answer(res: dict, manifest: dict, controlled) -> Answer:
-    def measure(tables):
+    def finding(tables):
         if not len(tables["lemmings"]) or tables["lemmings"]["wins"].sum() == 0:
-            return "none", "no races."
-        f = colour_flags(tables, manifest)
-        key, sentence = flag_sentence(f, "colour")
-        return key, sentence, f.evidence("a colour off fair", int(overview_value(tables, "races")))
-    answer = structural("Are the lemming colours balanced?", "lemmings", measure, COLOUR_METHOD, res, manifest,
-                        controlled)
+            return "no races."
+        return flag_sentence(colour_flags(tables, manifest), "colour")
+    answer = structural(COLOUR_BALANCE, finding, res, manifest, controlled)
     why = _colour_cause(res, manifest, controlled)
     if why:
         answer.text += " " + why

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from analyzer.games.lemminge.report import figures as F
 from analyzer.games.lemminge.report import text as T
-from analyzer.games.lemminge.report.text import answers, warnings
+from analyzer.games.lemminge.report.text import QUESTIONS, answers, warnings
 from analyzer.games.lemminge.stats import TABLE_DOCS
 from analyzer.report.figures import COMMON_FIGURES, SCORE_FIGURE
 from analyzer.report.answer_charts import SEAT_CHART, mean_chart
@@ -13,7 +13,7 @@ from analyzer.report.flow import flow_figure, flow_table
 from analyzer.report.html import seat_tables, table
 from analyzer.report.text import num, num_ci, overview_value, pct, pct_ci
 
-__all__ = ["FIGURES", "answers", "warnings", "overview", "key_tables", "FOOTNOTE",
+__all__ = ["FIGURES", "answers", "QUESTIONS", "warnings", "overview", "key_tables", "FOOTNOTE",
            "TABLE_DOCS", "CONTROLLED_TABLES", "ANSWER_CHARTS"]
 
 CONTROLLED_TABLES = ("overview", "seat_advantage", "win_patterns", "game_length")  # what the structural answers read

@@ -9,15 +9,14 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from analyzer.stats.evidence import RULED_OUT, SHOWN
-from analyzer.report.flow import flow_answer
-from analyzer.stats.evidence import any_of, verdict
+from analyzer.stats.evidence import RULED_OUT, SHOWN, points
+from analyzer.report.flow import flow_answer, flow_questions
+from analyzer.stats import questions as Q
 from analyzer.stats.flags import simultaneous_z
 from analyzer.stats.intervals import Z95
 from analyzer.report.text import (
-    SEAT_METHOD, Answer, answer_skill, bots_answer, skill_verdict,
-    confounded, first_seat_measure, flag_sentence, is_num, num, num_ci,
-    overview_value, pct, pp_ci, seat_flags, structural,
+    Answer, answer_skill, bots_answer, confounded, first_seat_finding, flag_sentence, is_num, judged_answer, num,
+    num_ci, overview_value, pct, pp_ci, seat_flags, structural,
 )
 
 MIN_MOVES = 200  # moves below which a cell is too thin to quote
@@ -84,40 +83,69 @@ def new_column(res: dict, table_below: bool = False) -> str:
             "chose when to start one.")
 
 
-def _hexes_verdict(rows: list[tuple[str, float, float, float]], what: str, res: dict):
-    """``any_of`` over effects in hexes, ``(label, estimate, low, high)`` with 95%
-    intervals clustered by game, each widened to a simultaneous 95% (Bonferroni over
-    the rows), against ``HEX_THRESHOLD``; None without rows."""
+HEXES = points(" hexes")
+NEW_COLUMN = Q.Direction("NEW COLUMNS", "NEW COLUMNS GAIN MORE", "NEW COLUMNS GAIN LESS",
+                         "NO PRACTICAL DIFFERENCE within {bound}",
+                         "a card that starts a new column goes with more progress than one of the same value added "
+                         "to a column (association)", "against a card added to a column")
+PUSHES = Q.Direction("PUSHES", "PUSHES CARRY THE PUSHED ON", "PUSHES SET THE PUSHED BACK",
+                     "PUSHES HARDLY MOVE THE PUSHED: within {bound}",
+                     "a pushed lemming gains finish distance from the push (association)", "per lemming pushed")
+
+
+def _hexes_estimate(rows: list[tuple[str, float, float, float]], what: str, res: dict, items: list[str]):
+    """A family of effects in hexes, ``(label, estimate, low, high)`` with 95% intervals
+    clustered by game, each widened to a simultaneous 95% (Bonferroni over the rows),
+    against ``HEX_THRESHOLD``; None without rows."""
     if not rows:
         return None
-    widen = simultaneous_z(len(rows)) / Z95
+    z = simultaneous_z(len(rows))
+    widen = z / Z95
     games = int(overview_value(res, "games")) if is_num(overview_value(res, "games")) else 0
-    return any_of([verdict(e, e - widen * (e - low), e + widen * (high - e), HEX_THRESHOLD, games, what=label,
-                           unit="games", fmt=lambda x: f"{x:+.2f}", suffix=" hexes", level="simultaneous 95% CI")
-                   for label, e, low, high in rows], what)
+    return Q.family([Q.Estimate(e, e - widen * (e - low), e + widen * (high - e), games, "games", HEXES,
+                                "simultaneous 95% CI", label, item=item, z=z)
+                     for (label, e, low, high), item in zip(rows, items)], what)
 
 
-def new_column_verdict(res: dict):
-    """Does starting a new column go with more (or less) progress than adding the same
-    card value to a column? Each quoted value's difference (``_hexes_verdict``); None
-    when no value is quoted."""
+def _new_column_measure(res: dict, manifest: dict):
     nc = _quoted_values(res)
-    return _hexes_verdict([(f"a {int(r['value'])} starting a column minus one added", float(r["difference"]),
-                            float(r["difference_low"]), float(r["difference_high"])) for _, r in nc.iterrows()],
-                          "a card starting a new column minus one added to a column", res)
+    return _hexes_estimate([(f"a {int(r['value'])} starting a column minus one added", float(r["difference"]),
+                             float(r["difference_low"]), float(r["difference_high"])) for _, r in nc.iterrows()],
+                           "a card starting a new column minus one added to a column", res,
+                           [f"a {int(r['value'])}" for _, r in nc.iterrows()])
 
 
-def push_verdict(res: dict):
-    """Do pushes carry the pushed lemmings on? Per number of lemmings pushed (groups of
-    at least ``MIN_MOVES`` moves), the finish distance they gain per lemming pushed
-    (the opposite of the setback, divided by the lemmings pushed) (``_hexes_verdict``);
-    None without pushes."""
+def _push_measure(res: dict, manifest: dict):
     pu = res["pushes"]
     pu = pu[(pu["pushes"] > 0) & (pu["moves"] >= MIN_MOVES)]
-    return _hexes_verdict([(f"a lemming pushed in a move that pushes {int(r['pushes'])}",
-                            -float(r["setback"]) / r["pushes"], -float(r["setback_high"]) / r["pushes"],
-                            -float(r["setback_low"]) / r["pushes"]) for _, r in pu.iterrows()],
-                          "the distance a pushed lemming gains", res)
+    return _hexes_estimate([(f"a lemming pushed in a move that pushes {int(r['pushes'])}",
+                             -float(r["setback"]) / r["pushes"], -float(r["setback_high"]) / r["pushes"],
+                             -float(r["setback_low"]) / r["pushes"]) for _, r in pu.iterrows()],
+                           "the distance a pushed lemming gains", res,
+                           [f"pushing {int(r['pushes'])}" for _, r in pu.iterrows()])
+
+
+NEW_COLUMN_GAIN = Q.Question("new_column_gain",
+                             "Did cards that started a new column gain more than cards added to one? (association)",
+                             ("new_column", "overview"), _new_column_measure, NEW_COLUMN,
+                             lambda manifest: HEX_THRESHOLD, "new_column")
+PUSH_GAIN = Q.Question("push_gain", "What do pushes do to the pushed lemmings? (association: pushes the bots made)",
+                       ("pushes", "overview"), _push_measure, PUSHES, lambda manifest: HEX_THRESHOLD, "pushes")
+
+
+def new_column_verdict(res: dict, manifest: dict | None = None):
+    """Does starting a new column go with more (or less) progress than adding the same
+    card value to a column? Each quoted value's difference on a simultaneous interval
+    (``NEW_COLUMN_GAIN``); None when no value is quoted."""
+    return NEW_COLUMN_GAIN.verdict(res, manifest)
+
+
+def push_verdict(res: dict, manifest: dict | None = None):
+    """Do pushes carry the pushed lemmings on? Per number of lemmings pushed (groups of
+    at least ``MIN_MOVES`` moves), the finish distance they gain per lemming pushed
+    (the opposite of the setback, divided by the lemmings pushed) (``PUSH_GAIN``);
+    None without pushes."""
+    return PUSH_GAIN.verdict(res, manifest)
 
 
 def warnings(res: dict, manifest: dict) -> list:
@@ -200,30 +228,36 @@ def game_length(res: dict) -> str:
 # ---------------------------------------------------------------------- designer answers
 
 
-def hands_measure(manifest: dict):
-    """(key, sentence) for ``structural``: do the starting hands (the box's 2-6 cards,
-    the smallest in the first seat; a variant's, ``hands_question``) balance the seats?
-    The verdict is the seat flags' (Cochran's Q, Holm, the practical threshold): the
-    key names the flagged seats."""
-    def measure(res: dict) -> tuple:
+def hands_finding(manifest: dict):
+    """The sentence of "do the starting hands balance the seats?" (the box's 2-6 cards,
+    the smallest in the first seat; a variant's, ``hands_question``) on one table,
+    answered as the evidence decides it: yes only when a gap is ruled out, not for want
+    of games."""
+    question = HANDS
+
+    def finding(res: dict) -> str:
         sa = res["seat_advantage"]
         if not len(sa):
-            return "none", "No results to compare seats."
+            return "No results to compare seats."
         if confounded(res):
-            return "mixed", ("Cannot tell from these seats: they run different bots, so a seat's win rate mixes its "
-                             "bot's strength with its starting hand and its place in the turn order. Rerun with one "
-                             f"bot in every seat (e.g. 'analyzer simulate lemminge --bots random --players "
-                             f"{len(sa)}').")
+            return ("Cannot tell from these seats: they run different bots, so a seat's win rate mixes its "
+                    "bot's strength with its starting hand and its place in the turn order. Rerun with one "
+                    f"bot in every seat (e.g. 'analyzer simulate lemminge --bots random --players {len(sa)}').")
         flags = seat_flags(res, manifest)
         if flags is None:
-            return "none", "No results to compare seats."
-        key, verdict = flag_sentence(flags, "seat")
-        evidence = flags.evidence("a seat off the average", int(sa["games"].iloc[0]), "games")
-        # answered as the evidence decides it: yes only when an edge is ruled out, not for want of games
-        answer = {RULED_OUT: "Yes", SHOWN: "No"}.get(evidence.word, "Cannot tell yet")
-        return key, (f"{answer}: {verdict[0].lower() + verdict[1:-1]} (each seat's win rate against the average "
-                     "seat: the table of seats below)."), evidence
-    return measure
+            return "No results to compare seats."
+        sentence = flag_sentence(flags, "seat")
+        v = question.verdict(res, manifest)
+        answer = {RULED_OUT: "Yes", SHOWN: "No"}.get(v.word if v is not None else "", "Cannot tell yet")
+        return (f"{answer}: {sentence[0].lower() + sentence[1:-1]} (each seat's win rate against the average "
+                "seat: the table of seats below).")
+    return finding
+
+
+HANDS = Q.seat_spread("Do the starting hands of 2-6 cards balance the seats?")
+FIRST_SEAT = Q.first_seat_edge()
+SKILL = Q.skill_gradient("How much does skill matter?")
+LENGTH = Q.length("game_length_mean", "turns", "game", "How long is a game?", "game_length")
 
 
 def hands_question(manifest: dict) -> str:
@@ -256,14 +290,12 @@ def hands_table(res: dict, controlled) -> tuple[list[str], list[list]] | None:
                 for sa in per.values()] for seat, r in seats.iterrows()])
 
 
-def _length_measure(res: dict) -> tuple[str, str]:
-    """(key, sentence) for ``structural``: the mean game length, rounded, is the key."""
-    mean = overview_value(res, "game_length_mean")
+def _length_finding(res: dict) -> str:
     lo, hi = overview_value(res, "game_length_mean", "low"), overview_value(res, "game_length_mean", "high")
     text = game_length(res)
     if not len(res["game_length"]):
-        return "none", text
-    return f"{mean:.0f}", f"{text[:-1]} (mean 95% CI {num(lo, 1)}–{num(hi, 1)})."
+        return text
+    return f"{text[:-1]} (mean 95% CI {num(lo, 1)}–{num(hi, 1)})."
 
 
 HANDS_METHOD = ("Cochran's Q on which seats won each game (seats paired within a game), then per-seat paired "
@@ -304,28 +336,33 @@ SKILL_METHOD = ("score (lemmings home) variance explained by the bot (eta square
                 "Wilson interval")
 
 
+def _players(res: dict) -> int | None:
+    players = overview_value(res, "players")
+    return int(players) if is_num(players) else None
+
+
+# every question the report answers, by key (a balance search targets these); the flow's contenders
+# are the players, read from the tables
+QUESTIONS = (HANDS, FIRST_SEAT, NEW_COLUMN_GAIN, PUSH_GAIN, LENGTH, SKILL, *flow_questions("game", "turns", _players))
+
+
 def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
     """The designer's questions, each with its scope and method (``Answer``): the
     questions about the game on the controlled tables (``structural``), those about
     the bots' choices as such (``bots_answer``)."""
-    players = overview_value(res, "players")
     return [
-        _with_seats(structural(hands_question(manifest), "seat_advantage",
-                               hands_measure(manifest), HANDS_METHOD, res, manifest, controlled),
+        _with_seats(structural(HANDS.with_text(hands_question(manifest)), hands_finding(manifest), res, manifest,
+                               controlled, method=HANDS_METHOD),
                     hands_table(res, controlled)),
-        structural("Is the first seat favoured?", "seat_advantage", first_seat_measure(manifest), SEAT_METHOD,
-                   res, manifest, controlled),
-        bots_answer("What did a card on a column of each sum gain? (association: cards the bots played)", "column_value", column_value(res), COLUMN_METHOD, manifest),
-        bots_answer("Did cards that started a new column gain more than cards added to one? (association)", "new_column",
-                    new_column(res, table_below=True), NEW_COLUMN_METHOD, manifest, new_column_verdict(res),
-                    table=new_column_table(res)),
-        bots_answer("What do pushes do to the pushed lemmings? (association: pushes the bots made)", "pushes",
-                    pushes(res), PUSH_METHOD, manifest, push_verdict(res)),
+        structural(FIRST_SEAT, first_seat_finding(manifest), res, manifest, controlled),
+        bots_answer("What did a card on a column of each sum gain? (association: cards the bots played)",
+                    "column_value", column_value(res), COLUMN_METHOD, manifest, key="column_value"),
+        judged_answer(NEW_COLUMN_GAIN, new_column(res, table_below=True), res, manifest, table=new_column_table(res),
+                      method=NEW_COLUMN_METHOD),
+        judged_answer(PUSH_GAIN, pushes(res), res, manifest, method=PUSH_METHOD),
         bots_answer("Where do tiles go, and which hexes are busiest? (counts)", "tiles",
-                    f"{tiles(res)} {hexes(res)} {TERRAIN_UNTOLD}", TILES_METHOD, manifest),
-        structural("How long is a game?", "game_length", _length_measure, LENGTH_METHOD, res, manifest,
-                   controlled),
-        bots_answer("How much does skill matter?", "scores", answer_skill(res), SKILL_METHOD, manifest,
-                    skill_verdict(res, manifest)),
-        flow_answer(res, manifest, *FLOW, contenders=int(players) if is_num(players) else None),
+                    f"{tiles(res)} {hexes(res)} {TERRAIN_UNTOLD}", TILES_METHOD, manifest, key="tiles"),
+        structural(LENGTH, _length_finding, res, manifest, controlled, method=LENGTH_METHOD),
+        judged_answer(SKILL, answer_skill(res), res, manifest, method=SKILL_METHOD),
+        flow_answer(res, manifest, *FLOW, contenders=_players(res)),
     ]

@@ -5,6 +5,7 @@ bots it holds and that the map and tables are the assumed ones."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -13,21 +14,23 @@ from analyzer.games.mafia import layout as L
 from analyzer.games.mafia.stats import MAX_LENGTH, TABLE_DOCS
 from analyzer.report.answer_charts import AnswerChart
 from analyzer.report.figures import _pct_axis, _pp_axis
-from analyzer.report.flow import flow_answer, flow_figure, flow_table
+from analyzer.report.flow import flow_answer, flow_figure, flow_questions, flow_table
 from analyzer.report.html import table
 from analyzer.report.text import (
-    Answer, bots_answer, flag_sentence, min_effect, num, num_ci, pct, pct_ci, structural,
+    Answer, bots_answer, flag_sentence, judged_answer, min_effect, num, num_ci, pct, pct_ci, structural,
 )
+from analyzer.stats import questions as Q
 from analyzer.stats.aggregate import hist_mean
-from analyzer.stats.evidence import any_of, verdict
+from analyzer.stats.evidence import PP
 from analyzer.stats.flags import ALPHA, seat_balance, simultaneous_z
 from analyzer.stats.intervals import rate_difference, wilson
 
 __all__ = ["FIGURES", "answers", "warnings", "overview", "key_tables", "FOOTNOTE", "TABLE_DOCS", "CONTROLLED_TABLES",
-           "ANSWER_CHARTS"]
+           "ANSWER_CHARTS", "QUESTIONS"]
 
 CONTROLLED_TABLES = ("outcomes", "roles", "length")  # what the structural answers read
-FLOW = ("game", "side turns", "side")  # one item, its steps, what leads its standing (docs/mafia.md)
+FLOW = ("game", "side turns", "side")
+NOBODY_THRESHOLD = Q.NOBODY_THRESHOLD  # a share of games without a winner a designer would want to know is there  # one item, its steps, what leads its standing (docs/mafia.md)
 
 FOOTNOTE = ("A simulated unit is a game. Intervals are 95%: Wilson for shares and win rates, Student t for the "
             "mean length. The card values are observational "
@@ -41,13 +44,42 @@ FAMILY_COLORS = {"red": "#c0392b", "black": "#262626", "orange": "#e67e22", "gre
 
 # ---------------------------------------------------------------------- answers
 
-def _state_measure(res, manifest: dict | None = None) -> tuple:
-    """(key, sentence, verdict) for ``structural``: the State's share of games per player
-    count against an equal seat's share (1 / players); the key is where each
-    interval lies against that share; the verdict judges the State's gap from
-    that share against the practical threshold (any player count)."""
+STATE = Q.Direction("STATE'S SHARE", "STATE TOO STRONG", "STATE TOO WEAK", "STATE EVEN WITH AN EQUAL SEAT within {bound}",
+                    "the State wins more games than an equal seat's share (1 / players)", "against an equal seat")
+FIRST_FAMILY = Q.Direction("FIRST FAMILY'S EDGE", "FIRST FAMILY FAVOURED", "FIRST FAMILY HANDICAPPED",
+                           "NO FIRST-MOVER EDGE within {bound}",
+                           "the family that moves first (red) wins more often than the average family",
+                           "against the average family")
+FAMILIES = Q.Direction("FAMILY BALANCE", "FAMILIES UNEVEN", "FAMILIES UNEVEN", "FAMILIES EVEN within {bound}",
+                       "a family wins more often than the average family (the one furthest from it is quoted)",
+                       "against the average family")
+
+
+def _state_parts(res) -> list[Q.Estimate]:
+    """The State's share of games against an equal seat's (1 / players), per player count
+    where it plays (Wilson intervals)."""
     o = res["outcomes"]
-    parts, keys, verdicts = [], [], []
+    parts = []
+    for n in sorted(o["players"].unique()):
+        sub = o[o.players == n].set_index("outcome")
+        if n == 4 or "state" not in sub.index:
+            continue
+        r = sub.loc["state"]
+        fair = 1 / n
+        parts.append(Q.Estimate(float(r.share - fair), float(r.low - fair), float(r.high - fair),
+                                int(sub["games"].sum()), "games", PP,
+                                what=f"the State at {n} players against an equal seat", baseline="an equal seat"))
+    return parts
+
+
+def _state_estimate(res, manifest) -> Q.Estimate | None:
+    return Q.family(_state_parts(res), "the State against an equal seat")
+
+
+def _state_finding(res) -> str:
+    """The State's share per player count in words, against an equal seat's share."""
+    o = res["outcomes"]
+    parts = []
     for n in sorted(o["players"].unique()):
         sub = o[o.players == n].set_index("outcome")
         if n == 4:
@@ -59,37 +91,33 @@ def _state_measure(res, manifest: dict | None = None) -> tuple:
             continue
         r = sub.loc["state"]
         fair = 1 / n
-        verdicts.append(verdict(r.share - fair, r.low - fair, r.high - fair, min_effect(manifest or {}),
-                                int(sub["games"].sum()), what=f"the State at {n} players against an equal seat",
-                                unit="games"))
         side = "above" if r.low > fair else "below" if r.high < fair else "about"
-        keys.append(f"{n}:{side}")
         fam = float(sub.loc[[f for f in L.FAMILIES if f in sub.index], "share"].sum())
         draws = float(sub.loc["draw", "share"]) if "draw" in sub.index else 0.0
         word = {"above": "more than", "below": "less than", "about": "about"}[side]
         parts.append(f"at {n} players the State wins {pct_ci(r.share, r.low, r.high)} of games, {word} an equal "
                      f"seat's share ({pct(fair)}), the families together {pct(fam)}"
                      + (f", {pct(draws)} draws at the safety cap" if draws > 0 else ""))
-    if not parts:
-        return "none", "No games in this run."
-    return (",".join(keys) or "no state", "; ".join(parts) + ".",
-            any_of(verdicts, "the State against an equal seat") if verdicts else None)
+    return "; ".join(parts) + "." if parts else "No games in this run."
 
 
 def _state_answer(res) -> str:
-    return _state_measure(res)[1]
+    return _state_finding(res)
 
 
-NOBODY_THRESHOLD = 0.10  # a share of games without a winner that a designer would want to know is there
-
-
-def _nobody_measure(res) -> tuple:
-    """(key, sentence, verdict) for ``structural``: per player count, the share of games
-    nobody wins (everyone loses, or a draw at the safety cap) with its 95% Wilson
-    interval, judged against ``NOBODY_THRESHOLD`` (shown: at least that share; ruled
-    out: surely fewer); the key is where each interval lies against it."""
+def _nobody_counts(res) -> list[tuple[str, int, int]]:
+    """Per player count: games nobody won (everyone loses, or a draw at the safety cap) and games."""
     o = res["outcomes"]
-    parts, keys, verdicts = [], [], []
+    out = []
+    for n in sorted(o["players"].unique()):
+        sub = o[o.players == n].set_index("outcome")["games"]
+        out.append((f"at {n} players", int(sub.get("all_lose", 0)) + int(sub.get("draw", 0)), int(sub.sum())))
+    return out
+
+
+def _nobody_finding(res) -> str:
+    o = res["outcomes"]
+    parts = []
     for n in sorted(o["players"].unique()):
         sub = o[o.players == n].set_index("outcome")["games"]
         games = int(sub.sum())
@@ -97,16 +125,14 @@ def _nobody_measure(res) -> tuple:
             continue
         lost, draws = int(sub.get("all_lose", 0)), int(sub.get("draw", 0))
         low, high = wilson(lost + draws, games)
-        share = (lost + draws) / games
-        v = verdict(share, low, high, NOBODY_THRESHOLD, games, what=f"games nobody wins at {n} players",
-                    unit="games", fmt=lambda x: f"{100 * x:.1f}", suffix="%")
-        verdicts.append(v)
-        keys.append(f"{n}:{v.word}")
-        parts.append(f"at {n} players nobody wins {pct_ci(share, low, high)} of games (everyone loses in "
-                     f"{pct(lost / games)}, a draw at the safety cap in {pct(draws / games)})")
-    if not parts:
-        return "none", "No games in this run."
-    return ",".join(keys), "; ".join(parts) + ".", any_of(verdicts, "games nobody wins")
+        parts.append(f"at {n} players nobody wins {pct_ci((lost + draws) / games, low, high)} of games (everyone "
+                     f"loses in {pct(lost / games)}, a draw at the safety cap in {pct(draws / games)})")
+    return "; ".join(parts) + "." if parts else "No games in this run."
+
+
+def _nobody_measure(res) -> tuple:
+    """(sentence, verdict) of how often nobody wins, on one table (``NOBODY_WINS``)."""
+    return _nobody_finding(res), NOBODY_WINS.verdict(res, {})
 
 
 def _family_confounded(res, n) -> bool:
@@ -128,45 +154,64 @@ def _family_flags(res, n, manifest):
     return f
 
 
-def _first_mover_measure(manifest: dict):
-    def measure(res) -> tuple[str, str]:
+def _family_parts(res, manifest) -> list[Q.Estimate] | None:
+    """Each family's gap from the average family (the flags' simultaneous intervals and
+    gates), at the run's player count; None where the families run different bots."""
+    r = res["roles"]
+    fam = r[r.role == L.ROLE_FAMILY]
+    counts = sorted(fam["players"].unique())
+    if len(counts) != 1 or _family_confounded(res, counts[0]):
+        return None
+    n = counts[0]
+    flags = _family_flags(res, n, manifest)
+    games = int(res["outcomes"].loc[res["outcomes"].players == n, "games"].sum())
+    return [replace(p, what=f"{p.item} at {n} players against the average family")
+            for p in Q.flag_parts(flags, games, "games", "the average family")]
+
+
+def _first_family(res, manifest) -> Q.Estimate | None:
+    parts = _family_parts(res, manifest)
+    if not parts:
+        return None
+    first = parts[0]
+    return replace(first, what=f"{first.item} (first to move) at {first.what.split(' at ')[1]}", item="")
+
+
+def _family_spread(res, manifest) -> Q.Estimate | None:
+    parts = _family_parts(res, manifest)
+    return Q.family(parts, "a family off the average") if parts else None
+
+
+def _first_mover_finding(manifest: dict):
+    def finding(res) -> str:
         r = res["roles"]
         fam = r[r.role == L.ROLE_FAMILY]
-        parts, keys, verdicts = [], [], []
+        parts = []
         for n in sorted(fam["players"].unique()):
             sub = fam[fam.players == n].groupby("side")[["n", "wins"]].sum()
             order = [f for f in L.FAMILIES if f in sub.index]
             rates = ", ".join(f"{f} {pct(sub.loc[f, 'wins'] / sub.loc[f, 'n'])}" for f in order)
             if _family_confounded(res, n):
-                keys.append(f"{n}:mixed")
                 bots = fam[fam.players == n].groupby("side")["bot"].first()
                 parts.append(f"at {n} players, in calendar order: {rates}; the families run different bots "
                              f"({', '.join(f'{f}: {bots[f]}' for f in order)}), so this mixes a bot's strength "
                              "with the order of moving")
                 continue
             flags = _family_flags(res, n, manifest)
-            key, flags_text = flag_sentence(flags, "family", "families")
             first = L.FAMILIES[0]
-            games = int(res["outcomes"].loc[res["outcomes"].players == n, "games"].sum())
-            verdicts.append(verdict(flags.share[0] - flags.fair, flags.gap_low[0], flags.gap_high[0],
-                                    flags.min_effect or 1e-12, games, unit="games",
-                                    what=f"{first} (first to move) at {n} players against the average family"))
             lead = (f"{first}, moving first, has no edge beyond chance and the practical threshold"
                     if not flags.flagged[0] else
                     f"{first}, moving first, wins {'more' if flags.share[0] > flags.fair else 'less'} than the "
                     "average family")
-            keys.append(f"{n}:{key}")
-            parts.append(f"at {n} players {lead} (in calendar order: {rates}); {flags_text[:-1]}")
+            parts.append(f"at {n} players {lead} (in calendar order: {rates}); {flag_sentence(flags, 'family', 'families')[:-1]}")
         if not parts:
-            return "none", "No family seats in this run."
-        return ("|".join(keys), "; ".join(parts)
-                + " (red moves first, then black; orange and green after the State).",
-                any_of(verdicts, "the first family against the average") if verdicts else None)
-    return measure
+            return "No family seats in this run."
+        return "; ".join(parts) + " (red moves first, then black; orange and green after the State)."
+    return finding
 
 
 def _first_mover(res) -> str:
-    return _first_mover_measure({})(res)[1]
+    return _first_mover_finding({})(res)
 
 
 def _bases(res) -> str:
@@ -232,44 +277,66 @@ def _cards_table(res) -> tuple[list[str], list[list]] | None:
              for _, r in c.iterrows()])
 
 
-def _differences(pairs: list[tuple], what: str, manifest: dict):
-    """``any_of`` over win-rate differences of independent groups of games: ``pairs`` of
-    ``(label, wins_a, games_a, wins_b, games_b)``, each on Newcombe's interval at a
-    simultaneous 95% (Bonferroni over the pairs), against the practical threshold."""
+def _differences(pairs: list[tuple], what: str) -> Q.Estimate | None:
+    """A family of win-rate differences of independent groups of games: ``pairs`` of
+    ``(label, item, wins_a, games_a, wins_b, games_b, games)``, each on Newcombe's interval
+    at a simultaneous 95% (Bonferroni over the pairs), resting on the ``games`` played at
+    its player count (a family's seat-games with and without a card add up to four times
+    the games: the games are what more of would settle it)."""
     if not pairs:
         return None
     z = simultaneous_z(len(pairs))
     out = []
-    for label, ka, na, kb, nb in pairs:
+    for label, item, ka, na, kb, nb, games in pairs:
         d, low, high = rate_difference(ka, na, kb, nb, z)
-        out.append(verdict(float(d), float(low), float(high), min_effect(manifest), int(na + nb), what=label,
-                           unit="games", level="simultaneous 95% CI"))
-    return any_of(out, what)
+        out.append(Q.Estimate(float(d), float(low), float(high), int(games), "games", PP, "simultaneous 95% CI",
+                              label, item=item, z=z))
+    return Q.family(out, what)
+
+
+def _games_at(res) -> dict[int, int]:
+    """Games played at each player count (the outcomes table)."""
+    o = res.get("outcomes")
+    if o is None or not len(o):
+        return {}
+    return {int(k): int(v) for k, v in o.groupby("players")["games"].sum().items()}
+
+
+def _bases_measure(res, manifest) -> Q.Estimate | None:
+    b = res["bases"]
+    games = _games_at(res)
+    pairs = []
+    for (n, side), g in b[b["n"] > 0].groupby(["players", "side"], sort=False):
+        rows = g.sort_values("win_rate", ascending=False).to_dict("records")
+        pairs += [(f"{side} at {n} players, {x['base']} minus {y['base']}", f"{side} {x['base']} over {y['base']}",
+                   x["wins"], x["n"], y["wins"], y["n"], games.get(int(n), x["n"] + y["n"]))
+                  for i, x in enumerate(rows) for y in rows[i + 1:]]
+    return _differences(pairs, "a family's win rate with one base minus another")
+
+
+def _cards_measure(res, manifest) -> Q.Estimate | None:
+    c = res["cards"]
+    c = c[(c["games_with"] > 0) & (c["games_without"] > 0)]
+    games = _games_at(res)
+    pairs = [(f"{card_title(r.card)} at {r.players} players ({r.side_role})", card_title(r.card),
+              round(r.win_with * r.games_with), r.games_with, round(r.win_without * r.games_without), r.games_without,
+              games.get(int(r.players), r.games_with + r.games_without))
+             for r in c.itertuples()]
+    return _differences(pairs, "a card's win rate with minus without")
 
 
 def bases_verdict(res, manifest: dict):
     """Does a family's base city go with winning more? Per family and player count
     whose bot played more than one base, every two bases' win rates compared
     (association: the bots chose the base); None when no family varied its base."""
-    b = res["bases"]
-    pairs = []
-    for (n, side), g in b[b["n"] > 0].groupby(["players", "side"], sort=False):
-        rows = g.sort_values("win_rate", ascending=False).to_dict("records")
-        pairs += [(f"{side} at {n} players, {x['base']} minus {y['base']}", x["wins"], x["n"], y["wins"], y["n"])
-                  for i, x in enumerate(rows) for y in rows[i + 1:]]
-    return _differences(pairs, "a family's win rate with one base minus another", manifest)
+    return BASE_CHOICE.verdict(res, manifest)
 
 
 def cards_verdict(res, manifest: dict):
     """Do the games where a side played a card go with winning more (or less) than its
     games without it? Every card, player count and role with games both ways
     (association, not the card's effect); None when no card can be compared."""
-    c = res["cards"]
-    c = c[(c["games_with"] > 0) & (c["games_without"] > 0)]
-    pairs = [(f"{card_title(r.card)} at {r.players} players ({r.side_role})",
-              round(r.win_with * r.games_with), r.games_with, round(r.win_without * r.games_without), r.games_without)
-             for r in c.itertuples()]
-    return _differences(pairs, "a card's win rate with minus without", manifest)
+    return CARD_ASSOCIATION.verdict(res, manifest)
 
 
 def card_title(name: str) -> str:
@@ -313,20 +380,23 @@ def _spaces_table(res) -> tuple[list[str], list[list]] | None:
              for _, r in busy.iterrows()])
 
 
-def _length_measure(res) -> tuple[str, str]:
-    """(key, sentence) for ``structural``: the mean length per player count, rounded, is the key."""
-    parts, keys = [], []
-    for m in _mean_length(res).to_dict("records"):
-        n = m["players"]
-        keys.append(f"{n}:{float(m['mean']):.0f}")
-        parts.append(f"{num_ci(m['mean'], m['low'], m['high'], 1)} calendar turns at {n} players")
-    if not parts:
-        return "none", "No games."
-    return ",".join(keys), "Games last " + ", ".join(parts) + "."
+def _length_finding(res) -> str:
+    """The mean length per player count, with its interval."""
+    parts = [f"{num_ci(m['mean'], m['low'], m['high'], 1)} calendar turns at {m['players']} players"
+             for m in _mean_length(res).to_dict("records")]
+    return "Games last " + ", ".join(parts) + "." if parts else "No games."
+
+
+def _length_mean(res) -> tuple[float, float, float, int]:
+    """The mean length with its interval and games, at the run's one player count (NaN with several)."""
+    m = _mean_length(res)
+    if len(m) != 1:
+        return float("nan"), float("nan"), float("nan"), 0
+    return float(m["mean"].iloc[0]), float(m["low"].iloc[0]), float(m["high"].iloc[0]), _games(res)
 
 
 def _length(res) -> str:
-    return _length_measure(res)[1]
+    return _length_finding(res)
 
 
 STATE_METHOD = ("per player count, the share of games the State wins with its 95% Wilson interval, read against "
@@ -348,7 +418,7 @@ CARD_METHOD = ("observational: among the games a side played, its win rate in th
                "on how the game goes, so this is not the card's effect (no intervention)" + DIFFERENCE_METHOD)
 NOBODY_METHOD = ("per player count, the share of games that end without a winner (everyone loses, or a draw at the "
                  "safety cap) with its 95% Wilson interval, judged against a practical threshold of "
-                 f"{100 * NOBODY_THRESHOLD:.0f}% of games: shown when the whole interval lies at or above it, ruled "
+                 f"{100 * NOBODY_THRESHOLD:.0f}% of games: shown when the whole interval lies above it, ruled "
                  "out when the whole interval lies below it")
 SPACE_METHOD = ("counts over the run of the markers placed on and taken off each space, divided by its games "
                 "(per game); no intervals; where markers go follows the bots' choices")
@@ -420,28 +490,49 @@ def _with_table(text: str, table, what: str) -> str:
     return f"{text} {what[0].upper()}{what[1:]}: the table below." if table else text
 
 
+STATE_SHARE = Q.Question("state_share", "Is the State strong enough at 3 and 5 players?", ("outcomes",),
+                         _state_estimate, STATE, Q.min_effect, "outcomes", STATE_METHOD)
+FIRST_SEAT = Q.Question("first_seat_edge", "Does the family that moves first win more?", ("outcomes", "roles"),
+                        lambda t, m: _first_family(t, m), FIRST_FAMILY, Q.min_effect, "outcomes", FIRST_METHOD)
+SEAT_SPREAD = Q.Question("seat_spread", "Do the four families win alike?", ("outcomes", "roles"),
+                         lambda t, m: _family_spread(t, m), FAMILIES, Q.min_effect, "outcomes", FIRST_METHOD)
+NOBODY_WINS = Q.nobody_wins(_nobody_counts, "How often does nobody win (everyone loses, or a draw at the safety cap)?")
+BASE_CHOICE = Q.Question("base_choice", "How did families fare with each base city? (association: the bots chose the "
+                         "base)", ("bases", "outcomes"), _bases_measure,
+                         Q.Direction("BASE CHOICE", "A BASE GOES WITH WINNING", "A BASE GOES WITH WINNING",
+                                     "BASES ALIKE within {bound}",
+                                     "a family wins more often with one base than another (association)"),
+                         Q.min_effect, "bases", BASE_METHOD)
+CARD_ASSOCIATION = Q.Question("card_association", "Which cards go with winning? (association: win rates with and "
+                              "without a card)", ("cards", "outcomes"), _cards_measure,
+                              Q.Direction("CARDS", "A CARD GOES WITH WINNING", "A CARD GOES WITH LOSING",
+                                          "NO CARD GOES WITH WINNING within {bound}",
+                                          "a side wins more often in the games where it played the card "
+                                          "(association)", "with it than without"),
+                              Q.min_effect, "cards", CARD_METHOD)
+LENGTH = Q.length("", "calendar turns", "game", "How long are games?", "length", mean=_length_mean)
+# every question the report answers, by key (a balance search targets these)
+QUESTIONS = (STATE_SHARE, FIRST_SEAT, SEAT_SPREAD, NOBODY_WINS, BASE_CHOICE, CARD_ASSOCIATION, LENGTH,
+             *flow_questions(FLOW[0], FLOW[1], lambda t: _sides(t)))
+
+
 def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
     """The designer's questions, each with its scope and method (``Answer``): the
     State's strength, the first mover and the length on the controlled tables
     (``structural``), bases, cards and spaces as the bots' choices."""
     return [
-        _asked_counts(structural("Is the State strong enough at 3 and 5 players?", "outcomes",
-                                 lambda t: _state_measure(t, manifest), STATE_METHOD, res, manifest, controlled),
-                      res, (3, 5)),
-        structural("Does the family that moves first win more?", "outcomes", _first_mover_measure(manifest),
-                   FIRST_METHOD, res, manifest, controlled),
-        structural("How often does nobody win (everyone loses, or a draw at the safety cap)?", "outcomes",
-                   _nobody_measure, NOBODY_METHOD, res, manifest, controlled),
-        bots_answer("How did families fare with each base city? (association: the bots chose the base)", "bases",
-                    _with_table(_bases(res), _bases_table(res), "every base each family chose"), BASE_METHOD,
-                    manifest, bases_verdict(res, manifest), table=_bases_table(res)),
-        bots_answer("Which cards go with winning? (association: win rates with and without a card)", "cards",
-                    _with_table(_cards(res), _cards_table(res), "the four largest differences"), CARD_METHOD,
-                    manifest, cards_verdict(res, manifest), table=_cards_table(res)),
+        _asked_counts(structural(STATE_SHARE, _state_finding, res, manifest, controlled), res, (3, 5)),
+        structural(FIRST_SEAT, _first_mover_finding(manifest), res, manifest, controlled),
+        structural(SEAT_SPREAD, _first_mover_finding(manifest), res, manifest, controlled),
+        structural(NOBODY_WINS, _nobody_finding, res, manifest, controlled, method=NOBODY_METHOD),
+        judged_answer(BASE_CHOICE, _with_table(_bases(res), _bases_table(res), "every base each family chose"), res,
+                      manifest, table=_bases_table(res)),
+        judged_answer(CARD_ASSOCIATION, _with_table(_cards(res), _cards_table(res), "the four largest differences"),
+                      res, manifest, table=_cards_table(res)),
         bots_answer("Where do markers go? (counts)", "spaces",
                     _with_table(_spaces(res), _spaces_table(res), "the busiest spaces"), SPACE_METHOD, manifest,
-                    table=_spaces_table(res)),
-        structural("How long are games?", "length", _length_measure, LENGTH_METHOD, res, manifest, controlled),
+                    table=_spaces_table(res), key="spaces"),
+        structural(LENGTH, _length_finding, res, manifest, controlled, method=LENGTH_METHOD),
         flow_answer(res, manifest, *FLOW, contenders=_sides(res)),
     ]
 

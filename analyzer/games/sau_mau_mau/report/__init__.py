@@ -9,11 +9,11 @@ from analyzer.report.flow import flow_figure, flow_table
 from analyzer.report.html import seat_tables, table
 from analyzer.games.sau_mau_mau.report import figures as F
 from analyzer.games.sau_mau_mau.report import text as T
-from analyzer.games.sau_mau_mau.report.text import answers, warnings
+from analyzer.games.sau_mau_mau.report.text import QUESTIONS, answers, warnings
 from analyzer.report.text import num, num_ci, ordinal, overview_value, pct, pct_ci, pp_ci
 from analyzer.games.sau_mau_mau.stats import TABLE_DOCS
 
-__all__ = ["FIGURES", "answers", "warnings", "overview", "key_tables", "FOOTNOTE",
+__all__ = ["FIGURES", "answers", "QUESTIONS", "warnings", "overview", "key_tables", "FOOTNOTE",
            "TABLE_DOCS", "ANSWER_CHARTS", "CONTROLLED_TABLES"]
 
 FOOTNOTE = ("A simulated unit is a game of several races (four under the box rules; the rules line names a "

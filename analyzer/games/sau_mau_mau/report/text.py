@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analyzer.report.flow import flow_answer
+from analyzer.report.flow import flow_answer, flow_questions
 from analyzer.report.text import (
-    SEAT_METHOD, Answer, answer_skill, bots_answer, skill_verdict,
-    first_seat_measure, flag_sentence, is_num, min_effect, num,
-    num_ci, ordinal, overview_value, pct, pct_ci, pp, pp_ci, race_length_spread, stage_label, structural,
+    Answer, answer_skill, bots_answer, first_seat_finding, flag_sentence, is_num, judged_answer, min_effect, num,
+    num_ci, ordinal, overview_value, pct, pct_ci, pp, pp_ci, race_length_spread, seat_spread_finding, stage_label,
+    structural,
 )
 from analyzer.games.sau_mau_mau.layout import EVENTS_CAP
-from analyzer.stats.evidence import verdict
+from analyzer.stats import evidence as E
+from analyzer.stats import questions as Q
 from analyzer.stats.flags import ALPHA, share_balance
 
 MIN_CELL = 30  # bets below which a stage or turn is too thin to quote
@@ -138,15 +139,16 @@ def first_player(res: dict) -> str:
     if not len(allrow):
         return "No race results to compare starting seats."
     seats, a = _by_seat(res)
+    said = _start_words(res)
     if _confounded_start(res) and a is not None:
-        verdict = _verdict(a["difference_low"], a["difference_high"], "more", "fewer", "about as many")
+        verdict = {"yes": "more", "no": "fewer"}.get(said, "about as many")
         return (f"Each seat runs its own bot and the seat that starts race r is seat r, so the starter is compared "
                 f"with itself: a seat scores {verdict} race points in the races it starts than in the others, "
                 f"{num_ci(a['difference'], a['difference_low'], a['difference_high'], sign=True)} on average "
                 f"({_seat_list(seats)}).")
     a = allrow.iloc[0]
-    verdict = _verdict(a["advantage_low"], a["advantage_high"], "has an edge", "is at a disadvantage",
-                       "has no clear edge")
+    verdict = {"yes": "has an edge", "no": "is at a disadvantage", "none": "has no practical edge"}.get(
+        said, "has no settled edge")
     text = (f"The player who starts a race {verdict}: "
             f"{num_ci(a['advantage'], a['advantage_low'], a['advantage_high'], sign=True)} race points against "
             f"the other seats' mean ({num(a['first_points'])} against {num(a['others_points'])} per race)")
@@ -224,7 +226,7 @@ def warnings(res: dict, manifest: dict) -> list:
     then has nothing to compare)."""
     from analyzer.report.scorecard import ScoreWarning, dominant, replay_command
 
-    out = []
+    out = never_starts(res, manifest)
     pigs = res.get("pigs")
     for _, r in (pigs.iterrows() if pigs is not None else ()):
         out += dominant(f"The {r['pig']} pig is among the winners", r["win_share"], overview_value(res, "races"),
@@ -250,30 +252,146 @@ def warnings(res: dict, manifest: dict) -> list:
     return out
 
 
+PIG = Q.Direction("PIG BALANCE", "UNBALANCED", "UNBALANCED", "BALANCED within {bound}",
+                  "a pig is among a race's winners more often than its fair share (the pigs' mean share: a shared "
+                  "win counts for each winning pig)", "against a fair share")
+START = Q.Direction("STARTING A RACE", "STARTING A RACE HELPS", "STARTING A RACE HURTS",
+                    "STARTING MAKES NO DIFFERENCE within {bound}",
+                    "the player who starts a race scores more race points than the other seats of that race",
+                    "against the other seats")
+SWITCH = Q.Direction("CHANGED BETS", "CHANGING PICKS WINNERS", "CHANGING PICKS LOSERS",
+                     "CHANGING MAKES NO DIFFERENCE within {bound}",
+                     "a changed bet's new pig wins more often than the pig it left", "over the pig left")
+RACE_POINTS = E.points(" race points")
+
+
+def _pig_measure(tables: dict, manifest: dict):
+    pg = tables["pigs"]
+    if not len(pg) or pg["wins"].sum() == 0:
+        return None
+    f = pig_flags(tables, manifest)
+    games = overview_value(tables, "games")
+    n = int(games) if is_num(games) else int(overview_value(tables, "races"))
+    return Q.family(Q.flag_parts(f, n, "games", "a fair share"), "a pig off fair", f.method)
+
+
+def _start_measure(tables: dict, manifest: dict):
+    """The starter's edge in race points: the starter against the other seats of the same
+    race, or, with a bot per seat, each seat against itself in the races it does not
+    start; measured on the run's games (a game is four races)."""
+    allrow = _all(tables["first_player"], "race")
+    if not len(allrow):
+        return None
+    seats, b = _by_seat(tables)
+    if _confounded_start(tables) and b is not None:
+        est, low, high = b["difference"], b["difference_low"], b["difference_high"]
+        what = "a seat in the races it starts against the others"
+    else:
+        a = allrow.iloc[0]
+        est, low, high = a["advantage"], a["advantage_low"], a["advantage_high"]
+        what = "the starter against the other seats of the race"
+    games = overview_value(tables, "games")
+    return Q.Estimate(float(est), float(low), float(high), int(games) if is_num(games) else 0, "games", RACE_POINTS,
+                      what=what, baseline="the other seats")
+
+
+def _switch_measure(tables: dict, manifest: dict):
+    ch = _all(tables["bet_changes"])
+    if not len(ch) or not ch["changes"].iloc[0] > 0:
+        return None
+    c = ch.iloc[0]
+    games = overview_value(tables, "games")
+    return Q.Estimate(float(c["switch_gain"]), float(c["switch_low"]), float(c["switch_high"]),
+                      int(games) if is_num(games) else int(c["changes"]), "games",
+                      what="a changed bet's new pig winning minus the pig it left (paired by change)",
+                      baseline="the pig left")
+
+
+def _queue_value(tables: dict, manifest: dict):
+    qp = _all(tables["queue_position"])
+    qp = qp[qp["bets"] > 0] if len(qp) else qp
+    if not len(qp):
+        return None
+    best = qp.loc[qp["mean_points"].idxmax()]
+    return Q.Estimate(float(best["mean_points"]), float(best["points_low"]), float(best["points_high"]),
+                      int(best["bets"]), "bets", E.Scale(1.0, 2, " points a bet", signed=False),
+                      what=f"points per bet in the best place ({ordinal(int(best['queue_position']))})",
+                      item=ordinal(int(best["queue_position"])))
+
+
+def _crown_share(tables: dict, manifest: dict):
+    crown = overview_value(tables, "crown_end_share")
+    if not is_num(crown):
+        return None
+    return Q.Estimate(crown, overview_value(tables, "crown_end_share", "low"),
+                      overview_value(tables, "crown_end_share", "high"), int(overview_value(tables, "races")),
+                      "races", E.PERCENT, what="races ended by a pig reaching the crown")
+
+
+PIG_BALANCE = Q.Question("pig_balance", "Are the pigs balanced?", ("pigs", "overview"), _pig_measure, PIG,
+                         Q.min_effect, "pigs", PIG_METHOD)
+START_EDGE = Q.Question("start_edge", "Does starting a race help?", ("first_player", "first_player_by_seat"),
+                        _start_measure, START, lambda manifest: START_THRESHOLD, "first_player", START_METHOD)
+CHANGED_BETS = Q.Question("changed_bets",
+                          "Which bets earned most: early or late, first or changed? (hindsight: bets the bots laid)",
+                          ("bet_changes",), _switch_measure, SWITCH, Q.min_effect, "bet_timing", TIMING_METHOD)
+QUEUE_VALUE = Q.Question("queue_value", "Which queue position earned most? (hindsight: bets the bots laid)",
+                         ("queue_position",), _queue_value,
+                         Q.Direction("BEST QUEUE PLACE", "", "", "", "a place in the queue pays more a bet"),
+                         None, "queue_position", QUEUE_METHOD)
+RACE_ENDS = Q.Question("race_ends", "How do races end?", ("overview",), _crown_share,
+                       Q.Direction("CROWN ENDINGS", "", "", "", "more races end by a pig reaching the crown"),
+                       None, "race_ends", "shares of races by how they end, 95% Wilson intervals; race numbers "
+                       "compared by their intervals")
+FIRST_SEAT = Q.first_seat_edge("Is the first seat favoured over the whole game?")
+SEAT_SPREAD = Q.seat_spread("Do all the seats win alike over the whole game?")
+SKILL = Q.skill_gradient()
+LENGTH = Q.length("race_length_mean", "turns", "race", "How long is a race?", "race_length")
+# every question the report measures, by key (a balance search targets these); the length has no answer of its
+# own on the page (the race ends answer and the flow give it)
+QUESTIONS = (QUEUE_VALUE, CHANGED_BETS, RACE_ENDS, START_EDGE, FIRST_SEAT, SEAT_SPREAD, SKILL, PIG_BALANCE, LENGTH,
+             *flow_questions("race", "turns", 4))
+
+
+def never_starts(res: dict, manifest: dict) -> list:
+    """A seat that never starts a race at this player count (seat r starts race r of the
+    four): a turn-order handicap a designer must see, with its game win rate against the
+    average seat."""
+    from analyzer.report.scorecard import MIN_UNITS, ScoreWarning, replay_command
+
+    sa = res.get("seat_advantage")
+    if sa is None or not len(sa) or "races_started" not in sa:
+        return []
+    u = Q.unit_of(manifest)
+    games = int(sa[u].iloc[0]) if u in sa else 0
+    if games < MIN_UNITS:
+        return []
+    idle = sa[sa["races_started"] <= 0]
+    return [ScoreWarning(
+        f"Seat {int(r['seat'])} never starts a race at {len(sa)} players (0 of the 4 races of each of {games:,} "
+        f"{u}); its game win rate is {pp_ci(r['advantage'], r['advantage_low'], r['advantage_high'])} against "
+        "the average seat.",
+        "a turn order that leaves one seat out (the seat that starts race r is seat r, and a game has four races): "
+        "a handicap of the rules at this player count, not of a bot",
+        replay_command(manifest)) for _, r in idle.iterrows()]
+
+
 def answers(res: dict, manifest: dict, controlled=None) -> list[Answer]:
     """The designer's questions, each with its scope and method (``Answer``)."""
-    def pig_measure(tables):
+    def pig_finding(tables):
         if not len(tables["pigs"]) or tables["pigs"]["wins"].sum() == 0:
-            return "none", "no races."
-        f = pig_flags(tables, manifest)
-        return (*flag_sentence(f, "pig"), f.evidence("a pig off fair", int(overview_value(tables, "races"))))
+            return "no races."
+        return flag_sentence(pig_flags(tables, manifest), "pig")
 
     return [
-        structural("Which queue position earned most? (hindsight: bets the bots laid)", "queue_position", _queue_measure, QUEUE_METHOD,
-                   res, manifest, controlled),
-        bots_answer("Which bets earned most: early or late, first or changed? (hindsight: bets the bots laid)", "bet_timing", _answer_timing(res),
-                    TIMING_METHOD, manifest, switch_verdict(res, manifest), table=_changes_table(res)),
-        structural("How do races end?", "race_ends", lambda t: (_end_key(t), race_ends(t)),
-                   "shares of races by how they end, 95% Wilson intervals; race numbers compared by their "
-                   "intervals", res, manifest, controlled),
-        structural("Does starting a race help?", "first_player", lambda t: _start_measure(t), START_METHOD,
-                   res, manifest, controlled),
-        structural("Is the first seat favoured over the whole game?", "seat_advantage",
-                   first_seat_measure(manifest), SEAT_METHOD, res, manifest, controlled),
-        bots_answer("How much does skill matter against luck?", "scores", answer_skill(res),
-                    "score variance explained by the bot (eta squared); each heuristic bot's game win rate per "
-                    "seat minus random's, paired by game, 95% t interval", manifest, skill_verdict(res, manifest)),
-        structural("Are the pigs balanced?", "pigs", pig_measure, PIG_METHOD, res, manifest, controlled),
+        structural(QUEUE_VALUE, _queue_finding, res, manifest, controlled),
+        judged_answer(CHANGED_BETS, _answer_timing(res, manifest), res, manifest, table=_changes_table(res)),
+        structural(RACE_ENDS, race_ends, res, manifest, controlled),
+        structural(START_EDGE, lambda t: _answer_start(t, manifest), res, manifest, controlled),
+        structural(FIRST_SEAT, first_seat_finding(manifest), res, manifest, controlled),
+        structural(SEAT_SPREAD, seat_spread_finding(manifest), res, manifest, controlled),
+        judged_answer(SKILL, answer_skill(res), res, manifest),
+        structural(PIG_BALANCE, pig_finding, res, manifest, controlled),
         flow_answer(res, manifest, *FLOW, contenders=len(res["pigs"])),
     ]
 
@@ -282,23 +400,16 @@ def switch_verdict(res: dict, manifest: dict):
     """Did a changed bet pick a winner more often than the bet it replaced? The new pig's
     share of races won minus the left pig's, paired by change (the ``bet_changes`` row of
     all bots), against the practical threshold; None when no bet was changed."""
-    ch = _all(res["bet_changes"])
-    if not len(ch) or not ch["changes"].iloc[0] > 0:
-        return None
-    c = ch.iloc[0]
-    return verdict(float(c["switch_gain"]), float(c["switch_low"]), float(c["switch_high"]), min_effect(manifest),
-                   int(c["changes"]), what="a changed bet's new pig winning minus the pig it left (paired by change)",
-                   unit="changes")
+    return CHANGED_BETS.verdict(res, manifest)
 
 
-def _queue_measure(res: dict) -> tuple[str, str]:
+def _queue_finding(res: dict) -> str:
     qp = _all(res["queue_position"])
     qp = qp[qp["bets"] > 0]
     if not len(qp):
-        return "none", "no bets in this run."
-    best = int(qp.loc[qp["mean_points"].idxmax(), "queue_position"])
+        return "no bets in this run."
     text = queue_position(res)
-    return f"best {best}", text[0].lower() + text[1:]
+    return text[0].lower() + text[1:]
 
 
 def _end_key(res: dict) -> str:
@@ -306,31 +417,24 @@ def _end_key(res: dict) -> str:
     return "crown" if is_num(crown) and crown > 0.5 else "hand"
 
 
-def _start_measure(res: dict) -> tuple:
-    text = _answer_start(res)
-    return text.split(":", 1)[0], text, start_verdict(res)
-
-
 START_THRESHOLD = 0.5  # race points: a tenth of what a race pays its players on average (about 5 each)
 
 
-def start_verdict(res: dict):
-    """The starter's edge in race points against ``START_THRESHOLD``, in evidence words:
-    the starter against the other seats of the same race, or, with a bot per seat,
-    each seat against itself in the races it does not start."""
-    allrow = _all(res["first_player"], "race")
-    if not len(allrow):
-        return None
-    seats, b = _by_seat(res)
-    if _confounded_start(res) and b is not None:
-        est, low, high, n = b["difference"], b["difference_low"], b["difference_high"], overview_value(res, "races")
-        what = "a seat in the races it starts against the others"
-    else:
-        a = allrow.iloc[0]
-        est, low, high, n = a["advantage"], a["advantage_low"], a["advantage_high"], a["races"]
-        what = "the starter against the other seats of the race"
-    return verdict(float(est), float(low), float(high), START_THRESHOLD, int(n) if is_num(n) else 0, what=what,
-                   unit="races", fmt=lambda x: f"{x:+.2f}", suffix=" race points")
+def start_verdict(res: dict, manifest: dict | None = None):
+    """The starter's edge in race points against ``START_THRESHOLD``, in evidence words
+    (``START_EDGE``)."""
+    return START_EDGE.verdict(res, manifest or {})
+
+
+def _start_words(res: dict, manifest: dict | None = None) -> str:
+    """The start verdict as the sentence says it: "yes" (helps beyond the threshold),
+    "no" (hurts beyond it), "none" (ruled out), "open"."""
+    v = start_verdict(res, manifest)
+    if v is None or not v.decided:
+        return "open"
+    if v.word == E.RULED_OUT:
+        return "none"
+    return "yes" if v.estimate > 0 else "no"
 
 
 def _answer_queue(res: dict) -> str:
@@ -349,7 +453,7 @@ def _answer_queue(res: dict) -> str:
     return text
 
 
-def _answer_timing(res: dict) -> str:
+def _answer_timing(res: dict, manifest: dict | None = None) -> str:
     st = res["bet_stage"]
     first = st[(st["kind"] == "first") & (st["bets"] >= MIN_CELL)]
     if not len(first):
@@ -383,8 +487,12 @@ def _answer_timing(res: dict) -> str:
                  f"was on a winning pig {pct(c['changed_win_share'], 0)} of the time against "
                  f"{pct(c['first_win_share'], 0)} (and a changed bet goes to the back of the queue).")
         if c["changes"] > 1:
-            switch = _verdict(c["switch_low"], c["switch_high"], "Changing picked a winner more often",
-                              "Changing picked a winner less often", "Changing made no clear difference to the pig")
+            v = E.verdict(float(c["switch_gain"]), float(c["switch_low"]), float(c["switch_high"]),
+                          Q.min_effect(manifest), int(c["changes"]))
+            switch = ("Changing picked a winner more often" if v.side == "+" else
+                      "Changing picked a winner less often" if v.side == "-" else
+                      "Changing made no practical difference to the pig" if v.word == E.RULED_OUT else
+                      "Changing made no settled difference to the pig")
             text += (f" {switch}: of {int(c['changes']):,} changes, the new pig won {pct(c['new_pig_won'], 0)} "
                      f"of races and the pig left {pct(c['left_pig_won'], 0)} "
                      f"({pp_ci(c['switch_gain'], c['switch_low'], c['switch_high'])}, paired by change).")
@@ -414,14 +522,19 @@ def _changes_table(res: dict) -> tuple[list[str], list[list]] | None:
              for _, r in per.iterrows()])
 
 
-def _answer_start(res: dict) -> str:
+START_SAID = {"yes": "Yes", "no": "No, it is a disadvantage",
+              "none": f"No practical difference (within ±{START_THRESHOLD:.2f} race points)",
+              "open": "Not settled against the threshold"}
+
+
+def _answer_start(res: dict, manifest: dict | None = None) -> str:
     allrow = _all(res["first_player"], "race")
     if not len(allrow):
         return "No race results to compare starting seats."
     seats, b = _by_seat(res)
+    said = START_SAID[_start_words(res, manifest)]
     if _confounded_start(res) and b is not None:
-        verdict = _verdict(b["difference_low"], b["difference_high"], "Yes", "No, it is a disadvantage",
-                           "No detectable advantage")
+        verdict = said
         text = (f"{verdict}: a seat scores "
                 f"{num_ci(b['difference'], b['difference_low'], b['difference_high'], sign=True)} race points more "
                 f"in the races it starts than in the races it does not ({_seat_list(seats)}), and ends "
@@ -430,8 +543,7 @@ def _answer_start(res: dict) -> str:
                 "comparing the starter with the other seats of the same race would mix in the bots' strength.")
     else:
         a = allrow.iloc[0]
-        verdict = _verdict(a["advantage_low"], a["advantage_high"], "Yes", "No, it is a disadvantage",
-                           "No detectable advantage")
+        verdict = said
         players = overview_value(res, "players")
         text = (f"{verdict}: the player who starts a race scores {num(a['first_points'])} race points on average, "
                 f"{num_ci(a['advantage'], a['advantage_low'], a['advantage_high'], sign=True)} against the mean of "
