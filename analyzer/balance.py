@@ -226,18 +226,32 @@ def _values_of(ruleset, key: str, given, where: str) -> list:
     return out
 
 
-def _targets(game: str, given: dict, where: str) -> list[Target]:
-    from analyzer.games import balance_questions
+# what a bare number means for a target that is not a band around zero: the
+# most a share may reach (games nobody wins; how much more than chance the
+# leader at the half wins)
+AT_MOST_KEYS = frozenset({"nobody_wins", "decided_late"})
+SKILL_SCALE_KEY = "skill_gradient"
 
-    questions = balance_questions(game)
+
+def _targets(game: str, given: dict, where: str, measurable: set[str]) -> list[Target]:
+    """Each ``[targets]`` entry as a band on its question (``stats.questions``:
+    the game's questions by key). ``measurable``: the tables one candidate's
+    games give (a question read from other tables, an intervention's, cannot be
+    a target)."""
+    from analyzer.stats.questions import questions_for
+
+    questions = {k: q for k, q in questions_for(game).items()
+                 if k != SKILL_SCALE_KEY and set(q.tables) <= measurable}
     targets = []
     for key, band in given.items():
         question = questions.get(key)
-        if question is None and key != "skill_gradient":
-            known = ", ".join(sorted({*questions, "skill_gradient"}))
-            raise InputFileError(f"{where}: targets.{key}: not a question of this game (its targets: {known})")
+        if question is None and key != SKILL_SCALE_KEY:
+            known = ", ".join(sorted({*questions, SKILL_SCALE_KEY}))
+            why = ("not measured on the bots' table (it needs tables of its own)"
+                   if key in questions_for(game) else "not a question of this game")
+            raise InputFileError(f"{where}: targets.{key}: {why} (its targets: {known})")
         scale = _scale(question)
-        factor = scale.factor if scale is not None else 1.0
+        factor = scale.factor
         if isinstance(band, list):
             if len(band) != 2:
                 raise InputFileError(f"{where}: targets.{key}: a range is a pair [low, high], got {band!r}")
@@ -248,36 +262,36 @@ def _targets(game: str, given: dict, where: str) -> list[Target]:
         else:
             t = float(band)
             goal = _goal(key, question)
+            if goal is None:
+                raise InputFileError(f"{where}: targets.{key}: give a range [low, high] ({question.text} has no "
+                                     f"zero to keep a band around)")
             if goal == WITHIN and t < 0:
                 raise InputFileError(f"{where}: targets.{key}: a band is a number of 0 or more, got {t:g}")
             b = {WITHIN: Band.within, AT_MOST: Band.at_most, AT_LEAST: Band.at_least}[goal](key, t / factor)
-        targets.append(Target(key, b, "skill" if key == "skill_gradient" else "table", question, scale,
+        targets.append(Target(key, b, "skill" if key == SKILL_SCALE_KEY else "table", question, scale,
                               json.dumps(band)))
     return targets
 
 
-SKILL_SCALE_KEY = "skill_gradient"
-
-
 def _scale(question):
-    try:
-        from analyzer.stats.evidence import PP
-    except ImportError:  # MERGE: evidence.PP lands with the question objects
-        from analyzer.stats.racing import _PP as PP
+    """How a target's numbers print and are written in the file (the question's scale;
+    the skill ladder's: a win-rate difference in pp)."""
+    from analyzer.stats.evidence import PP
 
-    if question is None:
-        return PP  # the skill ladder: a win-rate difference
-    return getattr(question, "scale", None) or PP
+    return PP if question is None else question.scale
 
 
-def _goal(key: str, question) -> str:
-    """What a bare number means for a target: a band around zero (``within``), or a
-    bound: at least (a skill gradient: each rung beats the one below by at least
-    it), at most (a share, such as games nobody wins)."""
+def _goal(key: str, question) -> str | None:
+    """What a bare number means for a target: a band around zero (``within``: a
+    signed difference such as the first seat's edge), or a bound: at least (the
+    skill gradient: the better rung beats the one below by at least it), at most
+    (a share such as games nobody wins). None: only a range makes sense (a
+    length)."""
     if key == SKILL_SCALE_KEY:
         return AT_LEAST
-    goal = getattr(question, "goal", None)
-    return goal if goal in (WITHIN, AT_MOST, AT_LEAST) else WITHIN
+    if key in AT_MOST_KEYS:
+        return AT_MOST
+    return WITHIN if question.scale.signed else None
 
 
 def load_balance(path, out: Path | None = None) -> Plan:
@@ -301,7 +315,9 @@ def load_balance(path, out: Path | None = None) -> Plan:
     size = math.prod(len(v) for v in values)
     if size > MAX_VARIANTS:
         raise InputFileError(f"{where}: the space holds {size:,} variants; at most {MAX_VARIANTS:,}")
-    targets = _targets(f.game, f.targets, where)
+    from analyzer.games import new_stats
+
+    targets = _targets(f.game, f.targets, where, set(new_stats(f.game).result()))  # the tables a game of it gives
     for key in f.weights or {}:
         if key not in f.targets:
             raise InputFileError(f"{where}: weights.{key}: not one of the targets ({', '.join(f.targets)})")

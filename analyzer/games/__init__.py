@@ -147,11 +147,5 @@ def rules_of(game: str):
     return RuleSet(info.name, info.title, info.player_counts)
 
 
-def balance_questions(game: str) -> dict:
-    """The questions a balance search may target for ``game``, by key (the report
-    library's question objects that read the bots' table)."""
-    return {}
-
-
 def bot_families(game: str) -> dict:
     return registry(game).builtin

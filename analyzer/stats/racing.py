@@ -328,16 +328,3 @@ def race(candidates: int, measure: Callable[[int, int, int], Standing], bands: S
     points = [violations(bands, standings[i])[0] for i in survivors]
     front = [survivors[k] for k in pareto(points)]
     return RaceResult(standings, survivors, front, rounds, spent)
-
-
-@dataclass(frozen=True)
-class _Scale:  # MERGE: replaced by stats.evidence.Scale
-    factor: float = 100.0
-    digits: int = 1
-    suffix: str = " pp"
-
-    def value(self, x: float, digits: int | None = None) -> str:
-        return f"{self.factor * x:+.{self.digits if digits is None else digits}f}{self.suffix}"
-
-
-_PP = _Scale()
