@@ -986,7 +986,9 @@ def variants_frame(result: BalanceResult):
         words = v.words(plan)
         for t in plan.targets:
             m = combine(t.band, parts[t.key])[0] if parts.get(t.key) else Measure(math.nan, math.nan, math.nan)
-            row[t.key], row[f"{t.key}_low"], row[f"{t.key}_high"] = float(m.value), float(m.low), float(m.high)
+            # in the units the file's band is written in (pp for a win-rate difference, % for a share)
+            f = t.scale.factor
+            row[t.key], row[f"{t.key}_low"], row[f"{t.key}_high"] = f * m.value, f * m.low, f * m.high
             row[f"{t.key}_word"] = words[t.key] if not v.standing.unplayable else "unplayable"
         row["games"] = v.standing.games + v.remeasure_games
         row["remeasured"] = v.remeasure is not None

@@ -38,6 +38,8 @@ def balance_file(tmp_path: Path, budget: int = 30_000, text: str = FILE, name: s
     (("{{ 5 = 6 }}", "{{ 5 = 4 }}"), ["spaces_to_win", "given twice"]),
     (("skill_gradient = 3.0", "colour_balance = 1.0"), ["targets.colour_balance", "not a question"]),
     (("skill_gradient = 3.0", "skill_gradient = [3.0]"), ["skill_gradient", "pair"]),
+    (("skill_gradient = 3.0", "length = 30"), ["targets.length", "give a range [low, high]"]),
+    (("skill_gradient = 3.0", "first_seat_edge = -1"), ["targets.first_seat_edge", "0 or more", "got -1"]),
     (("players = 5", "players = 9"), ["players", "3 to 5", "got 9"]),
     (("budget = {budget}", "budget = 10"), ["budget", "10000"]),
     (("retune = false", "retune = false\n[weights]\nlength = 2"), ["weights.length", "not one of the targets"]),
@@ -104,3 +106,30 @@ def test_the_command_prints_the_scorecard_and_where_things_are(capsys, tmp_path)
     assert "Balance scorecard" in out and "RECOMMENDED variant 1: rules box" in out
     assert f"variants: {tmp_path / 'out' / VARIANTS_TABLE}" in out
     assert f"recommended: {tmp_path / 'out' / 'variant-1.toml'}" in out
+
+
+def test_a_question_of_the_game_is_a_target_measured_on_the_bots_table(tmp_path):
+    """The first seat's edge and the length, the report's own questions by key:
+    every variant's row carries each target's estimate, interval and word, and a
+    word follows the interval against the band (met inside, missed outside)."""
+    text = FILE.replace("skill_gradient = 3.0", "first_seat_edge = 5.0\nlength = [1, 1000]\nnobody_wins = 50")
+    result = run_balance(load_balance(balance_file(tmp_path, text=text)), threads=1, progress=False)
+    a = pd.read_parquet(tmp_path / "out" / VARIANTS_TABLE)
+    for key in ("first_seat_edge", "length", "nobody_wins"):
+        assert {key, f"{key}_low", f"{key}_high", f"{key}_word"} <= set(a.columns)
+    fresh = a[a["remeasured"]]
+    assert len(fresh) == len(result.reported) > 0
+    for _, row in fresh.iterrows():
+        assert row["length_low"] <= row["length"] <= row["length_high"]
+        inside = 1 <= row["length_low"] and row["length_high"] <= 1000
+        assert (row["length_word"] == "met") == inside
+        # a share of games nobody wins of at most 50%: random families rarely end a game that way
+        assert row["nobody_wins_word"] == "met" and row["nobody_wins_high"] <= 50
+
+
+def test_a_question_read_from_tables_of_its_own_is_not_a_target(capsys, tmp_path):
+    text = FILE.replace('game = "mafia"', 'game = "lemming-mafia"').replace("players = 5", "players = 4").replace(
+        "spaces_to_win = [{{ 5 = 3 }}, {{ 5 = 4 }}, {{ 5 = 6 }}]", "contracts_dealt = [2, 3]").replace(
+        "skill_gradient = 3.0", "discards = 0.5")
+    assert_usage_error(capsys, ["balance", balance_file(tmp_path, text=text)], "targets.discards",
+                       "not measured on the bots' table")
