@@ -2,16 +2,15 @@
 (``analyzer balance FILE.toml``). Knows no game: it finds a game's rules, bots
 and questions through the registry.
 
-    game = "sau-mau-mau"
+    game = "..."                  # a registered game (examples: sims/balance-<game>.toml)
     players = [4]                 # every target must hold at each count
-    bots = "backer"               # the table the seat, length and flow targets are measured on
+    bots = "..."                  # the table the seat, length and flow targets are measured on
     budget = 2000000              # games in all, re-measure included
     seed = 1
-    out = "../runs/balance-smm"   # default: runs/<file stem> beside the file
+    out = "../runs/balance"       # default: runs/<file stem> beside the file
     [vary]                        # rule keys and their candidate values
-    bet_payouts = [[6, 4, 3, 2, 1], [5, 4, 3, 2, 1], [4, 3, 2, 1, 0]]
+    bet_payouts = [[6, 4, 3, 2, 1], [5, 4, 3, 2, 1]]
     hand_size = "4:7"             # whole numbers 4 to 7
-    crown_points = [0, 3, 5]
     [targets]                     # a question's key: a number is its band, a pair [lo, hi] a range
     first_seat_edge = 1.0         # pp: |seat 1 - the average seat| <= 1.0
     length = [25, 35]             # the game's own length measure
@@ -554,11 +553,11 @@ def candidate_key(tables: Tables, rules, seed: int) -> str:
     """What a candidate's tally holds, by content: its tables (bot files by their
     sha256), the seed, the rules that differ from the box and the version."""
     from analyzer.engine.botspec import parse_bot_list
-    from analyzer.sweep import _bot_digests
+    from analyzer.engine.botfamily import file_digests
 
     specs = [s for text in tables.bots for s in parse_bot_list(text)]
     text = json.dumps([tables.game, tables.players, tables.bots, tables.table, tables.skill,
-                       sorted(_bot_digests(specs, Path(".")).items()), seed, _jsonable(rules.changed()),
+                       sorted(file_digests(specs).items()), seed, _jsonable(rules.changed()),
                        __version__], default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -621,6 +620,7 @@ class BalanceResult:
     retuned: dict | None = None  # the re-tuned bot and the targets measured with it
     ladder: dict | None = None  # the search bot's rung on the recommended variant
     notes: list[str] = field(default_factory=list)
+    rungs: tuple[str, str] = ("", "")  # the game's ladder: its best heuristic, its search bot
 
 
 class _Space:
@@ -708,8 +708,9 @@ def run_balance(plan: Plan, *, resume: bool = False, threads: int | None = None,
     numbered = reported + [v for i, v in sorted(variants.items()) if v not in reported]
     for n, v in enumerate(numbered, 1):
         v.number = n
+    hero, _, search, _ = ladder_bots(plan.game, plan.role)
     out = BalanceResult(plan, numbered, reported, _feasible(plan, list(variants.values())),
-                        _effects(plan, space, variants), result.rounds, spent, retuned, ladder, notes)
+                        _effects(plan, space, variants), result.rounds, spent, retuned, ladder, notes, (hero, search))
     write_outputs(out)
     return out
 

@@ -557,7 +557,7 @@ def measure_sprt(reps: int) -> list[Row]:
 
 
 BALANCE_LINE = re.compile(r"^variants: .*\(([\d,]+) measured of ([\d,]+); ([\d,]+) games\)", re.M)
-BALANCE_GAMES = ("sau-mau-mau", "lemming-mafia")  # the spaces of 1,000 variants and more
+BALANCE_SPACE = 1_000  # the shipped balance searches of at least this many variants are benched
 
 
 def measure_balance(quick: bool) -> list[Row]:
@@ -568,9 +568,13 @@ def measure_balance(quick: bool) -> list[Row]:
     import tempfile
     import tomllib
 
+    from analyzer.balance import load_balance
+
     rows = []
-    for game in BALANCE_GAMES:
-        path = ROOT / "sims" / f"balance-{game}.toml"
+    for path in sorted((ROOT / "sims").glob("balance-*.toml")):
+        if load_balance(path).size < BALANCE_SPACE:
+            continue
+        game = path.stem.removeprefix("balance-")
         with tempfile.TemporaryDirectory() as tmp:
             text = path.read_text()
             budget = tomllib.loads(text)["budget"]

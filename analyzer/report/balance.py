@@ -91,6 +91,44 @@ def scorecard_lines(result) -> list[tuple[str, str]]:
     return lines
 
 
+SKILL_THRESHOLD = 0.01  # a rung that wins 1 pp more than the one below is skill a player would notice
+
+
+def skill_depth(result) -> list[tuple[str, str, str, str]]:
+    """"Does skill pay, and how deep?" on the recommended variant: each rung of the
+    ladder measured against the one below (paired, seats of the role rotated):
+    (rung, against, the difference with its interval, its word by the one verdict
+    rule against the skill target's band, or 1 pp without one). A rung not
+    measured says why."""
+    from analyzer.stats.evidence import SHOWN, RULED_OUT, decide
+
+    plan = result.plan
+    if not result.reported:
+        return []
+    best = result.reported[0]
+    skill = next((t for t in plan.targets if t.key == "skill_gradient"), None)
+    threshold = skill.band.lo if skill is not None and math.isfinite(skill.band.lo) else SKILL_THRESHOLD
+    words = {SHOWN: "pays (shown)", RULED_OUT: "no more than chance (ruled out)"}
+
+    def row(rung, below, m):
+        if m is None or not math.isfinite(m.low):
+            return (rung, below, "not measured", "")
+        text = f"{100 * m.value:+.1f} pp ({100 * m.low:+.1f} to {100 * m.high:+.1f}; {m.n:,} games an arm)"
+        return (rung, below, text, words.get(decide(m.low, m.high, threshold), "not enough games"))
+
+    hero, search = result.rungs
+    rows = []
+    if skill is not None:
+        parts = best.remeasure if best.remeasure is not None else best.standing.parts
+        rows.append(row(hero, "random", _measure(skill, parts)[0]))
+    else:
+        rows.append((hero, "random", "not measured (no skill_gradient target)", ""))
+    lad = result.ladder
+    rows.append(row(search, hero, lad["measure"] if lad else None) if lad else
+                (search, hero, "not measured (the budget left was too small)", ""))
+    return rows
+
+
 def scorecard_text(result) -> str:
     return "\n".join(["Balance scorecard"] + [f"  {line}" for _, line in scorecard_lines(result)])
 
@@ -153,6 +191,14 @@ def write_balance_report(result, out: Path, variants) -> Path:
     parts = [f"<h1>{_e(plan.title)}: which rules balance {_e(plan.game)}?</h1>"]
     parts.append('<h2 id="scorecard">Scorecard</h2><ul class="card">' + "".join(
         f'<li class="{cls}">{_e(line)}</li>' for cls, line in scorecard_lines(result)) + "</ul>")
+    depth = skill_depth(result)
+    if depth:
+        parts.append('<h2 id="skill-depth">Does skill pay, and how deep?</h2>'
+                     f"<p>On variant {result.reported[0].number} (the recommended one), each rung of the game's "
+                     "ladder against the one below: paired tables, the seats of the role rotated, the same games "
+                     "for both arms; the word by the one verdict rule against the skill target's band (1 pp "
+                     "without one).</p>" + table(["rung", "against", "win rate difference (95% CI)", "answer"],
+                                                 [list(r) for r in depth]))
     parts.append(
         f"<p>Targets: " + "; ".join(f"<b>{_e(t.key)}</b> {_e(band_text(t))}" for t in plan.targets)
         + f". Measured on {_e(plan.bots or 'the default table')} at {_e(', '.join(map(str, plan.players)))} players"
