@@ -233,7 +233,7 @@ def report_runs(run_dirs, out=None, *, by: str | None = None, min_effect: float 
     controlled tables a strength ladder from random to the game's search bot
     (not with ``by``). Returns the HTML file's path."""
     from analyzer.engine.writer import check_run_dir
-    from analyzer.report import build_report, check_report_path, default_report_path
+    from analyzer.report import BY, build_report, check_report_path, default_report_path
 
     if isinstance(run_dirs, (str, os.PathLike)):
         run_dirs = [run_dirs]
@@ -242,8 +242,8 @@ def report_runs(run_dirs, out=None, *, by: str | None = None, min_effect: float 
     dirs = [Path(d) for d in run_dirs]
     if not dirs:
         raise AnalyzerError("no run directory given")
-    if by is not None and by not in ("players", "board"):
-        raise AnalyzerError(f"--by must be one of players, board, got {by!r}")
+    if by is not None and by not in BY:  # the report's own list: players, board, rules
+        raise AnalyzerError(f"--by must be one of {', '.join(BY)}, got {by!r}")
     if strong and by is not None:
         raise AnalyzerError("--strong does not go with --by (a side-by-side report plays no controlled tables)")
     if min_effect is not None:
@@ -332,7 +332,7 @@ class Run:
     @property
     def results(self) -> dict[str, pd.DataFrame]:
         """The aggregated result tables the report reads, by name: what each of the game's
-        questions measures (``analyzer.stats.questions.questions_for(game)[key].estimate(
+        questions measures (``analyzer.games.questions_for(game)[key].estimate(
         run.results, run.manifest)``)."""
         stats = self._aggregate()
         if stats is None:

@@ -1,4 +1,4 @@
-"""Game-flow counters, kept by every game's kernel (issue 35, Ludii-style metrics).
+"""Game-flow counters, kept by every game's kernel (Ludii-style metrics).
 
 A game defines its *standing if the game ended now* (docs/<game>.md) and, after
 each step (a move, a turn), notes who leads it: the one side (lemming, pig,

@@ -608,7 +608,7 @@ def load(path: str, spec: ViewSpec, width: int) -> BotFamily:
 
     p = Path(path)
     # a regular file of bounded size: a FIFO or a device is refused by name, never opened
-    data = read_input(p, "bot file", error=BotError)
+    data = read_input(path, "bot file", error=BotError)  # named as the user gave it
     try:
         # as Python reads a source file: its encoding (UTF-8 unless declared), newlines as \n
         text = importlib.util.decode_source(data)

@@ -115,6 +115,24 @@ def new_stats(game: str, **options):
     return game_info(game).load("stats").new_stats(**options)
 
 
+def questions_for(game):
+    """A game's questions by key (``analyzer.stats.questions.Question``), in its report's
+    order: the shared questions as the game words them and its own (its report
+    package's ``QUESTIONS``). ``game``: a game's name or its ``GameInfo``. Each
+    measures a run's aggregated tables: ``questions_for(game)[key].estimate(run.results,
+    run.manifest)`` (``Estimate`` or None), ``.verdict(...)`` (``evidence.Verdict``).
+    Two questions of one game never share a key (a key names one answer everywhere:
+    page, CSV, targets); a game that repeats one is an error. Here, not in
+    ``analyzer.stats``: the statistics library knows no registry."""
+    info = game_info(game) if isinstance(game, str) else game
+    out = {}
+    for q in info.load("report").QUESTIONS:
+        if q.key in out:
+            raise ValueError(f"{info.name} registers two questions with the key {q.key!r}")
+        out[q.key] = q
+    return out
+
+
 def stats_columns(game: str) -> dict[str, list[str]]:
     """The tables and columns ``game``'s aggregator reads."""
     return {name: list(cols) for name, cols in game_info(game).load("stats").COLUMNS.items()}

@@ -50,7 +50,7 @@ def metric_scale(df, metric: str):
         return PERCENT
     if "turns" in metric and "mean" in metric:
         from analyzer.errors import AnalyzerError
-        from analyzer.stats.questions import questions_for
+        from analyzer.games import questions_for
 
         try:
             q = questions_for(str(df["game"].iloc[0])).get("length")

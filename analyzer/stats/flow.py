@@ -1,4 +1,4 @@
-"""The game-flow summary of a run (issue 35, Ludii-style): from the flow columns
+"""The game-flow summary of a run (Ludii-style): from the flow columns
 every game's per-race or per-game table carries (``engine/records.flow_columns``,
 counted by ``engine/flow.py`` in the kernels), chunk by chunk in integer
 histograms, so adding a table whole or in chunks gives the same result.

@@ -17,11 +17,12 @@ the spread of all seats, skill against luck, length, how late a game is decided,
 the leader at the half, how often nobody wins); a game registers its own in its
 report package (``QUESTIONS``). The verdict itself is ``stats/evidence.py``'s.
 
-Use (a balance search, a notebook)::
+Use (a balance search, a notebook; a game's questions by key are the registry's
+lookup, ``analyzer.games.questions_for``: this library knows no game)::
 
-    qs = questions_for("lemminge")    # key -> Question: the shared ones as the game
+    qs = questions_for(GAME)          # key -> Question: the shared ones as the game
                                       # words them, and the game's own
-    run = analyzer.api.simulate("lemminge", games=20_000, bots="racer")
+    run = analyzer.api.simulate(GAME, 20_000, bots=BOT)   # one bot in every seat
     tables = run.results              # the aggregated result tables (of a run folder:
                                       # analyzer.report.aggregate_run(dir)[0].result())
     e = qs["first_seat_edge"].estimate(tables, run.manifest)  # Estimate, or None
@@ -512,22 +513,3 @@ def nobody_wins(counts: Callable[[dict], list[tuple[str, int, int]]], text: str,
     return Question("nobody_wins", text, (), measure, NOBODY, lambda manifest: threshold, "outcomes",
                     "the share of games with no winner, 95% Wilson interval", PERCENT)
 
-
-# ---------------------------------------------------------------------- a game's questions by key
-
-
-def questions_for(game) -> dict[str, Question]:
-    """A game's questions by key, in its report's order: the shared questions as the
-    game words them and its own (its report package's ``QUESTIONS``). ``game``: a
-    game's name (as typed on the command line) or its ``GameInfo``. Two questions
-    of one game never share a key (a key names one answer everywhere: page, CSV,
-    targets); a game that repeats one is an error."""
-    from analyzer.games import game_info  # the registry imports the games: at run time only
-
-    info = game_info(game) if isinstance(game, str) else game
-    out: dict[str, Question] = {}
-    for q in info.load("report").QUESTIONS:
-        if q.key in out:
-            raise ValueError(f"{info.name} registers two questions with the key {q.key!r}")
-        out[q.key] = q
-    return out

@@ -77,7 +77,7 @@ def test_page_renders_cleanly_offline(browser, pages, page):
 
 @pytest.mark.parametrize("page", PAGES)
 def test_the_scorecard_is_on_the_first_screen(browser, pages, page):
-    """Issue 35: at 1400 px wide the scorecard (``id="scorecard"``, before the table
+    """At 1400 px wide the scorecard (``id="scorecard"``, before the table
     of contents) lies within the first 900 px, with at least one evidence word
     (the tournament's: its ratings)."""
     visit = browser.visit(pages[page].resolve().as_uri(), width=1400)

@@ -1,4 +1,4 @@
-"""Issue 38 item 6: a plain user bot raising its own ``BaseException`` subclass
+"""A plain user bot raising its own ``BaseException`` subclass
 (not an ``Exception``) ends the run in one line naming the bot file, exit 2,
 as any exception does; at load time too. A plain bot needs no compile of its own."""
 from tests.cli_support import assert_usage_error

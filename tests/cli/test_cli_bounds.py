@@ -1,4 +1,4 @@
-"""Issue 38: player counts, indices and whole numbers bounded before any work,
+"""Player counts, indices and whole numbers bounded before any work,
 in one line (CLI: exit 2) or one ``AnalyzerError`` (API), never a traceback."""
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""Issue 14, "Nothing lost, nothing silent": the cases an adversarial user found,
+""""Nothing lost, nothing silent": the cases an adversarial user found,
 each reproduced through the command line. Every bad input is one line on
 stderr and exit 2 (exit 1 when the output cannot be written), before any race
 is played; nothing of the user's is lost."""

@@ -1,4 +1,4 @@
-"""Issue 38 items 6, 13, 15: map files refused in one line when read, before
+"""Map files refused in one line when read, before
 any game: a Mafia map with a list or a float where a space id belongs, a
 Lemminge map with more start hexes than the game holds or with no hex a bonus
 tile can go on (the bot was blamed for placing a tile "on no valid hex")."""

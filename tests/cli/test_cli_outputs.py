@@ -1,4 +1,4 @@
-"""Issue 38, items 7, 9, 16 and 18, through the command line: every writer
+"""Through the command line: every writer
 (a run's tables, reports, tournament and sweep reports, replay timelines,
 tuned bots) refuses a FIFO or a symbolic link at its path before the work and
 leaves it as it was; on a full disk or a SIGTERM while it writes it exits 1

@@ -1,4 +1,4 @@
-"""Runs are sets of races (issue 34 item 1, issue 38 item 11): ``report`` of two
+"""Runs are sets of races: ``report`` of two
 runs holding the same races (same seed and setup: a copied run directory, two
 runs left at the default seed) refuses in one line naming both, or with
 ``--drop-duplicates`` counts each race once and says so; runs of different

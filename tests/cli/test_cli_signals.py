@@ -1,4 +1,4 @@
-"""Issue 14, case 2: a run stopped by a signal exits non-zero (130 for Ctrl-C,
+"""A run stopped by a signal exits non-zero (130 for Ctrl-C,
 143 for SIGTERM) with one line, and leaves no partial files, in particular
 not the hidden ``.RUN.partial-PID`` directory its tables were streamed to."""
 import os

@@ -1,4 +1,4 @@
-"""Issue 14, case 7: a user bot's fault is one line naming the bot file, exit 2.
+"""A user bot's fault is one line naming the bot file, exit 2.
 A read past an array's end used to crash the process (exit 139, no message);
 user bots now compile with bounds checking. A bot that raises gave a
 traceback. (One bot file, one kernel compile, for both faults.)"""

@@ -1,4 +1,4 @@
-"""Issue 16: runs on a Dask cluster give the very tables and summaries of a run
+"""Runs on a Dask cluster give the very tables and summaries of a run
 on this machine. A scheduler and two single-threaded workers are started here
 as processes on loopback (``dask scheduler``, ``dask worker``), as a user would."""
 import contextlib
@@ -322,7 +322,7 @@ def test_a_user_bot_on_a_cluster_gives_the_local_tables_and_its_fault_line(sched
 
 @pytest.mark.slow
 def test_a_bot_writing_into_the_game_is_one_line_on_a_cluster_too(scheduler, tmp_path):
-    """Issue 38 item 2: a user bot that writes into ``view.game`` segfaulted locally
+    """A user bot that writes into ``view.game`` segfaulted locally
     and hung a cluster run. The game's array is read-only to a bot: a plain bot's
     write raises (the same one line from a worker as here), a fast bot's does not
     compile (refused before any task is sent)."""

@@ -102,7 +102,7 @@ def test_kernels_are_cached_by_their_own_sources_only(info):
         assert "/report/" not in path, path
 
 
-# The intended layering, issue 37: face (cli, api) -> apps (sweep, compare,
+# The intended layering: face (cli, api) -> apps (sweep, compare,
 # tune, ...) -> games -> report/engine -> stats -> registry. Each rule below is
 # one arrow that ran the wrong way once; each fails if it comes back.
 FACE = ("analyzer", "analyzer.__init__", "analyzer.__main__", "analyzer.cli", "analyzer.api")

@@ -1,4 +1,4 @@
-"""Issue 38, the output policy (engine/output.py) on its own: anything but a
+"""The output policy (engine/output.py) on its own: anything but a
 regular file at an output path is refused before the work; a write is whole or
 not at all, and a failed one (a full disk, a signal) leaves no temporary and
 no folder made for it; a report's NAME_files/ folder of the user's is never

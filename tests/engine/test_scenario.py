@@ -25,7 +25,7 @@ def test_the_default_scenario_runs_every_game():
 
 
 def test_the_players_scenario_covers_every_player_count_in_the_box():
-    """Issue 35: every player count in the box, each game once (the rules pages: 3-6,
+    """Every player count in the box, each game once (the rules pages: 3-6,
     2-5, 2-5, 3-5), kept out of make run's first-contact budget."""
     runs = load_scenarios(ROOT / "sims" / "players.toml")
     assert {r.game: r.player_counts for r in runs} == {
@@ -34,7 +34,7 @@ def test_the_players_scenario_covers_every_player_count_in_the_box():
 
 
 def test_the_strong_scenario_runs_every_game_at_its_default_player_count():
-    """Issue 36: every game's report under strong play, at its default player count."""
+    """Every game's report under strong play, at its default player count."""
     from analyzer.games import game_info, names
 
     runs = load_scenarios(ROOT / "sims" / "strong.toml")
@@ -83,7 +83,7 @@ def test_top_level_keys_are_defaults_and_board_is_relative_to_the_file(tmp_path)
 
 
 def test_paths_are_relative_to_the_scenario_file(tmp_path):
-    """Issue 14: board, out and report all resolve against the file's folder."""
+    """Board, out and report all resolve against the file's folder."""
     (tmp_path / "sims").mkdir()
     path = tmp_path / "sims" / "s.toml"
     path.write_text('game = "lemming-mafia"\nboard = "b.toml"\nout = "../runs/x"\nreport = "r.html"\n')
@@ -94,7 +94,7 @@ def test_paths_are_relative_to_the_scenario_file(tmp_path):
 
 @pytest.mark.parametrize("key", ["out", "report"])
 def test_two_runs_writing_one_output_are_refused(tmp_path, key):
-    """Issue 14, case 8: runs sharing out or report would overwrite each other."""
+    """Runs sharing out or report would overwrite each other."""
     path = write(tmp_path, f'game = "lemming-mafia"\n{key} = "x"\n[[run]]\nseed = 1\n[[run]]\nseed = 2\n')
     with pytest.raises(InputFileError, match=f"runs 1 and 2 both write {key}"):
         load_scenarios(path)

@@ -1,4 +1,4 @@
-"""Issue 16: sweeps. A sweep interrupted after some cells and resumed gives the
+"""Sweeps. A sweep interrupted after some cells and resumed gives the
 sweep.parquet of an uninterrupted one; a bad sweep file is refused, in one
 line, before any cell runs."""
 import json

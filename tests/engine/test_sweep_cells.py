@@ -1,4 +1,4 @@
-"""Issue 38 items 3, 4, 8, 10, 14: a sweep's cells are keyed by what they play
+"""A sweep's cells are keyed by what they play
 (board and bot file content), its [grid.params] are resolved against the bot
 lists before any cell runs, the number of cells is bounded before any is made,
 an out directory holds one sweep, and bot files are found from the sweep's

@@ -151,7 +151,7 @@ def test_refuses_directory_that_turns_foreign_during_run(tmp_path):
 
 
 def test_parquet_files_without_a_run_manifest_are_the_users(tmp_path):
-    """Issue 14, case 1: a directory of the user's own Parquet files is not a
+    """A directory of the user's own Parquet files is not a
     previous run: it is refused, and the files stay."""
     out = tmp_path / "data"
     out.mkdir()
@@ -168,7 +168,7 @@ def test_parquet_files_without_a_run_manifest_are_the_users(tmp_path):
 
 
 def test_the_current_directory_is_refused_before_any_work(tmp_path, monkeypatch):
-    """Issue 14, case 8: ``--out .`` fails at once, not after every race."""
+    """``--out .`` fails at once, not after every race."""
     monkeypatch.chdir(tmp_path)
     for name in (".", str(tmp_path), ".."):
         with pytest.raises(AnalyzerError, match="current directory"):
@@ -179,7 +179,7 @@ def test_the_current_directory_is_refused_before_any_work(tmp_path, monkeypatch)
 
 
 def test_a_full_disk_is_one_line_and_leaves_nothing(tmp_path, monkeypatch):
-    """Issue 14, case 5: a failed write (ENOSPC) is an AnalyzerError with exit
+    """A failed write (ENOSPC) is an AnalyzerError with exit
     code 1, and the hidden partial directory goes."""
     import errno
 

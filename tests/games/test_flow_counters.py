@@ -1,4 +1,4 @@
-"""Each game's game-flow columns (issue 35: lead_changes, decided_after,
+"""Each game's game-flow columns (lead_changes, decided_after,
 comeback) against a plain-Python recomputation from the game's own replay (the
 standing after every step, as its docs page defines it), and the relations
 between the columns and the rest of the row on small runs."""

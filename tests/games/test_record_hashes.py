@@ -65,11 +65,11 @@ CASES = {
     ("sau-mau-mau", "heuristic"): (["backer", "tempo", "switcher", "backer"], 1000, "71cea88197d7de06"),
     ("mafia", "random"): (["random"] * 5, 2000, "d4803faf0d50fc26"),
     ("mafia", "mixed"): (["expander", "raider", "hunter", "expander", "random"], 2000, "0339618d955eb034"),
-    # four and three: issue 33 (a family taking the State's decisions spares its own pieces and the
+    # four and three (a family taking the State's decisions spares its own pieces and the
     # purge count; a three-player family spares its partner family)
     ("mafia", "four"): (["expander", "raider", "raider", "expander"], 2000, "5539bba6b70c1a8e"),
     ("mafia", "three"): (["raider", "expander", "warden"], 2000, "ab203c49d880dbae"),
-    # issue 33: no backward push; every card an option for a bot other than random
+    # no backward push; every card an option for a bot other than random
     ("lemminge", "random"): (["random"] * 4, 600, "104568d69e59ae29"),
     ("lemminge", "mixed"): (["racer", "convoy", "blocker", "random"], 300, "f8c1c522aac0f146"),
     ("lemminge", "heuristic"): (["racer", "convoy", "blocker", "racer"], 300, "789c40093fc19ec4"),
@@ -77,7 +77,7 @@ CASES = {
 
 
 # tables added later, hashed on their own, so that the tables before them keep their hashes:
-# Sau Mau Mau's bet_events (every bet card laid; issue 13)
+# Sau Mau Mau's bet_events (every bet card laid)
 ADDED = {
     ("sau-mau-mau", "random"): {"bet_events": "ddea5c44cdf79d4b"},
     ("sau-mau-mau", "mixed"): {"bet_events": "3a98c44e261a82a4"},
@@ -86,7 +86,7 @@ ADDED = {
 
 
 # columns added later to a table, hashed on their own (the table's other columns keep their
-# hash): the game-flow counters of issue 35 (engine/flow.py) in each game's per-race or
+# hash): the game-flow counters (engine/flow.py) in each game's per-race or
 # per-game table; the rest of every record stayed bit-identical when they were added
 FLOW_COLUMNS = ("lead_changes", "decided_after", "comeback")
 FLOW_TABLE = {"lemming-mafia": "races", "sau-mau-mau": "races", "mafia": "games", "lemminge": "games"}

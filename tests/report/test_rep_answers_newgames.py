@@ -131,7 +131,7 @@ def test_lmg_structural_answers_on_controlled_tables_hold_or_depend(lmg):
     random = table_rows(same[LMG_STRUCTURAL[0]])["random"]  # each table's verdict and finding: a row
     assert random["evidence"] == "shown" and random["effect"].startswith("a seat off the average (largest: ")
     assert random["finding"].startswith("No: 1 of 4 seats differs")  # seat 4 -6.3 pp reaches -1 pp jointly
-    # a table whose seats win equally often over 300 games does not rule a 1 pp gap out (issue 34
+    # a table whose seats win equally often over 300 games does not rule a 1 pp gap out (
     # item 4: absence of evidence is not agreement): the answer is not settled, with the games needed
     differ = Controlled({"random": res, "greedy": _balanced_seats(res)}, {"random": GAMES, "greedy": GAMES})
     hands = lmg_answers(res, manifest, differ)[0]

@@ -1,4 +1,4 @@
-"""Plain words in the reports (issue 35, item 3): no degenerate interval is
+"""Plain words in the reports: no degenerate interval is
 printed ("exact" instead), every report page carries the glossary, Mafia's
 cards read as on the rules page, Lemminge's pushes read as gains, and a
 question the run cannot answer says why."""
@@ -296,7 +296,7 @@ def test_a_list_of_numbers_in_prose_is_found():
                  "cards blue is named first 1x and second 0x, purple is named first 1x and second 0x, grey is "
                  "named first 0x and second 1x, pink is named first 0x and second 1x."):
         assert number_lists(text), text
-    # the structural answers' per-bot verdicts, as they were told before their table (issue 35 item 3)
+    # the structural answers' per-bot verdicts, as they were told before their table
     for text in ("Not enough races — not settled at 200 races a table: favourite, random do not decide it; about "
                  "83,000 races per table would settle it if the spread stays as observed (each of the 2 bots in every "
                  "seat, on the same deals): favourite: not enough races (seat 1 against the average seat +0.6 pp "

@@ -1,6 +1,6 @@
 """The scorecard (``report/scorecard.py``) and the evidence of the seat answer on
 hand-made tables: 3,000 races leave the seat question open with the races that
-would settle it, a million races decide it (issue 34's done-when, at the level of
+would settle it, a million races decide it (at the level of
 the answer function); degenerate results raise warnings with a replay command."""
 import numpy as np
 import pandas as pd

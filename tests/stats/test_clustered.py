@@ -110,7 +110,7 @@ def test_bad_keys_are_refused():
 
 
 def test_a_rare_cell_counts_only_the_games_it_appears_in():
-    """Issue 34 item 8: a cell of 6 moves, one in each of 6 games out of 1,000,
+    """A cell of 6 moves, one in each of 6 games out of 1,000,
     took its degrees of freedom and C/(C-1) from all 1,000 games (half-width
     1.67 against 2.64 in the issue's case). One move per game: exactly the
     plain t interval of the 6 values, 5 degrees of freedom."""

@@ -1,4 +1,4 @@
-"""A game's questions by key (``questions_for``), measured on a run's own result tables:
+"""A game's questions by key (the registry's ``questions_for``), measured on a run's own result tables:
 the API a balance search targets."""
 import math
 from types import SimpleNamespace
@@ -7,7 +7,7 @@ import pytest
 
 from analyzer import api
 from analyzer.errors import AnalyzerError
-from analyzer.games import game_info, infos
+from analyzer.games import game_info, infos, questions_for
 from analyzer.stats import questions as Q
 from analyzer.stats.evidence import NOT_ENOUGH, SHOWN, decide
 
@@ -27,8 +27,8 @@ def runs():
 
 @pytest.mark.parametrize("info", infos(), ids=lambda i: i.name)
 def test_a_games_questions_by_key(info):
-    qs = Q.questions_for(info.name)
-    assert qs == Q.questions_for(info)  # by name or by its GameInfo, the same questions
+    qs = questions_for(info.name)
+    assert qs == questions_for(info)  # by name or by its GameInfo, the same questions
     assert [q.key for q in info.load("report").QUESTIONS] == list(qs)  # the report's order
     assert SHARED <= set(qs)
     for key, q in qs.items():
@@ -42,9 +42,9 @@ def test_a_key_registered_twice_is_an_error():
     twice = (Q.first_seat_edge(), Q.first_seat_edge("Is the first seat favoured over the whole game?"))
     fake = SimpleNamespace(name="coins", load=lambda what: SimpleNamespace(QUESTIONS=twice))
     with pytest.raises(ValueError, match="coins registers two questions with the key 'first_seat_edge'"):
-        Q.questions_for(fake)
+        questions_for(fake)
     with pytest.raises(AnalyzerError, match="unknown game"):
-        Q.questions_for("no-such-game")
+        questions_for("no-such-game")
 
 
 @pytest.mark.parametrize("game", sorted(ONE_BOT))
@@ -54,7 +54,7 @@ def test_every_question_measures_a_runs_own_tables(runs, game):
     run = runs[game]
     tables, manifest = run.results, run.manifest
     unit = game_info(game).unit
-    for key, q in Q.questions_for(game).items():
+    for key, q in questions_for(game).items():
         e = q.estimate(tables, manifest)
         if key in REPLAYED | MIXED:
             assert e is None, key  # no intervention tables in a plain run; no random at this table
@@ -74,7 +74,7 @@ def test_every_question_measures_a_runs_own_tables(runs, game):
 @pytest.mark.parametrize("game", ["lemming-mafia", "sau-mau-mau", "lemminge"])
 def test_skill_is_measured_on_a_table_of_heuristics_and_random(game):
     run = api.simulate(game, 300, seed=5, threads=1, progress=False)  # the default bots: random among them
-    e = Q.questions_for(game)["skill_gradient"].estimate(run.results, run.manifest)
+    e = questions_for(game)["skill_gradient"].estimate(run.results, run.manifest)
     ls = run.results["luck_skill"].iloc[-1]
     assert e.value == pytest.approx(ls["bot_win_rate"] - ls["random_win_rate"], abs=1e-12)
     assert (e.unit, e.n) == (game_info(game).unit, 300)
@@ -83,7 +83,7 @@ def test_skill_is_measured_on_a_table_of_heuristics_and_random(game):
 def test_the_first_seat_edge_is_seat_1_against_the_average_seat(runs):
     run = runs["lemminge"]
     tables = run.results
-    e = Q.questions_for("lemminge")["first_seat_edge"].estimate(tables, run.manifest)
+    e = questions_for("lemminge")["first_seat_edge"].estimate(tables, run.manifest)
     sa = tables["seat_advantage"].sort_values("seat")
     assert e.value == pytest.approx(sa["win_rate"].iloc[0] - sa["win_rate"].mean(), abs=1e-12)
     assert e.low < e.value < e.high
@@ -93,7 +93,7 @@ def test_mafias_card_and_base_gaps_rest_on_games_not_seat_games(runs):
     """A family's games with and without a card add up to four times the games: the
     units that would settle a gap are games at its player count."""
     run = runs["mafia"]
-    qs = Q.questions_for("mafia")
+    qs = questions_for("mafia")
     for key in ("card_association", "base_choice"):
         e = qs[key].estimate(run.results, run.manifest)
         assert e is not None and {p.n for p in e.parts} == {400} and e.unit == "games", key

@@ -19,7 +19,7 @@ GAME = GameInfo(
     player_counts_text=f"{MIN_PLAYERS}-{MAX_PLAYERS} ({VARIANT_MIN_PLAYERS} as a variant)",
     board_help="board and contract deck TOML file",
     bench=(
-        # targets of issue 17: 1M races/s with random bots, 400k with the default table
+        # targets: 1M races/s with random bots, 400k with the default table
         BenchTable("random bots", "random", (5_000_000, 500_000), 1_000_000, model=1_290_000),
         BenchTable("favourite,timer,contractor,random", "favourite,timer,contractor,random",
                    (5_000_000, 200_000), 400_000, model=428_000),
@@ -27,8 +27,8 @@ GAME = GameInfo(
                    (5_000_000, 200_000), model=389_000),
     ),
     bench_cost_bot="lookahead",
-    bench_cost_target=2000.0,  # us a decision (issue 36: the search bots' budget)
-    # the reference is the look-ahead bot of issue 36 (128 rollouts, drop 2) at 10,000 races per
+    bench_cost_target=2000.0,  # us a decision (the search bots' budget)
+    # the reference is the look-ahead bot at its default (128 rollouts, drop 2) at 10,000 races per
     # arm against the strongest heuristic, the default table's other bots in the field
     # (docs/lemming-mafia.md, the ladder)
     bench_strength=BenchStrength(

@@ -7,7 +7,7 @@ random bot after the decision. Rollout ``r`` uses the same sampled world and the
 same dice for every option (common random numbers), so options are compared on
 equal luck. An option's value is the bot's final score less the best other score
 (``worth``: plus ``win_points`` for a win, if set). The budget, ``rollouts``, buys
-strength up to the 2 ms a decision of issue 36 and beyond (docs/lemming-mafia.md,
+strength up to the 2 ms a decision the search bots may spend and beyond (docs/lemming-mafia.md,
 the ladder).
 
 Three things make it cheaper at the same strength (docs/performance.md, "The

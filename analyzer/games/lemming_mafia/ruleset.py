@@ -35,7 +35,7 @@ RULES = RuleSet("lemming-mafia", "Lemming Mafia", (VARIANT_MIN_PLAYERS, MAX_PLAY
     RuleKey("bets_per_bookmaker", 1, lo=1, hi=N_LEMMINGS, unit="cards",
             meaning="bet cards each player may put on its stack when a lemming lands on a bookmaker"),
     RuleKey("discards_per_boss", 1, lo=1, hi=MAX_CONTRACTS_EACH, unit="cards",
-            meaning="contract cards each player may throw away when a lemming lands on a Mafia boss"),
+            meaning="contract cards each player may throw away when a lemming lands on a boss field"),
     RuleKey("jackhammer_removes", 1, lo=0, hi=MAX_BLOCKS_TO_ELIMINATE - 1, unit="blocks",
             meaning="concrete blocks a jackhammer takes off the lemming landing on it (at most those it "
                     "carries; 0: jackhammers do nothing)"),

@@ -684,7 +684,7 @@ TABLE_DOCS = {
                                    "intervention)",
     "intervention_bets": "intervention: per bot and race stage, the gain in score and win rate of betting the "
                          "leader's card at a bookmaker round rather than holding it then, on the same races",
-    "flow": "game flow (issue 35): lead changes per race, share of the race played before the winner led for "
+    "flow": "game flow: lead changes per race, share of the race played before the winner led for "
             "good, comebacks (the winner not leading at the half), no single winner, length; the standing is "
             "defined in docs/lemming-mafia.md",
     "race_length": "histogram of race length in moves",

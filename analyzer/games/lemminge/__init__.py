@@ -33,8 +33,8 @@ GAME = GameInfo(
         BenchTable("default table", None, (20_000, 2_000), model=1_950),
     ),
     bench_cost_bot="lookahead",
-    bench_cost_target=2000.0,  # us a decision at the default budget (issue 36): one searched a turn
-    # the reference: the search bot of issue 36 at its default of 8 playouts, 10,000
+    bench_cost_target=2000.0,  # us a decision at the default budget: one searched a turn
+    # the reference: the search bot at its default of 8 playouts, 10,000
     # games per arm, 28 Nov 2026 (docs/lemminge.md, "The search bot")
     bench_strength=BenchStrength(
         ("--bot", "lookahead", "--vs", "convoy", "--field", "racer,blocker,random", "--seed", "1"),

@@ -23,6 +23,8 @@ address of the bot's own compiled code, shown their options one word each in
 the kernel is compiled once, for every bot, and cached (the pattern every
 game's kernel follows, ``analyzer/games/protocol.py``).
 """
+import importlib
+
 import numpy as np
 
 from analyzer.engine.bot_table import call_bot
@@ -437,7 +439,11 @@ def pack_game(board, kinds, check: bool = False, rules=None) -> np.ndarray:
     rules (``ruleset.RULES``' values, checked against the map and the player
     count: AnalyzerError; None: the box's)."""
     from analyzer.games.lemminge import layout as L
-    from analyzer.games.lemminge.ruleset import RULES, deal
+
+    # by name, not an import statement: the rule set is Python-side packing, no part of
+    # the compiled kernels, so it stays out of the sources their cache is keyed by
+    ruleset = importlib.import_module("analyzer.games.lemminge.ruleset")
+    RULES, deal = ruleset.RULES, ruleset.deal
 
     players = len(kinds)
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:

@@ -63,7 +63,7 @@ TABLE_DOCS = {
     "tiles": "per terrain: new columns started and tiles placed on hexes of that printed terrain",
     "hexes": "per hex: entered by moving lemmings, landed on by pushed ones, tiles placed",
     "game_length": "game length in turns (refills included): games, share, cumulative share",
-    "flow": "game flow (issue 35): lead changes per game, share of the game played before the winner led for "
+    "flow": "game flow: lead changes per game, share of the game played before the winner led for "
             "good, comebacks (the winner not leading at the half), no single winner, length; the standing is "
             "defined in docs/lemminge.md",
 }

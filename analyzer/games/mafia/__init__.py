@@ -43,7 +43,7 @@ GAME = GameInfo(
                    players=5, model=69_000),
     ),
     bench_cost_bot="lookahead",  # in the first seat (a family), against random sides
-    bench_cost_target=2000.0,  # us a decision at the default budget (issue 36): one searched move a turn
+    bench_cost_target=2000.0,  # us a decision at the default budget: one searched move a turn
     # the reference: the search bot as the State (24 playouts), 4,000 games per arm,
     # 28 Nov 2026 (docs/mafia.md, "The search bot")
     bench_strength=BenchStrength(

@@ -44,7 +44,7 @@ TABLE_DOCS = {
               "removed, arrests, holds, eliminations",
     "length": "games by length in calendar turns (passes of the six-slot calendar), by player count",
     "overview": "the run in a few numbers",
-    "flow": "game flow (issue 35): lead changes per game, share of the side turns played before the winner led "
+    "flow": "game flow: lead changes per game, share of the side turns played before the winner led "
             "for good, comebacks (the winner not leading at the half), no single winner (all lose, draws), "
             "length in side turns; the standing is defined in docs/mafia.md",
 }

@@ -30,8 +30,8 @@ GAME = GameInfo(
         BenchTable("default table", None, (1_000_000, 100_000), 56_000, model=70_000),
     ),
     bench_cost_bot="lookahead",
-    bench_cost_target=2000.0,  # us a decision at the default budget (issue 36)
-    # the reference: the search bot of issue 36 (24 playouts), 10,000 games per
+    bench_cost_target=2000.0,  # us a decision at the default budget
+    # the reference: the search bot at its default (24 playouts), 10,000 games per
     # arm, 28 Nov 2026 (docs/sau-mau-mau.md, "The search bot")
     bench_strength=BenchStrength(
         ("--bot", "lookahead", "--vs", "backer", "--field", "tempo,switcher,random", "--seed", "17"),

@@ -25,6 +25,8 @@ address of the bot's own compiled code: the kernel is compiled once, for every
 bot, and cached (the pattern every game's kernel follows,
 ``analyzer/games/protocol.py``).
 """
+import importlib
+
 import numpy as np
 
 from analyzer.engine.bot_table import call_bot
@@ -355,9 +357,9 @@ def pack_rules(rules=None) -> np.ndarray:
     values are checked by the rule set; a range that depends on the players
     by the match (``match.check_rules``)."""
     if rules is None:
-        from analyzer.games.sau_mau_mau.ruleset import RULES
-
-        rules = RULES.box()
+        # by name, not an import statement: the rule set is Python-side packing, no part
+        # of the compiled kernels, so it stays out of the sources their cache is keyed by
+        rules = importlib.import_module("analyzer.games.sau_mau_mau.ruleset").RULES.box()
     block = np.zeros(RULES_LEN, np.int64)
     block[R_DEAL] = rules["hand_size"]
     block[R_RACES] = rules["races_per_game"]

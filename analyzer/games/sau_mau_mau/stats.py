@@ -754,7 +754,7 @@ POINTS_COLUMNS = ["bot", "source", "player_races", "mean", "low", "high", "share
                   "scoring_share", "scoring_low", "scoring_high"]
 
 TABLE_DOCS = {
-    "flow": "game flow (issue 35): lead changes per race, share of the race played before the winner led for "
+    "flow": "game flow: lead changes per race, share of the race played before the winner led for "
             "good, comebacks (the winner not leading at the half), no single winner, length; the standing is "
             "defined in docs/sau-mau-mau.md",
     "overview": "headline numbers: games, races, race length, how races end, shared pig wins, races whose "

@@ -84,12 +84,14 @@ def test_the_answers_name_scope_method_and_hindsight(mixed):
         assert answer.scope.startswith("bots favourite (seat 1), timer (seat 2)")
         assert "board assumed-default (assumed reconstruction)" in answer.scope
         assert "4 players; 200 races of the run replayed" in answer.scope
-        # the intervention leads, hindsight follows, labelled, with the rule which to trust
-        assert answer.text.startswith("By intervention")
+        # the answer in the question's words leads, then the intervention, then hindsight, labelled, with the
+        # rule which to trust
+        assert answer.headline and answer.text.startswith(f"{answer.headline}. ")
         assert answer.text.index("By intervention") < answer.text.index("Hindsight")
         assert "hindsight:" in answer.method and "METHOD" in answer.method
     assert "narrower than two independent samples" in bet.text and "HINDSIGHT." in bet.text
-    bots = contract.tables[0]  # each bot's own discards, gain a race: the table under the answer
+    # each bot's own discards, gain a race: a table under the answer (after the per-card one, which answers it)
+    bots = next(t for t in contract.tables if t[0][0] == "bot (seats)")
     assert bots[0][1].startswith("gain a race") and "contractor (seat 3)" in [r[0] for r in bots[1]]
     assert "the table of bots below" in contract.text
     missing = bet_answer({}, {**manifest, "interventions": {"races": 0, "note": "the run is empty"}}, "H.", "M")

@@ -260,7 +260,7 @@ def test_contract_aggregates(res):
     assert (b["kept_payoff_low"], b["kept_payoff_high"]) == pytest.approx(mean_ci(0, np.std([2, -2], ddof=1), 2))
     assert b["discarded_would_pay"] == 2 and b["discard_gain"] == -2  # the discarded one was fulfilled
     assert b["hold_value"] == pytest.approx(2 / 3)  # 2 in race 0; 2, -2 in race 1
-    # clustered by race (issue 34 item 8), by hand: residuals 2 - 2/3 = +4/3 (race 0) and
+    # clustered by race, by hand: residuals 2 - 2/3 = +4/3 (race 0) and
     # (2 - 2/3) + (-2 - 2/3) = -4/3 (race 1); var = 2/(2-1) * (16/9 + 16/9) / 3^2 = 64/81,
     # half = t(0.975, 1) * 8/9 (the plain interval over 3 cards, t(0.975, 2) * 2.31 / sqrt(3), is narrower)
     half = 12.706204736174698 * 8 / 9

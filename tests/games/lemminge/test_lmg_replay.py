@@ -183,7 +183,7 @@ def test_the_replay_text_tells_every_event_as_it_happened():
 
 
 def test_a_move_onto_a_tile_names_the_tile():
-    """Issue 33: "places a forest tile on (4, 9) mountain", then a forest card
+    """"places a forest tile on (4, 9) mountain", then a forest card
     "moves to (4, 9) mountain" read illegal; the lemming stands on the tile."""
     match = LemmingeMatch(None, 4, [BotSpec(b, ()) for b in BOTS])
     board = match.map

@@ -258,7 +258,7 @@ def test_deal_by_seat():
         assert t.ok()
 
 
-# ---------------------------------------------------------------------- no push backwards (issue 33)
+# ---------------------------------------------------------------------- no push backwards
 # « Il n'est pas permis de pousser un lemming vers l'arrière. » Rules page, clarification 7:
 # a push is backwards, and not allowed, if any lemming of the line lands on a hex of
 # greater finish distance than the one it leaves; sideways (equal distance) is allowed.
@@ -332,7 +332,7 @@ def test_the_issue_game_pushes_no_lemming_back():
     assert (r.tables["players"]["pushed_distance"] <= 0).all()
 
 
-# ---------------------------------------------------------------------- cards with no step (issue 33)
+# ---------------------------------------------------------------------- cards with no step
 
 def test_a_card_with_no_step_may_be_played():
     # "up to" that many steps allows 0 (rules page, clarification 8): a bot other than the

@@ -90,7 +90,7 @@ def test_intervals_over_moves_count_games_not_moves(tables):
     cv = res["column_value"].set_index("column_sum_before")
     wider = 0
     for k, g in on.groupby("column_sum_before"):
-        C = g["game"].nunique()  # the games the cell appears in (issue 34 item 8), not every game
+        C = g["game"].nunique()  # the games the cell appears in, not every game
         r = (g["progress"] - g["progress"].mean()).groupby(g["game"]).sum()
         half = float(t_quantile(0.975, C - 1)) * np.sqrt(C / (C - 1) * (r ** 2).sum()) / len(g)
         assert cv.loc[k, "progress_high"] - cv.loc[k, "progress"] == pytest.approx(half)

@@ -107,7 +107,7 @@ ONE_SEAT = ["tournament", "mafia", "--players", 5, "--role", "state", "--field",
 
 
 def test_a_tournament_of_a_one_seat_role_rates_against_the_field(tmp_path, capsys):
-    """Issue 34 item 8 / 38 item 12: the State has one seat, so no two rated bots
+    """The State has one seat, so no two rated bots
     share a game; this printed "Elo +0 (+0 to +0)" for every bot. Now each bot is
     rated against the field by its win rate (Wilson) and its difference to the
     best, paired on the deals every bot plays."""

@@ -230,7 +230,7 @@ GAMES = 3000
 
 @pytest.mark.parametrize("field", list(FOUR))
 def test_heuristic_families_rarely_make_everyone_lose(field):
-    """Issue 33: with heuristic families everyone loses in at most 30% of four-player
+    """With heuristic families everyone loses in at most 30% of four-player
     games (random families: 29%). Measured 4-9%; the bound is the rate plus 4 standard
     errors."""
     match = MafiaMatch(None, 4, [BotSpec(b) for b in FOUR[field]])

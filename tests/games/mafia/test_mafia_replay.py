@@ -194,7 +194,7 @@ def test_the_replay_text_walks_with_its_events_for_every_event_kind():
 
 
 def test_a_drawn_red_clue_is_named_a_red_clue():
-    """Issue 33: ``analyzer replay mafia --players 5 --bots random --seed 1 --game 0`` named
+    """``analyzer replay mafia --players 5 --bots random --seed 1 --game 0`` named
     the State's draw of card 16 (a red clue) "the two SISDE clues"."""
     match = MafiaMatch(None, 5, [BotSpec("random")] * 5)
     replay = match.replay(1, 0)

@@ -542,7 +542,7 @@ def test_report_renders_every_figure(synthetic, one_bot, tmp_path):
     assert page.count('<img src="data:image/png;base64,') == len(FIGURES)
     pngs = sorted((tmp_path / "r_files").glob("*.png"))
     assert {p.stem for p in pngs} == {f[0] for f in FIGURES}
-    assert {p.stem for p in (tmp_path / "r_files").glob("*.csv")} == set(res)
+    assert {p.stem for p in (tmp_path / "r_files").glob("*.csv")} == set(res) | {"scorecard"}  # and its scorecard
     assert set(res) == set(TABLE_DOCS)
     assert "ASSUMED reconstruction" in page and "synthetic-track" in page
     questions = [a.question for a in answers(res, manifest)]
