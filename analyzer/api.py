@@ -34,8 +34,8 @@ if TYPE_CHECKING:
 
 BotList = str | Sequence[str]
 
-__all__ = ["simulate", "compare", "tournament", "report_runs", "scorecard_text", "replay", "Run", "Comparison",
-           "Tournament", "games"]
+__all__ = ["simulate", "compare", "tournament", "report_runs", "scorecard_text", "replay", "balance", "Run",
+           "Comparison", "Tournament", "games"]
 
 
 def games() -> list[str]:
@@ -725,3 +725,23 @@ def replay(game: str, index: int, *, board=None, players: int | None = None, bot
                       players)
     board_path = str(_path(board, "--board")) if board is not None else None
     return cls(board_path, players, specs, rules=rules_for(info.name, rules)).replay(seed, index)
+
+
+# ------------------------------------------------------------------ balance
+
+def balance(path, *, out=None, resume: bool = False, threads: int | None = None, progress: bool | None = None,
+            cluster=None, on_round=None):
+    """A balance search (``analyzer balance FILE``): the rule variants of the file's
+    space that meet its targets, re-measured on fresh games, with ``variants.parquet``,
+    ``variant-<n>.toml`` and the report written to ``out`` (default: the file's
+    ``out``). ``resume``: play only what the last run of this file left unplayed.
+    Returns the ``analyzer.balance.BalanceResult``."""
+    from analyzer.balance import load_balance, run_balance
+    from analyzer.engine.simulate import check_run_options, default_threads
+
+    plan = load_balance(_path(path, "the balance file"), _path(out, "--out"))
+    threads = _whole(threads, "--threads")
+    check_run_options(1, plan.seed, default_threads() if threads is None else threads, 1)
+    with cluster_session(cluster) as session:
+        return run_balance(plan, resume=bool(resume), threads=threads, cluster=session, progress=progress,
+                           on_round=on_round)

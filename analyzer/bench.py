@@ -59,6 +59,7 @@ TARGET_STARTUP = 3.0         # seconds, less than
 TARGET_COLD_RUN = 180.0      # seconds of a fresh machine's `make run` (empty kernel cache), at most
 TARGET_COLD_RUN_MEMORY = 2.5e9  # bytes of its peak resident memory (the largest process), at most
 TARGET_USER_BOT_START = 30.0  # seconds from a plain user bot's first `simulate` to its first game, at most
+TARGET_BALANCE = 600.0       # seconds of a shipped balance search (sims/balance-<game>.toml), at most
 TARGET_MEMORY = 1.5e9        # bytes of max RSS, less than
 COMPILE_SUSPECT = 5.0       # seconds outside the simulation loop that hint at a recompile
 SPEED = re.compile(r"^speed: ([\d,]+) (?:races|games)/s \(([\d.]+) s", re.M)
@@ -570,6 +571,56 @@ def measure_sprt(reps: int) -> list[Row]:
     return rows
 
 
+BALANCE_LINE = re.compile(r"^variants: .*\(([\d,]+) measured of ([\d,]+); ([\d,]+) games\)", re.M)
+BALANCE_SPACE = 1_000  # the shipped balance searches of at least this many variants are benched
+
+
+def measure_balance(quick: bool) -> list[Row]:
+    """Each shipped balance search of a large space run whole (kernels warm: the
+    same file at 10,000 games first): its wall time against the 10-minute
+    target, the variants it measured a minute and its cost per candidate (games
+    and seconds). ``--quick`` runs the same file at a tenth of its budget."""
+    import tempfile
+    import tomllib
+
+    from analyzer.balance import load_balance
+
+    rows = []
+    for path in sorted((ROOT / "sims").glob("balance-*.toml")):
+        if load_balance(path).size < BALANCE_SPACE:
+            continue
+        game = path.stem.removeprefix("balance-")
+        with tempfile.TemporaryDirectory() as tmp:
+            text = path.read_text()
+            budget = tomllib.loads(text)["budget"]
+
+            def with_budget(n: int, name: str) -> Path:
+                copy = Path(tmp) / name
+                copy.write_text(re.sub(r"(?m)^budget = .*$", f"budget = {n}", text))
+                return copy
+
+            warm = with_budget(10_000, "warm.toml")  # the same kernels, a few games
+            spec = with_budget(max(10_000, budget // 10), path.name) if quick else path
+            try:
+                run(["balance", str(warm), "--out", str(Path(tmp) / "warm")])  # every kernel it plays, compiled
+                r = run(["balance", str(spec), "--out", str(Path(tmp) / "out"), "--no-progress"])
+            except CommandFailed as e:
+                rows.append(Row(f"balance {game}", "failed", "", False, str(e)[-200:], error=True))
+                continue
+            m = BALANCE_LINE.search(r.stdout)
+            if m is None:
+                rows.append(Row(f"balance {game}", "failed", "", False, r.stdout.strip()[-200:], error=True))
+                continue
+            measured, size, games = (int(g.replace(",", "")) for g in m.groups())
+            per_minute = measured / (r.seconds / 60)
+            rows.append(Row(f"balance {path.name}{' (a tenth of its budget)' if quick else ''}",
+                            f"{per_minute:,.0f} variants/min", f"whole search <= {TARGET_BALANCE:.0f} s",
+                            r.seconds <= TARGET_BALANCE,
+                            f"{measured:,} of {size:,} variants measured, {games:,} games in {r.seconds:.0f} s; "
+                            f"a candidate {games / measured:,.0f} games, {r.seconds / measured:.2f} s"))
+    return rows
+
+
 MEASURES = {
     "compile": measure_compile,
     "throughput": lambda quick: measure_throughput(quick),
@@ -584,6 +635,7 @@ MEASURES = {
     "ladder": measure_ladder,
     "sprt": lambda quick: measure_sprt(200 if quick else 1000),
     "cluster": lambda quick: measure_cluster(RACES["cluster"][quick]),
+    "balance": measure_balance,
 }
 
 

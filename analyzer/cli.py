@@ -280,6 +280,37 @@ def sweep_command(sweep_file: Path = typer.Argument(..., help="a sweep file, e.g
         typer.echo(f"report: {sweep.report}")
 
 
+@app.command("balance")
+def balance_command(
+    balance_file: Path = typer.Argument(..., help="a balance file, e.g. sims/balance-sau-mau-mau.toml"),
+    out: Optional[Path] = typer.Option(None, "--out", help="the output directory (default: the file's out)"),
+    resume: bool = typer.Option(False, "--resume", help="play only what the last run of this file left unplayed"),
+    threads: Optional[int] = typer.Option(None, help=THREADS_HELP),
+    progress: Optional[bool] = _progress_option(),
+    cluster: Optional[str] = _cluster_option(),
+):
+    """Search rule variants toward a designer's targets (first-seat edge, skill, length...): the variants no
+    other beats on every target, re-measured on fresh games; variants.parquet, variant-N.toml and a report."""
+    from analyzer import api
+    from analyzer.balance import VARIANTS_TABLE
+    from analyzer.report.balance import scorecard_text
+
+    def on_round(r):
+        typer.echo(f"round {r['round']}: {r['measured']:,} variants measured on {r['games_each']:,} games each, "
+                   f"{r['dropped']:,} dropped, {r['left']:,} left ({r['spent']:,} games so far)", err=True)
+
+    result = api.balance(balance_file, out=out, resume=resume, threads=threads, progress=progress,
+                         cluster=cluster, on_round=on_round)
+    typer.echo(scorecard_text(result))
+    for note in result.notes:
+        typer.echo(f"note: {note}")
+    typer.echo(f"variants: {result.plan.out / VARIANTS_TABLE} ({len(result.variants):,} measured of "
+               f"{result.plan.size:,}; {result.games:,} games)")
+    if result.reported:
+        typer.echo(f"recommended: {result.plan.out / f'variant-{result.reported[0].number}.toml'}")
+    typer.echo(f"report: {result.plan.report}")
+
+
 @app.command()
 def replay(
     game: str = _game_argument(),
@@ -405,7 +436,7 @@ def tune(
     from analyzer.engine.seating import seat_tables
     from analyzer.engine.progress import Progress
     from analyzer.engine.simulate import check_run_options
-    from analyzer.engine.tune import parse_ranges, render, search_space, toml_text, tune as run
+    from analyzer.engine.tune import render, toml_text, tune as run, tune_space
     from analyzer.games import registry
 
     info, cls, players, threads = game_setup(game, players, threads)
@@ -428,22 +459,14 @@ def tune(
     field_option = "--against" if against is not None else "--field"
     cls(board_path, players, seat_tables(start, field_specs, roles, role, field_option)[0][1],
         rules=variant)  # bad bots fail first
-    family, base, defaults = _tunable(game, start)
-    tuned = registry(game).resolve(start)  # the family with its parameter ranges (a user bot's own)
-    ranges = parse_ranges(params)
-    steps = tuned.integer | {n for n, r in tuned.ranges.items() if r.integer}
-    space = search_space(defaults, {**base, **dict(start.params)}, ranges, steps)
-    space = [p if (ranges or {}).get(p.name) else _within(p, tuned.range_of(p.name)) for p in space]
-    for p in space:  # a range beyond what the bot takes would fail mid-search
-        for end in (p.lo, p.hi):
-            tuned.check_value(p.name, end, "--params")
+    family, start_values, space = tune_space(game, start, params)
     with Progress(budget, f"{info.title} tune ({info.unit})", enabled=progress) as bar:
         def on_generation(g):
             typer.echo(f"generation {g.index}: best candidate {g.best_win.diff * 100:+.2f} pp win rate, "
                        f"{g.best_score.diff:+.3f} mean score against the start", err=True)
         with bar.phase("searching"), api.cluster_session(cluster) as session:
             result = run(lambda table: cls(board_path, players, table, rules=variant), family, start,
-                         {**base, **dict(start.params)}, space, field_specs, players, budget, seed,
+                         start_values, space, field_specs, players, budget, seed,
                          threads=threads, objective=objective, on_generation=on_generation,
                          roles=roles, role=role, cluster=session,
                          min_gain=min_gain / 100 if objective == "win" else min_gain)
@@ -457,14 +480,6 @@ def tune(
             typer.echo(f"the start's parameters (kept): {save} (use it as --bots {save})")
 
 
-def _within(param, allowed):
-    """A default search range (0.25x to 3x the default) cut to what the bot takes."""
-    import dataclasses
-
-    lo, hi = max(param.lo, allowed.lo), min(param.hi, allowed.hi)
-    return dataclasses.replace(param, lo=min(lo, param.start), hi=max(hi, param.start))
-
-
 def _check_writable_toml(path: Path, option: str) -> None:
     """Refuse a tuned-bot path that cannot be written, before the search runs."""
     if path.suffix != ".toml":
@@ -472,26 +487,6 @@ def _check_writable_toml(path: Path, option: str) -> None:
     if path.is_dir():
         raise AnalyzerError(f"{option} {path} is a directory; name a .toml file")
     check_target(path, "the tuned bot")
-
-
-def _tunable(game: str, spec) -> tuple[str, dict[str, float], dict[str, float]]:
-    """The family behind a --bot (a built-in one, or a user bot file), its parameter
-    values before the spec's overrides and the family's defaults."""
-    from analyzer.games import registry
-
-    families = registry(game).builtin
-    if spec.name.endswith(".py"):  # a user bot: its declared parameters
-        defaults = registry(game).resolve(spec).defaults()
-        if not defaults:
-            raise AnalyzerError(f"--bot {spec.name} declares no parameters to tune")
-        return spec.name, defaults, defaults
-    if spec.name.endswith(".toml"):
-        f = registry(game).read_bot_toml(spec.name)
-        return f.family, {**families[f.family].defaults(), **f.params}, families[f.family].defaults()
-    if spec.name not in families:
-        raise AnalyzerError(f"--bot must be a built-in bot ({', '.join(families)}), a bot .toml file or a "
-                            f"user bot .py file, got {spec.name!r}")
-    return spec.name, families[spec.name].defaults(), families[spec.name].defaults()
 
 
 @app.command("bots")

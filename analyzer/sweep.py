@@ -189,18 +189,14 @@ def _param_key(key: str) -> tuple[str, str]:
 
 
 def _bot_digests(specs, path: Path) -> dict[str, str]:
-    """sha256 of each bot file in ``specs`` (the match built from them has read them)."""
-    from analyzer.engine.botspec import is_bot_file
+    """sha256 of each bot file in ``specs`` (the match built from them has read them),
+    as the run's manifest records it."""
+    from analyzer.engine.botfamily import file_digests
 
-    digests = {}
-    for spec in specs:
-        if is_bot_file(spec.name) and spec.name not in digests:
-            try:
-                # as the run's manifest records it (botfamily.file_digest), read within the input bound
-                digests[spec.name] = hashlib.sha256(read_input(spec.name, "bot file")).hexdigest()
-            except InputFileError as e:
-                raise InputFileError(f"sweep file {path}: {e}") from None
-    return digests
+    try:
+        return file_digests(specs)
+    except InputFileError as e:
+        raise InputFileError(f"sweep file {path}: {e}") from None
 
 
 def load_sweep(path) -> Sweep:

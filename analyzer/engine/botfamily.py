@@ -93,6 +93,22 @@ class BotFamily:
         return {name: default for name, (_, default, _) in self.params.items()}
 
 
+def file_digests(specs) -> dict[str, str]:
+    """sha256 of each bot file among ``specs`` (bot specs), by its path as given:
+    what keys a sweep's cell or a balance candidate by content. Each file is read
+    as every input is, a regular file of bounded size (``InputFileError`` otherwise)."""
+    import hashlib
+
+    from analyzer.engine.botspec import is_bot_file
+    from analyzer.engine.inputs import read_input
+
+    digests = {}
+    for spec in specs:
+        if is_bot_file(spec.name) and spec.name not in digests:
+            digests[spec.name] = hashlib.sha256(read_input(spec.name, "bot file")).hexdigest()
+    return digests
+
+
 def file_digest(path) -> str:
     """sha256 (hex) of a file's bytes: what identifies a bot file's content."""
     import hashlib

@@ -38,6 +38,7 @@ a quarter (half for the shortlist, half for the final comparison's two arms).
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from dataclasses import dataclass
@@ -142,6 +143,52 @@ def search_space(defaults: dict[str, float], start: dict[str, float],
             raise AnalyzerError(f"--params: {name} takes whole numbers, and [{lo:g}, {hi:g}] holds none")
         space.append(Param(name, lo, hi, x, name in integer))
     return space
+
+
+def tune_space(game: str, spec: BotSpec, params: str | None = None) -> tuple[str, dict[str, float], list[Param]]:
+    """What ``tune`` searches for the bot ``spec`` of ``game`` (a built-in bot, a
+    bot .toml file or a user bot .py file): ``(its family, every parameter's
+    start value, the parameters searched)``; ``params``: ``--params`` (default:
+    every parameter, 0.25x to 3x its default cut to what the bot takes)."""
+    from analyzer.games import registry
+
+    family, base, defaults = _tunable(game, spec)
+    tuned = registry(game).resolve(spec)  # the family with its parameter ranges (a user bot's own)
+    ranges = parse_ranges(params)
+    steps = tuned.integer | {n for n, r in tuned.ranges.items() if r.integer}
+    start_values = {**base, **dict(spec.params)}
+    space = search_space(defaults, start_values, ranges, steps)
+    space = [p if (ranges or {}).get(p.name) else _within(p, tuned.range_of(p.name)) for p in space]
+    for p in space:  # a range beyond what the bot takes would fail mid-search
+        for end in (p.lo, p.hi):
+            tuned.check_value(p.name, end, "--params")
+    return family, start_values, space
+
+
+def _within(param: Param, allowed) -> Param:
+    """A default search range (0.25x to 3x the default) cut to what the bot takes."""
+    lo, hi = max(param.lo, allowed.lo), min(param.hi, allowed.hi)
+    return dataclasses.replace(param, lo=min(lo, param.start), hi=max(hi, param.start))
+
+
+def _tunable(game: str, spec: BotSpec) -> tuple[str, dict[str, float], dict[str, float]]:
+    """The family behind a --bot (a built-in one, or a user bot file), its parameter
+    values before the spec's overrides and the family's defaults."""
+    from analyzer.games import registry
+
+    families = registry(game).builtin
+    if spec.name.endswith(".py"):  # a user bot: its declared parameters
+        defaults = registry(game).resolve(spec).defaults()
+        if not defaults:
+            raise AnalyzerError(f"--bot {spec.name} declares no parameters to tune")
+        return spec.name, defaults, defaults
+    if spec.name.endswith(".toml"):
+        f = registry(game).read_bot_toml(spec.name)
+        return f.family, {**families[f.family].defaults(), **f.params}, families[f.family].defaults()
+    if spec.name not in families:
+        raise AnalyzerError(f"--bot must be a built-in bot ({', '.join(families)}), a bot .toml file or a "
+                            f"user bot .py file, got {spec.name!r}")
+    return spec.name, families[spec.name].defaults(), families[spec.name].defaults()
 
 
 @dataclass

@@ -350,3 +350,23 @@ def test_a_bot_writing_into_the_game_is_one_line_on_a_cluster_too(scheduler, tmp
             lines.append(str(caught.value))
         assert lines[0] == lines[1], lines
         assert "\n" not in lines[1] and str(bot) in lines[1] and all(w in lines[1] for w in words), lines[1]
+
+
+def test_a_balance_search_on_workers_writes_the_table_it_writes_in_process(scheduler, tmp_path):
+    """A balance search's candidates measured on the workers: the same variants
+    table, words and recommendation as on one thread (every candidate's games
+    are the seed's items whoever plays them; tallies merge exactly)."""
+    from analyzer import api
+    from analyzer.balance import VARIANTS_TABLE
+
+    address, _, _ = scheduler
+    text = ('game = "mafia"\nplayers = 5\nbots = "random"\nbudget = 20000\nseed = 5\nretune = false\n'
+            '[vary]\nspaces_to_win = [{ 5 = 3 }, { 5 = 4 }, { 5 = 6 }]\n'
+            '[targets]\nskill_gradient = 3.0\nfirst_seat_edge = 5.0\n')
+    path = tmp_path / "b.toml"
+    path.write_text(text)
+    here = api.balance(path, out=tmp_path / "here", threads=1, progress=False)
+    there = api.balance(path, out=tmp_path / "there", cluster=address, progress=False)
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "here" / VARIANTS_TABLE),
+                                  pd.read_parquet(tmp_path / "there" / VARIANTS_TABLE), check_exact=True)
+    assert [v.rules.text() for v in here.reported] == [v.rules.text() for v in there.reported]
