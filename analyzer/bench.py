@@ -62,7 +62,7 @@ TARGET_USER_BOT_START = 30.0  # seconds from a plain user bot's first `simulate`
 TARGET_MEMORY = 1.5e9        # bytes of max RSS, less than
 COMPILE_SUSPECT = 5.0       # seconds outside the simulation loop that hint at a recompile
 SPEED = re.compile(r"^speed: ([\d,]+) (?:races|games)/s \(([\d.]+) s", re.M)
-SIDE_TURNS = re.compile(r"([\d.,]+) side turns")  # a summary's side turns per item (Mafia's game length)
+SIDE_TURNS = re.compile(r"([\d.,]+) side turns")  # side turns per item, from a summary that prints them
 
 
 @dataclass
