@@ -63,6 +63,7 @@ TARGET_BALANCE = 600.0       # seconds of a shipped balance search (sims/balance
 TARGET_MEMORY = 1.5e9        # bytes of max RSS, less than
 COMPILE_SUSPECT = 5.0       # seconds outside the simulation loop that hint at a recompile
 SPEED = re.compile(r"^speed: ([\d,]+) (?:races|games)/s \(([\d.]+) s", re.M)
+SIDE_TURNS = re.compile(r"([\d.,]+) side turns")  # side turns per item, from a summary that prints them
 
 
 @dataclass
@@ -221,28 +222,52 @@ def measure_throughput(quick: bool, only_game: str | None = None) -> list[Row]:
     for info in infos():
         if only_game is not None and info.name != only_game:
             continue
-        rates = {}
+        measured = {}
         for table in info.bench:
             count = table.counts[quick]
             extra = ("--players", str(table.players)) if table.players else ()
             r = timed_simulation(table.bots, count, *extra, game=info.name)
             rows.append(rate_row(f"{info.name} {table.label}", r, count, table.target, info.unit,
                                  table.model))
-            rates[table.label] = count / r.seconds
-            if table.share_of is not None:
-                rows.append(share_row(info.name, table.label, rates[table.label], table.share_of,
-                                      rates[table.share_of], table.share_target, info.unit))
+            measured[table.label] = (r, count)
+        for table in info.bench:
+            if table.versus in measured and table.label in measured:
+                rows.append(versus_row(info.name, table, measured[table.label], measured[table.versus], info.unit))
     return rows
 
 
-def share_row(game: str, label: str, rate: float, of: str, of_rate: float, target: float | None,
-              unit: str) -> Row:
-    """A table's rate as a share of another table's (``BenchTable.share_of``), both
-    timed in this run, whole process."""
-    share = rate / of_rate
-    return Row(f"{game} {label} / {of}", f"{share:.1%}", f">= {target:.0%}" if target else "",
-               share >= target if target else None,
-               f"{rate:,.0f} against {of_rate:,.0f} {unit}/s, both timed in this run (the two rows above)")
+def side_turns(r: Run) -> float | None:
+    """Side turns per item from the summary a run printed (None: it prints none)."""
+    m = SIDE_TURNS.search(r.stdout)
+    return float(m.group(1).replace(",", "")) if m else None
+
+
+def versus_row(game: str, table, mine: tuple[Run, int], other: tuple[Run, int], unit: str) -> Row:
+    """A table against another of its game measured in the same run (``BenchTable.versus``):
+    its items/s as a share of the other's, and its wall time per side turn (both on the
+    same threads) as a multiple of the other's, side turns per item read from each run's
+    summary. Passes if either target is met."""
+    (r, count), (r0, count0) = mine, other
+    rate, rate0 = count / r.seconds, count0 / r0.seconds
+    share = rate / rate0
+    turns, turns0 = side_turns(r), side_turns(r0)
+    name = f"{game} {table.label} vs {table.versus}"
+    targets = [f">= {table.share_target:.0%} per {unit[:-1]}" if table.share_target else "",
+               f"<= {table.turn_target:.1f}x per side turn" if table.turn_target and turns else ""]
+    ok = table.share_target is not None and share >= table.share_target
+    if turns and turns0:
+        per_turn, per_turn0 = 1e6 / (rate * turns), 1e6 / (rate0 * turns0)
+        multiple = per_turn / per_turn0
+        ok = ok or (table.turn_target is not None and multiple <= table.turn_target)
+        figure = f"{share:.1%} per {unit[:-1]}, {multiple:.2f}x per side turn"
+        detail = (f"{rate:,.0f} against {rate0:,.0f} {unit}/s; {turns:.1f} against {turns0:.1f} side turns a "
+                  f"{unit[:-1]} ({turns / turns0:.1f}x longer): {per_turn:.2f} against {per_turn0:.2f} us of wall "
+                  f"per side turn")
+    else:
+        figure = f"{share:.1%} per {unit[:-1]}"
+        detail = f"{rate:,.0f} against {rate0:,.0f} {unit}/s"
+    target = " or ".join(x for x in targets if x)
+    return Row(name, figure, target, ok if target else None, detail + note(r) + note(r0))
 
 
 def cold_run(args: list[str], env: dict | None = None) -> Run:

@@ -14,7 +14,7 @@ def test_help_works():
 
 
 def test_exposes_measurements():
-    names = {"throughput", "startup", "memory", "out", "report", "report_memory", "compare", "lookahead", "sprt", "cluster", "compile", "ladder"}
+    names = {"throughput", "startup", "memory", "out", "report", "report_memory", "compare", "lookahead", "sprt", "cluster", "compile", "ladder", "balance"}
     for name in names:
         assert callable(getattr(bench, f"measure_{name}"))
     assert set(bench.MEASURES) == names
@@ -34,8 +34,8 @@ def test_a_throughput_row_shows_the_cost_model_estimate():
     assert "cost model" not in bench.rate_row("t", run, 1000, None, "games").detail
 
 
-def test_a_share_row_compares_two_tables_of_one_run(monkeypatch):
-    """A table declared with ``share_of`` gets a row with its rate as a share of the
+def test_a_versus_row_compares_two_tables_of_one_run(monkeypatch):
+    """A table declared ``versus`` another gets a row with its rate as a share of the
     other table's, both from the same run, against its target (Lemminge's default
     table against its random table). The subprocesses are stubbed: no game is played."""
     seconds = {"random": 1.0}  # random bots 4x faster a game than the default table
@@ -45,19 +45,52 @@ def test_a_share_row_compares_two_tables_of_one_run(monkeypatch):
 
     monkeypatch.setattr(bench, "timed_simulation", fake_simulation)
     rows = bench.measure_throughput(quick=True, only_game="lemminge")
-    shares = [r for r in rows if " / " in r.name]
-    assert [r.name for r in shares] == ["lemminge default table / random bots"]
-    assert shares[0].figure == "25.0%" and shares[0].target == ">= 25%" and shares[0].ok
+    shares = [r for r in rows if " vs " in r.name]
+    assert [r.name for r in shares] == ["lemminge default table vs random bots"]
+    assert shares[0].figure == "25.0% per game" and shares[0].target == ">= 25% per game" and shares[0].ok
     assert shares[0].detail.startswith("250 against 1,000 games/s")
     seconds["random"] = 0.9
-    assert not [r for r in bench.measure_throughput(quick=True, only_game="lemminge") if " / " in r.name][0].ok
+    assert not [r for r in bench.measure_throughput(quick=True, only_game="lemminge") if " vs " in r.name][0].ok
 
 
-def test_every_share_names_an_earlier_table_of_its_game():
+def test_every_versus_names_another_table_of_its_game():
     for info in infos():
         labels = [t.label for t in info.bench]
-        for i, table in enumerate(info.bench):
-            assert table.share_of is None or table.share_of in labels[:i], (info.name, table.label)
+        for table in info.bench:
+            assert table.versus is None or (table.versus in labels and table.versus != table.label), \
+                (info.name, table.label)
+
+
+def test_a_versus_row_compares_per_item_and_per_side_turn():
+    """A table declared against another of its game (``BenchTable.versus``) gets a row:
+    its items/s as a share of the other's, and its cost per side turn as a multiple of
+    the other's, side turns read from each summary; either target met passes."""
+    from analyzer.games import BenchTable
+
+    def run(seconds, turns):
+        return bench.Run(["analyzer"], seconds, 0, 2 * seconds, 0, f"game length: 5.0 calendar turns (sd 1.0), "
+                         f"{turns} side turns\nspeed: 1 games/s (1.00 s on 2 threads)\n", "")
+
+    table = BenchTable("heuristic", "h", (1000, 100), versus="random", share_target=0.25, turn_target=4.0)
+    # 1,000 games in 10 s against 10,000 in 5 s: 5% per game; 160 against 20 side turns: 2.5x per side turn
+    row = bench.versus_row("g", table, (run(10.0, "160.0"), 1000), (run(5.0, "20.0"), 10_000), "games")
+    assert row.figure == "5.0% per game, 2.50x per side turn" and row.ok
+    assert row.target == ">= 25% per game or <= 4.0x per side turn"
+    # 80 side turns against 20: 5x per side turn, and 5% per game: both missed
+    row = bench.versus_row("g", table, (run(10.0, "80.0"), 1000), (run(5.0, "20.0"), 10_000), "games")
+    assert row.figure == "5.0% per game, 5.00x per side turn" and row.ok is False
+    # a summary without side turns: per game only
+    plain = bench.Run(["analyzer"], 1.0, 0, 2.0, 0, "speed: 1 games/s (1.00 s on 2 threads)\n", "")
+    row = bench.versus_row("g", table, (plain, 300), (plain, 1000), "games")
+    assert row.figure == "30.0% per game" and row.ok
+
+
+def test_mafia_compares_its_four_player_tables():
+    """Mafia's four-player heuristic table is measured against its four-player random table."""
+    tables = {t.label: t for t in game_info("mafia").bench}
+    heuristic = tables["heuristic table, 4 players"]
+    assert heuristic.bots == "expander,raider,expander,raider" and heuristic.players == 4
+    assert tables[heuristic.versus].bots == "random" and tables[heuristic.versus].players == 4
 
 
 COMPARE_OUT = """lookahead (A) against contractor (B); field: favourite,timer,random; 4 players

@@ -25,11 +25,13 @@ class BenchTable:
     target: float | None = None  # races or games per second, at least
     players: int | None = None  # None: the game's default
     model: float | None = None  # the cost model's estimate, per second on 2 threads (docs/performance.md)
-    # the label of a table of the same game listed before this one: make bench then adds a
-    # row with this table's rate as a share of that one's, both measured in the same run
-    # (what a heuristic table costs beside the rules alone, the random table)
-    share_of: str | None = None
-    share_target: float | None = None  # that share, at least (0.25: a quarter of its rate)
+    # the label of another of the game's tables measured in the same run (its random
+    # table): a row then compares the two per item and per side turn (for a game whose
+    # summary prints its side turns per item), against these targets (either met passes:
+    # where one table's items are many times longer, per side turn is the fair measure)
+    versus: str | None = None
+    share_target: float | None = None  # items/s as a share of the versus table's, at least
+    turn_target: float | None = None  # cost per side turn as a multiple of the versus table's, at most
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ GAME = GameInfo(
         # models: 2 / single-thread time a game (docs/performance.md, "Lemminge"):
         # 62 us with random bots, 1,027 us for the default table
         BenchTable("random bots", "random", (200_000, 20_000), 20_000, model=32_000),
-        BenchTable("default table", None, (20_000, 2_000), model=1_950, share_of="random bots",
+        BenchTable("default table", None, (20_000, 2_000), model=1_950, versus="random bots",
                    share_target=0.25),
     ),
     bench_cost_bot="lookahead",

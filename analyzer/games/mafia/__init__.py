@@ -41,6 +41,13 @@ GAME = GameInfo(
         # the heuristic table of docs/performance.md (two bots per family role, the hunter as State)
         BenchTable("heuristic table, 5 players", "expander,raider,hunter,expander,raider", (100_000, 10_000),
                    players=5, model=69_000),
+        # four players (no State seat: each family moves a State piece after its own move),
+        # against the four-player random table of the same run: its games are ~5x longer
+        # in side turns, so it is judged per side turn (docs/performance.md, "Mafia")
+        BenchTable("random bots, 4 players", "random", (1_000_000, 100_000), players=4, model=None),
+        BenchTable("heuristic table, 4 players", "expander,raider,expander,raider", (100_000, 10_000),
+                   players=4, model=None, versus="random bots, 4 players", share_target=0.25,
+                   turn_target=4.0),
     ),
     bench_cost_bot="lookahead",  # in the first seat (a family), against random sides
     bench_cost_target=2000.0,  # us a decision at the default budget: one searched move a turn
