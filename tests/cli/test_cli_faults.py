@@ -336,7 +336,7 @@ def test_tune_searches_inside_the_declared_ranges(capsys):
     """Parameter ranges and the tuner agree: a default search range (0.25x to 3x
     the default) is cut to what the parameter takes, and a range given beyond
     the declared one is refused before the search."""
-    from analyzer.cli import _within
+    from analyzer.engine.tune import _within
     from analyzer.engine.tune import search_space
     from analyzer.games import bot_families
 
