@@ -101,13 +101,9 @@ class _BalanceFile(FileModel):
     @field_validator("game")
     @classmethod
     def _game(cls, game):
-        from analyzer.games import names
+        from analyzer.scenario import known_game
 
-        if game is None:
-            raise ValueError("no game given")
-        if game not in names():
-            raise ValueError(f"unknown game {game!r} (known: {', '.join(names())})")
-        return game
+        return known_game(game)
 
     @field_validator("players")
     @classmethod

@@ -41,6 +41,18 @@ from analyzer.engine.simulate import MAX_COUNT, MAX_PLAYERS, MAX_SEED, MAX_THREA
 from analyzer.errors import AnalyzerError, InputFileError
 
 
+def known_game(game):
+    """A file's ``game``: one of the registry's (a pydantic validator's check, shared
+    by scenario and balance files)."""
+    from analyzer.games import names
+
+    if game is None:
+        raise ValueError("no game given")
+    if game not in names():
+        raise ValueError(f"unknown game {game!r} (known: {', '.join(names())})")
+    return game
+
+
 @dataclass(frozen=True)
 class Scenario:
     title: str | None
@@ -76,13 +88,7 @@ class RunSettings(FileModel):
     @field_validator("game")
     @classmethod
     def _game(cls, game):
-        from analyzer.games import names
-
-        if game is None:
-            raise ValueError("no game given")
-        if game not in names():
-            raise ValueError(f"unknown game {game!r} (known: {', '.join(names())})")
-        return game
+        return known_game(game)
 
     @model_validator(mode="after")
     def _one_count(self):
